@@ -1,0 +1,29 @@
+"""The game-agnostic engine: state protocol, actions, decisions, RNG, records, registry."""
+
+from .action import Action
+from .content import ContentEntry, load_table, read_toml
+from .decision import Decision, SecretChoices
+from .errors import (
+    AgentSpecError,
+    BadOptionError,
+    ContentError,
+    IllegalActionError,
+    NotationError,
+    RecordError,
+    StarlanesError,
+    UnknownGameError,
+)
+from .game import Game
+from .options import OptionSet, OptionSpec
+from .record import GameRecord, replay
+from .registry import game_class, game_ids, load, register
+from .rng import GameRng, derive_seed
+from .state import TERMINAL, GameState
+
+__all__ = [
+    "Action", "AgentSpecError", "BadOptionError", "ContentEntry", "ContentError", "Decision",
+    "Game", "GameRecord", "GameRng", "GameState", "IllegalActionError", "NotationError",
+    "OptionSet", "OptionSpec", "RecordError", "SecretChoices", "StarlanesError", "TERMINAL",
+    "UnknownGameError", "derive_seed", "game_class", "game_ids", "load", "load_table",
+    "read_toml", "register", "replay",
+]

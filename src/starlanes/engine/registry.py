@@ -1,0 +1,41 @@
+"""The game registry: game ids to Game classes."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .errors import UnknownGameError
+from .game import Game
+
+_GAMES: dict[str, type[Game]] = {}
+_LAZY: dict[str, str] = {
+    "rift-domination": "starlanes.games.rift_domination",
+}
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Class decorator: register a Game subclass under its ``game_id``."""
+    _GAMES[cls.game_id] = cls
+    return cls
+
+
+def game_class(game_id: str) -> type[Game]:
+    """The Game class of ``game_id``; raises UnknownGameError naming the known games."""
+    if game_id not in _GAMES and game_id in _LAZY:
+        importlib.import_module(_LAZY[game_id])
+    try:
+        return _GAMES[game_id]
+    except KeyError:
+        raise UnknownGameError(
+            f"unknown game {game_id!r}; known games: {', '.join(game_ids())}"
+        ) from None
+
+
+def game_ids() -> list[str]:
+    return sorted(set(_GAMES) | set(_LAZY))
+
+
+def load(game_id: str, players: int | None = None, seed: int = 0, **options: Any) -> Game:
+    """``starlanes.load("rift-domination", players=4, seed=7, round_limit=80)``."""
+    return game_class(game_id)(players=players, seed=seed, **options)

@@ -1,0 +1,164 @@
+"""Steps 5 and 6: moving units and starting battles (MOVEMENT, RD-MOV-01..16).
+
+A *stack* is a seat's units at one point that are not landed. Ships (movement points > 0,
+used capacity 0) move themselves; everything with used capacity > 0 (fighters, infantry,
+diplomats, drones) moves only when carried, within the capacity of the ships that move
+with it (RD-UNIT-02, ruling RD-OPEN-12). Every edge costs 1 movement point (RD-MOV-06).
+
+``move A B`` moves every ship of the stack that has movement points left, loaded with as
+much cargo as fits (ground units first, then drones, then fighters); ``move A B kind``
+detaches one ship of that kind with a full load. Entering a point that holds another
+seat's units that are not landed starts a space battle (RD-MOV-10, ruling RD-OPEN-24);
+before it starts, the attacker may bring in further stacks (RD-MOV-11).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from starlanes.engine import Action, Decision
+
+from . import battle, occ, planets
+from .actions import Attack, Consume, Done, JoinAttack, Land, Lift, Move, Negotiate
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import RiftState
+
+CARGO_ORDER = {"infantry": 0, "engineer": 1, "diplomat": 2, "kamikaze_drone": 3, "fighter": 4}
+
+
+def _stacks(s: RiftState, seat: int) -> dict[int, tuple[list[int], list[int]]]:
+    """point -> (ships with movement points left, passengers) of ``seat``'s stacks."""
+    out: dict[int, tuple[list[int], list[int]]] = {}
+    stats = s.stats[seat]
+    for uid, u in s.units.items():
+        if u.owner != seat or u.landed:
+            continue
+        st = stats[u.kind]
+        entry = out.get(u.loc)
+        if entry is None:
+            entry = out[u.loc] = ([], [])
+        if st.used_capacity > 0:
+            entry[1].append(uid)
+        elif u.mp > 0:
+            entry[0].append(uid)
+    return out
+
+
+def _neighbors(s: RiftState, seat: int, p: int) -> tuple[int, ...]:
+    fx = s.fx[seat]
+    b = s.board
+    return b.warp_neighbors[p] if fx is not None and fx.wormhole_mastery else b.neighbors[p]
+
+
+def move_actions(s: RiftState) -> list[Action]:
+    seat = s.seat
+    names = s.board.names
+    out: list[Action] = []
+    for p, (ships, _cargo) in _stacks(s, seat).items():
+        if not ships:
+            continue
+        kinds = sorted({s.units[u].kind for u in ships}) if len(ships) > 1 else []
+        src = names[p]
+        for q in _neighbors(s, seat, p):
+            dst = names[q]
+            out.append(Move(src, dst))
+            for k in kinds:
+                out.append(Move(src, dst, k))
+    out.extend(planets.planet_actions(s, seat))
+    out.extend(occ.own_turn_actions(s, seat))
+    out.append(Done())
+    return out
+
+
+def _load(s: RiftState, seat: int, ships: list[int], cargo: list[int]) -> list[int]:
+    stats = s.stats[seat]
+    room = sum(stats[s.units[u].kind].capacity for u in ships)
+    if room <= 0 or not cargo:
+        return []
+    order = sorted(cargo, key=lambda u: (CARGO_ORDER.get(s.units[u].kind, 9), u))
+    taken = []
+    for u in order:
+        need = stats[s.units[u].kind].used_capacity
+        if need <= room:
+            taken.append(u)
+            room -= need
+    return taken
+
+
+def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> list[int]:
+    """Move ships (and their cargo) from ``src`` to ``dst``; returns the uids moved."""
+    ships, cargo = _stacks(s, seat).get(src, ([], []))
+    if kind:
+        pick = max((u for u in ships if s.units[u].kind == kind), key=lambda u: (s.units[u].mp, -u))
+        ships = [pick]
+    carried = _load(s, seat, ships, cargo)
+    units = s.units
+    for u in ships:
+        x = units[u]
+        units[u] = x._replace(loc=dst, mp=x.mp - 1)
+    for u in carried:
+        units[u] = units[u]._replace(loc=dst)
+    return ships + carried
+
+
+def _enemy_fleet_at(s: RiftState, seat: int, p: int) -> bool:
+    for u in s.units.values():
+        if u.loc == p and u.owner != seat and not u.landed:
+            return True
+    return False
+
+
+def _joinable(s: RiftState, seat: int, target: int) -> list[int]:
+    b = s.board
+    out = []
+    for p, (ships, _c) in _stacks(s, seat).items():
+        if p != target and ships and target in _neighbors(s, seat, p):
+            out.append(p)
+    return sorted(out, key=lambda p: b.names[p])
+
+
+def apply_move(s: RiftState, a: Action) -> None:
+    seat = s.seat
+    if isinstance(a, Move):
+        idx = s.board.index
+        src, dst = idx[a.src], idx[a.dst]
+        moved = move_stack(s, seat, src, dst, a.unit)
+        s.log(f"{s.seat_name(seat)} moves {len(moved)} unit(s) {a.src} -> {a.dst}")
+        if _enemy_fleet_at(s, seat, dst):
+            came_from = tuple((u, src) for u in moved)
+            engage(s, seat, dst, came_from)
+    elif isinstance(a, Done):
+        s.phase = "recruit"
+        s.log(f"{s.seat_name(seat)} recruits")
+    elif isinstance(a, (Land, Lift, Negotiate, Consume)):
+        planets.apply_planet_action(s, seat, a)
+    else:
+        occ.play_own_turn(s, seat, a)
+
+
+def engage(s: RiftState, seat: int, target: int, came_from: tuple[tuple[int, int], ...]) -> None:
+    """An attack on ``target``: offer to join more stacks, else start the battle."""
+    if _joinable(s, seat, target):
+        s.push(Decision(seat, "join", (target, came_from)))
+    else:
+        battle.start_space_battle(s, seat, target, dict(came_from))
+
+
+def _join_legal(s: RiftState, d: Decision) -> list[Action]:
+    names = s.board.names
+    return [JoinAttack(names[p]) for p in _joinable(s, d.seat, d.data[0])] + [Attack()]
+
+
+def _join_apply(s: RiftState, d: Decision, a: Action) -> None:
+    target, came_from = d.data
+    if isinstance(a, JoinAttack):
+        src = s.board.index[a.src]
+        moved = move_stack(s, d.seat, src, target)
+        s.log(f"{s.seat_name(d.seat)} joins the attack from {a.src} with {len(moved)} unit(s)")
+        engage(s, d.seat, target, came_from + tuple((u, src) for u in moved))
+    else:
+        battle.start_space_battle(s, d.seat, target, dict(came_from))
+
+
+DECISIONS = {"join": (_join_legal, _join_apply)}

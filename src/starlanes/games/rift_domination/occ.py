@@ -1,0 +1,277 @@
+"""OCC-cards outside battle (OCC-CARDS, RD-OCC-01..08).
+
+Cards are drawn at the start of a turn (RD-TURN-02); an ``instant`` card is revealed and
+resolved on drawing (RD-OCC-03), except in round one with the ``first_round_no_instants``
+option, where it is put back and another drawn (RD-OCC-08). ``own_turn`` cards are played in
+steps 4-7 of their owner's turn; a card played against another player opens a reaction
+window in which the target may answer with a ``counter`` card, or (Vespians) sacrifice a
+diplomat (RD-FAC-05), or let it resolve. Battle cards are handled by ``battle``. There is no
+hand limit (RD-OCC-02). Effects are listed in docs/content/rift-domination.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlanes.engine import Action, Decision
+
+from .actions import Pass, PlayCard, Resolve, Sacrifice
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import RiftState
+
+INCOME_FLOOR_KEY = "income_start"
+
+
+def effect_of(card: Any) -> tuple[str, dict[str, Any]]:
+    """(kind, params) of a card's effect, whatever model shape the content uses."""
+    eff = card.effect
+    data = eff.model_dump() if hasattr(eff, "model_dump") else dict(eff)
+    kind = data.pop("kind")
+    return kind, data
+
+
+def draw_cards(s: RiftState, seat: int, n: int) -> None:
+    """Draw ``n`` OCC-cards, resolving instant cards as they come (RD-OCC-03/08)."""
+    cards = s.content.cards
+    skip_instants = s.options["first_round_no_instants"] and s.round <= 1
+    drawn = 0
+    guard = 0
+    while drawn < n:
+        card = s.draw_card(seat)
+        if card is None:
+            s.log("the OCC deck is empty")
+            return
+        if cards[card].timing == "instant":
+            if skip_instants and guard < 50:
+                guard += 1
+                s.hands[seat].remove(card)
+                s.deck.insert(s.rng.randrange(len(s.deck) + 1), card)
+                continue
+            drawn += 1
+            s.discard_card(seat, card)
+            s.log(f"{s.seat_name(seat)} draws instant card {cards[card].name}")
+            fx = s.fx[seat]
+            if fx is not None and fx.diplomat_shield and _diplomats(s, seat):
+                s.push(Decision(seat, "instant", (card,)))
+            else:
+                resolve_effect(s, seat, card, "", seat)
+        else:
+            drawn += 1
+
+
+def _diplomats(s: RiftState, seat: int) -> list[int]:
+    return [u for u, x in s.units.items() if x.owner == seat and x.kind == "diplomat"]
+
+
+# ------------------------------------------------------------------ own-turn play
+def _targets(s: RiftState, seat: int, kind: str, p: dict[str, Any]) -> list[str] | None:
+    """Targets of an own-turn effect; None when the card needs no target; [] when it has
+    no legal target now (then it cannot be played)."""
+    b = s.board
+    ids = b.planet_ids
+    if kind in ("steal_resources", "discard_cards", "drain_income"):
+        return [f"@{o}" for o in range(s.n) if o != seat]
+    if kind == "sabotage":
+        ups = s.content.upgrades
+        return [
+            f"{ids[q]}:{u}" for q in b.in_play_planets
+            if s.planet_owner[q] not in (-1, seat)
+            for u in sorted(set(s.planet_upgrades[q])) if u != "military_base" and ups[u]
+        ]
+    if kind == "free_upgrade":
+        from .turn import buildable
+
+        return [f"{ids[q]}:{u}" for q in b.in_play_planets for u in buildable(s, seat, q)]
+    if kind in ("recruit", "free_units"):
+        return [ids[q] for q in s.military_bases(seat)]
+    if kind == "teleport":
+        bases = s.military_bases(seat)
+        fleets = sorted({u.loc for u in s.units.values() if u.owner == seat and not u.landed})
+        return [
+            f"{b.names[f]}>{ids[q]}" for f in fleets for q in bases
+            if b.planet_point[q] != f
+        ]
+    return None
+
+
+def own_turn_actions(s: RiftState, seat: int) -> list[Action]:
+    cards = s.content.cards
+    out: list[Action] = []
+    for cid in sorted(set(s.hands[seat])):
+        card = cards[cid]
+        if card.timing != "own_turn":
+            continue
+        kind, p = effect_of(card)
+        targets = _targets(s, seat, kind, p)
+        if targets is None:
+            out.append(PlayCard(cid))
+        else:
+            out.extend(PlayCard(cid, t) for t in targets)
+    return out
+
+
+def play_own_turn(s: RiftState, seat: int, a: Action) -> None:
+    assert isinstance(a, PlayCard)
+    card = s.content.cards[a.card]
+    s.discard_card(seat, a.card)
+    s.log(f"{s.seat_name(seat)} plays {card.name}" + (f" on {a.target}" if a.target else ""))
+    if card.targets_opponent:
+        target = _target_seat(s, a.target)
+        s.push(Decision(target, "counter", (a.card, seat, a.target)))
+        return
+    resolve_effect(s, seat, a.card, a.target, seat)
+
+
+def _target_seat(s: RiftState, target: str) -> int:
+    if target.startswith("@"):
+        return int(target[1:])
+    planet = s.board.planet_ids.index(target.split(":")[0])
+    return s.planet_owner[planet]
+
+
+# ------------------------------------------------------------------ reaction windows
+def _counter_legal(s: RiftState, d: Decision) -> list[Action]:
+    seat = d.seat
+    cards = s.content.cards
+    out: list[Action] = [
+        PlayCard(c) for c in sorted(set(s.hands[seat]))
+        if cards[c].timing == "counter" and effect_of(cards[c])[0] == "counter"
+    ]
+    fx = s.fx[seat]
+    if fx is not None and fx.diplomat_shield and _diplomats(s, seat):
+        out.append(Sacrifice())
+    out.append(Pass())
+    return out
+
+
+def _counter_apply(s: RiftState, d: Decision, a: Action) -> None:
+    card, player, target = d.data
+    name = s.content.cards[card].name
+    if isinstance(a, PlayCard):
+        s.discard_card(d.seat, a.card)
+        s.log(f"{s.seat_name(d.seat)} counters {name} with {s.content.cards[a.card].name}")
+    elif isinstance(a, Sacrifice):
+        _sacrifice(s, d.seat, name)
+    else:
+        resolve_effect(s, player, card, target, d.seat)
+
+
+def _sacrifice(s: RiftState, seat: int, name: str) -> None:
+    s.remove_unit(_diplomats(s, seat)[0])
+    s.log(f"{s.seat_name(seat)} sacrifices a diplomat instead of resolving {name}")
+
+
+def _instant_legal(s: RiftState, d: Decision) -> list[Action]:
+    return [Resolve(), Sacrifice()] if _diplomats(s, d.seat) else [Resolve()]
+
+
+def _instant_apply(s: RiftState, d: Decision, a: Action) -> None:
+    if isinstance(a, Sacrifice):
+        _sacrifice(s, d.seat, s.content.cards[d.data[0]].name)
+    else:
+        resolve_effect(s, d.seat, d.data[0], "", d.seat)
+
+
+DECISIONS = {
+    "counter": (_counter_legal, _counter_apply),
+    "instant": (_instant_legal, _instant_apply),
+}
+
+
+# ------------------------------------------------------------------ effects
+def resolve_effect(s: RiftState, seat: int, card_id: str, target: str, victim: int) -> None:
+    """Apply a non-battle card effect for ``seat``; ``victim`` is the targeted seat."""
+    kind, p = effect_of(s.content.cards[card_id])
+    b = s.board
+    ids = b.planet_ids
+    floor = s.content.rules.income_start
+    if kind == "gain_resources":
+        s.gain_resources(seat, p["amount"], "OCC-card")
+    elif kind == "lose_resources":
+        s.gain_resources(seat, -p["amount"], "OCC-card")
+    elif kind == "gain_vp":
+        s.gain_vp(seat, p["amount"], "OCC-card")
+    elif kind == "lose_vp":
+        s.gain_vp(seat, -p["amount"], "OCC-card")
+    elif kind == "draw":
+        draw_cards(s, seat, p["amount"])
+    elif kind == "income_up":
+        s.income[seat] = min(s.content.rules.income_max, s.income[seat] + p["amount"])
+    elif kind == "income_down":
+        s.income[seat] = max(floor, s.income[seat] - p["amount"])
+    elif kind == "drain_income":
+        s.income[victim] = max(floor, s.income[victim] - p["amount"])
+    elif kind == "steal_resources":
+        got = min(p["amount"], s.resources[victim])
+        s.resources[victim] -= got
+        s.resources[seat] += got
+        s.log(f"{s.seat_name(seat)} steals {got} resources from {s.seat_name(victim)}")
+    elif kind == "discard_cards":
+        for _ in range(min(p["amount"], len(s.hands[victim]))):
+            c = s.hands[victim][s.rng.randrange(len(s.hands[victim]))]
+            s.discard_card(victim, c)
+        s.log(f"{s.seat_name(victim)} discards {p['amount']} OCC-card(s)")
+    elif kind == "sabotage":
+        name, up = target.split(":")
+        q = ids.index(name)
+        ups = list(s.planet_upgrades[q])
+        if up in ups:
+            ups.remove(up)
+            s.planet_upgrades[q] = tuple(ups)
+            s.log(f"{up} on {name} is destroyed")
+    elif kind == "free_upgrade":
+        name, up = target.split(":")
+        from .turn import add_upgrade, buildable
+
+        q = ids.index(name)
+        if up in buildable(s, seat, q):
+            add_upgrade(s, q, up)
+    elif kind in ("recruit", "free_units"):
+        _place_units(s, seat, p["unit"], p["count"], target)
+    elif kind == "lose_units":
+        mine = [u for u, x in s.units.items() if x.owner == seat and x.kind == p["unit"]]
+        for u in mine[: p["count"]]:
+            s.remove_unit(u)
+        s.log(f"{s.seat_name(seat)} loses {min(len(mine), p['count'])} {p['unit']}")
+    elif kind == "extra_mp":
+        s.turn_mp_bonus += p["amount"]
+        stats = s.stats[seat]
+        for u, x in s.units.items():
+            if x.owner == seat and stats[x.kind].self_propelled:
+                s.units[u] = x._replace(mp=x.mp + p["amount"])
+    elif kind == "teleport":
+        src, dst = target.split(">")
+        a, q = b.index[src], b.planet_point[ids.index(dst)]
+        for u, x in list(s.units.items()):
+            if x.owner == seat and x.loc == a and not x.landed:
+                s.units[u] = x._replace(loc=q)
+        s.log(f"{s.seat_name(seat)}'s fleet at {src} jumps to {dst}")
+    else:
+        s.log(f"{s.content.cards[card_id].name} has no effect outside battle")
+
+
+def _place_units(s: RiftState, seat: int, unit: str, count: int, target: str) -> None:
+    """Units from a card go to the named base planet, else the first military base, else
+    the largest fleet; with none of these they are lost."""
+    b = s.board
+    point = -1
+    if target:
+        point = b.planet_point[b.planet_ids.index(target)]
+    else:
+        bases = s.military_bases(seat)
+        if bases:
+            point = b.planet_point[bases[0]]
+        else:
+            locs: dict[int, int] = {}
+            for x in s.units.values():
+                if x.owner == seat and not x.landed:
+                    locs[x.loc] = locs.get(x.loc, 0) + 1
+            if locs:
+                point = max(sorted(locs), key=lambda q: locs[q])
+    if point < 0:
+        s.log(f"{s.seat_name(seat)} has nowhere to place {count} {unit}")
+        return
+    for _ in range(count):
+        s.add_unit(seat, unit, point)
+    s.log(f"{s.seat_name(seat)} gets {count} {unit} at {b.names[point]}")

@@ -1,0 +1,314 @@
+"""The Rift Domination game state: data, copying, observation and action dispatch.
+
+The rules live in sibling modules, one per concern: ``setup`` (SET UP), ``turn`` (BASIC
+GAME STRUCTURE: steps 1-4 and 7), ``movement`` (MOVEMENT, steps 5-6), ``planets`` (PLANET
+CONDITIONS, SYSTEMS, SPECIAL PLANETS), ``battle`` (BATTLE, UNIT-SKILLS), ``occ``
+(OCC-CARDS). This module holds the data they share and the engine contract.
+
+Units are immutable :class:`Unit` tuples in a dict by unit id, so ``clone()`` copies a dict
+of references; planets and players are flat lists of ints, strings and tuples.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from starlanes.engine import Action, Decision, GameRng, GameState
+from starlanes.engine.state import TERMINAL
+
+from .board import Board
+from .content import RiftContent
+from .factions import FactionRules, UnitStats, compile_faction
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import RiftDomination
+
+
+class Unit(NamedTuple):
+    """One unit tile: ``wounds`` are LP lost (damage tiles); ``mp`` movement points left this
+    turn; ``landed`` means on the planet surface at orbit point ``loc`` (ground units)."""
+
+    owner: int
+    kind: str
+    loc: int
+    landed: bool
+    mp: int
+    wounds: int
+
+
+class RiftState(GameState):
+    """A game of Rift Domination in progress. See :class:`starlanes.engine.GameState`."""
+
+    __slots__ = (
+        "content", "board", "rng", "n", "phase", "step", "seat", "round", "units", "next_uid",
+        "planet_owner", "planet_upgrades", "tile_kind", "tile_value", "tile_revealed",
+        "tile_bag", "tile_in_hand", "resources", "income", "vp", "faction", "fx", "stats",
+        "roster", "unlocks", "home", "repicked", "faction_pool", "faction_offer", "hands",
+        "deck", "discard", "system_owner", "stack", "battle", "turn_mp_bonus", "end_reason",
+        "winners", "log_lines", "target_vp", "setup_order", "options",
+    )
+
+    def __init__(self, game: RiftDomination, content: RiftContent, board: Board) -> None:
+        super().__init__(game)
+        self.content = content
+        self.board = board
+        self.options = game.options
+        self.rng = GameRng(game.seed)
+        self.n = game.players
+        self.phase = "setup_home"
+        self.step = 0
+        self.seat = 0
+        self.round = 0
+        self.units: dict[int, Unit] = {}
+        self.next_uid = 1
+        np_ = len(board.planet_ids)
+        self.planet_owner = [-1] * np_
+        self.planet_upgrades: list[tuple[str, ...]] = [()] * np_
+        self.tile_kind: list[str] = [""] * np_
+        self.tile_value = [0] * np_
+        self.tile_revealed = [False] * np_
+        self.tile_bag: list[tuple[str, int]] = []
+        self.tile_in_hand: tuple[str, int] | None = None
+        self.resources = [0] * self.n
+        self.income = [0] * self.n
+        self.vp = [0] * self.n
+        self.faction: list[str] = [""] * self.n
+        self.fx: list[FactionRules | None] = [None] * self.n
+        self.stats: list[dict[str, UnitStats]] = [{} for _ in range(self.n)]
+        self.roster: list[tuple[str, ...]] = [()] * self.n
+        self.unlocks = [0] * self.n
+        self.home = [-1] * self.n
+        self.repicked = [False] * self.n
+        self.faction_pool: list[str] = []
+        self.faction_offer = ""
+        self.hands: list[list[str]] = [[] for _ in range(self.n)]
+        self.deck: list[str] = []
+        self.discard: list[str] = []
+        self.system_owner = [-1] * len(board.system_ids)
+        self.stack: list[Decision] = []
+        self.battle: Any = None
+        self.turn_mp_bonus = 0
+        self.end_reason = ""
+        self.winners: list[int] = []
+        self.log_lines: list[str] = []
+        self.target_vp = 0
+        self.setup_order: list[int] = []
+
+    # ------------------------------------------------------------------ helpers
+    def log(self, text: str) -> None:
+        self.log_lines.append(text)
+
+    def seat_name(self, seat: int) -> str:
+        f = self.faction[seat]
+        return f"P{seat}" + (f" ({self.content.factions[f].name})" if f else "")
+
+    def unit_stats(self, seat: int, kind: str) -> UnitStats:
+        return self.stats[seat][kind]
+
+    def add_unit(self, owner: int, kind: str, loc: int, landed: bool = False) -> int:
+        uid = self.next_uid
+        self.next_uid += 1
+        self.units[uid] = Unit(owner, kind, loc, landed, 0, 0)
+        return uid
+
+    def remove_unit(self, uid: int) -> None:
+        del self.units[uid]
+
+    def units_at(self, point: int, owner: int | None = None) -> list[int]:
+        return [
+            u for u, x in self.units.items()
+            if x.loc == point and (owner is None or x.owner == owner)
+        ]
+
+    def gain_vp(self, seat: int, n: int, reason: str) -> None:
+        """Add (or with negative ``n`` remove) victory points; VP never go below 0."""
+        self.vp[seat] = max(0, self.vp[seat] + n)
+        self.log(f"{self.seat_name(seat)} {'+' if n >= 0 else ''}{n} VP ({reason})")
+
+    def gain_resources(self, seat: int, n: int, reason: str) -> None:
+        """Add resources (negative ``n`` removes, never below 0)."""
+        self.resources[seat] = max(0, self.resources[seat] + n)
+        if n:
+            self.log(f"{self.seat_name(seat)} {'+' if n >= 0 else ''}{n} resources ({reason})")
+
+    def draw_card(self, seat: int) -> str | None:
+        """Take the top OCC-card; the discard pile is reshuffled when the deck runs out
+        (ruling RD-OPEN-14). Returns None if both are empty."""
+        if not self.deck:
+            if not self.discard:
+                return None
+            self.deck = self.discard
+            self.discard = []
+            self.rng.shuffle(self.deck)
+            self.log("the OCC discard pile is shuffled into a new deck")
+        card = self.deck.pop()
+        self.hands[seat].append(card)
+        return card
+
+    def discard_card(self, seat: int, card: str) -> None:
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+
+    def push(self, decision: Decision) -> None:
+        self.stack.append(decision)
+
+    def controls_planet_in_system(self, seat: int, system: int) -> bool:
+        return any(self.planet_owner[p] == seat for p in self.board.system_planets[system])
+
+    def military_bases(self, seat: int) -> list[int]:
+        return [
+            p for p in self.board.in_play_planets
+            if self.planet_owner[p] == seat and "military_base" in self.planet_upgrades[p]
+        ]
+
+    def capture_planet(self, planet: int, seat: int, landing: list[int]) -> None:
+        from .planets import capture_planet
+
+        capture_planet(self, planet, seat, landing)
+
+    def after_battle(self) -> None:
+        """Called by the battle module when a battle is over."""
+        self.battle = None
+
+    # ------------------------------------------------------------------ contract
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        if self.stack:
+            return self.stack[-1].seat
+        if self.battle is not None:
+            from . import battle
+
+            return battle.current_player(self)
+        return self.seat
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def _legal_actions(self) -> list[Action]:
+        from . import rules
+
+        return rules.legal_actions(self)
+
+    def _apply(self, action: Action) -> None:
+        from . import rules
+
+        rules.apply(self, action)
+
+    def returns(self) -> list[float]:
+        if not self.winners:
+            return [0.0] * self.n
+        share = 1.0 / len(self.winners)
+        return [share if s in self.winners else 0.0 for s in range(self.n)]
+
+    def scores(self) -> list[int]:
+        return list(self.vp)
+
+    def _copy(self) -> RiftState:
+        c = RiftState.__new__(RiftState)
+        c.game = self.game
+        c.content = self.content
+        c.board = self.board
+        c.options = self.options
+        c.rng = self.rng.copy()
+        c.n = self.n
+        c.phase = self.phase
+        c.step = self.step
+        c.seat = self.seat
+        c.round = self.round
+        c.units = self.units.copy()
+        c.next_uid = self.next_uid
+        c.planet_owner = self.planet_owner[:]
+        c.planet_upgrades = self.planet_upgrades[:]
+        c.tile_kind = self.tile_kind[:]
+        c.tile_value = self.tile_value[:]
+        c.tile_revealed = self.tile_revealed[:]
+        c.tile_bag = self.tile_bag[:]
+        c.tile_in_hand = self.tile_in_hand
+        c.resources = self.resources[:]
+        c.income = self.income[:]
+        c.vp = self.vp[:]
+        c.faction = self.faction[:]
+        c.fx = self.fx[:]
+        c.stats = self.stats[:]
+        c.roster = self.roster[:]
+        c.unlocks = self.unlocks[:]
+        c.home = self.home[:]
+        c.repicked = self.repicked[:]
+        c.faction_pool = self.faction_pool[:]
+        c.faction_offer = self.faction_offer
+        c.hands = [h[:] for h in self.hands]
+        c.deck = self.deck[:]
+        c.discard = self.discard[:]
+        c.system_owner = self.system_owner[:]
+        c.stack = self.stack[:]
+        c.battle = None if self.battle is None else self.battle.copy()
+        c.turn_mp_bonus = self.turn_mp_bonus
+        c.end_reason = self.end_reason
+        c.winners = self.winners[:]
+        c.log_lines = self.log_lines[:]
+        c.target_vp = self.target_vp
+        c.setup_order = self.setup_order[:]
+        return c
+
+    def _digest_payload(self) -> Any:
+        return [
+            self.phase, self.step, self.seat, self.round, self.next_uid,
+            sorted((k, list(v)) for k, v in self.units.items()),
+            self.planet_owner, [list(u) for u in self.planet_upgrades], self.tile_kind,
+            self.tile_value, self.tile_revealed, self.tile_bag, self.tile_in_hand,
+            self.resources, self.income, self.vp, self.faction, self.roster, self.unlocks,
+            self.home, self.repicked, self.faction_pool, self.faction_offer, self.hands,
+            self.deck, self.discard, self.system_owner,
+            [(d.seat, d.kind, repr(d.data)) for d in self.stack],
+            None if self.battle is None else repr(self.battle.digest_data()),
+            self.turn_mp_bonus, self.end_reason, self.winners,
+        ]
+
+    def _resample_hidden(self, seat: int, rng: random.Random) -> None:
+        # OCC-cards: every card seat cannot see (deck + other hands) is reshuffled.
+        unseen = list(self.deck)
+        for s in range(self.n):
+            if s != seat:
+                unseen.extend(self.hands[s])
+        rng.shuffle(unseen)
+        i = 0
+        for s in range(self.n):
+            if s != seat:
+                k = len(self.hands[s])
+                self.hands[s] = unseen[i:i + k]
+                i += k
+        self.deck = unseen[i:]
+        # Condition tiles: hidden values are reshuffled among tiles of the same kind,
+        # together with the values still in the bag.
+        by_kind: dict[str, list[int]] = {}
+        slots: dict[str, list[int]] = {}
+        for p, k in enumerate(self.tile_kind):
+            if k and not self.tile_revealed[p]:
+                by_kind.setdefault(k, []).append(self.tile_value[p])
+                slots.setdefault(k, []).append(p)
+        bag_slots: dict[str, list[int]] = {}
+        for j, (k, v) in enumerate(self.tile_bag):
+            by_kind.setdefault(k, []).append(v)
+            bag_slots.setdefault(k, []).append(j)
+        for k, values in by_kind.items():
+            rng.shuffle(values)
+            it = iter(values)
+            for p in slots.get(k, ()):
+                self.tile_value[p] = next(it)
+            for j in bag_slots.get(k, ()):
+                self.tile_bag[j] = (k, next(it))
+        rng.shuffle(self.tile_bag)
+        if self.tile_in_hand is not None and self.tile_in_hand and seat != self.seat:
+            pass  # the tile being placed shows only its kind, and its value is unknown to all
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: the public board, its own hand, others' hand sizes; tile
+        values only once revealed; the OCC deck only as a count."""
+        from .observe import observation
+
+        return observation(self, seat)
+
+    def action_log(self) -> list[str]:
+        return list(self.log_lines)
