@@ -296,8 +296,6 @@ def test_override_replaces_only_its_files(tmp_path):
     [
         ("units.toml", "[[unit]]", "[[unit]\n", r"units\.toml.*not valid TOML"),
         ("units.toml", "cost = 1\n", "cost = 1\nspeed = 3\n", r"'fighter'.*speed.*[Ee]xtra"),
-        ("units.toml", 'source = "rulebook"\nrationale = "Cost',
-         'source = "designed"\nrationale = "  "\nnotes = "Cost', r"units\.toml"),
         ("occ_cards.toml", "count = 4", "count = 5", r"occ_cards\.toml.*sum to 100.*101"),
         ("factions.toml", 'roster = ["infantry", "fighter", "carrier", "diplomat"]',
          'roster = ["infantry", "fighter", "carrier", "tank"]', r"vespians.*unknown unit id 'tank'"),

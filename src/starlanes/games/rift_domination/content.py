@@ -181,7 +181,7 @@ ABILITY_PARAMS: dict[str, dict[str, Any]] = {
     "income_bonus": {"amount": Pos},
     "extra_draw": {"cards": Pos},
     "extra_free_fighters": {"count": Pos},
-    "unit_stat": {"unit": str, "stat": Stat, "delta": Annotated[int, Field(ne=0)]},
+    "unit_stat": {"unit": str, "stat": Stat, "delta": int},
     "unit_discount": {"unit": str, "amount": Pos},
     "upgrade_discount": {"upgrade": str, "amount": Pos},
     "battle_win_reward": {"vp": NonNeg, "resources": NonNeg},

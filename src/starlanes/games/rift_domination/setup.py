@@ -60,7 +60,7 @@ def apply_home(s: RiftState, a: Action) -> None:
 # ------------------------------------------------------------------ condition tiles
 def _begin_tiles(s: RiftState) -> None:
     bag = [(t.kind, t.value) for t in s.content.tiles.values() for _ in range(t.count)]
-    need = sum(1 for p in s.board.in_play_planets if p not in s.home)
+    need = len(_untiled(s))
     if len(bag) < need:
         raise ContentError(f"condition_tiles.toml holds {len(bag)} tiles, {need} are needed")
     s.rng.shuffle(bag)
@@ -71,9 +71,11 @@ def _begin_tiles(s: RiftState) -> None:
 
 
 def _untiled(s: RiftState) -> list[int]:
+    huge_ok = bool(s.content.rules.huge_planet_condition_tile)
+    b = s.board
     return [
-        p for p in s.board.in_play_planets
-        if not s.tile_kind[p] and p not in s.home
+        p for p in b.in_play_planets
+        if not s.tile_kind[p] and p not in s.home and (huge_ok or not b.planet_huge[p])
     ]
 
 

@@ -1,0 +1,394 @@
+"""A heuristic bot for Rift Domination that plays with purpose.
+
+It expands (carries troops to the nearest planet it does not hold and lands), builds mines
+for income, recruits carriers with infantry and then warships, plays helpful OCC-cards at
+once, attacks fleets it outguns (each battle won is 1 VP) and avoids fleets that outgun it,
+and in battle focuses fire on damaged and valuable targets and retreats when outmatched.
+It reads only what its seat may see (public board and its own hand).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+from starlanes.engine import Action
+
+from . import battle as battle_mod
+from .actions import (
+    Attack,
+    Build,
+    ChooseHome,
+    Consume,
+    Done,
+    EndTurn,
+    FreeUpgrade,
+    JoinAttack,
+    KeepFaction,
+    Land,
+    Lift,
+    Move,
+    Negotiate,
+    Pass,
+    PlaceFighters,
+    PlaceTile,
+    PlayCard,
+    Recruit,
+    Resolve,
+    Sacrifice,
+    Unlock,
+)
+from .occ import effect_of
+from .state import RiftState
+
+GOOD_NOW = {
+    "gain_resources", "gain_vp", "draw", "income_up", "free_units", "recruit", "free_upgrade",
+    "steal_resources", "drain_income", "discard_cards", "sabotage",
+}
+BATTLE_GOOD = {
+    "weapon_industry", "hit_boost", "shield_boost", "repair", "ambush", "skill", "recruit",
+    "skill_block",
+}
+
+
+def unit_power(s: RiftState, seat: int, kind: str) -> float:
+    st = s.stats[seat][kind]
+    return st.lp + st.shields + 1.5 * (st.close + st.mid + st.long)
+
+
+def fleet_power(s: RiftState, seat: int, point: int) -> float:
+    return sum(
+        unit_power(s, seat, u.kind) for u in s.units.values()
+        if u.loc == point and u.owner == seat and not u.landed
+    )
+
+
+class HeuristicAgent:
+    """``act(state) -> Action``: a greedy rule-based player (see module docstring)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    # ------------------------------------------------------------------ entry
+    def act(self, state: RiftState) -> Action:
+        s = state
+        legal = s.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = s.current_player()
+        if s.stack:
+            return self._decision(s, seat, legal)
+        if s.battle is not None:
+            return self._battle(s, seat, legal)
+        phase = s.phase
+        if phase == "setup_home":
+            return legal[0] if isinstance(legal[0], ChooseHome) else self.rng.choice(legal)
+        if phase == "setup_tiles":
+            return self._tile(s, seat, legal)
+        if phase == "setup_faction":
+            return next(a for a in legal if isinstance(a, KeepFaction))
+        card = self._good_card(s, seat, legal)
+        if card is not None:
+            return card
+        if phase == "build":
+            return self._build(s, seat, legal)
+        if phase == "move":
+            return self._move(s, seat, legal)
+        if phase == "recruit":
+            return self._recruit(s, seat, legal)
+        return self.rng.choice(legal)
+
+    # ------------------------------------------------------------------ set-up
+    def _tile(self, s: RiftState, seat: int, legal: list[Action]) -> Action:
+        b = s.board
+        home = b.planet_point[s.home[seat]]
+        kind = s.tile_in_hand[0] if s.tile_in_hand else ""
+        good = kind != "dangerous"
+
+        def score(a: Action) -> float:
+            p = b.planet_ids.index(a.planet)  # type: ignore[attr-defined]
+            d = b.distance(home, b.planet_point[p])
+            return -d if good else d
+
+        return max(legal, key=lambda a: (score(a), str(a)))
+
+    # ------------------------------------------------------------------ cards
+    def _good_card(self, s: RiftState, seat: int, legal: list[Action]) -> Action | None:
+        cards = s.content.cards
+        for a in legal:
+            if isinstance(a, PlayCard):
+                kind, _ = effect_of(cards[a.card])
+                if kind in GOOD_NOW:
+                    if kind in ("steal_resources", "drain_income", "discard_cards"):
+                        target = int(a.target[1:])
+                        leader = max(range(s.n), key=lambda i: (s.vp[i], i != seat))
+                        if target != leader and leader != seat:
+                            continue
+                    return a
+        return None
+
+    # ------------------------------------------------------------------ build
+    def _build(self, s: RiftState, seat: int, legal: list[Action]) -> Action:
+        ids = s.board.planet_ids
+        builds = [a for a in legal if isinstance(a, Build)]
+        reserve = 6 if s.round > 2 else 0
+        best = None
+        best_score = 0.0
+        for a in builds:
+            p = ids.index(a.planet)
+            cost = s.content.upgrades[a.upgrade].cost
+            if s.resources[seat] - cost < reserve:
+                continue
+            ups = s.planet_upgrades[p]
+            if a.upgrade == "mine":
+                score = 3.0 + (2.0 if s.tile_kind[p] == "harvester" and "mine" in ups else 0.0)
+            elif a.upgrade == "military_base" and not s.military_bases(seat):
+                score = 10.0
+            elif a.upgrade == "trading_outpost":
+                score = 1.0 if s.round < 8 else 0.0
+            else:
+                score = 0.0
+            if score > best_score:
+                best, best_score = a, score
+        return best if best is not None else Done()
+
+    # ------------------------------------------------------------------ recruit
+    def _recruit(self, s: RiftState, seat: int, legal: list[Action]) -> Action:
+        recruits = [a for a in legal if isinstance(a, Recruit)]
+        if not recruits:
+            return EndTurn()
+        stats = s.stats[seat]
+        mine = [u for u in s.units.values() if u.owner == seat]
+        capacity = sum(stats[u.kind].capacity for u in mine)
+        troops = sum(1 for u in mine if stats[u.kind].ground and not u.landed)
+        kinds = {a.unit for a in recruits}
+        want = None
+        if troops < 2 + capacity // 3:
+            for k in ("infantry", "engineer"):
+                if k in kinds:
+                    want = k
+                    break
+        if want is None and capacity < troops + 4:
+            carriers = [k for k in kinds if stats[k].capacity > 0 and stats[k].used_capacity == 0]
+            if carriers:
+                want = min(carriers, key=lambda k: stats[k].cost)
+        if want is None:
+            ships = [k for k in kinds if stats[k].used_capacity == 0 and stats[k].mp > 0]
+            if ships:
+                want = max(ships, key=lambda k: (unit_power(s, seat, k) / stats[k].cost, k))
+        if want is None:
+            return EndTurn()
+        choices = [a for a in recruits if a.unit == want]
+        return choices[0]
+
+    # ------------------------------------------------------------------ move
+    def _move(self, s: RiftState, seat: int, legal: list[Action]) -> Action:
+        b = s.board
+        ids = b.planet_ids
+        for a in legal:
+            if isinstance(a, (Negotiate, Consume)):
+                return a
+        for a in legal:
+            if isinstance(a, Land):
+                p = ids.index(a.planet)
+                owner = s.planet_owner[p]
+                if owner == seat:
+                    continue
+                if owner < 0 or self._ground_odds(s, seat, p) > 1.2:
+                    return a
+        moves = [a for a in legal if isinstance(a, Move) and not a.unit]
+        if not moves:
+            return Done()
+        dist_troop = self._distance_field(s, self._troop_goals(s, seat))
+        dist_pick = self._distance_field(s, self._pickup_goals(s, seat))
+        dist_war = self._distance_field(s, self._war_goals(s, seat))
+        stats = s.stats[seat]
+        best: Action | None = None
+        best_score = 0.0
+        power_cache: dict[tuple[int, int], float] = {}
+
+        def power(owner: int, pt: int) -> float:
+            key = (owner, pt)
+            if key not in power_cache:
+                power_cache[key] = fleet_power(s, owner, pt)
+            return power_cache[key]
+
+        for a in moves:
+            src, dst = b.index[a.src], b.index[a.dst]
+            here = [u for u in s.units.values() if u.loc == src and u.owner == seat and not u.landed]
+            has_troops = any(stats[u.kind].ground and u.kind != "diplomat" for u in here)
+            carrier = any(stats[u.kind].capacity > 0 and u.mp > 0 for u in here)
+            if has_troops and carrier:
+                field = dist_troop
+            elif carrier and dist_pick.get(src, 99) < 99 and not has_troops:
+                field = dist_pick
+            else:
+                field = dist_war
+            gain = field.get(src, 99) - field.get(dst, 99)
+            score = float(gain)
+            enemies = [o for o in range(s.n) if o != seat and power(o, dst) > 0]
+            if enemies:
+                mine = power(seat, src)
+                theirs = max(power(o, dst) for o in enemies)
+                if mine >= 1.4 * theirs:
+                    score += 3.0
+                else:
+                    score -= 10.0
+            if score > best_score:
+                best, best_score = a, score
+        if best is not None:
+            return best
+        for a in legal:
+            if isinstance(a, Lift):
+                p = ids.index(a.planet)
+                pt = b.planet_point[p]
+                if any(u.loc == pt and u.owner == seat and not u.landed
+                       and stats[u.kind].capacity > 0 for u in s.units.values()):
+                    return a
+        return Done()
+
+    def _ground_odds(self, s: RiftState, seat: int, p: int) -> float:
+        b = s.board
+        pt = b.planet_point[p]
+        mine = sum(unit_power(s, seat, u.kind) for u in s.units.values()
+                   if u.loc == pt and u.owner == seat and s.stats[seat][u.kind].ground)
+        owner = s.planet_owner[p]
+        theirs = 4.0
+        for up in s.planet_upgrades[p]:
+            d = s.content.upgrades[up]
+            theirs += d.lp + d.shields + 1.5 * (d.close + d.mid + d.long)
+        theirs += sum(unit_power(s, owner, u.kind) for u in s.units.values()
+                      if u.loc == pt and u.owner == owner and u.landed)
+        return mine / theirs
+
+    def _troop_goals(self, s: RiftState, seat: int) -> list[int]:
+        b = s.board
+        out = []
+        for p in b.in_play_planets:
+            owner = s.planet_owner[p]
+            if owner == seat:
+                continue
+            if owner >= 0 and ("military_base" in s.planet_upgrades[p]):
+                continue
+            if owner < 0 and s.tile_kind[p] == "civilized" and s.resources[seat] < 2:
+                continue
+            out.append(b.planet_point[p])
+        return out
+
+    def _pickup_goals(self, s: RiftState, seat: int) -> list[int]:
+        stats = s.stats[seat]
+        pts = {u.loc for u in s.units.values()
+               if u.owner == seat and stats[u.kind].ground and not u.landed
+               and u.kind != "diplomat"}
+        for p in s.board.in_play_planets:
+            if s.planet_owner[p] == seat and any(
+                    u.loc == s.board.planet_point[p] and u.owner == seat and u.landed
+                    and u.kind == "infantry" for u in s.units.values()):
+                pts.add(s.board.planet_point[p])
+        return sorted(pts)
+
+    def _war_goals(self, s: RiftState, seat: int) -> list[int]:
+        pts = {u.loc for u in s.units.values() if u.owner != seat and not u.landed}
+        if not pts:
+            pts = {s.board.planet_point[p] for p in s.board.in_play_planets
+                   if s.planet_owner[p] not in (-1, seat)}
+        return sorted(pts)
+
+    def _distance_field(self, s: RiftState, goals: list[int]) -> dict[int, int]:
+        nb = s.board.neighbors
+        dist = {g: 0 for g in goals}
+        q = deque(goals)
+        while q:
+            p = q.popleft()
+            d = dist[p] + 1
+            for n in nb[p]:
+                if n not in dist:
+                    dist[n] = d
+                    q.append(n)
+        return dist
+
+    # ------------------------------------------------------------------ decisions
+    def _decision(self, s: RiftState, seat: int, legal: list[Action]) -> Action:
+        kind = s.stack[-1].kind
+        if kind == "fighters":
+            b = s.board
+            return max(
+                (a for a in legal if isinstance(a, PlaceFighters)),
+                key=lambda a: (fleet_power(s, seat, b.index[a.point]), a.point),
+            )
+        if kind == "unlock":
+            return max(
+                (a for a in legal if isinstance(a, Unlock)),
+                key=lambda a: (unit_power(s, seat, a.unit) / s.stats[seat][a.unit].cost, a.unit),
+            )
+        if kind == "free_upgrade":
+            for want in ("mine", "military_base", "trading_outpost"):
+                for a in legal:
+                    if isinstance(a, FreeUpgrade) and a.upgrade == want:
+                        return a
+            return legal[0]
+        if kind == "join":
+            for a in legal:
+                if isinstance(a, JoinAttack):
+                    return a
+            return next(a for a in legal if isinstance(a, Attack))
+        if kind in ("counter", "instant"):
+            for a in legal:
+                if isinstance(a, PlayCard):
+                    return a
+            card = s.content.cards[s.stack[-1].data[0]]
+            k, _ = effect_of(card)
+            bad = k.startswith("lose") or k in ("income_down", "steal_resources",
+                                                "sabotage", "drain_income", "discard_cards")
+            if bad:
+                for a in legal:
+                    if isinstance(a, Sacrifice):
+                        return a
+            for a in legal:
+                if isinstance(a, (Pass, Resolve)):
+                    return a
+        return legal[0]
+
+    # ------------------------------------------------------------------ battle
+    def _battle(self, s: RiftState, seat: int, legal: list[Action]) -> Action:
+        b = s.battle
+        side = 0 if b.seats[0] == seat else 1
+        mine = sum(f.lp + f.sh + 1.5 * f.dice for f in b.fighters.values()
+                   if f.side == side and f.alive)
+        theirs = sum(f.lp + f.sh + 1.5 * f.dice for f in b.fighters.values()
+                     if f.side != side and f.alive)
+        names = [str(a) for a in legal]
+        if any(isinstance(a, battle_mod.Retreat) for a in legal):
+            want = battle_mod.Retreat if mine < 0.6 * theirs else battle_mod.Stay
+            return next(a for a in legal if isinstance(a, want))
+        cards = s.content.cards
+        for a in legal:
+            if isinstance(a, PlayCard):
+                k, _ = effect_of(cards[a.card])
+                if k in BATTLE_GOOD or (k == "cancel_attack" and mine < theirs):
+                    return a
+        targets = [a for a in legal if isinstance(
+            a, (battle_mod.Hit, battle_mod.KamikazeTarget, battle_mod.AmbushTarget))]
+        if targets:
+            return max(targets, key=lambda a: self._target_value(s, a.target))
+        overloads = [a for a in legal if isinstance(a, battle_mod.Overload)]
+        if overloads:
+            return overloads[0]
+        for a in legal:
+            if isinstance(a, Pass):
+                return a
+        del names
+        return legal[0]
+
+    def _target_value(self, s: RiftState, label: str) -> tuple[int, float, str]:
+        kind = label.split("[")[0]
+        damaged = 1 if "[" in label else 0
+        unit = s.content.units.get(kind)
+        cost = float(unit.cost) if unit else float(
+            s.content.upgrades[kind].cost if kind in s.content.upgrades else 1)
+        return (damaged, cost, label)
