@@ -57,6 +57,7 @@ class Board:
     adjacent_systems: tuple[tuple[int, ...], ...]
     small: bool
     wormholes: bool
+    in_play_planets: tuple[int, ...] = ()
 
     def distance(self, a: int, b: int) -> int:
         """Shortest number of movement points between points ``a`` and ``b`` (BFS)."""
@@ -78,9 +79,6 @@ class Board:
             frontier = nxt
         return 10**6
 
-    @property
-    def in_play_planets(self) -> tuple[int, ...]:
-        return tuple(i for i, p in enumerate(self.planet_point) if p >= 0)
 
 
 @lru_cache(maxsize=16)
@@ -183,6 +181,7 @@ def _build(content_key: int, small: bool, wormholes: bool) -> Board:
         planet_system=tuple(planet_system), planet_huge=tuple(p.huge for p in planets),
         start_systems=starts, adjacent_systems=tuple(tuple(x) for x in adjacent),
         small=small, wormholes=wormholes,
+        in_play_planets=tuple(i for i, p in enumerate(planet_point) if p >= 0),
     )
 
 

@@ -30,17 +30,17 @@ CARGO_ORDER = {"infantry": 0, "engineer": 1, "diplomat": 2, "kamikaze_drone": 3,
 def _stacks(s: RiftState, seat: int) -> dict[int, tuple[list[int], list[int]]]:
     """point -> (ships with movement points left, passengers) of ``seat``'s stacks."""
     out: dict[int, tuple[list[int], list[int]]] = {}
-    stats = s.stats[seat]
+    carried = {k for k, st in s.stats[seat].items() if st.used_capacity > 0}
     for uid, u in s.units.items():
-        if u.owner != seat or u.landed:
+        # indices: 0 owner, 1 kind, 2 loc, 3 landed, 4 mp (hot loop: no attribute access)
+        if u[0] != seat or u[3]:
             continue
-        st = stats[u.kind]
-        entry = out.get(u.loc)
+        entry = out.get(u[2])
         if entry is None:
-            entry = out[u.loc] = ([], [])
-        if st.used_capacity > 0:
+            entry = out[u[2]] = ([], [])
+        if u[1] in carried:
             entry[1].append(uid)
-        elif u.mp > 0:
+        elif u[4] > 0:
             entry[0].append(uid)
     return out
 

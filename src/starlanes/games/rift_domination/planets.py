@@ -35,42 +35,39 @@ def _ground_in_orbit(s: RiftState, seat: int, point: int) -> list[int]:
     ]
 
 
-def _troops(s: RiftState, uids: list[int]) -> bool:
-    """Landing troops: any ground unit but a diplomat (ruling RD-OPEN-10)."""
-    return any(s.units[u].kind != "diplomat" for u in uids)
-
-
-def _enemy_ships(s: RiftState, seat: int, point: int) -> bool:
-    return any(u.loc == point and u.owner != seat and not u.landed for u in s.units.values())
-
-
-def _landed_infantry(s: RiftState, owner: int, point: int) -> bool:
-    return any(
-        u.loc == point and u.owner == owner and u.landed and u.kind == "infantry"
-        for u in s.units.values()
-    )
-
-
 def planet_actions(s: RiftState, seat: int) -> list[Action]:
     """Land / lift / negotiate / consume actions available to ``seat`` in step 5-6."""
     b = s.board
     fx = s.fx[seat]
-    out: list[Action] = []
-    for p in b.in_play_planets:
-        point = b.planet_point[p]
-        here = [u for u in s.units.values() if u.loc == point and u.owner == seat]
-        if not here:
+    stats = s.stats[seat]
+    own: dict[int, list] = {}
+    enemy_ships: set[int] = set()
+    landed_infantry: set[tuple[int, int]] = set()
+    planet_of = b.planet_of
+    for u in s.units.values():
+        if planet_of[u.loc] < 0:
             continue
+        if u.owner == seat:
+            own.setdefault(u.loc, []).append(u)
+        elif not u.landed:
+            enemy_ships.add(u.loc)
+        elif u.kind == "infantry":
+            landed_infantry.add((u.owner, u.loc))
+    out: list[Action] = []
+    can_pay = (fx is not None and fx.civilized_free) or (
+        s.resources[seat] >= s.content.rules.civilized_cost)
+    for point in sorted(own):
+        here = own[point]
+        p = planet_of[point]
         name = b.planet_ids[p]
         owner = s.planet_owner[p]
-        ground = _ground_in_orbit(s, seat, point)
-        hostile = _enemy_ships(s, seat, point)
+        hostile = point in enemy_ships
+        ground = [u for u in here if not u.landed and stats[u.kind].ground]
         if ground and not hostile:
             if owner == seat:
                 out.append(Land(name))
-            elif _troops(s, ground) and (
-                owner >= 0 or s.tile_kind[p] != "civilized" or (fx and fx.civilized_free)
-                or s.resources[seat] >= s.content.rules.civilized_cost
+            elif any(u.kind != "diplomat" for u in ground) and (  # troops (RD-OPEN-10)
+                owner >= 0 or s.tile_kind[p] != "civilized" or can_pay
             ):
                 out.append(Land(name))
         if any(u.landed for u in here):
@@ -78,7 +75,7 @@ def planet_actions(s: RiftState, seat: int) -> list[Action]:
         if (
             owner != seat and s.tile_kind[p] == "civilized" and not hostile
             and any(u.kind == "diplomat" for u in here)
-            and (owner < 0 or not _landed_infantry(s, owner, point))
+            and (owner < 0 or (owner, point) not in landed_infantry)
         ):
             out.append(Negotiate(name))
         if fx and fx.consume and owner < 0 and not hostile:

@@ -1,0 +1,602 @@
+"""The ``starlanes`` command: list games, play in the terminal, simulate, replay records.
+
+``starlanes games`` lists the games; ``starlanes play GAME`` seats you (and bots) at a
+terminal table; ``starlanes simulate GAME`` runs many bot games and summarises them (``--json``
+for programs); ``starlanes replay FILE`` verifies or steps through a saved record.
+
+User errors (unknown game, bad option, bad agent spec, bad record, bad content) print one
+line ``error: ...`` on stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console, RenderableType
+from rich.markup import escape
+from rich.pretty import Pretty
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from starlanes.agents import Agent, make_agent, parse_spec
+from starlanes.engine import (
+    AgentSpecError,
+    BadOptionError,
+    GameRecord,
+    GameState,
+    NotationError,
+    RecordError,
+    StarlanesError,
+    derive_seed,
+    game_class,
+    game_ids,
+    load,
+)
+from starlanes.engine import replay as replay_record
+
+app = typer.Typer(
+    help="Play, simulate and replay space-strategy tabletop games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+HUMAN = "human"
+DEFAULT_ACTION_CAP = 200_000
+LOG_TAIL = 12
+HELP_TEXT = (
+    "Type the number of an action or its notation (e.g. 'done').\n"
+    "Commands: undo (take back your last decision and the bot moves after it), "
+    "save FILE (write the game record), log (the full game log), board (draw the table "
+    "again), help, quit."
+)
+
+
+# ---------------------------------------------------------------------- helpers
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``error: message`` in red on stderr and exit with ``code``."""
+    err.print(f"[red]error: {escape(message)}[/red]", soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def parse_options(items: Sequence[str] | None, content: Path | None = None) -> dict[str, str]:
+    """``["round_limit=3", ...]`` as a dict; ``content`` adds the ``content`` option.
+
+    Raises BadOptionError for an item without ``=`` or with an empty key.
+    """
+    opts: dict[str, str] = {}
+    for item in items or ():
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise BadOptionError(f"option {item!r} is not of the form key=value")
+        opts[key] = value.strip()
+    if content is not None:
+        if not content.is_dir():
+            raise BadOptionError(f"content directory {str(content)!r} does not exist")
+        opts["content"] = str(content)
+    return opts
+
+
+def split_list(text: str) -> list[str]:
+    """Split a comma-separated list; agent parameters (``mcts:iterations=400,c=1.4``) stay
+    with their agent: a part containing ``=`` but no ``:`` continues the previous spec."""
+    items: list[str] = []
+    for raw in text.split(","):
+        part = raw.strip()
+        if items and "=" in part and ":" not in part and ":" in items[-1]:
+            items[-1] += "," + part
+        elif part:
+            items.append(part)
+        else:
+            raise AgentSpecError(f"empty entry in the list {text!r}")
+    return items
+
+
+def seat_agents(agents: Sequence[str], players: int, game_number: int) -> list[str]:
+    """The agent of every seat in game ``game_number``: the list is cycled to ``players``
+    entries and rotated by the game number, so over ``players`` consecutive games every agent
+    sits in every seat equally often."""
+    if not agents:
+        raise AgentSpecError("no agents given")
+    if len(agents) > players:
+        raise AgentSpecError(f"{len(agents)} agents named for {players} seats")
+    cycled = [agents[i % len(agents)] for i in range(players)]
+    return [cycled[(i + game_number) % players] for i in range(players)]
+
+
+def _game_package(game_id: str) -> str:
+    cls = game_class(game_id)
+    return sys.modules[cls.__module__].__package__ or cls.__module__.rpartition(".")[0]
+
+
+def renderer_for(game_id: str) -> Callable[[GameState, int], RenderableType]:
+    """The game's ``render(state, seat)``, or a plain view of the observation."""
+    try:
+        module = importlib.import_module(_game_package(game_id) + ".render")
+        return module.render
+    except (ModuleNotFoundError, AttributeError):
+        return lambda state, seat: Pretty(state.observation(seat))
+
+
+def seat_label(state: GameState, seat: int) -> str:
+    namer = getattr(state, "seat_name", None)
+    return namer(seat) if callable(namer) else f"P{seat}"
+
+
+def winners_of(state: GameState) -> list[int]:
+    if not state.is_terminal():
+        return []
+    return [i for i, r in enumerate(state.returns()) if r > 0]
+
+
+def end_reason_of(state: GameState) -> str:
+    reason = getattr(state, "end_reason", "")
+    return str(reason) if reason else "finished"
+
+
+def write_record(state: GameState, seats: Sequence[str], path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        state.record(seats).save(path)
+    except OSError as e:
+        raise BadOptionError(f"cannot write {path}: {e.strerror}") from None
+
+
+def results_table(state: GameState, seats: Sequence[str]) -> Table:
+    winners = winners_of(state)
+    table = Table(title=f"Game over: {end_reason_of(state)}")
+    table.add_column("seat")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    table.add_column("result")
+    for i, score in enumerate(state.scores()):
+        table.add_row(f"P{i}", f"{seat_label(state, i)} [{seats[i]}]", str(score),
+                      "winner" if i in winners else "")
+    return table
+
+
+# ---------------------------------------------------------------------- games
+@app.command("games")
+def games_cmd() -> None:
+    """List the games starlanes plays."""
+    table = Table(title="starlanes games")
+    table.add_column("id", style="bold")
+    table.add_column("title")
+    table.add_column("players", justify="center")
+    table.add_column("summary")
+    for gid in game_ids():
+        cls = game_class(gid)
+        table.add_row(gid, cls.title, f"{cls.min_players}-{cls.max_players}", cls.summary)
+    out.print(table)
+
+
+# ---------------------------------------------------------------------- play
+class PlaySession:
+    """A game at the terminal table: humans type, bots act, ``undo`` restores clones."""
+
+    def __init__(self, state: GameState, seats: list[str], seed: int,
+                 save: Path | None, stdin: Any = None) -> None:
+        self.state = state
+        self.seats = seats
+        self.game_id = state.game.game_id
+        self.humans = {i for i, s in enumerate(seats) if s == HUMAN}
+        self.agents: dict[int, Agent] = {
+            i: make_agent(spec, self.game_id, derive_seed(seed, "seat", i))
+            for i, spec in enumerate(seats) if spec != HUMAN
+        }
+        self.render = renderer_for(self.game_id)
+        self.save = save
+        self.undo_stack: list[GameState] = []
+        self.stdin = stdin or sys.stdin
+
+    def run(self) -> bool:
+        """Play until the game ends (True) or a human quits (False)."""
+        while not self.state.is_terminal():
+            seat = self.state.current_player()
+            if seat in self.humans:
+                if not self.human_turn(seat):
+                    self.finish(quit_early=True)
+                    return False
+            else:
+                action = self.agents[seat].act(self.state)
+                self.state.apply(action)
+                out.print(f"{escape(seat_label(self.state, seat))} [{self.seats[seat]}]: "
+                          f"[bold]{escape(str(action))}[/bold]")
+        self.finish(quit_early=False)
+        return True
+
+    def finish(self, quit_early: bool) -> None:
+        if self.save is not None:
+            write_record(self.state, self.seats, self.save)
+            out.print(f"record saved to {escape(str(self.save))}")
+        if not quit_early:
+            out.print(results_table(self.state, self.seats))
+            won = winners_of(self.state)
+            names = ", ".join(seat_label(self.state, w) for w in won) or "nobody"
+            out.print(f"[bold]Winner{'s' if len(won) > 1 else ''}: {escape(names)}[/bold]")
+
+    def show(self, seat: int, actions: list) -> None:
+        out.rule(f"{escape(seat_label(self.state, seat))} to decide")
+        out.print(self.render(self.state, seat))
+        log = self.state.action_log()
+        if log:
+            out.print("[bold]Recent log[/bold]")
+            for line in log[-LOG_TAIL:]:
+                out.print("  " + escape(line))
+        self.show_actions(actions)
+
+    def show_actions(self, actions: list) -> None:
+        out.print("[bold]Legal actions[/bold]")
+        width = len(str(len(actions)))
+        for i, a in enumerate(actions, 1):
+            out.print(f"  {i:>{width}}. {escape(str(a))}")
+
+    def read(self, prompt: str) -> str | None:
+        out.print(prompt, end="")
+        line = self.stdin.readline()
+        if not line:
+            out.print()
+            return None
+        return line.strip()
+
+    def human_turn(self, seat: int) -> bool:
+        """Read until one action is applied; False if the human quits."""
+        actions = self.state.legal_actions()
+        self.show(seat, actions)
+        while True:
+            text = self.read(f"P{seat}> ")
+            if text is None:
+                out.print("input ended: leaving the game")
+                return False
+            word, _, arg = text.partition(" ")
+            word = word.lower()
+            if not text:
+                continue
+            if word in ("quit", "exit", "q"):
+                return False
+            if word in ("help", "?"):
+                out.print(HELP_TEXT)
+                continue
+            if word == "log":
+                for line in self.state.action_log():
+                    out.print("  " + escape(line))
+                continue
+            if word == "board":
+                self.show(seat, actions)
+                continue
+            if word == "save":
+                if not arg.strip():
+                    out.print("[yellow]save needs a file name: save FILE[/yellow]")
+                    continue
+                try:
+                    write_record(self.state, self.seats, Path(arg.strip()))
+                except StarlanesError as e:
+                    out.print(f"[yellow]{escape(str(e))}[/yellow]")
+                    continue
+                out.print(f"record saved to {escape(arg.strip())}")
+                continue
+            if word == "undo":
+                if not self.undo_stack:
+                    out.print("[yellow]nothing to undo[/yellow]")
+                    continue
+                self.state = self.undo_stack.pop()
+                out.print("[cyan]took back your last decision[/cyan]")
+                return True
+            action = self.choose(text, actions)
+            if action is None:
+                continue
+            self.undo_stack.append(self.state.clone())
+            self.state.apply(action)
+            out.print(f"you (P{seat}): [bold]{escape(str(action))}[/bold]")
+            return True
+
+    def choose(self, text: str, actions: list) -> Any:
+        if text.isdigit():
+            n = int(text)
+            if 1 <= n <= len(actions):
+                return actions[n - 1]
+            out.print(f"[yellow]no action {n}: choose 1-{len(actions)}[/yellow]")
+            return None
+        try:
+            return self.state.game.parse_action(self.state, text)
+        except NotationError:
+            out.print(f"[yellow]{escape(text)!r} is neither a legal action nor a command; "
+                      "type help[/yellow]")
+            return None
+
+
+def _default_bot(game_id: str) -> str:
+    try:
+        make_agent("heuristic", game_id, 0)
+        return "heuristic"
+    except AgentSpecError:
+        err.print("[dim]no heuristic bot for this game yet: bots play at random[/dim]")
+        return "random"
+
+
+def _resolve_seats(game_id: str, seats_text: str | None, players: int | None,
+                   min_players: int) -> list[str]:
+    given = split_list(seats_text) if seats_text else []
+    n = players if players is not None else (len(given) or min_players)
+    if len(given) > n:
+        raise BadOptionError(f"--seats names {len(given)} seats but --players is {n}")
+    if not given:
+        given = [HUMAN]
+    if len(given) < n:
+        given += [_default_bot(game_id)] * (n - len(given))
+    for spec in given:
+        if spec != HUMAN:
+            make_agent(spec, game_id, 0)  # a bad spec fails here, before the game starts
+    return given
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="Game id (see 'starlanes games').")],
+    seats: Annotated[str | None, typer.Option(
+        help="Comma-separated seat list: human or an agent spec per seat "
+             "(default: human, then heuristic bots).")] = None,
+    players: Annotated[int | None, typer.Option(
+        help="Number of players (default: number of seats, else the game's minimum).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Game seed (default: a fresh random seed, printed).")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Game option key=value; repeat for several.")] = None,
+    content: Annotated[Path | None, typer.Option(
+        help="Directory of content TOML files overriding the packaged ones.")] = None,
+    load_file: Annotated[Path | None, typer.Option(
+        "--load", help="Resume the game saved in this record file.")] = None,
+    save: Annotated[Path | None, typer.Option(
+        help="Write the game record here when the game ends or you quit.")] = None,
+) -> None:
+    """Play a game at the terminal, against bots or with friends at one keyboard."""
+    if load_file is not None:
+        if players is not None or seed is not None or option or content is not None:
+            raise BadOptionError(
+                "--load takes players, seed and options from the record; do not give them")
+        record = GameRecord.load(load_file)
+        if record.game != game:
+            raise RecordError(f"{load_file} is a record of {record.game}, not {game}")
+        state = replay_record(record)
+        if seats is None and len(record.seats) == record.players:
+            seats = ",".join(record.seats)
+        seat_list = _resolve_seats(game, seats, record.players, record.players)
+        seed = record.seed
+        out.print(f"resumed {game} after {len(record.actions)} actions")
+    else:
+        cls = game_class(game)
+        opts = parse_options(option, content)
+        seat_list = _resolve_seats(game, seats, players, cls.min_players)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        state = load(game, players=len(seat_list), seed=seed, **opts).new_initial_state()
+    out.print(f"[bold]{escape(state.game.title)}[/bold], seed {seed}, seats: "
+              + ", ".join(f"P{i} {s}" for i, s in enumerate(seat_list)))
+    session = PlaySession(state, seat_list, seed, save)
+    session.run()
+
+
+# ---------------------------------------------------------------------- simulate
+def run_game(game_id: str, players: int, seed: int, options: dict[str, str],
+             specs: Sequence[str], agent_seeds: Sequence[int],
+             action_cap: int = DEFAULT_ACTION_CAP) -> tuple[GameState, dict[str, Any]]:
+    """Play one bot game; returns the final state and its result row."""
+    state = load(game_id, players=players, seed=seed, **options).new_initial_state()
+    agents = [make_agent(s, game_id, k) for s, k in zip(specs, agent_seeds, strict=True)]
+    n = 0
+    while not state.is_terminal() and n < action_cap:
+        state.apply(agents[state.current_player()].act(state))
+        n += 1
+    capped = not state.is_terminal()
+    return state, {
+        "seed": seed,
+        "agents": list(specs),
+        "winners": winners_of(state),
+        "scores": list(state.scores()),
+        "end_reason": "action_cap" if capped else end_reason_of(state),
+        "rounds": getattr(state, "round", None),
+        "actions": len(state.history),
+        "digest": state.digest(),
+    }
+
+
+def summary_tables(report: dict[str, Any]) -> list[Table]:
+    """Per-agent win rates and scores, and the game-level figures of a simulation report."""
+    seats_played: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    shares: dict[str, float] = {}
+    scores: dict[str, list[int]] = {}
+    for r in report["results"]:
+        for seat, spec in enumerate(r["agents"]):
+            seats_played[spec] += 1
+            scores.setdefault(spec, []).append(r["scores"][seat])
+            if seat in r["winners"]:
+                wins[spec] += 1
+                shares[spec] = shares.get(spec, 0.0) + 1 / len(r["winners"])
+    agents = Table(title=f"{report['game']}: {report['games']} games, "
+                         f"{report['players']} players, seed {report['seed']}")
+    for col in ("agent", "seats played", "wins", "win rate", "mean score"):
+        agents.add_column(col, justify="left" if col == "agent" else "right")
+    for spec in sorted(seats_played):
+        played = seats_played[spec]
+        agents.add_row(spec, str(played), str(wins[spec]),
+                       f"{shares.get(spec, 0.0) / played:.1%}",
+                       f"{sum(scores[spec]) / played:.2f}")
+    results = report["results"]
+    rounds = [r["rounds"] for r in results if r["rounds"] is not None]
+    reasons = Counter(r["end_reason"] for r in results)
+    figures = Table(show_header=False, title="games")
+    figures.add_column("what")
+    figures.add_column("value", justify="right")
+    if rounds:
+        figures.add_row("mean rounds", f"{sum(rounds) / len(rounds):.1f}")
+    figures.add_row("mean actions", f"{sum(r['actions'] for r in results) / len(results):.0f}")
+    figures.add_row("end reasons", ", ".join(f"{k} {v}" for k, v in reasons.most_common()))
+    figures.add_row("wall time", f"{report['wall_s']:.2f} s")
+    figures.add_row("actions/s", f"{report['actions_per_s']:.0f}")
+    return [agents, figures]
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="Game id (see 'starlanes games').")],
+    players: Annotated[int | None, typer.Option(
+        help="Players per game (default: the game's minimum).")] = None,
+    games: Annotated[int, typer.Option(min=1, help="Number of games to play.")] = 10,
+    seed: Annotated[int, typer.Option(
+        help="Master seed; game g uses a seed derived from it and g.")] = 0,
+    agents: Annotated[str, typer.Option(
+        help="Comma-separated agent specs, one per seat (one name fills every seat; "
+             "seats rotate game by game), e.g. random,heuristic or "
+             "mcts:iterations=400,c=1.4.")] = "random",
+    json_output: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON object with every result on stdout.")] = False,
+    save_records: Annotated[Path | None, typer.Option(
+        help="Directory to write one record JSON per game into.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Game option key=value; repeat for several.")] = None,
+    content: Annotated[Path | None, typer.Option(
+        help="Directory of content TOML files overriding the packaged ones.")] = None,
+    action_cap: Annotated[int, typer.Option(
+        min=1, help="Abort a game after this many actions (end reason action_cap).")]
+        = DEFAULT_ACTION_CAP,
+) -> None:
+    """Play many bot games and summarise them (progress on stderr)."""
+    cls = game_class(game)
+    n = players if players is not None else cls.min_players
+    opts = parse_options(option, content)
+    load(game, players=n, seed=seed, **opts)  # bad players or options fail here
+    specs = split_list(agents)
+    for spec in dict.fromkeys(specs):
+        parse_spec(spec)
+        make_agent(spec, game, 0)
+    seat_agents(specs, n, 0)
+    results: list[dict[str, Any]] = []
+    total_actions = 0
+    start = time.perf_counter()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=False) as progress:
+        task = progress.add_task(f"{game} x{games}", total=games)
+        for g in range(games):
+            game_seed = derive_seed(seed, g)
+            seat_specs = seat_agents(specs, n, g)
+            agent_seeds = [derive_seed(seed, g, "agent", i) for i in range(n)]
+            state, row = run_game(game, n, game_seed, opts, seat_specs, agent_seeds,
+                                  action_cap)
+            results.append(row)
+            total_actions += row["actions"]
+            if save_records is not None:
+                write_record(state, seat_specs, save_records / f"game-{g:05d}.json")
+            progress.advance(task)
+    wall = time.perf_counter() - start
+    report = {
+        "game": game,
+        "players": n,
+        "games": games,
+        "seed": seed,
+        "agents": specs,
+        "results": results,
+        "wall_s": round(wall, 4),
+        "actions_per_s": round(total_actions / wall, 1) if wall > 0 else 0.0,
+    }
+    if json_output:
+        sys.stdout.write(json.dumps(report) + "\n")
+        return
+    for table in summary_tables(report):
+        out.print(table)
+
+
+# ---------------------------------------------------------------------- replay
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record JSON file.")],
+    verify: Annotated[bool, typer.Option(
+        help="Only check that the record replays to its digest (exit 0) or not (exit 1).")]
+        = False,
+    step: Annotated[bool, typer.Option(
+        help="Step through the game: Enter shows the next action, q stops.")] = False,
+) -> None:
+    """Verify a saved game record, print its log, or step through it."""
+    if verify:
+        try:
+            record = GameRecord.load(file)
+            state = replay_record(record)
+        except RecordError as e:
+            fail(str(e), code=1)
+        out.print(f"ok: {len(record.actions)} actions replay to digest {state.digest()}")
+        return
+    record = GameRecord.load(file)
+    if step:
+        _step_through(record)
+        return
+    state = replay_record(record, verify=False)
+    for line in state.action_log():
+        out.print(escape(line))
+    seats = record.seats if len(record.seats) == record.players else ["?"] * record.players
+    if state.is_terminal():
+        out.print(results_table(state, seats))
+    else:
+        out.print(f"(unfinished: {len(record.actions)} actions so far)")
+    if state.digest() != record.digest:
+        err.print(f"[yellow]warning: the replay digest {state.digest()} differs from the "
+                  f"recorded {record.digest}[/yellow]")
+
+
+def _step_through(record: GameRecord) -> None:
+    state = replay_record(record, upto=0, verify=False)
+    render = renderer_for(record.game)
+    shown = 0
+    for i, text in enumerate(record.actions):
+        seat = state.current_player()
+        out.rule(f"action {i + 1}/{len(record.actions)}")
+        out.print(render(state, seat))
+        out.print(f"next: {escape(seat_label(state, seat))} plays [bold]{escape(text)}[/bold]")
+        out.print("Enter: next, q: stop> ", end="")
+        line = sys.stdin.readline()
+        if not line or line.strip().lower() in ("q", "quit"):
+            out.print()
+            return
+        try:
+            state.apply(state.game.parse_action(state, text))
+        except StarlanesError as e:
+            raise RecordError(f"action {i + 1} ({text!r}) does not replay: {e}") from None
+        log = state.action_log()
+        for entry in log[shown:]:
+            out.print("  " + escape(entry))
+        shown = len(log)
+    out.rule("end of record")
+    out.print(render(state, max(0, state.current_player())))
+    if state.is_terminal():
+        seats = record.seats if len(record.seats) == record.players else ["?"] * record.players
+        out.print(results_table(state, seats))
+
+
+# ---------------------------------------------------------------------- entry point
+def main() -> None:
+    """Console-script entry point: run the app; user errors exit 2 with one red line."""
+    try:
+        app()
+    except StarlanesError as e:
+        err.print(f"[red]error: {escape(str(e))}[/red]", soft_wrap=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
