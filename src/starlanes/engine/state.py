@@ -77,6 +77,7 @@ class GameState(ABC):
 
     def _resample_hidden(self, seat: int, rng: random.Random) -> None:
         """Resample what ``seat`` cannot see; games with hidden information override."""
+        return None
 
     # ----------------------------------------------------------------- public API
     def legal_actions(self) -> list[Action]:

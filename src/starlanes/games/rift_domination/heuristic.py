@@ -31,7 +31,6 @@ from .actions import (
     Negotiate,
     Pass,
     PlaceFighters,
-    PlaceTile,
     PlayCard,
     Recruit,
     Resolve,

@@ -64,9 +64,7 @@ def planet_actions(s: RiftState, seat: int) -> list[Action]:
         hostile = point in enemy_ships
         ground = [u for u in here if not u.landed and stats[u.kind].ground]
         if ground and not hostile:
-            if owner == seat:
-                out.append(Land(name))
-            elif any(u.kind != "diplomat" for u in ground) and (  # troops (RD-OPEN-10)
+            if owner == seat or any(u.kind != "diplomat" for u in ground) and (  # troops (RD-OPEN-10)
                 owner >= 0 or s.tile_kind[p] != "civilized" or can_pay
             ):
                 out.append(Land(name))

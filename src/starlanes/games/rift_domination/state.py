@@ -19,7 +19,7 @@ from starlanes.engine.state import TERMINAL
 
 from .board import Board
 from .content import RiftContent
-from .factions import FactionRules, UnitStats, compile_faction
+from .factions import FactionRules, UnitStats
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import RiftDomination
