@@ -103,10 +103,7 @@ def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> l
 
 
 def _enemy_fleet_at(s: RiftState, seat: int, p: int) -> bool:
-    for u in s.units.values():
-        if u.loc == p and u.owner != seat and not u.landed:
-            return True
-    return False
+    return any(u.loc == p and u.owner != seat and not u.landed for u in s.units.values())
 
 
 def _joinable(s: RiftState, seat: int, target: int) -> list[int]:

@@ -63,11 +63,11 @@ def planet_actions(s: RiftState, seat: int) -> list[Action]:
         owner = s.planet_owner[p]
         hostile = point in enemy_ships
         ground = [u for u in here if not u.landed and stats[u.kind].ground]
-        if ground and not hostile:
-            if owner == seat or any(u.kind != "diplomat" for u in ground) and (  # troops (RD-OPEN-10)
-                owner >= 0 or s.tile_kind[p] != "civilized" or can_pay
-            ):
-                out.append(Land(name))
+        # troops: any ground unit but a diplomat (ruling RD-OPEN-10)
+        troops = any(u.kind != "diplomat" for u in ground)
+        payable = owner >= 0 or s.tile_kind[p] != "civilized" or can_pay
+        if ground and not hostile and (owner == seat or (troops and payable)):
+            out.append(Land(name))
         if any(u.landed for u in here):
             out.append(Lift(name))
         if (
