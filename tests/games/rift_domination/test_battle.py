@@ -309,6 +309,9 @@ def test_cancel_attack_sends_the_attackers_back():
     (a,), _ = space(s, ["gun_close"], ["dummy"])
     assert pending(s)[:2] == ("cancel", 1)
     s.apply_notation("play ceasefire")
+    # RD-OCC-04: the attacker may answer the card in its reaction window
+    assert s.current_player() == 0 and s.stack[-1].kind == "counter"
+    s.apply_notation("pass")
     assert s.battle is None and s.units[a].loc == pt(s, HOME) and s.vp == [0, 0]
     assert "ceasefire" in s.discard
 
@@ -535,6 +538,7 @@ def test_ambush_and_recruit_cards():
     _, (d,) = space(s, ["dummy"], ["cruiser"], [1] * 20)
     s.apply_notation("pass")
     s.apply_notation("play ambush")
+    s.apply_notation("pass")  # the defender's reaction window
     s.apply_notation("ambush cruiser")
     assert (fighter(s, d).sh, fighter(s, d).lp) == (0, 3)
     s.apply_notation("play emergency_recruitment")
@@ -596,3 +600,20 @@ def test_cancel_window_is_offered_without_cards_too():
     space(s, ["gun_close"], ["dummy"])
     assert pending(s)[:2] == ("cancel", 1)
     assert [str(a) for a in s.legal_actions()] == ["pass"]
+
+
+def test_battle_card_can_be_countered():
+    """RD-OCC-04: OCC-cards counter other OCC-cards, also inside a battle."""
+    s = make_state()
+    s.hands[0] = ["ambush"]
+    counter = next(c for c, card in s.content.cards.items()
+                   if card.timing == "counter" and card.effect.kind == "counter")
+    s.hands[1] = [counter]
+    _, (d,) = space(s, ["dummy"], ["cruiser"], [1] * 20)
+    s.apply_notation("pass")
+    s.apply_notation("play ambush")
+    assert s.current_player() == 1
+    s.apply_notation(f"play {counter}")
+    assert s.battle is not None and s.battle.pending is not None
+    assert (fighter(s, d).sh, fighter(s, d).lp) == (fighter(s, d).sh_max, fighter(s, d).lp_max)
+    assert "ambush" in s.discard and counter in s.discard

@@ -211,13 +211,16 @@ def apply(state: RiftState, action: Action) -> None:
     if kind == "cancel":
         if isinstance(action, PlayCard):
             state.discard_card(seat, action.card)
-            state.log(f"{state.seat_name(seat)} plays {action.card}: the attack is cancelled")
-            _send_back(state, b, ATTACKER)
-            b.stage = "cancelled"
+            if _countered_window(state, b, seat, action.card):
+                return
+            _cancel(state, b, seat, action.card)
         else:
             b.stage = "phase_start"
     elif kind == "cards":
         if isinstance(action, PlayCard):
+            state.discard_card(seat, action.card)
+            if _countered_window(state, b, seat, action.card):
+                return
             _play_card(state, b, side, action.card)
         else:
             b.idx += 1
@@ -386,10 +389,43 @@ def _casualties(state: RiftState, b: Battle) -> None:
         b.stage = b.resume
 
 
+def _cancel(state: RiftState, b: Battle, seat: int, card: str) -> None:
+    state.log(f"{state.seat_name(seat)} plays {card}: the attack is cancelled")
+    _send_back(state, b, ATTACKER)
+    b.stage = "cancelled"
+
+
+def _countered_window(state: RiftState, b: Battle, seat: int, card: str) -> bool:
+    """A card played against the enemy side opens its reaction window (RD-OCC-04: cards
+    counter other OCC-cards); the battle waits. Returns True if a window was opened."""
+    if not state.content.cards[card].targets_opponent:
+        return False
+    from starlanes.engine import Decision
+
+    other = b.seats[1 - b.side_of_seat(seat)]
+    state.push(Decision(other, "counter", (card, seat, "battle")))
+    return True
+
+
+def card_answered(state: RiftState, seat: int, card: str, resolved: bool) -> None:
+    """Go on after the reaction window of a battle card played by ``seat``: apply it if
+    it was not countered, then run the battle's automatic steps."""
+    b: Battle = state.battle
+    kind = sk.card_effect(state, card)[0]
+    if kind == "cancel_attack":
+        if resolved:
+            _cancel(state, b, seat, card)
+        else:
+            b.stage = "phase_start"
+    elif resolved:
+        _play_card(state, b, b.side_of_seat(seat), card)
+    _run(state)
+
+
 def _play_card(state: RiftState, b: Battle, side: int, card: str) -> None:
-    """Battle OCC-cards (RD-OCC-06/07 and the card effects in content)."""
+    """Battle OCC-cards (RD-OCC-06/07 and the card effects in content); the card has
+    already gone to the discard pile."""
     seat = b.seats[side]
-    state.discard_card(seat, card)
     kind, p = sk.card_effect(state, card)
     state.log(f"{state.seat_name(seat)} plays {state.content.cards[card].name}")
     if kind == "weapon_industry":

@@ -61,7 +61,12 @@ def draw_cards(s: RiftState, seat: int, n: int) -> None:
 
 
 def _diplomats(s: RiftState, seat: int) -> list[int]:
-    return [u for u, x in s.units.items() if x.owner == seat and x.kind == "diplomat"]
+    """The seat's diplomats that may be sacrificed (not one fighting in a battle)."""
+    busy = s.battle.fighters if s.battle is not None else {}
+    return [
+        u for u, x in s.units.items()
+        if x.owner == seat and x.kind == "diplomat" and u not in busy
+    ]
 
 
 # ------------------------------------------------------------------ own-turn play
@@ -148,13 +153,20 @@ def _counter_legal(s: RiftState, d: Decision) -> list[Action]:
 def _counter_apply(s: RiftState, d: Decision, a: Action) -> None:
     card, player, target = d.data
     name = s.content.cards[card].name
+    resolved = False
     if isinstance(a, PlayCard):
         s.discard_card(d.seat, a.card)
         s.log(f"{s.seat_name(d.seat)} counters {name} with {s.content.cards[a.card].name}")
     elif isinstance(a, Sacrifice):
         _sacrifice(s, d.seat, name)
-    else:
+    elif target != "battle":
         resolve_effect(s, player, card, target, d.seat)
+    else:
+        resolved = True
+    if target == "battle":
+        from . import battle
+
+        battle.card_answered(s, player, card, resolved)
 
 
 def _sacrifice(s: RiftState, seat: int, name: str) -> None:

@@ -102,15 +102,21 @@ def board_table(s: RiftState) -> Table:
     """The systems on their grid (columns A-F, rows 1-5)."""
     b = s.board
     table = Table(show_header=True, show_lines=True, expand=False, pad_edge=False)
-    for x in range(GRID_W):
-        table.add_column("ABCDEF"[x], justify="left", vertical="top", ratio=1)
     by_pos: dict[tuple[int, int], int] = {}
     for si, sys_id in enumerate(b.system_ids):
         sysdef = s.content.systems[sys_id]
         by_pos[(sysdef.x, sysdef.y)] = si
-    for y in range(GRID_H):
+    # Columns and rows wholly outside the play area (the small board) are left out.
+    cols = [x for x in range(GRID_W)
+            if any(b.system_point[by_pos[(x, y)]] >= 0 for y in range(GRID_H)
+                   if (x, y) in by_pos)]
+    rows = [y for y in range(GRID_H)
+            if any(b.system_point[by_pos[(x, y)]] >= 0 for x in cols if (x, y) in by_pos)]
+    for x in cols:
+        table.add_column("ABCDEF"[x], justify="left", vertical="top", overflow="fold")
+    for y in rows:
         row: list[RenderableType] = []
-        for x in range(GRID_W):
+        for x in cols:
             si = by_pos.get((x, y))
             row.append(Text("") if si is None else _system_cell(s, si))
         table.add_row(*row)
@@ -141,9 +147,9 @@ def players_table(s: RiftState, seat: int) -> Table:
         if i == seat:
             who.append(" (you)")
         table.add_row(
-            who, fname, str(s.resources[i]), str(s.income[i]),
+            who, Text(fname), str(s.resources[i]), str(s.income[i]),
             f"{s.vp[i]}/{s.target_vp or '-'}", str(len(s.hands[i])),
-            ", ".join(s.roster[i]) or "-",
+            Text(", ".join(s.roster[i]) or "-"),
         )
     return table
 
@@ -164,7 +170,8 @@ def hand_table(s: RiftState, seat: int) -> RenderableType:
         if card is None:
             table.add_row(label, "?", "", "")
         else:
-            table.add_row(label, card.name, str(card.timing), card.text)
+            table.add_row(Text(label), Text(card.name), Text(str(card.timing)),
+                          Text(card.text))
     return table
 
 
@@ -190,12 +197,11 @@ def battle_panel(s: RiftState) -> RenderableType | None:
         fighters = list(getattr(b, "fighters", {}).values())
         for side, seat in enumerate(seats[:2]):
             role = "attacker" if side == 0 else "defender"
-            cells = [
-                f"{f.kind} {f.lp}/{f.sh}" for f in fighters
-                if f.side == side and f.alive
-            ]
+            alive = Counter(f"{f.kind} {f.lp}/{f.sh}" for f in fighters
+                            if f.side == side and f.alive)
+            cells = [label + (f" x{k}" if k > 1 else "") for label, k in alive.items()]
             table.add_row(Text(f"{role} P{seat}", style=seat_style(seat)),
-                          ", ".join(cells) or "(none left)")
+                          Text(", ".join(cells) or "(none left)"))
         pending = getattr(b, "pending", None)
         extra = []
         if pending is not None:
@@ -203,7 +209,7 @@ def battle_panel(s: RiftState) -> RenderableType | None:
         hits = getattr(b, "hits_left", 0)
         if hits:
             extra.append(Text(f"hits to assign: {hits} x {getattr(b, 'hit_dmg', 1)} damage"))
-        return Panel(Group(table, *extra), border_style="red")
+        return Panel(Group(table, *extra), border_style="red", expand=False)
     except Exception as e:  # a battle object of another shape: say so, do not crash the UI
         return Panel(Text(f"battle in progress ({type(e).__name__} while drawing it)"))
 

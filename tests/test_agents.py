@@ -1,0 +1,124 @@
+"""Agents: the random agent's reproducibility and RNG isolation, and agent spec parsing."""
+
+from __future__ import annotations
+
+import pytest
+
+import starlanes
+from starlanes.agents import Agent, RandomAgent, make_agent, parse_spec
+from starlanes.engine import AgentSpecError, BadOptionError, UnknownGameError
+
+GAME = "rift-domination"
+
+
+def play(agent_seed: int, game_seed: int = 3, limit: int = 400) -> tuple[list[str], str]:
+    """Play ``limit`` actions (or to the end) with one random agent in every seat."""
+    state = starlanes.load(GAME, players=3, seed=game_seed).new_initial_state()
+    agent = RandomAgent(agent_seed)
+    for _ in range(limit):
+        if state.is_terminal():
+            break
+        state.apply(agent.act(state))
+    return [str(a) for a in state.history], state.digest()
+
+
+def test_random_agent_is_reproducible_under_a_seed() -> None:
+    assert play(11) == play(11)
+
+
+def test_agent_seed_changes_the_choices() -> None:
+    assert play(11)[0] != play(12)[0]
+
+
+def test_random_agent_never_touches_the_game_rng() -> None:
+    state = starlanes.load(GAME, players=4, seed=5).new_initial_state()
+    agent = RandomAgent(99)
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        rng_before = state.rng.getstate()
+        digest_before = state.digest()
+        action = agent.act(state)
+        assert state.rng.getstate() == rng_before
+        assert state.digest() == digest_before
+        assert action in state.legal_actions()
+        state.apply(action)
+
+
+def test_game_digest_depends_only_on_the_actions() -> None:
+    """The same actions replayed without any agent give the same digest: the agent's seed
+    reaches the game only through its choices."""
+    actions, digest = play(7)
+    state = starlanes.load(GAME, players=3, seed=3).new_initial_state()
+    for text in actions:
+        state.apply_notation(text)
+    assert state.digest() == digest
+
+
+def test_reset_restarts_the_stream() -> None:
+    state = starlanes.load(GAME, players=2, seed=1).new_initial_state()
+    agent = RandomAgent(4)
+    first = [agent.act(state) for _ in range(5)]
+    agent.reset(4)
+    assert [agent.act(state) for _ in range(5)] == first
+
+
+def test_make_agent_random() -> None:
+    agent = make_agent("random", GAME, seed=3)
+    assert isinstance(agent, Agent)
+    assert agent.name == "random"
+
+
+@pytest.mark.parametrize(
+    ("spec", "name", "params"),
+    [
+        ("random", "random", {}),
+        (" Random ", "random", {}),
+        ("mcts:iterations=400,c=1.4", "mcts", {"iterations": "400", "c": "1.4"}),
+        ("mcts: iterations = 5", "mcts", {"iterations": "5"}),
+    ],
+)
+def test_parse_spec(spec: str, name: str, params: dict[str, str]) -> None:
+    assert parse_spec(spec) == (name, params)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("", "empty agent spec"),
+        ("alphazero", "unknown agent 'alphazero'"),
+        ("random:depth=3", "has no parameter 'depth'"),
+        ("mcts:iterations", "malformed parameter 'iterations'"),
+        ("mcts:=4", "malformed parameter"),
+        ("mcts:iterations=4,iterations=5", "appears twice"),
+        ("mcts:", "no parameters"),
+        ("mcts:speed=9", "has no parameter 'speed'"),
+    ],
+)
+def test_bad_specs(spec: str, message: str) -> None:
+    with pytest.raises(AgentSpecError, match=message):
+        make_agent(spec, GAME, seed=0)
+
+
+def test_mcts_is_not_available_yet() -> None:
+    with pytest.raises(AgentSpecError, match="mcts is not available yet"):
+        make_agent("mcts:iterations=400,c=1.4", GAME, seed=0)
+
+
+def test_agent_spec_error_is_a_bad_option() -> None:
+    assert issubclass(AgentSpecError, BadOptionError)
+
+
+def test_heuristic_for_unknown_game() -> None:
+    with pytest.raises(UnknownGameError):
+        make_agent("heuristic", "no-such-game", seed=0)
+
+
+def test_heuristic_loads_the_games_own_bot() -> None:
+    try:
+        agent = make_agent("heuristic", GAME, seed=2)
+    except AgentSpecError as e:  # the game's bot is not written yet
+        assert "heuristic" in str(e)
+        return
+    state = starlanes.load(GAME, players=2, seed=2).new_initial_state()
+    assert agent.act(state) in state.legal_actions()
