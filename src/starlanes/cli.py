@@ -143,7 +143,7 @@ def _default_bot(game_id: str) -> str:
 def _resolve_seats(game_id: str, seats_text: str | None, players: int | None,
                    min_players: int) -> list[str]:
     given = split_list(seats_text) if seats_text else []
-    n = players if players is not None else (len(given) or min_players)
+    n = players if players is not None else max(len(given), min_players)
     if len(given) > n:
         raise BadOptionError(f"--seats names {len(given)} seats but --players is {n}")
     if not given:

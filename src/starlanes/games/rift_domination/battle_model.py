@@ -173,6 +173,24 @@ class Battle:
             out.append(v)
         return out
 
+    def observe(self, state: Any, seat: int) -> dict[str, Any]:
+        """The public view of the battle (nothing in a battle is hidden), JSON-ready."""
+        del seat
+        return {
+            "kind": "ground" if self.ground else "space",
+            "at": state.board.names[self.point],
+            "attacker": self.seats[ATTACKER],
+            "defender": self.seats[DEFENDER],
+            "phase": PHASES[self.phase] if isinstance(self.phase, int) else self.phase,
+            "pending": None if self.pending is None else [self.pending[0], self.pending[1]],
+            "combatants": [
+                {"side": f.side, "kind": f.kind, "building": f.building, "lp": f.lp,
+                 "lp_max": f.lp_max, "shields": f.sh, "shields_max": f.sh_max,
+                 "weapons": [f.close, f.mid, f.long]}
+                for f in self.fighters.values() if f.alive
+            ],
+        }
+
     # ------------------------------------------------------------------ queries
     def side_of_seat(self, seat: int) -> int:
         return ATTACKER if seat == self.seats[ATTACKER] else DEFENDER

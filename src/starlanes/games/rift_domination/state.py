@@ -292,6 +292,9 @@ class RiftState(GameState):
         for j, (k, v) in enumerate(self.tile_bag):
             by_kind.setdefault(k, []).append(v)
             bag_slots.setdefault(k, []).append(j)
+        in_hand = self.tile_in_hand
+        if in_hand is not None:  # its value is hidden from everyone (ruling RD-OPEN-05)
+            by_kind.setdefault(in_hand[0], []).append(in_hand[1])
         for k, values in by_kind.items():
             rng.shuffle(values)
             it = iter(values)
@@ -299,9 +302,10 @@ class RiftState(GameState):
                 self.tile_value[p] = next(it)
             for j in bag_slots.get(k, ()):
                 self.tile_bag[j] = (k, next(it))
+            if in_hand is not None and in_hand[0] == k:
+                self.tile_in_hand = (k, next(it))
+        # The kinds still in the bag are hidden too: their order is reshuffled.
         rng.shuffle(self.tile_bag)
-        if self.tile_in_hand is not None and self.tile_in_hand and seat != self.seat:
-            pass  # the tile being placed shows only its kind, and its value is unknown to all
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: the public board, its own hand, others' hand sizes; tile
