@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
 
 from .errors import UnknownGameError
@@ -11,6 +12,7 @@ from .game import Game
 _GAMES: dict[str, type[Game]] = {}
 _LAZY: dict[str, str] = {
     "rift-domination": "starlanes.games.rift_domination",
+    "galactic-domination": "starlanes.games.galactic_domination",
 }
 
 
@@ -33,7 +35,12 @@ def game_class(game_id: str) -> type[Game]:
 
 
 def game_ids() -> list[str]:
-    return sorted(set(_GAMES) | set(_LAZY))
+    """Registered game ids whose package is present."""
+    out = set(_GAMES)
+    for gid, module in _LAZY.items():
+        if importlib.util.find_spec(module) is not None:
+            out.add(gid)
+    return sorted(out)
 
 
 def load(game_id: str, players: int | None = None, seed: int = 0, **options: Any) -> Game:
