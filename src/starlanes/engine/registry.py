@@ -24,8 +24,9 @@ def register(cls: type[Game]) -> type[Game]:
 
 def game_class(game_id: str) -> type[Game]:
     """The Game class of ``game_id``; raises UnknownGameError naming the known games."""
-    if game_id not in _GAMES and game_id in _LAZY:
-        importlib.import_module(_LAZY[game_id])
+    module = _LAZY.get(game_id)
+    if game_id not in _GAMES and module and importlib.util.find_spec(module) is not None:
+        importlib.import_module(module)
     try:
         return _GAMES[game_id]
     except KeyError:
