@@ -13,6 +13,8 @@ _GAMES: dict[str, type[Game]] = {}
 _LAZY: dict[str, str] = {
     "rift-domination": "starlanes.games.rift_domination",
     "galactic-domination": "starlanes.games.galactic_domination",
+    "interstellar-ambitions": "starlanes.games.interstellar_ambitions",
+    "galactic-empires": "starlanes.games.galactic_empires",
 }
 
 
