@@ -100,9 +100,11 @@ def test_bad_specs(spec: str, message: str) -> None:
         make_agent(spec, GAME, seed=0)
 
 
-def test_mcts_is_not_available_yet() -> None:
-    with pytest.raises(AgentSpecError, match="mcts is not available yet"):
-        make_agent("mcts:iterations=400,c=1.4", GAME, seed=0)
+def test_mcts_spec_builds_a_configured_agent() -> None:
+    agent = make_agent("mcts:iterations=40,c=1.4,depth=2", GAME, seed=0)
+    assert (agent.iterations, agent.c, agent.depth) == (40, 1.4, 2)
+    with pytest.raises(AgentSpecError, match="not a valid number"):
+        make_agent("mcts:iterations=x", GAME, seed=0)
 
 
 def test_agent_spec_error_is_a_bad_option() -> None:

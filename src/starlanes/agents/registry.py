@@ -18,7 +18,7 @@ from .random_agent import RandomAgent
 AGENT_NAMES: dict[str, tuple[str, ...]] = {
     "random": (),
     "heuristic": (),
-    "mcts": ("iterations", "c"),
+    "mcts": ("iterations", "seconds", "c", "depth", "rollout", "widening"),
 }
 
 
@@ -68,12 +68,17 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
     Raises AgentSpecError for a malformed spec, an unknown agent or parameter, or an agent
     the game does not offer; UnknownGameError for an unknown game.
     """
-    name, _params = parse_spec(spec)
+    name, params = parse_spec(spec)
     if name == "random":
         return RandomAgent(seed)
     if name == "heuristic":
         return _heuristic(game_id, seed)
-    raise AgentSpecError(f"{name} is not available yet")
+    game_class(game_id)
+    from .mcts import make_mcts
+
+    agent = make_mcts(seed, params)
+    agent.name = spec
+    return agent
 
 
 def _heuristic(game_id: str, seed: int) -> Agent:

@@ -41,7 +41,13 @@ def game_ids() -> list[str]:
     """Registered game ids whose package is present."""
     out = set(_GAMES)
     for gid, module in _LAZY.items():
-        if importlib.util.find_spec(module) is not None:
+        if gid in out or importlib.util.find_spec(module) is None:
+            continue
+        try:
+            importlib.import_module(module)
+        except ImportError:  # a package still being written is not offered
+            continue
+        if gid in _GAMES:
             out.add(gid)
     return sorted(out)
 

@@ -215,7 +215,8 @@ def test_carried_units_do_not_move_alone(rd):
 
 
 def test_used_capacity_zero_needs_no_carrier(rd):
-    """RD-UNIT-02: used capacity 0 means a unit moves by itself (the flagship, capacity 8)."""
+    """RD-UNIT-02 / RD-UNIT-08: used capacity 0 means a unit moves by itself; the flagship
+    (capacity 8, used capacity 0) carries eight infantry."""
     s = rd.blank()
     st = s.stats[0]["flagship"]
     assert (st.used_capacity, st.capacity) == (0, 8)

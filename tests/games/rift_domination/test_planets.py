@@ -101,6 +101,17 @@ def test_negotiate_on_a_player_planet_only_without_infantry(rd):
     assert s.planet_owner[rd.pid(s, "C1a")] == 0
 
 
+def test_negotiated_planet_keeps_no_fortifications(rd):
+    """RD-BAT-18 / RD-BAT-17 (ruling RD-OPEN-03): military bases, artillery and shield
+    generators never pass to another player: a planet taken from its owner by Negotiate
+    loses them, while its mine changes hands."""
+    s, _ = _lander(rd, "civilized", units=("diplomat",))
+    p = rd.own(s, "C1a", 1, ("military_base", "mine"))
+    rd.do(s, "negotiate C1a")
+    assert s.planet_owner[p] == 0
+    assert s.planet_upgrades[p] == ("mine",)
+
+
 def test_negotiate_only_on_civilized_planets(rd):
     """RD-SKL-07: the Negotiate skill takes civilized planets, no other condition."""
     s, _ = _lander(rd, "harvester", 4, units=("diplomat",))
@@ -120,10 +131,6 @@ def test_dangerous_three_or_more_takes_it(rd, roll):
     assert s.tile_revealed[p]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: planets.take_uncontrolled calls push_free_upgrade before set_owner, so "
-    "turn.buildable sees a planet the seat does not own and no free upgrade is offered "
-    "(RD-PLC-09)"))
 def test_dangerous_gives_a_free_upgrade_of_choice(rd):
     """RD-PLC-09: on taking control of a dangerous planet the player also gains a free
     planet upgrade of their choice."""
@@ -233,7 +240,7 @@ def test_regaining_a_system_scores_again(rd):
 
 # ---------------------------------------------------------------------------- special planets
 def test_central_planet_gives_system_vp_and_four(rd):
-    """RD-SPC-01..03 (ruling RD-OPEN-21): the two huge planets C3a, C3b are the centre;
+    """RD-SPC-01 / RD-SPC-02 / RD-SPC-03 (ruling RD-OPEN-21): the two huge planets C3a, C3b are the centre;
     taking one gives the 1 VP for the whole system and 4 VP for the planet."""
     s = rd.blank()
     assert [s.board.planet_ids[p] for p in s.board.in_play_planets if s.board.planet_huge[p]] \

@@ -391,3 +391,30 @@ class HeuristicAgent:
         cost = float(unit.cost) if unit else float(
             s.content.upgrades[kind].cost if kind in s.content.upgrades else 1)
         return (damaged, cost, label)
+
+
+def evaluate(state: RiftState) -> list[float]:
+    """Leaf value for search, one number in [0, 1] per seat: returns() when the game is
+    over, else a logistic of the seat's position score minus the best opponent's. The
+    position score counts VP (1 each), planets held (0.4), income (0.05 a resource),
+    resources in hand (0.02) and fleet strength (0.03 per LP, shield or 2/3 weapon die)."""
+    s = state
+    if s.is_terminal():
+        return s.returns()
+    if s.phase.startswith("setup"):
+        return [0.5] * s.n
+    score = [float(v) for v in s.vp]
+    for p in s.board.in_play_planets:
+        o = s.planet_owner[p]
+        if o >= 0:
+            score[o] += 0.4
+    for i in range(s.n):
+        score[i] += 0.05 * s.income[i] + 0.02 * s.resources[i]
+    for u in s.units.values():
+        score[u.owner] += 0.03 * unit_power(s, u.owner, u.kind)
+    out = []
+    for i in range(s.n):
+        best_other = max(score[j] for j in range(s.n) if j != i)
+        x = max(-30.0, min(30.0, (score[i] - best_other) / 2.0))
+        out.append(1.0 / (1.0 + 2.718281828459045 ** (-x)))
+    return out

@@ -144,7 +144,6 @@ def take_uncontrolled(s: RiftState, seat: int, p: int, landing: list[int]) -> No
         occ.draw_cards(s, seat, s.content.rules.civilized_infantry_cards)
     elif kind == "dangerous":
         s.gain_resources(seat, value, f"dangerous {name}")
-        push_free_upgrade(s, seat, p)
     elif kind == "anomaly":
         s.gain_vp(seat, value, f"anomaly {name}")
         for _ in range(s.content.rules.anomaly_free_infantry):
@@ -157,6 +156,8 @@ def take_uncontrolled(s: RiftState, seat: int, p: int, landing: list[int]) -> No
         if bonus[1]:
             s.gain_vp(seat, bonus[1], "faction bonus")
     set_owner(s, p, seat)
+    if kind == "dangerous":
+        push_free_upgrade(s, seat, p)
 
 
 def negotiate(s: RiftState, seat: int, p: int) -> None:

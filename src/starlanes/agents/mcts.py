@@ -1,0 +1,240 @@
+"""Monte Carlo tree search for every game, written against the engine contract alone.
+
+One algorithm covers both cases:
+
+* **Information set MCTS** (single observer): every iteration starts from
+  ``state.determinize(seat, rng)``, a copy in which everything the deciding seat cannot see
+  (other hands, deck order, face-down tiles) is resampled with the agent's own RNG and whose
+  chance stream is reseeded, so the real game's future never leaks into the search. In a
+  perfect-information game the same call only reseeds chance, which makes this plain MCTS
+  with chance handled by sampling.
+* Nodes are keyed by action notation, so one tree is shared across determinisations;
+  selection counts how often each child was *available* (UCB with availability counts).
+* **Multi-player**: each node keeps the reward of the seat that chose the action leading to
+  it; selection at a node maximises the mover's own reward.
+* **Progressive widening**: a node with ``n`` visits considers at most
+  ``ceil(widening * n ** 0.5)`` children, tried in an order fixed by the agent's RNG; this
+  keeps the search focused where the action space is huge (Rift Domination movement).
+* **Rollouts** by the game's heuristic agent or at random, cut off after ``depth`` actions;
+  the leaf is scored by the game's ``evaluate(state)`` (from its heuristic module: one value
+  in [0, 1] per seat) or by a generic score-based evaluation.
+* Budget by ``iterations`` or ``seconds`` (whichever ends first when both are given).
+  With a fixed iteration budget the agent is reproducible under its seed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from starlanes.engine import Action, AgentSpecError, GameState
+
+from .base import Agent
+
+Evaluator = Callable[[GameState], list[float]]
+
+
+class Node:
+    """A search node: the edge that leads to it and the statistics of that edge."""
+
+    __slots__ = ("children", "visits", "avail", "reward", "player", "order")
+
+    def __init__(self, player: int) -> None:
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+        self.player = player
+        self.order: dict[str, float] = {}
+
+
+def score_evaluation(state: GameState) -> list[float]:
+    """Generic leaf value: returns() when terminal, else scores scaled to [0, 1] with the
+    leader(s) at 1 and the last at 0 (equal scores: 0.5 each)."""
+    if state.is_terminal():
+        return state.returns()
+    s = state.scores()
+    lo, hi = min(s), max(s)
+    if hi == lo:
+        return [0.5] * len(s)
+    return [(v - lo) / (hi - lo) for v in s]
+
+
+def game_module(state: GameState, name: str) -> Any | None:
+    """The game's ``<package>.<name>`` module, or None if it has none."""
+    cls = type(state.game)
+    package = sys.modules[cls.__module__].__package__ or ""
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError:
+        return None
+
+
+class MCTSAgent(Agent):
+    """MCTS / ISMCTS agent (see module docstring).
+
+    Parameters: ``iterations`` (int, default 200), ``seconds`` (float, 0 = none),
+    ``c`` (UCT exploration constant, default 0.7 on rewards in [0, 1]), ``depth`` (rollout
+    cut-off in actions, default 4), ``rollout`` ("random" or "heuristic"), ``widening``
+    (progressive widening factor, default 2.0; 0 disables it).
+    """
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, iterations: int = 200, seconds: float = 0.0,
+                 c: float = 0.7, depth: int = 4, rollout: str = "random",
+                 widening: float = 2.0) -> None:
+        if iterations < 1 and seconds <= 0:
+            raise AgentSpecError("mcts needs iterations >= 1 or seconds > 0")
+        if rollout not in ("random", "heuristic"):
+            raise AgentSpecError(f"mcts rollout must be random or heuristic, not {rollout!r}")
+        if depth < 0 or c < 0 or widening < 0:
+            raise AgentSpecError("mcts depth, c and widening must not be negative")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.depth = depth
+        self.rollout = rollout
+        self.widening = widening
+        self.rng = random.Random(seed)
+        self._policy: Any = None
+        self._evaluate: Evaluator | None = None
+        self.last_iterations = 0
+
+    def reset(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    # ------------------------------------------------------------------ setup per game
+    def _prepare(self, state: GameState) -> None:
+        if self._evaluate is not None:
+            return
+        module = game_module(state, "heuristic")
+        evaluate = getattr(module, "evaluate", None) if module else None
+        self._evaluate = evaluate or score_evaluation
+        if self.rollout == "heuristic":
+            factory = getattr(module, "HeuristicAgent", None) if module else None
+            if factory is None:
+                raise AgentSpecError(f"{state.game.game_id} has no heuristic rollout policy")
+            self._policy = factory(self.rng.getrandbits(32))
+
+    # ------------------------------------------------------------------ search
+    def act(self, state: GameState) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        self._prepare(state)
+        seat = state.current_player()
+        root = Node(-1)
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else math.inf
+        limit = self.iterations if self.iterations > 0 else 1 << 60
+        done = 0
+        while done < limit:
+            self._iterate(state, seat, root)
+            done += 1
+            if deadline != math.inf and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        by_key = {str(a): a for a in legal}
+        best = max(
+            (k for k in root.children if k in by_key),
+            key=lambda k: (root.children[k].visits, root.children[k].reward),
+            default=None,
+        )
+        return by_key[best] if best is not None else self.rng.choice(legal)
+
+    def _widen_limit(self, node: Node) -> int:
+        if self.widening <= 0:
+            return 1 << 30
+        return max(1, math.ceil(self.widening * math.sqrt(node.visits + 1)))
+
+    def _iterate(self, root_state: GameState, seat: int, root: Node) -> None:
+        rng = self.rng
+        state = root_state.determinize(seat, rng)
+        node = root
+        path: list[Node] = []
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            player = state.current_player()
+            keys = [str(a) for a in legal]
+            order = node.order
+            for k in keys:
+                if k not in order:
+                    order[k] = rng.random()
+            children = node.children
+            available = [(k, a) for k, a in zip(keys, legal, strict=True)]
+            for k, _a in available:
+                ch = children.get(k)
+                if ch is not None:
+                    ch.avail += 1
+            untried = [(order[k], k, a) for k, a in available if k not in children]
+            if untried and len(children) < self._widen_limit(node):
+                _o, key, action = min(untried)
+                child = Node(player)
+                children[key] = child
+                state.apply(action)
+                path.append(child)
+                break
+            tried = [(children[k], a) for k, a in available if k in children]
+            if not tried:  # widening reached but nothing tried is legal here
+                _o, key, action = min(untried)
+                child = children[key] = Node(player)
+                state.apply(action)
+                path.append(child)
+                break
+            c = self.c
+            best_child, best_action, best_value = None, None, -1.0
+            for ch, a in tried:
+                if ch.visits == 0:
+                    value = math.inf
+                else:
+                    value = ch.reward / ch.visits + c * math.sqrt(
+                        math.log(max(ch.avail, 1)) / ch.visits)
+                if value > best_value:
+                    best_child, best_action, best_value = ch, a, value
+            assert best_child is not None and best_action is not None
+            state.apply(best_action)
+            path.append(best_child)
+            node = best_child
+        values = self._rollout(state)
+        for n in path:
+            n.visits += 1
+            n.reward += values[n.player]
+        root.visits += 1
+
+    def _rollout(self, state: GameState) -> list[float]:
+        steps = 0
+        rng = self.rng
+        policy = self._policy
+        while steps < self.depth and not state.is_terminal():
+            if policy is not None:
+                action = policy.act(state)
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply(action)
+            steps += 1
+        if state.is_terminal():
+            return state.returns()
+        assert self._evaluate is not None
+        return self._evaluate(state)
+
+
+def make_mcts(seed: int, params: dict[str, str]) -> MCTSAgent:
+    """Build an MCTSAgent from spec parameters (strings); AgentSpecError on bad values."""
+    kinds: dict[str, Callable[[str], Any]] = {
+        "iterations": int, "seconds": float, "c": float, "depth": int, "rollout": str,
+        "widening": float,
+    }
+    kw: dict[str, Any] = {}
+    for key, value in params.items():
+        try:
+            kw[key] = kinds[key](value)
+        except ValueError:
+            raise AgentSpecError(f"mcts parameter {key}={value!r} is not a valid number") from None
+    if "seconds" in kw and "iterations" not in kw:
+        kw["iterations"] = 0
+    return MCTSAgent(seed=seed, **kw)

@@ -1,0 +1,48 @@
+"""The Galactic Domination game object and its options."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlanes.engine import BadOptionError, Game, OptionSet, OptionSpec, register
+
+from .content import load_content
+from .state import GDState
+
+
+@register
+class GalacticDomination(Game):
+    """Galactic Domination: 2 players, tactical ship combat on 5 zones of 3 sectors
+    (rulebook galactic-domination.txt). Options are in ``option_set``; content comes from
+    the packaged TOML files or the ``content`` directory."""
+
+    game_id = "galactic-domination"
+    title = "Galactic Domination"
+    version = "1"
+    min_players = 2
+    max_players = 2
+    summary = "tactical ship game: 5 zones x 3 sectors, action points, shields, black holes"
+    option_set = OptionSet((
+        OptionSpec("turn_limit", int, 150,
+                   "rounds after which the game ends as a draw (end_reason turn_limit)",
+                   minimum=1, maximum=10000, ruling="GD-TURN-01"),
+        OptionSpec("roll_off", bool, False,
+                   "decide player 1 by the D10 roll-off (0 counts as 10) instead of seat order",
+                   ruling="GD-SET-06"),
+        OptionSpec("content", str, "", "directory of TOML files overriding the packaged content"),
+    ))
+
+    def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
+        super().__init__(players=players, seed=seed, **options)
+        override = self.options["content"]
+        if override and not Path(override).is_dir():
+            raise BadOptionError(f"content directory {override!r} does not exist")
+        self.content = load_content(Path(override) if override else None)
+
+    def new_initial_state(self) -> GDState:
+        from . import setup
+
+        state = GDState(self, self.content)
+        setup.begin(state)
+        return state

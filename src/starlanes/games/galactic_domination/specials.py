@@ -1,0 +1,143 @@
+"""Special Abilities: attach (miner), warp (explorer), black hole shot (destroyer) and
+fleet jump (command ship); Black Hole Markers (GD-SPC-*, GD-BH-*, GD-DS-01).
+
+Charging (black hole shot or fleet jump) costs 1 AP and the special's minerals, drops the
+ship's shields to 0 and ends its actions for the turn (ruling GD-OPEN-07); on its owner's
+next turn the ship is charged and may only fire or jump until it does; an unused charge
+lapses at the end of that turn. The Raider Ship has no special (GD-UNIT-09).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from starlanes.engine import Action
+
+from . import actions as A
+from .content import COMMAND, DESTROYER, EXPLORER, MINER
+from .state import DEEP, KIND, OWNER, SEC
+from .turn import check_end, destroy
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GDState, Ship
+
+CAPACITY = 3
+
+
+def holes_left(s: GDState) -> int:
+    """Black hole markers still unused (5 in the box, GD-BH-05, ruling GD-OPEN-11)."""
+    return s.content.specials.black_hole_markers - sum(s.holes)
+
+
+def can_charge_shot(s: GDState, seat: int) -> bool:
+    """Dark matter and minerals in hand (GD-SPC-04, GD-AP-09) and a marker left."""
+    sp = s.content.specials
+    return (s.dark[seat] >= sp.black_hole_dark_matter
+            and s.minerals[seat] >= sp.black_hole_minerals and holes_left(s) > 0)
+
+
+def special_actions(s: GDState, uid: int, x: Ship) -> list[Action]:
+    """The specials ship ``uid`` may use now (it has at least 1 AP)."""
+    k = x[KIND]
+    seat = x[OWNER]
+    if k == MINER:
+        return [] if x[6] else [A.get(A.Attach, uid)]
+    if k == EXPLORER:
+        return [A.get(A.Warp, uid)]
+    if k == DESTROYER:
+        if not can_charge_shot(s, seat):
+            return []
+        names = s.board.names
+        return [A.get(A.ChargeShot, uid, names[t])
+                for t in s.reach[DESTROYER][x[SEC]] if not s.holes[t]]
+    if k == COMMAND and s.minerals[seat] >= s.content.specials.jump_minerals:
+        return [A.get(A.ChargeJump, uid)]
+    return []
+
+
+def jump_group(s: GDState, uid: int) -> list[int]:
+    """Friendly units in the command ship's sector at the start of this turn that are still
+    there (GD-SPC-09)."""
+    sec = s.ships[uid][SEC]
+    ships = s.ships
+    return [u for u in s.jump_group.get(uid, ()) if u in ships and ships[u][SEC] == sec]
+
+
+def charged_actions(s: GDState, uid: int, x: Ship, load: list[int]) -> list[Action]:
+    """A charged ship may only fire (destroyer) or jump (command ship) until it does."""
+    names = s.board.names
+    if x[KIND] == DESTROYER:
+        aim = x[8]
+        if aim >= 0 and not s.holes[aim] and holes_left(s) > 0:
+            return [A.get(A.Fire, uid)]
+        return []
+    group = [uid, *jump_group(s, uid)]
+    need = sum(1 for u in group if s.ships[u][KIND] != MINER)
+    here = x[SEC]
+    dist = s.board.dist[here]
+    reach = s.content.specials.jump_range
+    return [A.get(A.Jump, uid, names[t]) for t in range(15)
+            if 1 <= dist[t] <= reach and not s.holes[t] and load[t] + need <= CAPACITY]
+
+
+_FIELD = {"sec": 2, "sh": 3, "ap": 5, "att": 6, "chg": 7, "aim": 8}
+
+
+def _spend(s: GDState, uid: int, **fields: int) -> None:
+    """Activate ``uid``, take 1 AP, then set the named fields."""
+    from .fleet import activate
+
+    activate(s, uid)
+    x = list(s.ships[uid])
+    x[5] -= 1
+    for key, value in fields.items():
+        x[_FIELD[key]] = value
+    s.ships[uid] = tuple(x)  # type: ignore[assignment]
+
+
+def apply(s: GDState, a: Action) -> None:
+    cls = type(a)
+    seat = s.seat
+    sp = s.content.specials
+    names = s.board.names
+    if cls is A.Attach:
+        _spend(s, a.ship, att=1)
+        s.log(f"P{seat} miner {a.ship} attaches to the planet at {names[s.ships[a.ship][SEC]]}")
+    elif cls is A.Warp:
+        _spend(s, a.ship, sec=DEEP, ap=0, att=0)
+        s.log(f"P{seat} explorer {a.ship} warps into deep space")
+        check_end(s)
+    elif cls is A.ChargeShot:
+        s.minerals[seat] -= sp.black_hole_minerals
+        s.dark[seat] -= sp.black_hole_dark_matter
+        _spend(s, a.ship, sh=0, chg=1, aim=s.board.index[a.sector], ap=0)
+        s.log(f"P{seat} destroyer {a.ship} charges a black hole shot at {a.sector}")
+    elif cls is A.Fire:
+        aim = s.ships[a.ship][8]
+        _spend(s, a.ship, chg=0, aim=-1)
+        black_hole(s, aim)
+    elif cls is A.ChargeJump:
+        s.minerals[seat] -= sp.jump_minerals
+        _spend(s, a.ship, sh=0, chg=1, ap=0)
+        s.log(f"P{seat} command ship {a.ship} charges a fleet jump")
+    elif cls is A.Jump:
+        dest = s.board.index[a.sector]
+        group = jump_group(s, a.ship)
+        _spend(s, a.ship, chg=0, sec=dest, att=0)
+        for u in group:
+            y = s.ships[u]
+            s.ships[u] = (y[0], y[1], dest, y[3], y[4], y[5], 0, y[7], y[8])
+        s.jump_group.pop(a.ship, None)
+        s.log(f"P{seat} command ship {a.ship} jumps to {a.sector} with {len(group)} units")
+    else:  # pragma: no cover - guarded by legality
+        raise AssertionError(f"unexpected action {a}")
+
+
+def black_hole(s: GDState, sector: int) -> None:
+    """A black hole replaces the sector's planet and destroys everything there (GD-BH-01/02)."""
+    s.holes[sector] = True
+    lost = [u for u, x in s.ships.items() if x[SEC] == sector]
+    for u in lost:
+        destroy(s, u)
+    s.log(f"a black hole opens at {s.board.names[sector]}; {len(lost)} ships are lost")
+    check_end(s)

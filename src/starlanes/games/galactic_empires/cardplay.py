@@ -1,0 +1,295 @@
+"""Phases 3 and 5: Play Cards A and B (3 - PLAY CARDS PHASE A, 5 - PLAY CARDS PHASE B,
+RESTRICTIONS ON CARD PLAY TURNS 1 AND 2, CREATING THE ACTIVE FLEET, PLAYING ON
+YOURSELF/OPPONENT, the reserve fleet (ruling GE-OPEN-04) and the Krebiz card plays).
+
+At most three card plays a turn across phases A, weapons fire and B (GE-PLAY-01); a
+Krebiz separation or combination and a reserve swap each cost one play.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import NONE, GEAction, code_seat, fleet_code, hq_code, is_fleet, is_hq
+from .effects import operate, resolve_card
+from .empires import (
+    can_join,
+    command_room,
+    declare_major,
+    empire_allowed,
+    join,
+    separate,
+    split_options,
+    tech_allowed,
+)
+from .state import Unit
+from .units import attachment_active, lead, repairable, vessels_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .content import Card
+    from .state import GEState
+
+HARMFUL = frozenset({"damage", "damage_fleet", "permanent", "disengage", "discard_random",
+                     "time_warp", "economic_crisis", "hq_damage"})
+
+
+def turn_no(s: GEState) -> int:
+    """Turn number for GE-PLAY-08/10: the player's own turn count, or the complete turn
+    with ``first_turns = "complete"`` (ruling GE-OPEN-06)."""
+    return s.round if s.options["first_turns"] == "complete" else s.turns[s.seat]
+
+
+def tlabel(s: GEState, code: int) -> str:
+    if code == NONE:
+        return ""
+    if is_hq(code):
+        return f" on HQ{code_seat(code)}"
+    if is_fleet(code):
+        return f" on P{code_seat(code)}"
+    return f" on {s.name(code)}"
+
+
+def _units_of(s: GEState, seat: int) -> list[int]:
+    return [i for i, u in s.units.items() if u.owner == seat and u.against < 0 and u.host < 0]
+
+
+def _fleet_targets(s: GEState) -> list[int]:
+    return [fleet_code(t) for t in range(s.n) if s.alive[t]]
+
+
+def targets(s: GEState, inst: int) -> list[tuple[int, int]]:
+    """(target, Krebiz partner) pairs card ``inst`` may be played on now by ``s.seat``."""
+    seat = s.seat
+    c = s.card(inst)
+    t = c.type
+    turn = turn_no(s)
+    if t == "T":
+        return [(NONE, NONE)]
+    if t in "SBD":
+        if turn == 1 or (turn == 2 and s.ship_plays >= 1) or not empire_allowed(s, seat, c):
+            return []
+        out = []
+        room = command_room(s, seat, c)
+        if room:
+            out.append((NONE, NONE))
+        if c.krebiz:
+            other = "capsule" if c.krebiz == "cruiser" else "cruiser"
+            if room:
+                out += [(NONE, h) for h in s.hands[seat]
+                        if h != inst and s.card(h).krebiz == other]
+            out += [(i, NONE) for i in vessels_of(s, seat)
+                    if s.card(i).krebiz == other and s.units[i].partner < 0]
+        return out
+    if t in "CE":
+        if turn == 1:
+            return []
+        if c.located:
+            return [(i, NONE) for i in _units_of(s, seat) if s.card(i).type == "T"]
+        out = []
+        for i in vessels_of(s, seat):
+            for h in (i, s.units[i].partner):
+                if h < 0:
+                    continue
+                hc = s.card(h)
+                if hc.type == "D" or not tech_allowed(s, h, c):
+                    continue
+                if c.has("shield_refit") and hc.empire == "mechad":
+                    continue
+                if c.has("free_flying") and hc.type != "S":
+                    continue
+                out.append((h, NONE))
+        return out
+    kinds = {e.kind for e in c.effects}
+    if c.reaction:
+        if "emergency_repair" in kinds:
+            return [(i, NONE) for i in _units_of(s, seat)
+                    if s.card(i).type not in "DM" and repairable(s, i) and lead(s, i) == i]
+        return []
+    if t in "HM" or kinds & {"time_warp", "economic_crisis", "damage_fleet",
+                             "discard_random"}:
+        return [(f, NONE) for f in _fleet_targets(s)]
+    if kinds & {"hq_damage"}:
+        return [(hq_code(o), NONE) for o in range(s.n) if o != seat and s.alive[o]]
+    if kinds & {"hq_repair"}:
+        return [(hq_code(seat), NONE)] if s.hq[seat] else []
+    if kinds & {"draw", "salvage"}:
+        return [(NONE, NONE)]
+    if kinds & {"damage", "permanent", "disengage"}:
+        heavy = any(e.heavy for e in c.effects)
+        out = []
+        for i, u in s.units.items():
+            tc = s.cards[u.card]
+            if u.owner == seat and tc.type != "M":
+                continue
+            if lead(s, i) != i or tc.type == "D":
+                continue
+            if tc.type in "SB" or (tc.type == "T" and heavy and "disengage" not in kinds) or (
+                    tc.type == "M" and "disengage" not in kinds):
+                out.append((i, NONE))
+        return out
+    if "repair" in kinds:
+        return [(i, NONE) for i in s.units
+                if s.card(i).type in "SBT" and lead(s, i) == i and repairable(s, i)]
+    return []  # pragma: no cover - every kind is listed above
+
+
+def play_actions(s: GEState) -> list[GEAction]:
+    """Legal actions of Play Cards Phase A or B."""
+    seat = s.seat
+    out: list[GEAction] = []
+    if s.plays < 3:
+        for inst in s.hands[seat]:
+            for tgt, partner in targets(s, inst):
+                lab = f"play {s.name(inst)}"
+                if partner >= 0:
+                    lab += f"+{s.name(partner)}"
+                out.append(GEAction("play", inst, tgt, partner, lab + tlabel(s, tgt)))
+        for h in s.hands[seat]:
+            hs = s.card(h).strength
+            for r in s.reserve[seat]:
+                if hs >= s.card(r).strength:
+                    out.append(GEAction("swap", h, r, label=f"swap {s.name(h)} {s.name(r)}"))
+        turn = s.turns[seat]
+        for i in vessels_of(s, seat):
+            u = s.units[i]
+            if u.partner >= 0 and command_room(s, seat, None) and split_options(s, i):
+                out.append(GEAction("separate", i, label=f"separate {s.name(i)}"))
+            elif u.partner < 0 and s.card(i).krebiz == "cruiser" and u.split != turn:
+                for j in vessels_of(s, seat):
+                    if can_join(s, i, j) and s.units[j].split != turn:
+                        out.append(GEAction("combine", i, j,
+                                            label=f"combine {s.name(i)} {s.name(j)}"))
+    out += operate_actions(s)
+    research = s.pool[3] + s.pool[6]
+    if research:
+        for i, u in s.units.items():
+            if s.cards[u.card].type == "M":
+                out.append(GEAction("study", i, label=f"study {s.name(i)}"))
+    out.append(GEAction("done", label="done"))
+    return out
+
+
+def operate_actions(s: GEState) -> list[GEAction]:
+    """Functions of cards in play not yet operated this turn (GE-TURN-04/05)."""
+    seat = s.seat
+    out = []
+    for i, u in s.units.items():
+        if u.owner != seat or u.used:
+            continue
+        c = s.cards[u.card]
+        if not c.effects or not any(e.kind.startswith("op_") for e in c.effects):
+            continue
+        if u.host >= 0:
+            if not (s.units[u.host].engaged and attachment_active(s, i)):
+                continue  # GE-PTS-11: Disengaged units' cards take no action
+        elif c.type not in "HM":
+            continue
+        for tgt in _op_targets(s, i, c, u):
+            out.append(GEAction("operate", i, tgt, label=f"operate {s.name(i)} on {s.name(tgt)}"))
+    return out
+
+
+def _op_targets(s: GEState, inst: int, c: Card, u: Unit) -> list[int]:
+    seat = u.owner
+    if c.has("op_repair"):
+        return [i for i in _units_of(s, seat)
+                if s.card(i).type in "SBT" and lead(s, i) == i and s.units[i].dmg > s.units[i].perm]
+    if c.type in "HM":
+        return [i for i in _units_of(s, u.against) if s.card(i).type in "SBD" and lead(s, i) == i]
+    if c.has("op_board"):
+        host = u.host
+        if not any(v.host == host and s.cards[v.card].has("transporter")
+                   for v in s.units.values()):
+            return []
+        from .units import shield_cap
+
+        out = []
+        for i in (i for o in range(s.n) if o != seat for i in vessels_of(s, o)):
+            tc = s.card(i)
+            if tc.type == "D":
+                continue
+            if tc.nodes or shield_cap(s, i) - s.units[i].sdmg <= 0:
+                out.append(i)  # GE-EMP-MCH-06: the EMF does not block transporters
+        return out
+    return [i for o in range(s.n) if o != seat and s.alive[o] for i in vessels_of(s, o)]
+
+
+def apply_play(s: GEState, a: GEAction) -> None:
+    seat = s.seat
+    k = a.kind
+    if k == "done":
+        s.phase = "fire" if s.phase == "playA" else "discard"
+        if s.phase == "fire":
+            from .fire import fire_possible
+
+            if not fire_possible(s):
+                s.phase = "playB"
+        return
+    if k == "operate":
+        operate(s, a.a, a.b)
+        return
+    if k == "study":
+        s.pool[3 if s.pool[3] else 6] -= 1
+        from .units import damage
+
+        damage(s, a.a, 1, seat, research=True)
+        return
+    s.plays += 1
+    if k == "swap":
+        s.hands[seat].remove(a.a)
+        s.reserve[seat].remove(a.b)
+        s.hands[seat].append(a.b)
+        s.reserve[seat].append(a.a)
+        s.log(f"P{seat} swaps a card with the reserve fleet")
+    elif k == "separate":
+        separate(s, a.a)
+    elif k == "combine":
+        join(s, a.a, a.b)
+    else:
+        play_card(s, a.a, a.b, a.c)
+
+
+def play_card(s: GEState, inst: int, target: int, partner: int = NONE) -> None:
+    """Put card ``inst`` from ``s.seat``'s hand into play (one card play)."""
+    seat = s.seat
+    c = s.card(inst)
+    s.hands[seat].remove(inst)
+    turn = s.turns[seat]
+    if c.type == "T":
+        s.units[inst] = Unit(c.id, seat, turn_in=turn)
+        s.log(f"P{seat} plays terrain {s.name(inst)}")
+    elif c.type in "SBD":
+        s.ship_plays += 1
+        declare_major(s, seat, c)
+        s.units[inst] = Unit(c.id, seat, turn_in=turn)  # GE-PTS-07: played Disengaged
+        s.log(f"P{seat} plays {s.name(inst)}")
+        if partner >= 0:
+            s.hands[seat].remove(partner)
+            s.units[partner] = Unit(s.defs[partner], seat, turn_in=turn)
+            join(s, inst, partner)
+        elif target >= 0:
+            join(s, inst, target, fresh=inst)
+    elif c.type in "CE":
+        s.units[inst] = Unit(c.id, seat, host=target, turn_in=turn)
+        s.log(f"P{seat} plays {s.name(inst)} on {s.name(target)}")
+    else:
+        owner = _target_owner(s, target)
+        if owner >= 0 and owner != seat and s.alive[owner] and _hostile(c):
+            from .windows import open_card_window
+
+            if open_card_window(s, owner, inst, target):
+                return
+        resolve_card(s, seat, inst, target)
+
+
+def _hostile(c: Card) -> bool:
+    return any(e.kind in HARMFUL for e in c.effects) or c.type in "HM"
+
+
+def _target_owner(s: GEState, target: int) -> int:
+    if target == NONE:
+        return -1
+    if is_fleet(target) or is_hq(target):
+        return code_seat(target)
+    return s.units[target].owner
+

@@ -1,0 +1,194 @@
+"""Fleet and empire rules: one major empire, command points, technology, Indirigans and
+the Krebiz cruiser-and-capsule mechanics (USE ONLY ONE MAJOR EMPIRE'S SHIPS, COMMAND POINTS,
+THE MAJOR EMPIRES, THE MINOR EMPIRES, MINOR EMPIRE COMMAND RATING BONUS)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from starlanes.engine import Decision
+
+from .content import MAJOR_EMPIRES, MINOR_EMPIRES
+from .units import attachment_active, lead, vessels_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .content import Card
+    from .state import GEState
+
+FOREIGN_USERS = ("bolaar", "vektrean")
+
+
+def restricted(s: GEState, seat: int) -> tuple[str, ...]:
+    """Empires subject to the one-empire rule for ``seat``: the four major empires and a
+    minor empire the seat uses as its major empire (GE-FLEET-02/03, GE-EMP-MIN-01)."""
+    m = s.major[seat]
+    return MAJOR_EMPIRES + ((m,) if m and m not in MAJOR_EMPIRES else ())
+
+
+def empire_allowed(s: GEState, seat: int, c: Card) -> bool:
+    """GE-FLEET-02/03: a ship of a restricted empire may join only a fleet with no ship of
+    another restricted empire in play; minor and generic ships always may."""
+    if c.type not in "SD":
+        return True
+    res = restricted(s, seat)
+    if c.empire not in res:
+        return True
+    for i in vessels_of(s, seat):
+        e = s.card(i).empire
+        if s.card(i).type in "SD" and e in res and e != c.empire:
+            return False
+    return True
+
+
+def command_limit(s: GEState, seat: int) -> int:
+    """Command points: the number of starting players (unchanged by eliminations,
+    GE-FLEET-04/07) plus cards that generate command points (ruling GE-OPEN-07)."""
+    extra = 0
+    for i, u in s.units.items():
+        if u.owner == seat and u.against < 0:
+            c = s.cards[u.card]
+            if c.effects and (u.host < 0 or attachment_active(s, i)):
+                extra += c.amount("command")
+    return s.n + extra
+
+
+def command_used(s: GEState, seat: int, extra: Card | None = None) -> int:
+    """Ships and bases counted against the limit (GE-FLEET-05; a Krebiz combination is
+    one, GE-EMP-KRB-01), less the minor-empire bonus (GE-FLEET-08/09, ruling
+    GE-OPEN-14: one ship in total, or one per minor empire with ``minor_bonus``)."""
+    empires = [s.card(i).empire for i in vessels_of(s, seat)]
+    kinds = [s.card(i).type for i in vessels_of(s, seat)]
+    if extra is not None:
+        empires.append(extra.empire)
+        kinds.append(extra.type)
+    minors = {e for e, k in zip(empires, kinds, strict=True)
+              if k in "SD" and e in MINOR_EMPIRES and e != s.major[seat]}
+    bonus = len(minors) if s.options["minor_bonus"] == "per_empire" else min(1, len(minors))
+    return len(empires) - bonus
+
+
+def command_room(s: GEState, seat: int, c: Card | None) -> bool:
+    """May ``seat`` put one more ship or base (``c``; None = a separated component) in
+    play? (GE-FLEET-05/06, GE-EMP-KRB-10)."""
+    if c is None:
+        return command_used(s, seat) + 1 <= command_limit(s, seat)
+    return command_used(s, seat, c) <= command_limit(s, seat)
+
+
+def declare_major(s: GEState, seat: int, c: Card) -> None:
+    """Basic Game: the empire of a seat's first non-generic ship, dragon or base becomes
+    its major empire (ruling GE-OPEN-15)."""
+    if not s.major[seat] and c.type in "SBD" and c.empire != "generic":
+        s.major[seat] = c.empire
+
+
+def tech_allowed(s: GEState, host: int, c: Card) -> bool:
+    """Technology cards (ruling GE-OPEN-08): an empire's technology fits its own ships;
+    Bolaar and Vektrean ships use foreign technology freely (GE-EMP-MIN-02); a ship with a
+    foreign-technology card uses foreign technology, and a Bolaar or Vektrean ship with one
+    also exclusive technology (GE-EMP-MIN-03)."""
+    if not c.tech:
+        return True
+    hc = s.card(host)
+    if hc.empire == c.tech:
+        return True
+    enabler = any(
+        u.host == host and s.cards[u.card].has("foreign_tech") for u in s.units.values()
+    )
+    if hc.empire in FOREIGN_USERS:
+        return enabler or not c.exclusive
+    return enabler and not c.exclusive
+
+
+def indirigan_blocks(s: GEState, source: int, target: int) -> bool:
+    """GE-EMP-MIN-05/06: an Indirigan ship with the tribal rule may not fire at bases or
+    non-Indirigan ships while any opponent has an Indirigan ship in play, unless its owner
+    uses the Indirigans as his major empire."""
+    u = s.units[source]
+    host = u.host if u.host >= 0 else source
+    hc = s.card(host)
+    if not hc.has("indirigan") or s.major[u.owner] == "indirigan":
+        return False
+    tc = s.card(target)
+    if tc.type not in "SBD" or (tc.type in "SD" and tc.empire == "indirigan"):
+        return False
+    for v in s.units.values():
+        if v.owner != u.owner and v.host < 0 and v.against < 0 and s.alive[v.owner]:
+            c = s.cards[v.card]
+            if c.type in "SD" and c.empire == "indirigan":
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------- Krebiz
+def can_join(s: GEState, a: int, b: int) -> bool:
+    """A cruiser and a capsule, each alone (GE-EMP-KRB-16), may combine."""
+    ua, ub = s.units.get(a), s.units.get(b)
+    if ua is None or ub is None or ua.owner != ub.owner or ua.host >= 0 or ub.host >= 0:
+        return False
+    ka, kb = s.card(a).krebiz, s.card(b).krebiz
+    return bool(ka and kb and ka != kb and ua.partner < 0 and ub.partner < 0)
+
+
+def join(s: GEState, a: int, b: int, fresh: int = -1) -> None:
+    """Combine ``a`` and ``b`` into one ship (GE-EMP-KRB-04): damage moves to the lead.
+    ``fresh`` is a component played onto an Engaged one this card-play phase: the whole
+    combination is Engaged but ``fresh`` may not fire (GE-EMP-KRB-11)."""
+    ua, ub = s.units[a], s.units[b]
+    lo, hi = (a, b) if a < b else (b, a)
+    engaged = ua.engaged or ub.engaged
+    nofire_a = ua.nofire or (engaged and not ua.engaged) or a == fresh
+    nofire_b = ub.nofire or (engaged and not ub.engaged) or b == fresh
+    s.units[a] = ua._replace(partner=b, engaged=engaged, nofire=nofire_a, sdmg=0, dmg=0,
+                             perm=0, half=-1)
+    s.units[b] = ub._replace(partner=a, engaged=engaged, nofire=nofire_b, sdmg=0, dmg=0,
+                             perm=0, half=-1)
+    s.units[lo] = s.units[lo]._replace(sdmg=ua.sdmg + ub.sdmg, dmg=ua.dmg + ub.dmg,
+                                       perm=ua.perm + ub.perm)
+    s.log(f"{s.name(a)} and {s.name(b)} combine")
+
+
+def split_options(s: GEState, inst: int) -> list[tuple[int, int]]:
+    """Ways to divide a combination's damage on separation: (shield, structure) damage left
+    on the cruiser; shield damage stays shield damage (GE-EMP-KRB-08) and neither
+    component may be destroyed by the split (GE-EMP-KRB-09)."""
+    lo = lead(s, inst)
+    u = s.units[lo]
+    cru, cap = (lo, u.partner) if s.card(lo).krebiz == "cruiser" else (u.partner, lo)
+    cc, pc = s.card(cru), s.card(cap)
+    out = []
+    for sd in range(u.sdmg + 1):
+        if sd > cc.shields or u.sdmg - sd > pc.shields:
+            continue
+        for d in range(u.dmg + 1):
+            if d < cc.strength and u.dmg - d < pc.strength:
+                out.append((sd, d))
+    return out
+
+
+def separate(s: GEState, inst: int) -> None:
+    """Start separating a combination (GE-EMP-KRB-05/06): the Krebiz player then divides
+    the damage and places the accompanying cards (GE-EMP-KRB-07/08)."""
+    lo = lead(s, inst)
+    s.push(Decision(s.units[lo].owner, "split", (lo, s.units[lo].partner)))
+
+
+def finish_split(s: GEState, lo: int, other: int, sd: int, d: int) -> None:
+    ul, uo = s.units[lo], s.units[other]
+    cru = lo if s.card(lo).krebiz == "cruiser" else other
+    cap = other if cru == lo else lo
+    uc, up = s.units[cru], s.units[cap]
+    perm_c = min(ul.perm, d)
+    turn = s.turns[ul.owner]
+    half = ul.half
+    vals = {cru: (sd, d, perm_c), cap: (ul.sdmg - sd, ul.dmg - d, ul.perm - perm_c)}
+    for i, v in ((cru, uc), (cap, up)):
+        engaged = v.engaged if half < 0 else i == half
+        sdm, dm, pm = vals[i]
+        s.units[i] = v._replace(partner=-1, split=turn, sdmg=sdm, dmg=dm, perm=pm,
+                                engaged=engaged, half=-1)
+    del uo
+    s.log(f"{s.name(cru)} and {s.name(cap)} separate")
+    att = sorted(a for a, u in s.units.items() if u.host in (cru, cap))
+    if att:
+        s.push(Decision(ul.owner, "place", (tuple(att), cru, cap)))

@@ -1,0 +1,72 @@
+"""The Galactic Empires game object and its options (rulings in
+docs/rulings/galactic-empires.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlanes.engine import BadOptionError, Game, OptionSet, OptionSpec, register
+
+from .content import deck_problems, load_content
+from .setup import begin, deck_lists
+from .state import GEState
+
+
+@register
+class GalacticEmpires(Game):
+    """Galactic Empires: 2 or more players (at most 6 here, ruling GE-OPEN-21), terrain
+    points, ships, bases, crew, equipment and Sector HQs (rulebook galactic-empires.txt)."""
+
+    game_id = "galactic-empires"
+    title = "Galactic Empires"
+    version = "1"
+    min_players = 2
+    max_players = 6
+    summary = "1994 trading card game: terrain points, fleets of ships and bases, Sector HQ"
+    option_set = OptionSet((
+        OptionSpec("structure", str, "basic",
+                   "Basic Game (one shared deck) or Standard Game (one deck each)",
+                   choices=("basic", "standard"), ruling="GE-OPEN-01"),
+        OptionSpec("deck", str, "auto", "Basic Game deck: a Basic Set pairing or both",
+                   choices=("auto", "krebiz-argonian", "corporate-mechad", "both")),
+        OptionSpec("decks", str, "", "Standard Game decks, comma-separated, one per seat "
+                   "(cycled); default krebiz,argonian,corporate,mechad"),
+        OptionSpec("first_turns", str, "own",
+                   "turns 1 and 2 are each player's own turns ('own') or complete turns",
+                   choices=("own", "complete"), ruling="GE-OPEN-06"),
+        OptionSpec("minor_bonus", str, "one",
+                   "one minor-empire ship free of command in total, or one per empire",
+                   choices=("one", "per_empire"), ruling="GE-OPEN-14"),
+        OptionSpec("base_shield_regen", bool, False,
+                   "bases' shields also regenerate in the Engagement Phase",
+                   ruling="GE-OPEN-19"),
+        OptionSpec("withdrawal", bool, False, "offer voluntary withdrawal as an action",
+                   ruling="GE-WIN-03"),
+        OptionSpec("turn_cap", int, 150, "complete turns after which the game ends "
+                   "(least Sector HQ damage wins)", minimum=1, maximum=10000),
+        OptionSpec("content", str, "", "directory of TOML files overriding the packaged content"),
+    ))
+
+    def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
+        super().__init__(players=players, seed=seed, **options)
+        override = self.options["content"]
+        if override and not Path(override).is_dir():
+            raise BadOptionError(f"content directory {override!r} does not exist")
+        self.content = load_content(Path(override) if override else None)
+        names = [d for d in self.options["decks"].split(",") if d]
+        for nm in names:
+            d = self.content.decks.get(nm)
+            if d is None or d.structure != "standard":
+                raise BadOptionError(f"unknown Standard Game deck {nm!r}")
+            if deck_problems(self.content, d):
+                raise BadOptionError(f"deck {nm!r}: {deck_problems(self.content, d)[0]}")
+        lists = deck_lists(self.content, self.options["structure"], self.options["deck"],
+                           self.options["decks"], self.players)
+        self.defs = tuple(cid for lst in lists for cid in lst)
+        self.deck_of = tuple(k for k, lst in enumerate(lists) for _ in lst)
+
+    def new_initial_state(self) -> GEState:
+        state = GEState(self, self.content, self.defs, self.deck_of)
+        begin(state)
+        return state

@@ -1,0 +1,272 @@
+"""A heuristic bot for Galactic Empires.
+
+It allocates points sensibly (Engages its most valuable units first, then arms heavy
+weapons, charges variplaz and EMFs, repairs), builds a fleet (terrain until its production
+can feed its ships, then the strongest ships and bases the command limit allows, refits and
+crew on them), plays harmful cards on the most threatening opponent, focuses fire (kills
+it can make first, no overkill, the Sector HQ as soon as it is open, terrain with spare
+heavy weapons) and protects its HQ (always reacts to fire, screens its HQ). It reads only
+what its seat may see: the cards in play, its own hand and reserve.
+"""
+
+from __future__ import annotations
+
+import random
+
+from starlanes.engine import Action
+
+from .actions import GEAction, code_seat, is_fleet, is_hq
+from .content import HEAVY, MAJOR_EMPIRES
+from .empires import command_limit, command_used, empire_allowed
+from .fire import weapon_sources
+from .state import GEState
+from .units import hp_left, ships_of, slots, vessels_of
+
+
+def _value(s: GEState, inst: int) -> float:
+    c = s.card(inst)
+    w = slots(s, inst)
+    return c.strength + c.shields + 2.5 * len(w) + (c.vmax or 0) + 2 * c.nodes
+
+
+class HeuristicAgent:
+    """``act(state) -> Action``: a greedy rule-based player (see module docstring)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, state: GEState) -> Action:
+        s = state
+        legal = s.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = s.current_player()
+        if s.stack:
+            return self._decision(s, legal, me)
+        fn = getattr(self, "_" + s.phase, None)
+        choice = fn(s, legal, me) if fn else None
+        return choice if choice is not None else legal[-1]
+
+    # ------------------------------------------------------------------ decisions
+    def _decision(self, s: GEState, legal: list[Action], me: int) -> Action:
+        kind = s.stack[-1].kind
+        acts = [a for a in legal if isinstance(a, GEAction)]
+        if kind in ("react", "counter"):
+            best = None
+            for a in acts:
+                if a.kind in ("react", "counter"):
+                    c = s.card(a.a)
+                    score = 3 if c.has("evade") else 2 if c.has("hq_screen") else 1
+                    if c.has("return_fire") or c.has("emergency_repair"):
+                        score = 0.5
+                    if kind == "react" and s.pending and s.pending[0] == "fire" \
+                            and s.pending[2] <= 1 and score < 2:
+                        continue
+                    if best is None or score > best[0]:
+                        best = (score, a)
+            return best[1] if best else acts[-1]
+        if kind == "celebrate":
+            return acts[-1]
+        return acts[0]
+
+    # ------------------------------------------------------------------ phases
+    def _alloc(self, s: GEState, legal: list[Action], me: int) -> Action | None:
+        best = None
+        for a in legal:
+            k = a.kind  # type: ignore[attr-defined]
+            if k == "engage":
+                v = 100 + _value(s, a.a) - (5 if a.b >= 0 else 0)  # type: ignore[attr-defined]
+            elif k == "arm":
+                v = 60
+            elif k == "charge":
+                v = 50 if s.card(a.a).vmax else 40  # type: ignore[attr-defined]
+            elif k in ("repair", "heal"):
+                v = 30
+            else:
+                continue
+            if best is None or v > best[0]:
+                best = (v, a)
+        return best[1] if best else None
+
+    def _engage(self, s: GEState, legal: list[Action], me: int) -> Action | None:
+        return legal[-1]
+
+    def _playA(self, s: GEState, legal: list[Action], me: int) -> Action | None:
+        best = None
+        for a in legal:
+            v = self._play_value(s, a, me)
+            if v > 0 and (best is None or v > best[0]):
+                best = (v, a)
+        return best[1] if best else legal[-1]
+
+    _playB = _playA
+
+    def _play_value(self, s: GEState, a: GEAction, me: int) -> float:
+        k = a.kind
+        if k == "operate":
+            return 45 + (hp_left(s, a.b) <= 2) * 10 if a.b in s.units else 0
+        if k == "study":
+            u = s.units[a.a]
+            return 40 if u.against == me else 0
+        if k == "combine":
+            return 42
+        if k != "play":
+            return 0
+        c = s.card(a.a)
+        t = c.type
+        terrain = sum(1 for u in s.units.values()
+                      if u.owner == me and u.host < 0 and s.cards[u.card].type == "T")
+        ships = len(vessels_of(s, me))
+        pe, ps, px = self._production(s, me)
+        ne = sum(s.card(i).requires.energy for i in vessels_of(s, me))
+        ns = sum(s.card(i).requires.supply for i in vessels_of(s, me))
+        if t == "T":
+            g = c.generates
+            v = 70 - 6 * terrain if terrain < 8 else 5
+            v += 6 * g.economy + 8 * (g.supply if ps < pe else g.energy) + 3 * g.ammo
+            return v
+        if t in "SBD":
+            r = c.requires
+            short = max(0, ne + r.energy - pe) + max(0, ns + r.supply - ps)
+            if short > px and ships_of(s, me):
+                return 0
+            bonus = 5 if a.c >= 0 or a.b >= 0 else 0
+            if t == "B" and command_limit(s, me) - command_used(s, me, c) < 1:
+                return 0  # keep the last command point for a ship: bases do not guard the HQ
+            if c.empire in MAJOR_EMPIRES and not any(
+                    s.card(i).empire in MAJOR_EMPIRES for i in vessels_of(s, me)):
+                same = sum(1 for h in s.hands[me] if s.card(h).empire == c.empire)
+                bonus += 4 * same  # commit to the empire the hand holds most of
+            return 55 + _value(s, a.a) + bonus - 3 * ships
+        if t in "CE":
+            if c.located:
+                return 25
+            return 30 + _value(s, a.b) / 4
+        kinds = {e.kind for e in c.effects}
+        tgt = a.b
+        hostile = kinds & {"damage", "damage_fleet", "permanent", "disengage", "discard_random",
+                           "time_warp", "economic_crisis", "hq_damage"} or t in "HM"
+        if hostile:
+            if is_fleet(tgt) or is_hq(tgt):
+                if code_seat(tgt) == me:
+                    return 0
+                if is_fleet(tgt) and "damage_fleet" in kinds:
+                    return 20 * len(ships_of(s, code_seat(tgt)))
+                return 35
+            if tgt in s.units:
+                u = s.units[tgt]
+                if u.owner == me or u.against == me and s.card(tgt).type != "M":
+                    return 0
+                if s.card(tgt).type == "M":
+                    return 30 if u.against == me else 0
+                dmg = c.amount("damage") + c.amount("permanent")
+                if dmg and dmg >= hp_left(s, tgt):
+                    return 50 + _value(s, tgt)
+                return 25 + _value(s, tgt) / 3
+            return 0
+        if "hq_repair" in kinds:
+            return 30
+        if kinds & {"draw", "salvage"}:
+            return 20
+        if kinds & {"repair", "emergency_repair"} and tgt in s.units:
+            u = s.units[tgt]
+            return 10 + 5 * (u.dmg + u.sdmg) if s.units[tgt].owner == me else 0
+        return 0
+
+    @staticmethod
+    def _production(s: GEState, me: int) -> tuple[int, int, int]:
+        e = sp = x = 0
+        for u in s.units.values():
+            if u.owner == me and u.host < 0 and u.against < 0:
+                g = s.cards[u.card].generates
+                e += g.energy
+                sp += g.supply
+                x += g.economy
+        return e, sp, x
+
+    def _fire(self, s: GEState, legal: list[Action], me: int) -> Action | None:
+        src = weapon_sources(s, me)
+        power = sum(s.units[i].charge if sym == "V" else 1 for i, _, sym in src if sym != "X")
+        heavy = any(sym in HEAVY and sym != "X" for _, _, sym in src)
+        best = None
+        for a in legal:
+            if a.kind == "distort":
+                n = len(vessels_of(s, a.c)) if a.c != me else 0
+                v = 200 if n >= 2 else 0
+            elif a.kind == "aim":
+                t = a.a
+                if is_hq(t):
+                    v = 500
+                else:
+                    c = s.card(t)
+                    left = hp_left(s, t)
+                    if c.type in "SD":
+                        v = (400 if left <= power else 120) - left + _value(s, t)
+                    elif c.type == "M":
+                        v = 250 if s.units[t].against == me else 0
+                    elif c.type == "B":
+                        v = (300 if left <= power else 100) - left
+                    elif c.type == "T":
+                        v = 150 - 3 * left if heavy else 0
+                    else:
+                        v = 140
+            else:
+                continue
+            if v > 0 and (best is None or v > best[0]):
+                best = (v, a)
+        return best[1] if best else legal[-1]
+
+    def _aim(self, s: GEState, legal: list[Action], me: int) -> Action | None:
+        t = s.aim
+        allocated = 0
+        for i, j in s.picks:
+            allocated += s.units[i].charge if slots(s, i)[j] == "V" else 1
+        need = 10 ** 6 if is_hq(t) else hp_left(s, t) + 1
+        commit = next((a for a in legal if a.kind == "commit"), None)
+        if allocated >= need and commit is not None:
+            return commit
+        shots = [a for a in legal if a.kind == "shoot"]
+        if not shots:
+            return commit if commit is not None else legal[-1]
+        term = not is_hq(t) and s.card(t).type == "T"
+
+        def key(a: GEAction) -> tuple:
+            sym = slots(s, a.a)[a.b]
+            big = s.units[a.a].charge if sym == "V" else 1
+            heavy = sym in HEAVY
+            return (heavy if term else not heavy, big)
+
+        shots.sort(key=key, reverse=True)
+        return shots[0]
+
+    def _discard(self, s: GEState, legal: list[Action], me: int) -> Action | None:
+        """Self-destruct a base or a useless unit when the command limit keeps a better
+        ship of the fleet's empire waiting in hand."""
+        done = next(a for a in legal if a.kind == "done")
+        for a in legal:  # clear ships of another major empire out of a crowded hand
+            if a.kind == "discard" and len(s.hands[me]) >= 8:
+                c = s.card(a.a)
+                if c.type in "SD" and not empire_allowed(s, me, c):
+                    return a
+        mine = vessels_of(s, me)
+        if command_used(s, me) < command_limit(s, me) or not mine:
+            return done
+        waiting = [h for h in s.hands[me] if s.card(h).type in "SD"
+                   and empire_allowed(s, me, s.card(h))]
+        if not waiting:
+            return done
+        best = max(s.card(h).strength + 2.5 * len(s.card(h).weapons) for h in waiting)
+        worst = min(mine, key=lambda i: _value(s, i) + (0 if s.card(i).type == "B" else 6))
+        if _value(s, worst) + (0 if s.card(worst).type == "B" else 6) + 2 < best:
+            for a in legal:
+                if a.kind == "scuttle" and a.a == worst:
+                    return a
+        return done
+
+    def _draw(self, s: GEState, legal: list[Action], me: int) -> Action | None:
+        return legal[-1]

@@ -1,0 +1,285 @@
+"""The Galactic Empires state: data, copying, digest, determinisation and dispatch.
+
+Cards are numbered instances (``inst``): ``defs[inst]`` is the card id. Hands, decks, the
+reserve fleets and discard piles are lists of instances; cards in play are :class:`Unit`
+tuples in ``units`` by instance, so ``clone()`` copies flat lists and one dict of
+references. The rules live in sibling modules: ``setup`` (deal, reserve, ante), ``alloc``
+(phases 1-2), ``cardplay`` and ``effects`` (phases 3 and 5), ``fire`` (phase 4),
+``endturn`` (phases 6-8, elimination), ``units`` (card statistics and damage) and
+``empires`` (empire rules).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from starlanes.engine import Action, Decision, GameRng, GameState
+from starlanes.engine.state import TERMINAL
+
+from .content import Card, Content
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import GalacticEmpires
+
+#: Point pool indices: energy, supply, ammo, research, repair, healing, economy.
+E, S, A, R, P, H, X = range(7)
+POOL_NAMES = ("energy", "supply", "ammo", "research", "repair", "healing", "economy")
+HQ_LIMIT = 25
+
+
+class Unit(NamedTuple):
+    """A card in play. ``owner`` controls it; ``against`` is the seat whose fleet a monster,
+    hazard or lasting occurrence is played against (-1 otherwise); ``host`` the card a crew,
+    equipment or located card sits on. ``sdmg``/``dmg``/``perm``/``rdmg``: shield,
+    structural, permanent (part of ``dmg``) damage and research points (GE-MISC-06).
+    ``ammo``/``charge``: points allocated this turn (charge = variplaz or EMF energy).
+    ``fired``: bitmask of weapons fired this turn. ``partner``: the other Krebiz component.
+    ``nofire``: a component joined this turn (GE-EMP-KRB-11). ``turn_in``: the owner's turn
+    number when it came into play; ``split``: when last separated; ``left``: duration left;
+    ``used``: its function was operated this turn; ``half``: the one Krebiz component
+    engaged (GE-EMP-KRB-15)."""
+
+    card: str
+    owner: int
+    host: int = -1
+    against: int = -1
+    engaged: bool = False
+    sdmg: int = 0
+    dmg: int = 0
+    perm: int = 0
+    rdmg: int = 0
+    ammo: int = 0
+    charge: int = 0
+    fired: int = 0
+    partner: int = -1
+    nofire: bool = False
+    turn_in: int = 0
+    split: int = -1
+    left: int = -1
+    used: bool = False
+    half: int = -1
+
+
+class GEState(GameState):
+    """A game of Galactic Empires in progress. See :class:`starlanes.engine.GameState`."""
+
+    __slots__ = (
+        "content", "cards", "defs", "deck_of", "options", "rng", "n", "structure", "decks",
+        "discards", "hands", "reserve", "units", "hq", "alive", "major", "turns", "seat",
+        "first", "round", "phase", "plays", "ship_plays", "pool", "fired_at", "aim", "picks",
+        "stack", "pending", "draw_allow", "end_reason", "winners", "log_lines", "antes",
+        "turn_cap",
+    )
+
+    def __init__(self, game: GalacticEmpires, content: Content, defs: tuple[str, ...],
+                 deck_of: tuple[int, ...]) -> None:
+        super().__init__(game)
+        self.content = content
+        self.cards: dict[str, Card] = content.cards
+        self.defs = defs
+        self.deck_of = deck_of
+        self.options = game.options
+        self.rng = GameRng(game.seed)
+        self.n = game.players
+        self.structure: str = game.options["structure"]
+        self.decks: list[list[int]] = []
+        self.discards: list[list[int]] = []
+        self.hands: list[list[int]] = [[] for _ in range(self.n)]
+        self.reserve: list[list[int]] = [[] for _ in range(self.n)]
+        self.units: dict[int, Unit] = {}
+        self.hq = [0] * self.n
+        self.alive = [True] * self.n
+        self.major = [""] * self.n
+        self.turns = [0] * self.n
+        self.seat = 0
+        self.first = 0
+        self.round = 0
+        self.phase = "setup"
+        self.plays = 0
+        self.ship_plays = 0
+        self.pool = [0] * 7
+        self.fired_at: list[int] = []
+        self.aim = -1
+        self.picks: list[tuple[int, int]] = []
+        self.stack: list[Decision] = []
+        self.pending: tuple = ()
+        self.draw_allow = 0
+        self.end_reason = ""
+        self.winners: list[int] = []
+        self.log_lines: list[str] = []
+        self.antes: list[int] = []
+        self.turn_cap: int = game.options["turn_cap"]
+
+    # ------------------------------------------------------------------ helpers
+    def card(self, inst: int) -> Card:
+        """The card design of instance ``inst``."""
+        return self.cards[self.defs[inst]]
+
+    def name(self, inst: int) -> str:
+        """Notation of a card instance: ``card_id#inst``."""
+        return f"{self.defs[inst]}#{inst}"
+
+    def log(self, text: str) -> None:
+        self.log_lines.append(text)
+
+    def seat_name(self, seat: int) -> str:
+        m = self.major[seat]
+        return f"P{seat}" + (f" ({m})" if m else "")
+
+    def pile(self, inst: int) -> list[int]:
+        """The discard pile a card goes to: the shared one in the Basic Game, its deck
+        owner's in the Standard Game (GE-MISC-03)."""
+        return self.discards[0] if self.structure == "basic" else self.discards[self.deck_of[inst]]
+
+    def deck_for(self, seat: int) -> list[int]:
+        return self.decks[0] if self.structure == "basic" else self.decks[seat]
+
+    def to_discard(self, inst: int) -> None:
+        self.pile(inst).append(inst)
+
+    def draw(self, seat: int) -> int | None:
+        """Draw the top card of ``seat``'s deck into his hand. In the Basic Game an empty
+        deck is rebuilt from the shuffled discard pile (GE-MISC-04); in the Standard Game
+        it is not (GE-MISC-05, ruling GE-OPEN-01). Returns None if nothing can be drawn."""
+        deck = self.deck_for(seat)
+        if not deck and self.structure == "basic" and self.discards[0]:
+            deck.extend(self.discards[0])
+            self.discards[0].clear()
+            self.rng.shuffle(deck)
+            self.log("the discard pile is shuffled into a new deck")
+        if not deck:
+            return None
+        inst = deck.pop()
+        self.hands[seat].append(inst)
+        return inst
+
+    def drawable(self, seat: int) -> int:
+        deck = self.deck_for(seat)
+        if self.structure == "basic":
+            return len(deck) + len(self.discards[0])
+        return len(deck)
+
+    def plays_left(self) -> int:
+        return 3 - self.plays
+
+    def push(self, d: Decision) -> None:
+        self.stack.append(d)
+
+    def touch(self) -> None:
+        self._legal = None
+
+    # ------------------------------------------------------------------ contract
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        if self.stack:
+            return self.stack[-1].seat
+        return self.seat
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def _legal_actions(self) -> list[Action]:
+        from .rules import legal_actions
+
+        return legal_actions(self)
+
+    def _apply(self, action: Action) -> None:
+        from .rules import apply
+
+        apply(self, action)
+
+    def returns(self) -> list[float]:
+        if not self.winners:
+            return [0.0] * self.n
+        share = 1.0 / len(self.winners)
+        return [share if i in self.winners else 0.0 for i in range(self.n)]
+
+    def scores(self) -> list[int]:
+        """Sector HQ points left (25 minus damage, 0 once eliminated)."""
+        return [max(0, HQ_LIMIT - d) if a else 0 for d, a in zip(self.hq, self.alive, strict=True)]
+
+    def _copy(self) -> GEState:
+        c = GEState.__new__(GEState)
+        c.game = self.game
+        c.content = self.content
+        c.cards = self.cards
+        c.defs = self.defs
+        c.deck_of = self.deck_of
+        c.options = self.options
+        c.rng = self.rng.copy()
+        c.n = self.n
+        c.structure = self.structure
+        c.decks = [d[:] for d in self.decks]
+        c.discards = [d[:] for d in self.discards]
+        c.hands = [h[:] for h in self.hands]
+        c.reserve = [r[:] for r in self.reserve]
+        c.units = self.units.copy()
+        c.hq = self.hq[:]
+        c.alive = self.alive[:]
+        c.major = self.major[:]
+        c.turns = self.turns[:]
+        c.seat = self.seat
+        c.first = self.first
+        c.round = self.round
+        c.phase = self.phase
+        c.plays = self.plays
+        c.ship_plays = self.ship_plays
+        c.pool = self.pool[:]
+        c.fired_at = self.fired_at[:]
+        c.aim = self.aim
+        c.picks = self.picks[:]
+        c.stack = self.stack[:]
+        c.pending = self.pending
+        c.draw_allow = self.draw_allow
+        c.end_reason = self.end_reason
+        c.winners = self.winners[:]
+        c.log_lines = self.log_lines[:]
+        c.antes = self.antes
+        c.turn_cap = self.turn_cap
+        return c
+
+    def _digest_payload(self) -> Any:
+        return [
+            self.decks, self.discards, self.hands, self.reserve,
+            sorted((k, list(v)) for k, v in self.units.items()), self.hq, self.alive,
+            self.major, self.turns, self.seat, self.first, self.round, self.phase,
+            self.plays, self.ship_plays, self.pool, self.fired_at, self.aim, self.picks,
+            [(d.seat, d.kind, repr(d.data)) for d in self.stack], repr(self.pending),
+            self.draw_allow, self.end_reason, self.winners,
+        ]
+
+    def _resample_hidden(self, seat: int, rng: random.Random) -> None:
+        """Reshuffle what ``seat`` cannot see: other hands and reserves and the deck
+        order, keeping every size (Basic: one shared pool; Standard: each deck's own)."""
+        others = [s for s in range(self.n) if s != seat]
+        if self.structure == "basic":
+            groups = [(self.decks[0], others)]
+        else:
+            groups = [(self.decks[s], [s]) for s in others] + [(self.decks[seat], [])]
+        for deck, seats in groups:
+            unseen = list(deck)
+            for s in seats:
+                unseen.extend(self.hands[s])
+                unseen.extend(self.reserve[s])
+            rng.shuffle(unseen)
+            i = 0
+            for s in seats:
+                k = len(self.hands[s])
+                self.hands[s] = unseen[i:i + k]
+                i += k
+                k = len(self.reserve[s])
+                self.reserve[s] = unseen[i:i + k]
+                i += k
+            deck[:] = unseen[i:]
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: every card in play, its own hand and reserve, the sizes
+        of the others' hands and reserves and of the decks, the discard piles."""
+        from .observe import observation
+
+        return observation(self, seat)
+
+    def action_log(self) -> list[str]:
+        return list(self.log_lines)

@@ -1,0 +1,156 @@
+"""Reaction and counter-reaction windows (PLAYING REACTION CARDS; 4b and 4c of the
+WEAPONS FIRE PHASE).
+
+After fire is allocated (4a) the target's owner may play one 'R' card whose function is
+used at once (GE-FIRE-03, GE-PLAY-07); then the firing player may answer with a card that
+modifies it, if he has card plays left (GE-FIRE-04); then the fire resolves (4d). Only the
+target's owner reacts (ruling GE-OPEN-12). An 'R' card played in another player's turn is
+not one of the reacting player's three plays (GE-PLAY-04); the firer's counter is
+(GE-PLAY-05). A card an opponent plays on your fleet opens the same window for
+``cancel_card`` reactions (ruling GE-OPEN-12).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from starlanes.engine import Decision
+
+from .actions import NONE, GEAction, code_seat, is_hq
+from .units import damage, lead, repair, repairable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GEState
+
+PASS = GEAction("pass", label="pass")
+
+
+def _fire_owner(s: GEState, target: int) -> int:
+    return code_seat(target) if is_hq(target) else s.units[target].owner
+
+
+def reaction_actions(s: GEState, seat: int) -> list[GEAction]:
+    """The reactions ``seat`` may play in the open window (functions usable now only)."""
+    p = s.pending
+    out = []
+    for inst in s.hands[seat]:
+        c = s.card(inst)
+        if not c.reaction:
+            continue
+        for e in c.effects:
+            k = e.kind
+            if p[0] == "card":
+                if k == "cancel_card":
+                    out.append(GEAction("react", inst, label=f"react {s.name(inst)}"))
+                continue
+            target = p[1]
+            if k == "deflect" and not is_hq(target) or k == "hq_screen" and is_hq(target) or k == "evade" and not is_hq(target) and s.card(target).type in "SD" \
+                    and s.units[target].engaged:
+                out.append(GEAction("react", inst, label=f"react {s.name(inst)}"))
+            elif k == "return_fire":
+                for f in p[3]:
+                    if f in s.units:
+                        out.append(GEAction("react", inst, f,
+                                            label=f"react {s.name(inst)} on {s.name(f)}"))
+            elif k == "emergency_repair":
+                for i, u in s.units.items():
+                    if u.owner == seat and u.host < 0 and u.against < 0 and lead(s, i) == i \
+                            and s.card(i).type in "SBT" and repairable(s, i):
+                        out.append(GEAction("react", inst, i,
+                                            label=f"react {s.name(inst)} on {s.name(i)}"))
+    return out
+
+
+def counter_actions(s: GEState) -> list[GEAction]:
+    if s.plays >= 3:
+        return []
+    out = []
+    for inst in s.hands[s.seat]:
+        c = s.card(inst)
+        if c.reaction and (c.has("override") or c.has("dampen")):
+            if c.has("dampen") and s.pending[0] == "card":
+                continue
+            out.append(GEAction("counter", inst, label=f"counter {s.name(inst)}"))
+    return out
+
+
+def open_fire_window(s: GEState) -> None:
+    owner = _fire_owner(s, s.pending[1])
+    if owner != s.seat and s.alive[owner] and reaction_actions(s, owner):
+        s.push(Decision(owner, "react"))
+    else:
+        resolve(s)
+
+
+def open_card_window(s: GEState, owner: int, inst: int, target: int) -> bool:
+    s.pending = ("card", inst, target, s.seat)
+    if reaction_actions(s, owner):
+        s.push(Decision(owner, "react"))
+        return True
+    s.pending = ()
+    return False
+
+
+def window_actions(s: GEState, d: Decision) -> list[GEAction]:
+    if d.kind == "react":
+        return reaction_actions(s, d.seat) + [PASS]
+    return counter_actions(s) + [PASS]
+
+
+def apply_window(s: GEState, d: Decision, a: GEAction) -> None:
+    if a.kind == "react":
+        s.hands[d.seat].remove(a.a)
+        s.pending = s.pending + (a.a, a.b)
+        s.log(f"P{d.seat} reacts with {s.name(a.a)}")
+        if counter_actions(s):
+            s.push(Decision(s.seat, "counter"))
+            return
+    elif a.kind == "counter":
+        s.hands[s.seat].remove(a.a)
+        s.plays += 1
+        s.to_discard(a.a)
+        s.pending = s.pending + (a.a,)
+        s.log(f"P{s.seat} counters with {s.name(a.a)}")
+    resolve(s)
+
+
+def resolve(s: GEState) -> None:
+    """4d: resolve the reaction (as modified by a counter) and then the fire or card."""
+    from .effects import hq_damage, resolve_card
+
+    p = s.pending
+    s.pending = ()
+    react = p[4] if len(p) > 4 else NONE
+    arg = p[5] if len(p) > 5 else NONE
+    ctr = p[6] if len(p) > 6 else NONE
+    cancelled = ctr >= 0 and s.card(ctr).has("override")
+    half = ctr >= 0 and s.card(ctr).has("dampen")
+    if p[0] == "card":
+        inst, target, seat = p[1], p[2], p[3]
+        if react >= 0:
+            s.to_discard(react)
+        if react >= 0 and not cancelled:
+            s.log(f"{s.name(inst)} is cancelled")
+            s.to_discard(inst)
+            return
+        resolve_card(s, seat, inst, target)
+        return
+    _, target, dmg, firers = p[:4]
+    if react >= 0:
+        s.to_discard(react)
+        if not cancelled:
+            for e in s.card(react).effects:
+                n = e.n // 2 if half else e.n  # GE-MISC-01: fractions dropped
+                if e.kind in ("deflect", "hq_screen"):
+                    dmg = max(0, dmg - n)
+                elif e.kind == "evade":
+                    dmg = 0 if not half else dmg // 2
+                elif e.kind == "return_fire" and arg in s.units:
+                    damage(s, arg, n, _fire_owner(s, target))
+                elif e.kind == "emergency_repair" and arg in s.units:
+                    repair(s, arg, n)
+    if is_hq(target):
+        hq_damage(s, code_seat(target), dmg, s.seat)
+    elif target in s.units:
+        damage(s, target, dmg, s.seat)
+    del firers

@@ -1,0 +1,55 @@
+"""Interstellar Ambitions actions and their notation.
+
+Every choice is one :class:`Act`: a verb and up to two arguments, written ``verb a b``
+(e.g. ``take build:strong``, ``advance colonise:basic``, ``play planetary_plague P2
+mossfall``, ``order destroyer``, ``claim warlord``). Tokens on the Action Track are written
+``<action>:<level>``; seats ``P<n>``; cards, planets and ships by their content ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlanes.engine import Action
+
+ACTIONS = ("colonise", "develop", "build", "research", "shadow", "fleet")
+"""The six Action Tracks (IA-TRK-01); PRODUCE has none."""
+LEVELS = ("basic", "moderate", "strong", "ultimate")
+"""Planning levels in increasing strength (Action Track)."""
+RES = ("food", "ore", "science", "coin")
+
+
+@dataclass(frozen=True, slots=True)
+class Act(Action):
+    """One choice: ``verb`` with up to two arguments (empty strings are left out)."""
+
+    verb: str
+    a: str = ""
+    b: str = ""
+
+    def notation(self) -> str:
+        if self.b:
+            return f"{self.verb} {self.a} {self.b}"
+        if self.a:
+            return f"{self.verb} {self.a}"
+        return self.verb
+
+
+def token_name(code: int) -> str:
+    """``colonise:basic`` for a track code ``action * 4 + level``."""
+    return f"{ACTIONS[code >> 2]}:{LEVELS[code & 3]}"
+
+
+def parse_token(text: str) -> int:
+    act, _, lvl = text.partition(":")
+    return ACTIONS.index(act) * 4 + LEVELS.index(lvl)
+
+
+DONE = Act("done")
+PASS = Act("pass")
+PRODUCE = Act("produce")
+PLAN = Act("plan")
+EXCHANGES = tuple(
+    (g, t, Act("exchange", RES[g], RES[t])) for g in range(4) for t in range(4) if g != t
+)
+"""3:1 exchanges (give 3 of one type for 1 of another, IA-RES-02)."""

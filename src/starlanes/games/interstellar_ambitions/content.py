@@ -1,0 +1,343 @@
+"""Interstellar Ambitions content: TOML data files, their schema and the loader.
+
+Files in ``content/`` (reference: docs/content/interstellar-ambitions.md):
+``planets.toml`` ([[planet]], Home Worlds included), ``techs.toml`` ([[tech]]),
+``ships.toml`` ([[ship]]: STANDARD, MERC and EMERGENCY cards), ``shadow.toml`` ([[card]]),
+``ambitions.toml`` ([[ambition]]), ``colony_events.toml`` ([[event]]) and ``board.toml``
+([[rule]]: slot counts and other designed constants).
+
+Every entry says ``source = "rulebook"`` (printed in the rulebook, e.g. the Battleship,
+Captain Rogers, Unstable Cruiser or the four example Shadow cards) or ``source =
+"designed"`` with a rationale. Cards are turned into plain tuples indexed by int for the
+engine (:class:`IAContent`), so states copy ints, never models.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from starlanes.engine.content import ContentEntry, content_path, load_table
+from starlanes.engine.errors import ContentError
+
+CONTENT_DIR = Path(__file__).with_name("content")
+
+RESOURCES = ("food", "ore", "science", "coin")
+"""Resource types in index order (Resources; IA-RES-01)."""
+
+NonNeg = Annotated[int, Field(ge=0)]
+Level = Annotated[int, Field(ge=1, le=5)]
+
+PlanetType = Literal["food", "ore", "science", "coin", "home"]
+Effect = tuple[str, int, str]
+"""A hook: (kind, amount, argument) e.g. ("extra_die_vs", 1, "heavy")."""
+
+
+class Hook(ContentEntry):
+    """One special effect in the shared hook vocabulary (docs/content)."""
+
+    source: Literal["rulebook", "designed"] = "designed"
+    rationale: str = "effect of its card"
+    kind: str
+    n: int = 0
+    arg: str = ""
+
+
+class Cost(ContentEntry):
+    source: Literal["rulebook", "designed"] = "designed"
+    rationale: str = "cost of its card"
+    food: NonNeg = 0
+    ore: NonNeg = 0
+    science: NonNeg = 0
+    coin: NonNeg = 0
+
+    def as_tuple(self) -> tuple[int, int, int, int]:
+        return (self.food, self.ore, self.science, self.coin)
+
+
+class PlanetCard(ContentEntry):
+    id: str
+    name: str
+    type: PlanetType
+    cost: Cost
+    vp: NonNeg
+    max_level: Level
+    effects: tuple[Hook, ...] = ()
+
+
+class TechCard(ContentEntry):
+    id: str
+    name: str
+    cost: NonNeg
+    vp: NonNeg
+    start: bool = False
+    effects: tuple[Hook, ...] = ()
+
+
+class ShipCard(ContentEntry):
+    id: str
+    name: str
+    deck: Literal["standard", "merc", "emergency"]
+    cls: Literal["light", "heavy"]
+    cost: NonNeg
+    upkeep: NonNeg = 0
+    combat: NonNeg
+    bombard: NonNeg
+    vp: NonNeg
+    count: Annotated[int, Field(ge=1)] = 1
+    effects: tuple[Hook, ...] = ()
+
+
+ShadowKind = Literal["standard", "sabotage", "infiltrate"]
+SHADOW_EFFECTS = (
+    "exchange_plans", "new_opportunities", "fast_track", "delay", "bump_ultimate",
+    "gain", "intel", "plague", "boom", "damage_ship", "lose", "riot", "scuttle",
+    "steal_tech", "steal", "pilfer", "defect",
+)
+
+
+class ShadowCard(ContentEntry):
+    id: str
+    name: str
+    kind: ShadowKind
+    effect: str
+    n: int = 0
+    arg: str = ""
+    count: Annotated[int, Field(ge=1)] = 1
+    text: str = ""
+
+
+AMBITION_CONDITIONS = (
+    "planets", "max_planets", "techs", "owned_techs", "ships", "resources", "all_types",
+    "fleet_power", "fleet_medals", "shadow_medals", "medals", "raids_won", "captures",
+    "techs_taken", "home_level",
+)
+
+
+class Ambition(ContentEntry):
+    id: str
+    name: str
+    kind: Literal["passive", "active"]
+    condition: str
+    n: int = 0
+    core: bool = False
+    text: str = ""
+
+
+EVENT_EFFECTS = (
+    "gain", "lose", "level", "fail", "produce_marker", "bombard_shield", "vp_marker",
+    "free_ship", "draw_shadow", "medal",
+)
+
+
+class ColonyEvent(ContentEntry):
+    id: str
+    name: str
+    keep: bool = False
+    effect: str
+    n: int = 0
+    arg: str = ""
+    count: Annotated[int, Field(ge=1)] = 1
+    text: str = ""
+
+
+class BoardRule(ContentEntry):
+    id: str
+    value: int
+
+
+@dataclass(frozen=True)
+class IAContent:
+    """All cards, as tuples indexed by int (shared by every state; never copied).
+
+    Planets: ``planet_ids``, ``planet_type`` (0-3 resource index, 4 home),
+    ``planet_cost`` (4-tuple), ``planet_vp``, ``planet_max``, ``planet_fx``. Techs, ships,
+    Shadow cards, ambitions and colony events likewise; ``*_index`` maps ids to ints.
+    """
+
+    planets: dict[str, PlanetCard]
+    techs: dict[str, TechCard]
+    ships: dict[str, ShipCard]
+    shadow: dict[str, ShadowCard]
+    ambitions: dict[str, Ambition]
+    events: dict[str, ColonyEvent]
+    rules: dict[str, int]
+    planet_ids: tuple[str, ...]
+    planet_index: dict[str, int]
+    planet_type: tuple[int, ...]
+    planet_cost: tuple[tuple[int, int, int, int], ...]
+    planet_vp: tuple[int, ...]
+    planet_max: tuple[int, ...]
+    planet_fx: tuple[tuple[Effect, ...], ...]
+    homes: tuple[int, ...]
+    tech_ids: tuple[str, ...]
+    tech_index: dict[str, int]
+    tech_cost: tuple[int, ...]
+    tech_vp: tuple[int, ...]
+    tech_fx: tuple[tuple[Effect, ...], ...]
+    start_techs: tuple[int, ...]
+    ship_ids: tuple[str, ...]
+    ship_index: dict[str, int]
+    ship_deck: tuple[str, ...]
+    ship_heavy: tuple[bool, ...]
+    ship_cost: tuple[int, ...]
+    ship_upkeep: tuple[int, ...]
+    ship_combat: tuple[int, ...]
+    ship_bombard: tuple[int, ...]
+    ship_vp: tuple[int, ...]
+    ship_fx: tuple[tuple[Effect, ...], ...]
+    standard_ships: tuple[int, ...]
+    merc_cards: tuple[int, ...]
+    emergency_cards: tuple[int, ...]
+    shadow_ids: tuple[str, ...]
+    shadow_index: dict[str, int]
+    shadow_kind: tuple[str, ...]
+    shadow_effect: tuple[tuple[str, int, str], ...]
+    shadow_cards: tuple[int, ...]
+    ambition_ids: tuple[str, ...]
+    ambition_index: dict[str, int]
+    ambition_passive: tuple[bool, ...]
+    ambition_core: tuple[bool, ...]
+    ambition_cond: tuple[tuple[str, int], ...]
+    event_ids: tuple[str, ...]
+    event_index: dict[str, int]
+    event_keep: tuple[bool, ...]
+    event_effect: tuple[tuple[str, int, str], ...]
+    event_cards: tuple[int, ...]
+
+
+def _fx(hooks: tuple[Hook, ...]) -> tuple[Effect, ...]:
+    return tuple((h.kind, h.n, h.arg) for h in hooks)
+
+
+def _expand(ids: list[str], counts: list[int]) -> tuple[int, ...]:
+    out: list[int] = []
+    for i, c in enumerate(counts):
+        out.extend([i] * c)
+    return tuple(out)
+
+
+def load_content(override_dir: Path | None = None) -> IAContent:
+    """Load and cross-check all content; ``override_dir`` replaces the files it contains.
+    The packaged content is loaded once and cached."""
+    if override_dir is None:
+        return _load_default()
+    return _load(Path(override_dir))
+
+
+@lru_cache(maxsize=1)
+def _load_default() -> IAContent:
+    return _load(None)
+
+
+def _load(override: Path | None) -> IAContent:
+    def p(name: str) -> Path:
+        return content_path(CONTENT_DIR, override, name)
+
+    planets = load_table(p("planets.toml"), "planet", PlanetCard)
+    techs = load_table(p("techs.toml"), "tech", TechCard)
+    ships = load_table(p("ships.toml"), "ship", ShipCard)
+    shadow = load_table(p("shadow.toml"), "card", ShadowCard)
+    ambitions = load_table(p("ambitions.toml"), "ambition", Ambition)
+    events = load_table(p("colony_events.toml"), "event", ColonyEvent)
+    rules = {k: v.value for k, v in load_table(p("board.toml"), "rule", BoardRule).items()}
+    _check(planets, techs, ships, shadow, ambitions, events, rules)
+    pl = list(planets.values())
+    te = list(techs.values())
+    sh = list(ships.values())
+    sc = list(shadow.values())
+    am = list(ambitions.values())
+    ev = list(events.values())
+    types = {"food": 0, "ore": 1, "science": 2, "coin": 3, "home": 4}
+    return IAContent(
+        planets=planets, techs=techs, ships=ships, shadow=shadow, ambitions=ambitions,
+        events=events, rules=rules,
+        planet_ids=tuple(x.id for x in pl),
+        planet_index={x.id: i for i, x in enumerate(pl)},
+        planet_type=tuple(types[x.type] for x in pl),
+        planet_cost=tuple(x.cost.as_tuple() for x in pl),
+        planet_vp=tuple(x.vp for x in pl),
+        planet_max=tuple(x.max_level for x in pl),
+        planet_fx=tuple(_fx(x.effects) for x in pl),
+        homes=tuple(i for i, x in enumerate(pl) if x.type == "home"),
+        tech_ids=tuple(x.id for x in te),
+        tech_index={x.id: i for i, x in enumerate(te)},
+        tech_cost=tuple(x.cost for x in te),
+        tech_vp=tuple(x.vp for x in te),
+        tech_fx=tuple(_fx(x.effects) for x in te),
+        start_techs=tuple(i for i, x in enumerate(te) if x.start),
+        ship_ids=tuple(x.id for x in sh),
+        ship_index={x.id: i for i, x in enumerate(sh)},
+        ship_deck=tuple(x.deck for x in sh),
+        ship_heavy=tuple(x.cls == "heavy" for x in sh),
+        ship_cost=tuple(x.cost for x in sh),
+        ship_upkeep=tuple(x.upkeep for x in sh),
+        ship_combat=tuple(x.combat for x in sh),
+        ship_bombard=tuple(x.bombard for x in sh),
+        ship_vp=tuple(x.vp for x in sh),
+        ship_fx=tuple(_fx(x.effects) for x in sh),
+        standard_ships=tuple(i for i, x in enumerate(sh) if x.deck == "standard"),
+        merc_cards=_expand([x.id for x in sh],
+                           [x.count if x.deck == "merc" else 0 for x in sh]),
+        emergency_cards=_expand([x.id for x in sh],
+                                [x.count if x.deck == "emergency" else 0 for x in sh]),
+        shadow_ids=tuple(x.id for x in sc),
+        shadow_index={x.id: i for i, x in enumerate(sc)},
+        shadow_kind=tuple(x.kind for x in sc),
+        shadow_effect=tuple((x.effect, x.n, x.arg) for x in sc),
+        shadow_cards=_expand([x.id for x in sc], [x.count for x in sc]),
+        ambition_ids=tuple(x.id for x in am),
+        ambition_index={x.id: i for i, x in enumerate(am)},
+        ambition_passive=tuple(x.kind == "passive" for x in am),
+        ambition_core=tuple(x.core for x in am),
+        ambition_cond=tuple((x.condition, x.n) for x in am),
+        event_ids=tuple(x.id for x in ev),
+        event_index={x.id: i for i, x in enumerate(ev)},
+        event_keep=tuple(x.keep for x in ev),
+        event_effect=tuple((x.effect, x.n, x.arg) for x in ev),
+        event_cards=_expand([x.id for x in ev], [x.count for x in ev]),
+    )
+
+
+REQUIRED_RULES = ("tech_slots", "merc_slots", "planet_slots_per_type", "round_limit_default")
+
+
+def _check(planets: dict[str, PlanetCard], techs: dict[str, TechCard],
+           ships: dict[str, ShipCard], shadow: dict[str, ShadowCard],
+           ambitions: dict[str, Ambition], events: dict[str, ColonyEvent],
+           rules: dict[str, int]) -> None:
+    """Cross-checks: 6 Home Worlds, 6 START techs, the starting ships, known effect kinds."""
+    homes = [x for x in planets.values() if x.type == "home"]
+    if len(homes) != 6:
+        raise ContentError("planets.toml: there must be exactly 6 home worlds (one per seat)")
+    for t in ("food", "ore", "science", "coin"):
+        if not any(x.type == t for x in planets.values()):
+            raise ContentError(f"planets.toml: no planet of type {t!r}")
+    if sum(1 for x in techs.values() if x.start) != 6:
+        raise ContentError("techs.toml: there must be exactly 6 START techs")
+    for sid in ("strike_craft", "destroyer"):
+        if sid not in ships or ships[sid].deck != "standard":
+            raise ContentError(f"ships.toml: the standard ship {sid!r} is required")
+    if not any(x.deck == "emergency" and x.cls == "light" for x in ships.values()):
+        raise ContentError("ships.toml: the emergency deck needs at least one LIGHT ship")
+    for c in shadow.values():
+        if c.effect not in SHADOW_EFFECTS:
+            raise ContentError(f"shadow.toml: entry {c.id!r}: unknown effect {c.effect!r}")
+    for a in ambitions.values():
+        if a.condition not in AMBITION_CONDITIONS:
+            raise ContentError(f"ambitions.toml: entry {a.id!r}: unknown condition "
+                               f"{a.condition!r}")
+    for kind in ("passive", "active"):
+        if sum(1 for a in ambitions.values() if a.kind == kind) < 3:
+            raise ContentError(f"ambitions.toml: at least 3 {kind} ambitions are needed")
+    for e in events.values():
+        if e.effect not in EVENT_EFFECTS:
+            raise ContentError(f"colony_events.toml: entry {e.id!r}: unknown effect "
+                               f"{e.effect!r}")
+    for r in REQUIRED_RULES:
+        if r not in rules:
+            raise ContentError(f"board.toml: rule {r!r} is missing")

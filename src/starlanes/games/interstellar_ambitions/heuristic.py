@@ -1,0 +1,377 @@
+"""A heuristic bot for Interstellar Ambitions.
+
+It produces when short of resources and otherwise advances its most useful tokens, takes
+the token whose action it can carry out best (weighted by planning level), colonises the
+biggest planet it can afford (favouring missing types for the 12 VP set bonus), develops
+towards maximum levels, researches the best VP per SCIENCE, builds and hires when its
+fleet is weak, raids or invades only players it clearly outguns, plays Shadow cards
+against the leader, and claims ambitions (the third only when it leads on public VP).
+
+It reads only what its seat may see: public boards, its own hand and the pending
+decision; never other hands, deck contents or hidden combat orders.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from starlanes.engine import Action
+
+from .actions import RES, Act, parse_token
+from .common import HOME, fleet_value
+from .scoring import score_all
+from .state import IAState
+
+KEEP_ORDER = ("steal_tech", "steal", "gain", "plague", "boom", "fast_track", "intel",
+              "exchange_plans", "riot", "damage_ship", "lose", "pilfer", "defect", "scuttle",
+              "delay", "bump_ultimate", "new_opportunities")
+START_TECH = ("trade_guilds", "deep_core_mining", "hydroponics", "data_archives",
+              "targeting_computers", "counter_intelligence")
+PLACE_ORDER = ("colonise", "develop", "build", "research", "colonise", "develop")
+
+
+def _card_rank(s: IAState, card_id: str) -> int:
+    eff = s.content.shadow_effect[s.content.shadow_index[card_id]][0]
+    return KEEP_ORDER.index(eff) if eff in KEEP_ORDER else 99
+
+
+def _light_power(s: IAState, seat: int) -> int:
+    c = s.content
+    return sum(max(0, c.ship_combat[x] - d) for x, d in s.ships[seat] if not c.ship_heavy[x])
+
+
+class HeuristicAgent:
+    """Rule-based player; ``act(state)`` returns one of ``state.legal_actions()``."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int) -> None:
+        self.rng.seed(seed)
+
+    def act(self, state: IAState) -> Action:
+        s = state
+        legal = s.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        d = s.stack[-1]
+        fn: Callable[[IAState, int, list[Act]], Act | None] | None = getattr(
+            self, "_" + d.kind, None)
+        choice = fn(s, d.seat, legal) if fn else None  # type: ignore[arg-type]
+        if choice is not None:
+            return choice
+        plain = [a for a in legal if a.verb != "exchange"]  # type: ignore[attr-defined]
+        for a in plain:
+            if a.verb in ("done", "pass"):  # type: ignore[attr-defined]
+                return a
+        return plain[0] if plain else legal[0]
+
+    # ---------------------------------------------------------------- set-up
+    def _keep(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        return max(legal, key=lambda a: _card_rank(s, a.a))
+
+    def _hand_discard(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        return self._keep(s, seat, legal)
+
+    def _start_tech(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        return min(legal, key=lambda a: START_TECH.index(a.a) if a.a in START_TECH else 9)
+
+    def _place_start(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        placed = 6 - s.tokens[seat].count(-1)
+        want = PLACE_ORDER[placed % len(PLACE_ORDER)]
+        return next(a for a in legal if a.a == want)
+
+    def _comp(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        adv = [a for a in legal if a.verb == "advance"]
+        if adv:
+            return next((a for a in adv if a.a.startswith("colonise")), adv[0])
+        return next(a for a in legal if a.a == "food")
+
+    # ---------------------------------------------------------------- turn
+    def _step2(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        adv = [a for a in legal if a.verb == "advance"]
+        if sum(s.res[seat]) < 9 or not adv:
+            return next(a for a in legal if a.verb == "produce")
+        return max(adv, key=lambda a: self._token_value(s, seat, parse_token(a.a)) + 0.1)
+
+    def _advance_more(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        adv = [a for a in legal if a.verb == "advance"]
+        if not adv:
+            return next(a for a in legal if a.verb == "done")
+        return max(adv, key=lambda a: self._token_value(s, seat, parse_token(a.a)))
+
+    def _token_value(self, s: IAState, seat: int, code: int) -> float:
+        """How useful taking this token would be now (0 = nothing to do)."""
+        act, lvl = code >> 2, code & 3
+        c = s.content
+        r = s.res[seat]
+        if act == 0:
+            if len(s.planets[seat]) >= 8:
+                return 0
+            from .economy import COLONISE_VP_CAP, colonise_cost, face_up_planets
+
+            ok = [p for p in face_up_planets(s) if c.planet_vp[p] <= COLONISE_VP_CAP[lvl]
+                  and sum(colonise_cost(s, seat, p)) <= sum(r) - 1]
+            return 3 + lvl * 1.5 if ok else 0.5
+        if act == 1:
+            from .economy import DEVELOP_CAP
+
+            cap = DEVELOP_CAP[lvl]
+            gains = [min(cap, c.planet_max[p]) - lv for p, lv, _m in s.planets[seat]
+                     if (r[c.planet_type[p]] if c.planet_type[p] != HOME else sum(r) // 2) >= 2]
+            return 2.5 + lvl if gains and max(gains) > 0 else 0.3
+        if act == 2:
+            return (2 + lvl) if r[1] >= 3 and len(s.ships[seat]) < 7 else 0.4
+        if act == 3:
+            cheap = [t for t in s.tech_slots if t >= 0 and c.tech_cost[t] <= r[2] + (lvl == 3)]
+            return 2 + lvl * 1.2 if cheap else 0.3
+        if act == 4:
+            return 1 + lvl if r[3] >= 3 else 0.2
+        if s.round == 1:
+            return 0
+        target = self._best_target(s, seat, lvl)
+        return 4 + lvl if target is not None else 0.2
+
+    def _best_target(self, s: IAState, seat: int, lvl: int) -> tuple[str, int] | None:
+        mine_l = _light_power(s, seat) + 2 * lvl
+        mine_all = fleet_value(s, seat) + 2 * (lvl - 1)
+        best = None
+        vp = score_all(s)
+        for o in range(s.n):
+            if o == seat:
+                continue
+            their_l = _light_power(s, o) + 2
+            their_all = fleet_value(s, o) + 2
+            if lvl >= 1 and mine_all >= their_all + 3:
+                cand = ("invade", o)
+            elif mine_l >= their_l + 3 and sum(s.res[o]) >= 3:
+                cand = ("raid", o)
+            else:
+                continue
+            if best is None or vp[o] > vp[best[1]]:
+                best = cand
+        return best
+
+    def _step3(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        takes = [a for a in legal if a.verb == "take"]
+        pool = s.tokens[seat].count(-1)
+        best = max(takes, key=lambda a: self._token_value(s, seat, parse_token(a.a)),
+                   default=None)
+        plan = next(a for a in legal if a.verb == "plan")
+        if best is None:
+            return plan
+        v = self._token_value(s, seat, parse_token(best.a))
+        if pool >= 3 and v < 3:
+            return plan
+        if v < 1 and pool:
+            return plan
+        return best
+
+    def _place(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        on = [t >> 2 for t in s.tokens[seat] if t >= 0]
+        want = min(("colonise", "develop", "build", "research", "fleet", "shadow"),
+                   key=lambda name: on.count(("colonise", "develop", "build", "research",
+                                              "shadow", "fleet").index(name)))
+        return next((a for a in legal if a.a == want), legal[0])
+
+    def _claim(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        claims = [a for a in legal if a.verb == "claim"]
+        mine = sum(1 for cl in s.claims if seat in cl)
+        best = max(claims, key=lambda a: -len(s.claims[s.ambitions.index(
+            s.content.ambition_index[a.a])]))
+        if mine >= 2 and s.end_trigger < 0:
+            vp = score_all(s)
+            i = s.ambitions.index(s.content.ambition_index[best.a])
+            gain = (12, 6, 3, 3, 3, 3)[len(s.claims[i])]
+            if vp[seat] + gain <= max(v for o, v in enumerate(vp) if o != seat):
+                return next(a for a in legal if a.verb == "pass")
+        return best
+
+    # ---------------------------------------------------------------- economy
+    def _home_pick(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        r = s.res[seat]
+        need = (r[0], r[1] - 1, r[2] + 1, r[3] + 1)
+        i = min(range(4), key=lambda k: need[k])
+        return legal[i]
+
+    def _upkeep(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        return legal[0]
+
+    def _colonise(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
+        c = s.content
+        have = {c.planet_type[p] for p, _l, _m in s.planets[seat]}
+        opts = [a for a in legal if a.verb == "colonise"]
+        if not opts:
+            return None
+
+        def val(a: Act) -> float:
+            p = c.planet_index[a.a]
+            return c.planet_vp[p] + c.planet_max[p] + (4 if c.planet_type[p] not in have else 0)
+
+        return max(opts, key=val)
+
+    def _give_away(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        c = s.content
+        return min(legal, key=lambda a: c.planet_vp[c.planet_index[a.a]])
+
+    def _develop(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
+        c = s.content
+        opts = [a for a in legal if a.verb == "develop"]
+        if not opts:
+            return None
+
+        def val(a: Act) -> float:
+            p = c.planet_index[a.a]
+            to = int(a.b)
+            return (10 if to == c.planet_max[p] else 0) + to + c.planet_vp[p] * 0.5
+
+        return max(opts, key=val)
+
+    def _dev_pay(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        r = s.res[seat]
+        return max(legal, key=lambda a: r[RES.index(a.a)])
+
+    # ---------------------------------------------------------------- build etc.
+    def _build(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
+        c = s.content
+        rep = [a for a in legal if a.verb == "repair"]
+        if rep:
+            return rep[0]
+        opts = [a for a in legal if a.verb == "build"]
+        if not opts or len(s.ships[seat]) >= 8:
+            return None
+        return max(opts, key=lambda a: (c.ship_combat[c.ship_index[a.a]]
+                                        + c.ship_vp[c.ship_index[a.a]]))
+
+    def _scrap(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        c = s.content
+        return min(legal, key=lambda a: c.ship_combat[c.ship_index[a.a.split("/")[0]]])
+
+    def _research(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
+        c = s.content
+        opts = [a for a in legal if a.verb == "research"]
+        if not opts:
+            return None
+        return max(opts, key=lambda a: c.tech_vp[c.tech_index[a.a]] + 0.5)
+
+    def _shadow_mode(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        hire = next((a for a in legal if a.verb == "hire-mercs"), None)
+        c = s.content
+        if hire and len(s.ships[seat]) < 8 and any(
+                m >= 0 and c.ship_cost[m] <= s.res[seat][3] for m in s.merc_slots):
+            return hire
+        return next(a for a in legal if a.verb == "buy-cards")
+
+    def _buy(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
+        opts = [a for a in legal if a.verb == "buy"]
+        if opts and len(s.hands[seat]) < 6 and s.res[seat][3] >= 1:
+            return min(opts, key=lambda a: _card_rank(s, a.a))
+        return None
+
+    def _hire(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
+        c = s.content
+        opts = [a for a in legal if a.verb == "hire"]
+        if not opts or len(s.ships[seat]) >= 8:
+            return None
+        return max(opts, key=lambda a: c.ship_combat[c.ship_index[a.a]])
+
+    def _fleet(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
+        d = s.stack[-1]
+        t = self._best_target(s, seat, d.data[0])
+        if t is None:
+            return None
+        want = Act(t[0], f"P{t[1]}")
+        return want if want in legal else None
+
+    # ---------------------------------------------------------------- shadow
+    def _shadow(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
+        plays = [a for a in legal if a.verb == "play"]
+        if not plays:
+            return None
+        vp = score_all(s)
+        c = s.content
+
+        def val(a: Act) -> float:
+            card = c.shadow_index[a.a]
+            eff = c.shadow_effect[card][0]
+            v = 20 - _card_rank(s, a.a)
+            if a.b.startswith("P"):
+                v += vp[int(a.b.split(".")[0][1:])] * 0.1
+            if eff == "new_opportunities":
+                v = -5
+            return v
+
+        best = max(plays, key=val)
+        return best if val(best) > 0 else None
+
+    def _boost(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
+        boosts = [a for a in legal if a.verb == "boost"]
+        if boosts and len(s.hands[seat]) >= 3:
+            return max(boosts, key=lambda a: _card_rank(s, a.a))
+        return None
+
+    def _oppose(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
+        opp = [a for a in legal if a.verb == "oppose"]
+        card_eff = s.content.shadow_effect[s.stack[-1].data[0]][0]
+        if opp and card_eff in ("boom", "plague", "steal_tech", "defect") and s.stack[-1].data[5] < 2:
+            return max(opp, key=lambda a: _card_rank(s, a.a))
+        return None
+
+    # ---------------------------------------------------------------- combat
+    def _order(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        c = s.content
+        return max(legal, key=lambda a: c.ship_combat[c.ship_index[a.a.split("/")[0]]])
+
+    def _fire(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        c = s.content
+
+        def val(a: Act) -> float:
+            sid, _, dmg = a.a.partition("/")
+            cv = c.ship_combat[c.ship_index[sid]]
+            left = cv - int(dmg or 0)
+            return (10 if left <= 1 else 0) + cv if left >= 0 else -10
+
+        return max(legal, key=val)
+
+    def _steal(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        opts = [a for a in legal if a.verb == "steal"]
+        dfn = s.combat.seats[1] if s.combat else 0
+        return max(opts, key=lambda a: s.res[dfn][RES.index(a.a)]) if opts else legal[0]
+
+    def _spoil(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        c = s.content
+        for a in legal:
+            if a.a == "bombard":
+                from .spoils import bombard_points
+
+                assert s.combat is not None
+                dfn = s.combat.seats[1]
+                p = c.planet_index[a.b]
+                lvl = next(lv for q, lv, _m in s.planets[dfn] if q == p)
+                pts = bombard_points(s, seat, dfn, a.b)
+                if lvl - pts // 3 <= 1 and sum(c.planet_cost[p]) <= sum(s.res[seat]) - 2:
+                    return a
+        techs = [a for a in legal if a.a == "tech"]
+        if techs:
+            return techs[0]
+        return next((a for a in legal if a.a == "disrupt"), legal[0])
+
+    def _capture(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        return legal[0]
+
+    def _rescue(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        c = s.content
+        return max(legal, key=lambda a: c.planet_max.get(a.a, 0) if isinstance(
+            c.planet_max, dict) else c.planet_max[c.planet_index[a.a]] if a.verb == "rescue"
+            else 0)
+
+    def _disrupt(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        opts = [a for a in legal if a.verb == "disrupt"]
+        return max(opts, key=lambda a: parse_token(a.a) & 3) if opts else legal[0]
+
+    def _def_repair(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
+        opts = [a for a in legal if a.verb == "repair"]
+        return opts[0] if opts and s.res[seat][1] >= 3 else None
