@@ -128,8 +128,10 @@ CELLS = [(w, r) for w in ("close", "mid", "long") for r in ("far", "mid", "close
 
 @pytest.mark.parametrize(("weapon", "rng"), CELLS)
 def test_hit_table_every_cell(weapon, rng):
-    """RD-HIT-04..12: the printed roll needed, for every weapon type and target range; one
-    less misses. The target range is the section of the current phase (RD-BAT-11)."""
+    """RD-HIT-02, RD-HIT-04, RD-HIT-05, RD-HIT-06, RD-HIT-07, RD-HIT-08, RD-HIT-09,
+    RD-HIT-10, RD-HIT-11, RD-HIT-12: the printed roll needed, for every weapon type and
+    target range; one less misses. The target range is the section of the current phase
+    (RD-BAT-11)."""
     need = HIT_TABLE[weapon][rng]
     assert needed_roll(weapon, ("far", "mid", "close").index(rng)) == need
     for roll, hits in ((need, 1), (need - 1, 0)):
@@ -171,8 +173,10 @@ def test_faction_hit_bonus_lowers_the_roll():
 
 # ---------------------------------------------------------------------- damage
 def test_rulebook_example_fighter_and_carrier_kill_a_carrier():
-    """RD-HIT-17/18, RD-OPEN-02 ruling: white's fighter and carrier roll 2 dice at far range
-    (5-6 hits); 2 damage (shield, then LP) destroys green's carrier, which never fires."""
+    """RD-HIT-17, RD-HIT-18, RD-OPEN-02 ruling: white's fighter and carrier roll 2 dice at
+    far range, one per close weapon (RD-HIT-01); 5-6 hits; 2 damage (shield, then LP)
+    destroys green's carrier (RD-HIT-16), whose LP are gone (RD-HIT-15), so it never
+    fires."""
     s = make_state()
     space(s, ["fighter", "carrier"], ["carrier"], [5, 6])
     passes(s)
@@ -239,7 +243,9 @@ def test_hit_assignment_is_the_firing_players_choice():
 
 
 def test_phases_far_mid_close_then_retreat():
-    """RD-BAT-02, 05..08: far -> mid -> close, then the retreat window."""
+    """RD-BAT-01, RD-BAT-02, RD-BAT-05, RD-BAT-06, RD-BAT-07, RD-BAT-08, RD-BAT-10: a space
+    battle starts in the far section and moves one section closer after each phase:
+    far -> mid -> close, then the retreat window."""
     s = make_state()
     space(s, ["gun_close"], ["dummy"], [1, 1, 1])
     passes(s)
@@ -260,8 +266,8 @@ def test_ground_battle_starts_at_mid_range():
 
 # ---------------------------------------------------------------------- retreat
 def test_attacker_retreats_to_where_it_came_from():
-    """RD-BAT-08/12, ruling RD-OPEN-09: after close combat; no movement points used;
-    the defender, still standing, wins."""
+    """RD-BAT-08, RD-BAT-12, ruling RD-OPEN-09: retreat comes after close combat; no
+    movement points used; the defender, still standing, wins."""
     s = make_state()
     (a,), _ = space(s, ["gun_close"], ["dummy"], [1, 1, 1])
     passes(s)
@@ -352,7 +358,8 @@ def test_military_base_stats():
 
 
 def test_bombardment_hits_building_lp_skipping_shields():
-    """RD-BAT-16, RD-SKL-04/05, ruling RD-OPEN-18: every building incl. the outpost."""
+    """RD-BAT-16, RD-SKL-04, RD-SKL-05, ruling RD-OPEN-18: the bomber deals 1 and the
+    flagship's Bombardment II 2 damage to every building incl. the outpost."""
     s = make_state()
     ground(s, ["infantry"], upgrades=("military_base", "artillery"),
            orbit=["bomber", "flagship"])
@@ -448,7 +455,7 @@ def test_kamikaze_strikes_back():
 
 
 def test_repair_rush_negates_up_to_four():
-    """RD-SKL-01: once per battle, after an enemy volley, units saved first."""
+    """RD-SKL-01, RD-BAT-13: once per battle, after an enemy volley, units saved first."""
     s = make_state()
     _, (r, f) = space(s, ["gun_long"] * 3, ["repair_ship", "fighter"], [2, 2, 2, 1, 1])
     passes(s)
@@ -617,3 +624,37 @@ def test_battle_card_can_be_countered():
     assert s.battle is not None and s.battle.pending is not None
     assert (fighter(s, d).sh, fighter(s, d).lp) == (fighter(s, d).sh_max, fighter(s, d).lp_max)
     assert "ambush" in s.discard and counter in s.discard
+
+
+def test_overload_is_used_once_per_battle():
+    """RD-SKL-10: every support unit can use Overload once in a battle."""
+    s = make_state()
+    space(s, ["support", "gun_close"], ["dummy"], [1] * 12)
+    offers = 0
+    while s.battle is not None:
+        kind = s.battle.pending[0]
+        if kind == "overload":
+            offers += 1
+            s.apply_notation("overload spread")
+        elif kind == "retreat" and s.battle.close_rounds >= 2:
+            s.apply_notation("retreat")
+        else:
+            s.apply(s.legal_actions()[-1] if kind == "retreat" else s.legal_actions()[0])
+    assert offers == 1
+
+
+def test_landing_follows_a_won_space_battle():
+    """RD-BAT-09: after the space battle in an enemy planet's orbit, the winner may land on
+    the planet (phase 5), which starts the ground battle."""
+    s = make_state()
+    p, point = planet_setup(s)
+    name = s.board.planet_ids[p]
+    a, _ = space(s, ["carrier", "infantry"], ["fighter"], [6, 6, 1], at=name)
+    passes(s)
+    assert s.battle is None and all(u in s.units for u in a)
+    s.phase, s.seat = "move", 0
+    s._legal = None
+    assert f"land {name}" in [str(x) for x in s.legal_actions()]
+    dice(s)
+    s.apply_notation(f"land {name}")
+    assert s.battle is not None and s.battle.ground and s.battle.planet == p

@@ -125,7 +125,7 @@ def test_unit_skills_printed():
 
 
 def test_flagship_printed():
-    """RD-UNIT-06..09: flagship cost 13, 5 LP, 5 shields, mp 2, 2/2/2 weapons, capacity 8,
+    """RD-UNIT-06, RD-UNIT-07, RD-UNIT-08, RD-UNIT-09: flagship cost 13, 5 LP, 5 shields, mp 2, 2/2/2 weapons, capacity 8,
     used capacity 0, Bombardment II and Rocket Barrage."""
     f = C.units["flagship"]
     assert _stats(f, *FIELDS) == (13, 5, 5, 2, 2, 2)
