@@ -36,6 +36,7 @@ def blank(players: int = 2, seed: int = 1, phase: str = "playA", seat: int = 0,
     s.pool = [0] * 7
     s.turns = [turn] * s.n
     s.seat = seat
+    s.first = 0
     s.phase = phase
     s.plays = 0
     s.ship_plays = 0

@@ -224,7 +224,7 @@ def test_planet_deck_reshuffle(ia) -> None:
 
 
 def test_develop_costs_and_caps(ia) -> None:
-    """IA-DEV-01, IA-DEV-02, IA-DEV-04..07: 2 of the type per level; caps 3/4/5."""
+    """IA-DEV-01, IA-DEV-02, IA-DEV-04, IA-DEV-05, IA-DEV-06, IA-DEV-07: 2 of the type per level; caps 3/4/5."""
     for level, cap in (("basic", 3), ("moderate", 4), ("strong", 5)):
         s = ia.turn(3, 0, 3)
         s.planets[0] = ()

@@ -11,7 +11,7 @@ def take(ia, s, token: str) -> None:
 
 
 def test_build_levels(ia) -> None:
-    """IA-BLD-02..05, IA-SHIP-02, IA-SHIP-04: builds per level; BASIC LIGHT only."""
+    """IA-BLD-02, IA-BLD-03, IA-BLD-04, IA-BLD-05, IA-SHIP-02, IA-SHIP-04: builds per level; BASIC LIGHT only."""
     s = ia.turn(3, 0, 3)
     s.res[0] = (0, 20, 0, 0)
     take(ia, s, "build:basic")
@@ -76,7 +76,7 @@ def test_eight_ship_limit(ia) -> None:
 
 
 def test_research_caps_and_owner(ia) -> None:
-    """IA-RSCH-01, IA-RSCH-03, IA-RSCH-04, IA-RSCH-06..08, IA-TECH-02: VP caps 2/4/any;
+    """IA-RSCH-01, IA-RSCH-03, IA-RSCH-04, IA-RSCH-06, IA-RSCH-07, IA-RSCH-08, IA-TECH-02: VP caps 2/4/any;
     owner marker; slot refilled."""
     c_ids = ("peer_review", "fusion_agriculture", "monuments")  # vp 1, 3, 6
     for level, allowed in (("basic", {"peer_review"}),
@@ -143,7 +143,7 @@ def test_tech_acquirer_same_effect_no_vp(ia) -> None:
 
 
 def test_shadow_buy(ia) -> None:
-    """IA-SHA-01, IA-SHA-02, IA-SHA-03, IA-SHA-08..11 (buy limits 2/3/4/5), IA-SHA-04."""
+    """IA-SHA-01, IA-SHA-02, IA-SHA-03, IA-SHA-08, IA-SHA-09, IA-SHA-10, IA-SHA-11 (buy limits 2/3/4/5), IA-SHA-04."""
     for level, limit in (("basic", 2), ("moderate", 3), ("strong", 4), ("ultimate", 5)):
         s = ia.turn(3, 0, 3)
         s.res[0] = (0, 0, 0, 9)

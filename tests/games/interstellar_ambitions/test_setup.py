@@ -146,7 +146,7 @@ def test_tokens_placed_one_at_a_time(ia) -> None:
 
 
 def test_resources_and_compensation(ia) -> None:
-    """IA-SET-18..23: 2 of each; P2 +1; P3 adv 1 +1; P4 adv 1 +2; P5 adv 2 +2; P6 adv 2 +3."""
+    """IA-SET-18, IA-SET-19, IA-SET-20, IA-SET-21, IA-SET-22, IA-SET-23: 2 of each; P2 +1; P3 adv 1 +1; P4 adv 1 +2; P5 adv 2 +2; P6 adv 2 +3."""
     s = ia.load(6, 7)
     while s.phase == "setup" and (not s.stack or s.stack[-1].kind != "comp"):
         s.apply(s.legal_actions()[0])

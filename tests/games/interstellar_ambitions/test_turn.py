@@ -95,7 +95,7 @@ def test_advance_up_to_three_different(ia) -> None:
 
 
 def test_ultimate_slots_limited(ia) -> None:
-    """IA-TRK-05..08: ULTIMATE is last; only it is limited: 1 (3p) / 2 (4-6p)."""
+    """IA-TRK-05, IA-TRK-06, IA-TRK-07, IA-TRK-08: ULTIMATE is last; only it is limited: 1 (3p) / 2 (4-6p)."""
     s = ia.turn(3, 0, 2)
     ia.tokens(s, 0, "build:ultimate", "develop:strong")
     ia.tokens(s, 1, "develop:ultimate", "develop:strong", "develop:strong")
@@ -143,7 +143,7 @@ def test_plan_places_all(ia) -> None:
     ia.tokens(s, 0, "develop:moderate")
     ia.run(s)
     ia.act(s, "plan")
-    for i in range(5):
+    for _ in range(5):
         assert "done" not in ia.notes(s)
         ia.act(s, "place research")
     assert s.tokens[0].count(parse_token("research:basic")) == 5
@@ -237,9 +237,8 @@ def test_game_end_trigger_and_final_round(ia) -> None:
     assert s.end_trigger == 1 and not s.is_terminal()
     turns = []
     while not s.is_terminal():
-        if s.step == 0 or s.stack[-1].kind == "step2":
-            if not turns or turns[-1] != s.seat:
-                turns.append(s.seat)
+        if s.stack[-1].kind == "step2" and (not turns or turns[-1] != s.seat):
+            turns.append(s.seat)
         k = s.stack[-1].kind
         if k == "claim" and s.seat == 1:
             ia.act(s, "claim spymaster")
@@ -255,7 +254,7 @@ def test_game_end_trigger_and_final_round(ia) -> None:
 
 
 def test_scoring_categories(ia) -> None:
-    """IA-END-04..10: planets only at max, special bonuses, 12 VP set, owned techs only,
+    """IA-END-04, IA-END-05, IA-END-06, IA-END-07, IA-END-08, IA-END-09, IA-END-10: planets only at max, special bonuses, 12 VP set, owned techs only,
     ships, medals."""
     s = ia.turn(3, 0, 0)
     c = s.content

@@ -394,3 +394,20 @@ def test_military_base_lets_units_be_produced_there(rd):
     assert recruits and all(a.endswith("B1a") for a in recruits)
     rd.do(s, "recruit carrier B1a")
     assert len(rd.units_of(s, 0, "carrier", at="B1a")) == 1
+
+
+def test_lifting_needs_a_carrier_and_costs_it_a_movement_point(rd):
+    """Ruling RD-OPEN-12 (transport): landed units go back into orbit only aboard one of
+    the player's ships with capacity there, which spends 1 movement point; without such a
+    ship no lift is offered, so landing and lifting cannot repeat without end."""
+    s = rd.blank(factions=[rd.NEUTRAL, rd.NEUTRAL])
+    rd.own(s, "C1a", 0)
+    rd.place(s, 0, "infantry", "C1a", landed=True)
+    assert "lift C1a" not in rd.legal(s)
+    carrier = rd.place(s, 0, "carrier", "C1a", mp=1)[0]
+    assert "lift C1a" in rd.legal(s)
+    rd.do(s, "lift C1a")
+    assert s.units[carrier].mp == 0
+    assert not any(u.landed for u in s.units.values())
+    rd.do(s, "land C1a")
+    assert "lift C1a" not in rd.legal(s)

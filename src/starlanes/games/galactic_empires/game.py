@@ -63,6 +63,12 @@ class GalacticEmpires(Game):
                 raise BadOptionError(f"deck {nm!r}: {deck_problems(self.content, d)[0]}")
         lists = deck_lists(self.content, self.options["structure"], self.options["deck"],
                            self.options["decks"], self.players)
+        need = self.players + 9 if self.options["structure"] == "standard" else \
+            self.players * (self.players + 10)
+        if min(len(lst) for lst in lists) < need:
+            raise BadOptionError(
+                f"the deck is too small to ante, set aside reserves and deal {self.players} "
+                f"players (needs {need} cards); use deck=both")
         self.defs = tuple(cid for lst in lists for cid in lst)
         self.deck_of = tuple(k for k, lst in enumerate(lists) for _ in lst)
 

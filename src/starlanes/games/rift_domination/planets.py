@@ -68,7 +68,7 @@ def planet_actions(s: RiftState, seat: int) -> list[Action]:
         payable = owner >= 0 or s.tile_kind[p] != "civilized" or can_pay
         if ground and not hostile and (owner == seat or (troops and payable)):
             out.append(Land(name))
-        if any(u.landed for u in here):
+        if any(u.landed for u in here) and _lifter(s, seat, point) is not None:
             out.append(Lift(name))
         if (
             owner != seat and s.tile_kind[p] == "civilized" and not hostile
@@ -86,10 +86,14 @@ def apply_planet_action(s: RiftState, seat: int, a: Action) -> None:
     p = b.planet_ids.index(a.planet)  # type: ignore[attr-defined]
     point = b.planet_point[p]
     if isinstance(a, Lift):
+        ship = _lifter(s, seat, point)
+        assert ship is not None
+        x = s.units[ship]
+        s.units[ship] = x._replace(mp=x.mp - 1)
         for uid, u in list(s.units.items()):
             if u.loc == point and u.owner == seat and u.landed:
                 s.units[uid] = u._replace(landed=False)
-        s.log(f"{s.seat_name(seat)} lifts off from {a.planet}")
+        s.log(f"{s.seat_name(seat)} lifts off from {a.planet} aboard a {x.kind}")
     elif isinstance(a, Land):
         landing = _ground_in_orbit(s, seat, point)
         owner = s.planet_owner[p]
@@ -105,6 +109,19 @@ def apply_planet_action(s: RiftState, seat: int, a: Action) -> None:
         negotiate(s, seat, p)
     elif isinstance(a, Consume):
         consume(s, seat, p)
+
+
+def _lifter(s: RiftState, seat: int, point: int) -> int | None:
+    """The ship that picks landed units up: one of the seat's ships in that orbit with
+    capacity and a movement point left, which the lift costs (ruling RD-OPEN-12; without
+    this cost landing and lifting could repeat forever)."""
+    stats = s.stats[seat]
+    best = None
+    for uid, u in s.units.items():
+        if (u.loc == point and u.owner == seat and not u.landed and u.mp > 0
+                and stats[u.kind].capacity > 0 and (best is None or u.mp > s.units[best].mp)):
+            best = uid
+    return best
 
 
 def _set_landed(s: RiftState, uids: list[int]) -> None:
