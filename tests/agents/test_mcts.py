@@ -1,0 +1,94 @@
+"""MCTS / ISMCTS (starlanes.agents.mcts): forced wins, no peeking at hidden information,
+reproducibility under a seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from starlanes.agents.mcts import MCTSAgent, score_evaluation
+from starlanes.agents.registry import make_agent
+from starlanes.engine import AgentSpecError
+
+from .toygames import GuessCard, Nim
+
+
+@pytest.mark.parametrize("pile", [4, 5, 7, 8])
+def test_finds_the_forced_win_in_nim(pile):
+    """From a pile that is not a multiple of 3 the winning move leaves a multiple of 3."""
+    state = Nim(players=2, seed=1, pile=pile).new_initial_state()
+    agent = MCTSAgent(seed=3, iterations=400, depth=50, widening=0)
+    assert agent.act(state).n == pile % 3
+
+
+def test_plays_a_forced_win_to_the_end():
+    state = Nim(players=2, seed=1, pile=10).new_initial_state()
+    agent = MCTSAgent(seed=5, iterations=300, depth=50, widening=0)
+    while not state.is_terminal():
+        if state.current_player() == 0:
+            state.apply(agent.act(state))
+        else:
+            state.apply(state.legal_actions()[0])
+    assert state.returns() == [1.0, 0.0]
+
+
+def test_ismcts_never_reads_the_hidden_card():
+    """The choice is the same whatever seat 1 really holds: every iteration searches a
+    determinisation drawn with the agent's own RNG, never the real hidden card."""
+    choices = set()
+    for card in ("a", "b"):
+        state = GuessCard(players=2, seed=1, card=card).new_initial_state()
+        choices.add(str(MCTSAgent(seed=11, iterations=200).act(state)))
+    assert len(choices) == 1
+
+
+def test_search_leaves_the_real_state_unchanged():
+    state = Nim(players=2, seed=1, pile=9).new_initial_state()
+    before = state.digest()
+    MCTSAgent(seed=1, iterations=100).act(state)
+    assert state.digest() == before
+
+
+def test_reproducible_under_a_seed():
+    state = Nim(players=2, seed=1, pile=20).new_initial_state()
+    a = [str(MCTSAgent(seed=9, iterations=60).act(state)) for _ in range(3)]
+    assert len(set(a)) == 1
+
+
+def test_rift_domination_search_is_reproducible_and_legal():
+    import starlanes
+
+    state = starlanes.load("rift-domination", players=2, seed=3).new_initial_state()
+    for _ in range(60):
+        state.apply(state.legal_actions()[0])
+    picks = []
+    for _ in range(2):
+        agent = make_agent("mcts:iterations=30,depth=2", "rift-domination", 4)
+        picks.append(agent.act(state))
+    assert picks[0] == picks[1] and state.is_legal(picks[0])
+
+
+def test_rift_domination_mcts_takes_the_winning_planet(rd):
+    """A constructed forced win: seat 1 (last in the round) has 9 VP of 10 and can land on
+    an uncontrolled harvester planet that completes a system (+1 VP); the round then ends
+    with seat 1 the only one at the target."""
+    s = rd.blank(factions=[rd.NEUTRAL, rd.NEUTRAL])
+    s.seat = 1
+    s.vp = [5, 9]
+    rd.tile(s, "B2a", "harvester", 1)
+    rd.place(s, 1, "carrier", "B2a", mp=1)
+    rd.place(s, 1, "infantry", "B2a")
+    rd.touch(s)
+    agent = MCTSAgent(seed=2, iterations=300, depth=6)
+    assert str(agent.act(s)) == "land B2a"
+
+
+def test_score_evaluation_ranks_scores():
+    state = Nim(players=2, seed=1, pile=3).new_initial_state()
+    assert score_evaluation(state) == [0.5, 0.5]
+
+
+def test_bad_parameters_are_rejected():
+    with pytest.raises(AgentSpecError):
+        MCTSAgent(iterations=0, seconds=0)
+    with pytest.raises(AgentSpecError):
+        MCTSAgent(rollout="oracle")
