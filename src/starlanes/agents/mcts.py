@@ -81,18 +81,22 @@ class MCTSAgent(Agent):
     Parameters: ``iterations`` (int, default 200), ``seconds`` (float, 0 = none),
     ``c`` (UCT exploration constant, default 0.7 on rewards in [0, 1]), ``depth`` (rollout
     cut-off in actions, default 4), ``rollout`` ("random" or "heuristic"), ``widening``
-    (progressive widening factor, default 2.0; 0 disables it).
+    (progressive widening factor, default 2.0; 0 disables it), ``prior`` ("none" or
+    "heuristic": the game's heuristic agent names the first child to try at each new node,
+    so widening keeps its choice in view).
     """
 
     name = "mcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float = 0.0,
                  c: float = 0.7, depth: int = 4, rollout: str = "random",
-                 widening: float = 2.0) -> None:
+                 widening: float = 2.0, prior: str = "none") -> None:
         if iterations < 1 and seconds <= 0:
             raise AgentSpecError("mcts needs iterations >= 1 or seconds > 0")
         if rollout not in ("random", "heuristic"):
             raise AgentSpecError(f"mcts rollout must be random or heuristic, not {rollout!r}")
+        if prior not in ("none", "heuristic"):
+            raise AgentSpecError(f"mcts prior must be none or heuristic, not {prior!r}")
         if depth < 0 or c < 0 or widening < 0:
             raise AgentSpecError("mcts depth, c and widening must not be negative")
         self.iterations = iterations
@@ -101,6 +105,8 @@ class MCTSAgent(Agent):
         self.depth = depth
         self.rollout = rollout
         self.widening = widening
+        self.prior = prior
+        self._prior_agent: Any = None
         self.rng = random.Random(seed)
         self._policy: Any = None
         self._evaluate: Evaluator | None = None
@@ -116,11 +122,14 @@ class MCTSAgent(Agent):
         module = game_module(state, "heuristic")
         evaluate = getattr(module, "evaluate", None) if module else None
         self._evaluate = evaluate or score_evaluation
-        if self.rollout == "heuristic":
+        if self.rollout == "heuristic" or self.prior == "heuristic":
             factory = getattr(module, "HeuristicAgent", None) if module else None
             if factory is None:
-                raise AgentSpecError(f"{state.game.game_id} has no heuristic rollout policy")
-            self._policy = factory(self.rng.getrandbits(32))
+                raise AgentSpecError(f"{state.game.game_id} has no heuristic agent")
+            if self.rollout == "heuristic":
+                self._policy = factory(self.rng.getrandbits(32))
+            if self.prior == "heuristic":
+                self._prior_agent = factory(self.rng.getrandbits(32))
 
     # ------------------------------------------------------------------ search
     def act(self, state: GameState) -> Action:
@@ -162,6 +171,8 @@ class MCTSAgent(Agent):
             player = state.current_player()
             keys = [str(a) for a in legal]
             order = node.order
+            if not order and self._prior_agent is not None:
+                order[str(self._prior_agent.act(state))] = -1.0
             for k in keys:
                 if k not in order:
                     order[k] = rng.random()
@@ -227,7 +238,7 @@ def make_mcts(seed: int, params: dict[str, str]) -> MCTSAgent:
     """Build an MCTSAgent from spec parameters (strings); AgentSpecError on bad values."""
     kinds: dict[str, Callable[[str], Any]] = {
         "iterations": int, "seconds": float, "c": float, "depth": int, "rollout": str,
-        "widening": float,
+        "widening": float, "prior": str,
     }
     kw: dict[str, Any] = {}
     for key, value in params.items():
