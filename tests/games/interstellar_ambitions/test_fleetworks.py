@@ -162,10 +162,12 @@ def test_shadow_buy(ia) -> None:
     s.res[0] = (0, 0, 0, 9)
     take(ia, s, "shadow:basic")
     ia.act(s, "buy-cards")
-    ia.act(s, ia.notes(s)[0])
-    assert s.stack[-1].kind == "hand_discard"
-    ia.act(s, ia.notes(s)[0])
-    assert len(s.hands[0]) == 7
+    assert all(n.startswith("discard") or n in ("done",) or n.startswith("exchange")
+               for n in ia.notes(s))  # at 7: discard first
+    ia.act(s, "discard black_market")
+    assert len(s.hands[0]) == 6
+    ia.act(s, [n for n in ia.notes(s) if n.startswith("buy")][0])
+    assert len(s.hands[0]) == 7 and s.res[0][3] == 8
 
 
 def test_shadow_hire(ia) -> None:

@@ -127,7 +127,9 @@ class HeuristicAgent:
         ns = sum(s.card(i).requires.supply for i in vessels_of(s, me))
         if t == "T":
             g = c.generates
-            v = 70 - 6 * terrain if terrain < 8 else 5
+            if terrain >= 8:
+                return 3
+            v = 70 - 6 * terrain
             v += 6 * g.economy + 8 * (g.supply if ps < pe else g.energy) + 3 * g.ammo
             return v
         if t in "SBD":
@@ -201,12 +203,12 @@ class HeuristicAgent:
             elif a.kind == "aim":
                 t = a.a
                 if is_hq(t):
-                    v = 500
+                    v = 500 + s.hq[code_seat(t)]
                 else:
                     c = s.card(t)
                     left = hp_left(s, t)
                     if c.type in "SD":
-                        v = (400 if left <= power else 120) - left + _value(s, t)
+                        v = (400 if left <= power else 160) - left + _value(s, t)
                     elif c.type == "M":
                         v = 250 if s.units[t].against == me else 0
                     elif c.type == "B":
@@ -217,6 +219,8 @@ class HeuristicAgent:
                         v = 140
             else:
                 continue
+            if a.kind == "aim" and not is_hq(a.a) and v > 0:
+                v += s.hq[s.units[a.a].owner] / 2  # finish the weakest opponent first
             if v > 0 and (best is None or v > best[0]):
                 best = (v, a)
         return best[1] if best else legal[-1]
@@ -249,7 +253,7 @@ class HeuristicAgent:
         ship of the fleet's empire waiting in hand."""
         done = next(a for a in legal if a.kind == "done")
         for a in legal:  # clear ships of another major empire out of a crowded hand
-            if a.kind == "discard" and len(s.hands[me]) >= 8:
+            if a.kind == "discard" and len(s.hands[me]) >= 6:
                 c = s.card(a.a)
                 if c.type in "SD" and not empire_allowed(s, me, c):
                     return a

@@ -124,8 +124,8 @@ class Combat:
             "level": self.level, "stage": self.stage,
             "ships": [[{"ship": ids[e[0]], "damage": e[1], "status": e[3]} for e in side]
                       for side in self.entries],
-            "orders": orders, "committed": self.secret.view(viewer) and {
-                str(k): (v is not None) for k, v in self.secret.view(viewer).items()},
+            "orders": orders,
+            "committed": {str(k): k in self.secret.choices for k in self.seats},
             "rolls": [list(r) for r in self.rolls], "totals": list(self.totals),
         }
 

@@ -216,9 +216,12 @@ def mode_apply(s: IAState, d: Decision, a: Act) -> None:
 
 def buy_legal(s: IAState, d: Decision) -> list[Action]:
     out: list[Action] = []
-    if s.res[d.seat][3] >= 1:
-        ids = s.content.shadow_ids
-        out.extend(Act("buy", ids[c]) for c in sorted(set(s.offer)))
+    ids = s.content.shadow_ids
+    if s.res[d.seat][3] >= 1 and s.offer:
+        if len(s.hands[d.seat]) >= HAND_LIMIT:  # at 7, discard one first (IA-SHA-04)
+            out.extend(Act("discard", ids[c]) for c in sorted(set(s.hands[d.seat])))
+        else:
+            out.extend(Act("buy", ids[c]) for c in sorted(set(s.offer)))
     out.append(DONE)
     return out
 
@@ -230,6 +233,10 @@ def buy_apply(s: IAState, d: Decision, a: Act) -> None:
         s.offer = ()
         return
     card = s.content.shadow_index[a.a]
+    if a.verb == "discard":
+        hand_apply(s, d, a)
+        s.push(Decision(seat, "buy", d.data))
+        return
     offer = list(s.offer)
     offer.remove(card)
     s.offer = tuple(offer)
@@ -237,13 +244,6 @@ def buy_apply(s: IAState, d: Decision, a: Act) -> None:
     s.hands[seat] = s.hands[seat] + (card,)
     if s.offer:
         s.push(Decision(seat, "buy", d.data))
-    if len(s.hands[seat]) > HAND_LIMIT:  # at 7, discard one first (IA-SHA-04)
-        s.push(Decision(seat, "hand_discard"))
-
-
-def hand_legal(s: IAState, d: Decision) -> list[Action]:
-    ids = s.content.shadow_ids
-    return [Act("discard", ids[c]) for c in sorted(set(s.hands[d.seat]))]
 
 
 def hand_apply(s: IAState, d: Decision, a: Act) -> None:
@@ -346,7 +346,6 @@ DECISIONS = {
     "research": (research_legal, research_apply),
     "shadow_mode": (mode_legal, mode_apply),
     "buy": (buy_legal, buy_apply),
-    "hand_discard": (hand_legal, hand_apply),
     "replace_merc": (rmerc_legal, rmerc_apply),
     "hire": (hire_legal_wrapped, hire_apply),
     "fleet": (fleet_legal, fleet_apply),

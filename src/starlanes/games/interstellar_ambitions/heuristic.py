@@ -73,9 +73,6 @@ class HeuristicAgent:
     def _keep(self, s: IAState, seat: int, legal: list[Act]) -> Act:
         return max(legal, key=lambda a: _card_rank(s, a.a))
 
-    def _hand_discard(self, s: IAState, seat: int, legal: list[Act]) -> Act:
-        return self._keep(s, seat, legal)
-
     def _start_tech(self, s: IAState, seat: int, legal: list[Act]) -> Act:
         return min(legal, key=lambda a: START_TECH.index(a.a) if a.a in START_TECH else 9)
 
@@ -364,9 +361,8 @@ class HeuristicAgent:
 
     def _rescue(self, s: IAState, seat: int, legal: list[Act]) -> Act:
         c = s.content
-        return max(legal, key=lambda a: c.planet_max.get(a.a, 0) if isinstance(
-            c.planet_max, dict) else c.planet_max[c.planet_index[a.a]] if a.verb == "rescue"
-            else 0)
+        opts = [a for a in legal if a.verb == "rescue"]
+        return max(opts, key=lambda a: c.planet_max[c.planet_index[a.a]]) if opts else legal[0]
 
     def _disrupt(self, s: IAState, seat: int, legal: list[Act]) -> Act:
         opts = [a for a in legal if a.verb == "disrupt"]

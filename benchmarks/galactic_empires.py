@@ -1,0 +1,85 @@
+"""Galactic Empires speed figures: random-playout actions/s and games/s, clones/s and
+determinisations/s of a 2-player mid-game state, seconds per heuristic game.
+
+Run: ``python benchmarks/galactic_empires.py [--games N]``. Prints one line per figure.
+Measured on one core; nothing here asserts, it only reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import starlanes
+from starlanes.games.galactic_empires.heuristic import HeuristicAgent
+
+GAME = "galactic-empires"
+
+
+def random_playout(players: int, games: int, seed: int = 0) -> tuple[float, float]:
+    """(actions/s, games/s) of uniformly random legal play to the end of the game."""
+    actions = 0
+    start = time.perf_counter()
+    for g in range(games):
+        state = starlanes.load(GAME, players=players, seed=seed + g).new_initial_state()
+        rng = random.Random(g)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+            actions += 1
+    wall = time.perf_counter() - start
+    return actions / wall, games / wall
+
+
+def heuristic_game(players: int, games: int, seed: int = 0) -> float:
+    """Seconds per full game with heuristic bots in every seat."""
+    start = time.perf_counter()
+    for g in range(games):
+        state = starlanes.load(GAME, players=players, seed=seed + g).new_initial_state()
+        bots = [HeuristicAgent(g * 10 + i) for i in range(players)]
+        while not state.is_terminal():
+            state.apply(bots[state.current_player()].act(state))
+    return (time.perf_counter() - start) / games
+
+
+def mid_game_state(players: int = 2, seed: int = 0):
+    """A state some complete turns into a heuristic game, fleets in play."""
+    state = starlanes.load(GAME, players=players, seed=seed).new_initial_state()
+    bots = [HeuristicAgent(i) for i in range(players)]
+    while not state.is_terminal() and state.round < 6:
+        state.apply(bots[state.current_player()].act(state))
+    return state
+
+
+def clones_per_s(n: int = 20000) -> float:
+    state = mid_game_state()
+    start = time.perf_counter()
+    for _ in range(n):
+        state.clone()
+    return n / (time.perf_counter() - start)
+
+
+def determinizations_per_s(n: int = 20000) -> float:
+    state = mid_game_state()
+    rng = random.Random(1)
+    start = time.perf_counter()
+    for _ in range(n):
+        state.determinize(0, rng)
+    return n / (time.perf_counter() - start)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=20, help="games per figure")
+    args = ap.parse_args()
+    for players in (2, 3, 4):
+        aps, gps = random_playout(players, args.games)
+        print(f"{GAME} {players}p random playout: {aps:,.0f} actions/s, {gps:.1f} games/s")
+        hg = heuristic_game(players, max(1, args.games // 4))
+        print(f"{GAME} {players}p heuristic game: {hg:.3f} s/game")
+    print(f"{GAME} 2p mid-game clones: {clones_per_s():,.0f} clones/s")
+    print(f"{GAME} 2p mid-game determinisations: {determinizations_per_s():,.0f} /s")
+
+
+if __name__ == "__main__":
+    main()

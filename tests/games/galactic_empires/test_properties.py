@@ -1,0 +1,147 @@
+"""Property tests: random legal play, hidden information, replay, clone and
+determinisation (engine contract), plus invariants of the rules."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import starlanes
+from starlanes.engine import IllegalActionError, replay
+
+SETTINGS = settings(max_examples=12, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+GAMES = st.tuples(st.integers(0, 10**6), st.integers(2, 4),
+                  st.sampled_from(["basic", "standard"]))
+
+
+def _state(seed, players, structure):
+    return starlanes.load("galactic-empires", players=players, seed=seed,
+                          structure=structure).new_initial_state()
+
+
+def _locations(s) -> list[int]:
+    where = [c for d in s.decks for c in d] + [c for d in s.discards for c in d]
+    where += [c for h in s.hands for c in h] + [c for r in s.reserve for c in r]
+    where += list(s.units)
+    return where
+
+
+def _check(s) -> None:
+    assert min(s.pool) >= 0
+    assert 0 <= s.plays <= 3
+    assert all(h >= 0 for h in s.hq)
+    for u in s.units.values():
+        assert min(u.sdmg, u.dmg, u.rdmg, u.ammo, u.charge, u.perm) >= 0
+        assert u.perm <= u.dmg
+    where = _locations(s)
+    assert sorted(where) == list(range(len(s.defs))), "a card is in two places or lost"
+
+
+@SETTINGS
+@given(GAMES)
+def test_random_play_never_raises_and_keeps_invariants(game):
+    """Random legal play: legal actions are never empty before the end, every one
+    applies, no negative points, at most three card plays, every card in one place."""
+    seed, players, structure = game
+    s = _state(seed, players, structure)
+    rng = random.Random(seed)
+    for _ in range(600):
+        if s.is_terminal():
+            break
+        acts = s.legal_actions()
+        assert acts
+        s.apply(rng.choice(acts))
+        _check(s)
+
+
+@SETTINGS
+@given(GAMES)
+def test_observation_hides_hands_reserve_and_decks(game):
+    """Another seat's hand, reserve and deck order never appear in an observation."""
+    seed, players, structure = game
+    s = _state(seed, players, structure)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(50, 300)):
+        if s.is_terminal():
+            break
+        s.apply(rng.choice(s.legal_actions()))
+    for seat in range(players):
+        obs = s.observation(seat)
+        json.dumps(obs)
+        for p in obs["players"]:
+            if p["seat"] != seat:
+                assert p["hand"] is None and p["reserve"] is None
+            else:
+                assert p["hand"] == [s.name(c) for c in s.hands[seat]]
+        assert "decks" not in obs and obs["deck_sizes"] == [len(d) for d in s.decks]
+        text = json.dumps(obs)
+        for other in range(players):
+            if other != seat:
+                public = {s.name(c) for d in s.discards for c in d} | {
+                    s.name(i) for i in s.units}
+                for c in s.hands[other] + s.reserve[other]:
+                    if s.name(c) not in public:
+                        assert f'"{s.name(c)}"' not in text
+
+
+@SETTINGS
+@given(GAMES)
+def test_replay_clone_and_determinize(game):
+    """replay(record()) reproduces the digest; a clone is independent; determinize keeps
+    what the seat knows and resamples only hidden cards."""
+    seed, players, structure = game
+    s = _state(seed, players, structure)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(20, 250)):
+        if s.is_terminal():
+            break
+        s.apply(rng.choice(s.legal_actions()))
+    rec = s.record()
+    assert replay(rec).digest() == s.digest()
+    before = s.digest()
+    c = s.clone()
+    for _ in range(30):
+        if c.is_terminal():
+            break
+        c.apply(rng.choice(c.legal_actions()))
+    assert s.digest() == before
+    seat = s.current_player() if not s.is_terminal() else 0
+    d = s.determinize(seat, random.Random(seed))
+    assert d.hands[seat] == s.hands[seat] and d.reserve[seat] == s.reserve[seat]
+    assert d.units == s.units and d.discards == s.discards
+    assert [len(h) for h in d.hands] == [len(h) for h in s.hands]
+    assert sorted(_locations(d)) == sorted(_locations(s))
+    if structure == "standard":
+        for o in range(players):
+            assert sorted(d.decks[o] + d.hands[o] * (o != seat) + d.reserve[o] * (o != seat)) \
+                == sorted(s.decks[o] + s.hands[o] * (o != seat) + s.reserve[o] * (o != seat))
+    assert s.digest() == before
+
+
+def test_illegal_action_changes_nothing():
+    """An illegal action raises and leaves the state as it was."""
+    s = _state(3, 2, "basic")
+    before = s.digest()
+    from starlanes.games.galactic_empires.actions import GEAction
+
+    try:
+        s.apply(GEAction("draw", 5, label="draw 5"))
+    except IllegalActionError:
+        pass
+    else:  # pragma: no cover
+        raise AssertionError("illegal action applied")
+    assert s.digest() == before
+
+
+def test_games_end_and_report_round():
+    """Games always end (turn cap at worst) and expose end_reason and round."""
+    s = starlanes.load("galactic-empires", players=2, seed=5, turn_cap=20).new_initial_state()
+    rng = random.Random(5)
+    while not s.is_terminal():
+        s.apply(rng.choice(s.legal_actions()))
+    assert s.end_reason in ("conquest", "turn_cap") and s.round >= 1
+    assert sum(s.returns()) == 1.0
