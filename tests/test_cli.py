@@ -296,3 +296,23 @@ def test_split_list_keeps_agent_parameters_together() -> None:
         "random", "mcts:iterations=400,c=1.4", "heuristic"]
     with pytest.raises(AgentSpecError):
         split_list("random,,heuristic")
+
+
+def test_hotseat_hands_the_terminal_over_between_humans(tmp_path: Path) -> None:
+    """Two humans at one terminal: before the second decides, the screen is cleared and the
+    program waits until that player has the terminal; undo only takes back one's own move."""
+    save = tmp_path / "hot.json"
+    script = "\n".join([
+        "1",      # P0 home planet
+        "",       # P1 takes the terminal
+        "undo",   # P1 has nothing of its own to take back
+        "1",      # P1 home planet
+        "",       # P0 takes the terminal back (tile placement)
+        f"save {save}",
+        "quit",
+    ]) + "\n"
+    proc = run("play", GAME, "--seats", "human,human", "--seed", "3", stdin=script)
+    assert proc.returncode == 0, proc.stderr
+    assert "hand the terminal to P1" in proc.stdout
+    assert "nothing of yours to undo" in proc.stdout
+    assert len(GameRecord.load(save).actions) == 2

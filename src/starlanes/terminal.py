@@ -107,15 +107,16 @@ class PlaySession:
         }
         self.render = renderer_for(self.game_id)
         self.save = save
-        self.undo_stack: list[GameState] = []
+        self.undo_stack: list[tuple[int, GameState]] = []
         self.stdin = stdin or sys.stdin
+        self.last_human: int | None = None
 
     def run(self) -> bool:
         """Play until the game ends (True) or a human quits (False)."""
         while not self.state.is_terminal():
             seat = self.state.current_player()
             if seat in self.humans:
-                if not self.human_turn(seat):
+                if not self.hand_over(seat) or not self.human_turn(seat):
                     self.finish(quit_early=True)
                     return False
             else:
@@ -125,6 +126,18 @@ class PlaySession:
                           f"[bold]{escape(str(action))}[/bold]")
         self.finish(quit_early=False)
         return True
+
+    def hand_over(self, seat: int) -> bool:
+        """Hotseat: when the decision passes to another human, clear the screen and wait
+        until that player has the terminal, so no one sees another seat's hand or secret
+        choices. False if input ends."""
+        if len(self.humans) < 2 or self.last_human in (None, seat):
+            self.last_human = seat
+            return True
+        self.last_human = seat
+        out.clear()
+        out.rule(f"hand the terminal to {escape(seat_label(self.state, seat))}")
+        return self.read("press Enter when only that player can see the screen ") is not None
 
     def finish(self, quit_early: bool) -> None:
         if self.save is not None:
@@ -197,16 +210,16 @@ class PlaySession:
                 out.print(f"record saved to {escape(arg.strip())}")
                 continue
             if word == "undo":
-                if not self.undo_stack:
-                    out.print("[yellow]nothing to undo[/yellow]")
+                if not self.undo_stack or self.undo_stack[-1][0] != seat:
+                    out.print("[yellow]nothing of yours to undo[/yellow]")
                     continue
-                self.state = self.undo_stack.pop()
+                self.state = self.undo_stack.pop()[1]
                 out.print("[cyan]took back your last decision[/cyan]")
                 return True
             action = self.choose(text, actions)
             if action is None:
                 continue
-            self.undo_stack.append(self.state.clone())
+            self.undo_stack.append((seat, self.state.clone()))
             self.state.apply(action)
             out.print(f"you (P{seat}): [bold]{escape(str(action))}[/bold]")
             return True

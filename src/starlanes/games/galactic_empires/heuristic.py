@@ -109,7 +109,12 @@ class HeuristicAgent:
     def _play_value(self, s: GEState, a: GEAction, me: int) -> float:
         k = a.kind
         if k == "operate":
-            return 45 + (hp_left(s, a.b) <= 2) * 10 if a.b in s.units else 0
+            if a.b not in s.units:
+                return 0
+            if s.units[a.b].owner == me:  # repair: the most damaged ship first
+                u = s.units[a.b]
+                return 40 + u.dmg + (10 if s.card(a.b).type in "SD" else 0)
+            return 45 + (hp_left(s, a.b) <= 2) * 10
         if k == "study":
             u = s.units[a.a]
             return 40 if u.against == me else 0
@@ -208,7 +213,7 @@ class HeuristicAgent:
                     c = s.card(t)
                     left = hp_left(s, t)
                     if c.type in "SD":
-                        v = (400 if left <= power else 160) - left + _value(s, t)
+                        v = (400 if left <= power else 120) - left + _value(s, t)
                     elif c.type == "M":
                         v = 250 if s.units[t].against == me else 0
                     elif c.type == "B":
