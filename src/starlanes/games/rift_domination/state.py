@@ -306,6 +306,8 @@ class RiftState(GameState):
                 self.tile_in_hand = (k, next(it))
         # The kinds still in the bag are hidden too: their order is reshuffled.
         rng.shuffle(self.tile_bag)
+        # So is the order of the factions not yet drawn (a repick draws from it).
+        rng.shuffle(self.faction_pool)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: the public board, its own hand, others' hand sizes; tile
