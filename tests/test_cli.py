@@ -316,3 +316,18 @@ def test_hotseat_hands_the_terminal_over_between_humans(tmp_path: Path) -> None:
     assert "hand the terminal to P1" in proc.stdout
     assert "nothing of yours to undo" in proc.stdout
     assert len(GameRecord.load(save).actions) == 2
+
+
+def test_cards_lists_the_galactic_empires_pool_with_filters() -> None:
+    """`starlanes cards galactic-empires` lists the pool, filtered by empire and type."""
+    everything = run("cards", "galactic-empires")
+    assert everything.returncode == 0, everything.stderr
+    krebiz_ships = run("cards", "galactic-empires", "--empire", "krebiz", "--type", "S")
+    assert krebiz_ships.returncode == 0
+    body = [ln for ln in krebiz_ships.stdout.splitlines() if ln.startswith("│")]
+    assert body and all(" krebiz " in ln and " S " in ln for ln in body)
+    assert len(body) < len([ln for ln in everything.stdout.splitlines() if ln.startswith("│")])
+    bad = run("cards", "galactic-empires", "--type", "Z")
+    assert bad.returncode == 2 and "no card matches" in bad.stderr
+    none = run("cards", GAME)
+    assert none.returncode == 2 and "no card pool" in none.stderr

@@ -130,6 +130,44 @@ def games_cmd() -> None:
     out.print(table)
 
 
+@app.command("cards")
+def cards_cmd(
+    game: Annotated[str, typer.Argument(help="game id, e.g. galactic-empires")],
+    empire: Annotated[str, typer.Option(help="only cards of this empire")] = "",
+    card_type: Annotated[str, typer.Option("--type", help="only cards of this type letter")] = "",
+    content: Annotated[Path | None, typer.Option(help="directory overriding the content")] = None,
+) -> None:
+    """List a game's card pool (Galactic Empires), with filters."""
+    import importlib
+
+    try:
+        cls = game_class(game)
+    except StarlanesError as e:
+        fail(str(e))
+    package = cls.__module__.rpartition(".")[0]
+    module = importlib.import_module(f"{package}.content")
+    listing = getattr(module, "card_listing", None)
+    if listing is None:
+        fail(f"{game} has no card pool to list")
+    try:
+        pool = module.load_content(content)
+        cards = listing(pool, empire=empire, type_letter=card_type.upper())
+    except StarlanesError as e:
+        fail(str(e))
+    if not cards:
+        fail(f"no card matches empire={empire or 'any'} type={card_type or 'any'}")
+    table = Table(title=f"{cls.title}: {len(cards)} cards")
+    for col in ("id", "type", "empire", "name", "str", "requires", "generates", "weapons",
+                "text"):
+        table.add_column(col)
+    for c in cards:
+        need = ", ".join(f"{k} {v}" for k, v in c.requires.model_dump().items() if v)
+        gen = ", ".join(f"{k} {v}" for k, v in c.generates.model_dump().items() if v)
+        table.add_row(c.id, c.type, c.empire, escape(c.name), str(c.strength), need, gen,
+                      c.weapons, escape(c.text))
+    out.print(table)
+
+
 # ---------------------------------------------------------------------- play
 def _default_bot(game_id: str) -> str:
     try:

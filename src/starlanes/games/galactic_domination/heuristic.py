@@ -20,6 +20,10 @@ from .state import AIM, AP, ATT, HULL, KIND, OWNER, SEC, SH, GDState
 
 BUILD_ORDER = (RAIDER, RAIDER, DESTROYER, RAIDER, COMMAND, RAIDER, DESTROYER, EXPLORER)
 PLACE_ORDER = (RAIDER, DESTROYER, COMMAND, EXPLORER, MINER)
+import os
+PATIENCE = tuple(int(v) for v in os.environ.get("GDPAT", "2,12").split(","))
+"""Rounds (drawn per game) the bot holds its warships out of the enemy's striking range
+before it advances regardless."""
 
 
 class HeuristicAgent:
@@ -28,10 +32,12 @@ class HeuristicAgent:
     name = "heuristic"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.reset(seed)
 
     def reset(self, seed: int) -> None:
         self.rng = random.Random(seed)
+        self.patience = self.rng.randint(*PATIENCE)
+        self._strike: tuple[tuple[frozenset[int], ...], ...] | None = None
 
     def act(self, state: GDState) -> Action:
         s = state
@@ -88,9 +94,10 @@ class HeuristicAgent:
             pick = self._ship_action(s, s.active, by_ship[s.active], enemy)
             if pick is not None:
                 return pick
+        rng = self.rng
         order = sorted(by_ship, key=lambda u: (
             0 if any(isinstance(a, (A.Attack, A.Fire)) for a in by_ship[u]) else 1,
-            s.ships[u][KIND] == MINER, u))
+            s.ships[u][KIND] == MINER, rng.random()))
         for u in order:
             if u == s.active:
                 continue
@@ -112,7 +119,7 @@ class HeuristicAgent:
             opts = [a for a in builds if a.kind == UNIT_IDS[k]]
             if opts:
                 return min(opts, key=lambda a: (s.load_at(s.board.index[a.sector]), a.sector))
-            if k != MINER:
+            if k != MINER and counts[k] < 5:
                 return None  # save up for this one
         return None  # pragma: no cover
 
@@ -179,10 +186,34 @@ class HeuristicAgent:
         now = gap(x[SEC])
         if now == 0:
             return None
-        best = min(moves, key=lambda a: (gap(b.index[a.sector]), a.sector))
+        if s.round < self.patience:
+            danger = self._danger(s, enemy)
+            can_shoot = x[AP] >= 2
+            moves = [a for a in moves
+                     if not danger[b.index[a.sector]]
+                     or (can_shoot and any(r in foe_secs for r in reach[b.index[a.sector]]))]
+            if not moves:
+                return None
+        rng = self.rng
+        best = min(moves, key=lambda a: (gap(b.index[a.sector]), rng.random()))
         if gap(b.index[best.sector]) < now:
             return best
         return None
+
+    def _danger(self, s: GDState, enemy: dict[int, tuple]) -> list[bool]:
+        """Sectors some enemy warship could attack on its next turn (move, then shoot)."""
+        if self._strike is None:
+            b = s.board
+            self._strike = tuple(
+                tuple(frozenset(t for u in range(15) if b.dist[sec][u] <= s.max_ap[k] - 1
+                                for t in s.reach[k][u]) for sec in range(15))
+                for k in range(5))
+        out = [False] * 15
+        for y in enemy.values():
+            if s.damage[y[KIND]]:
+                for t in self._strike[y[KIND]][y[SEC]]:
+                    out[t] = True
+        return out
 
     def _miner(self, s: GDState, uid: int, x: tuple, acts: list[Action]) -> Action | None:
         me = x[OWNER]
