@@ -83,14 +83,16 @@ class MCTSAgent(Agent):
     cut-off in actions, default 4), ``rollout`` ("random" or "heuristic"), ``widening``
     (progressive widening factor, default 2.0; 0 disables it), ``prior`` ("none" or
     "heuristic": the game's heuristic agent names the first child to try at each new node,
-    so widening keeps its choice in view).
+    so widening keeps its choice in view, and its value gets a progressive bias of
+    ``prior_weight / (visits + 1)`` that fades as the search learns).
     """
 
     name = "mcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float = 0.0,
                  c: float = 0.7, depth: int = 4, rollout: str = "random",
-                 widening: float = 2.0, prior: str = "none") -> None:
+                 widening: float = 2.0, prior: str = "none",
+                 prior_weight: float = 1.0) -> None:
         if iterations < 1 and seconds <= 0:
             raise AgentSpecError("mcts needs iterations >= 1 or seconds > 0")
         if rollout not in ("random", "heuristic"):
@@ -106,6 +108,7 @@ class MCTSAgent(Agent):
         self.rollout = rollout
         self.widening = widening
         self.prior = prior
+        self.prior_weight = prior_weight
         self._prior_agent: Any = None
         self.rng = random.Random(seed)
         self._policy: Any = None
@@ -156,6 +159,14 @@ class MCTSAgent(Agent):
         )
         return by_key[best] if best is not None else self.rng.choice(legal)
 
+    @staticmethod
+    def _bias_key(order: dict[str, float]) -> str | None:
+        """The child the prior named (ordered first with -1), if any."""
+        for k, v in order.items():
+            if v < 0:
+                return k
+        return None
+
     def _widen_limit(self, node: Node) -> int:
         if self.widening <= 0:
             return 1 << 30
@@ -199,12 +210,15 @@ class MCTSAgent(Agent):
                 break
             c = self.c
             best_child, best_action, best_value = None, None, -1.0
+            bias_key = self._bias_key(order)
             for ch, a in tried:
                 if ch.visits == 0:
                     value = math.inf
                 else:
                     value = ch.reward / ch.visits + c * math.sqrt(
                         math.log(max(ch.avail, 1)) / ch.visits)
+                    if bias_key is not None and children.get(bias_key) is ch:
+                        value += self.prior_weight / (ch.visits + 1)
                 if value > best_value:
                     best_child, best_action, best_value = ch, a, value
             assert best_child is not None and best_action is not None
@@ -238,7 +252,7 @@ def make_mcts(seed: int, params: dict[str, str]) -> MCTSAgent:
     """Build an MCTSAgent from spec parameters (strings); AgentSpecError on bad values."""
     kinds: dict[str, Callable[[str], Any]] = {
         "iterations": int, "seconds": float, "c": float, "depth": int, "rollout": str,
-        "widening": float, "prior": str,
+        "widening": float, "prior": str, "prior_weight": float,
     }
     kw: dict[str, Any] = {}
     for key, value in params.items():

@@ -18,7 +18,8 @@ from .random_agent import RandomAgent
 AGENT_NAMES: dict[str, tuple[str, ...]] = {
     "random": (),
     "heuristic": (),
-    "mcts": ("iterations", "seconds", "c", "depth", "rollout", "widening", "prior"),
+    "mcts": ("iterations", "seconds", "c", "depth", "rollout", "widening", "prior",
+             "prior_weight"),
 }
 
 

@@ -3,9 +3,11 @@
 It attaches miners to free planets, builds warships with what they gather, and fights one
 ship at a time (GD-AP-08): each ship first shoots the enemy it can kill or hurt most, then
 closes in on the nearest sector from which it could shoot, and only then does the bot turn to
-the next ship. A charged destroyer fires at a sector where enemies outweigh friends. As a
-defender in a collision it gives up its cheapest ship. It reads only what its seat may see;
-the game has no hidden information.
+the next ship. Early in the game (for a number of rounds drawn per game) it does not stop a
+warship where the enemy could strike it next turn unless it can shoot from there at once;
+ties between equally good ships and moves are broken at random. A charged destroyer fires
+at a sector where enemies outweigh friends. As a defender in a collision it gives up its
+cheapest ship. It reads only what its seat may see; the game has no hidden information.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from .state import AIM, AP, ATT, HULL, KIND, OWNER, SEC, SH, GDState
 
 BUILD_ORDER = (RAIDER, RAIDER, DESTROYER, RAIDER, COMMAND, RAIDER, DESTROYER, EXPLORER)
 PLACE_ORDER = (RAIDER, DESTROYER, COMMAND, EXPLORER, MINER)
-import os
-PATIENCE = tuple(int(v) for v in os.environ.get("GDPAT", "2,12").split(","))
-"""Rounds (drawn per game) the bot holds its warships out of the enemy's striking range
-before it advances regardless."""
+PATIENCE = (0, 3)
+"""The bot draws, per game, the round up to which its warships stay out of sectors the enemy
+could strike next turn (unless they can shoot from there at once); after it they close in
+regardless."""
 
 
 class HeuristicAgent:
@@ -37,7 +39,8 @@ class HeuristicAgent:
     def reset(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.patience = self.rng.randint(*PATIENCE)
-        self._strike: tuple[tuple[frozenset[int], ...], ...] | None = None
+        self._strike: tuple[tuple[frozenset[int], ...], ...] = ()
+        self._strike_key: tuple = ()
 
     def act(self, state: GDState) -> Action:
         s = state
@@ -202,7 +205,9 @@ class HeuristicAgent:
 
     def _danger(self, s: GDState, enemy: dict[int, tuple]) -> list[bool]:
         """Sectors some enemy warship could attack on its next turn (move, then shoot)."""
-        if self._strike is None:
+        key = (s.board, s.max_ap, s.reach)
+        if self._strike_key != key:
+            self._strike_key = key
             b = s.board
             self._strike = tuple(
                 tuple(frozenset(t for u in range(15) if b.dist[sec][u] <= s.max_ap[k] - 1
