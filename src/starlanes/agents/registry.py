@@ -74,12 +74,26 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
         return RandomAgent(seed)
     if name == "heuristic":
         return _heuristic(game_id, seed)
-    game_class(game_id)
     from .mcts import make_mcts
 
-    agent = make_mcts(seed, params)
+    defaults = dict(getattr(_game_module(game_id, "heuristic"), "MCTS_DEFAULTS", {}))
+    if "seconds" in params and "iterations" not in params:
+        defaults.pop("iterations", None)  # a time budget replaces the default iterations
+    agent = make_mcts(seed, {**{k: str(v) for k, v in defaults.items()}, **params})
     agent.name = spec
     return agent
+
+
+def _game_module(game_id: str, name: str):  # noqa: ANN202 - a module or None
+    """The game's ``<package>.<name>`` module, or None when the game has none."""
+    cls = game_class(game_id)
+    package = sys.modules[cls.__module__].__package__ or cls.__module__.rpartition(".")[0]
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{package}.{name}":
+            raise
+        return None
 
 
 def _heuristic(game_id: str, seed: int) -> Agent:

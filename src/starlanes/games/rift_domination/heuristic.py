@@ -40,6 +40,13 @@ from .actions import (
 from .occ import effect_of
 from .state import RiftState
 
+#: The MCTS agent's defaults for this game (explicit spec parameters win): a short search
+#: guided by this bot, whose move is tried first and rolled out for the rest of the turn.
+MCTS_DEFAULTS = {
+    "iterations": 30, "depth": 20, "rollout": "heuristic", "prior": "heuristic",
+    "prior_weight": 0.5,
+}
+
 GOOD_NOW = {
     "gain_resources", "gain_vp", "draw", "income_up", "free_units", "recruit", "free_upgrade",
     "steal_resources", "drain_income", "discard_cards", "sabotage",

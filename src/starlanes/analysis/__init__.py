@@ -1,0 +1,21 @@
+"""Analysis: tournaments between agents, win-rate statistics, ratings and plots.
+
+``run_tournament`` plays a seat-balanced schedule of bot games (optionally in worker
+processes); ``tournament_report`` turns the results into win rates with 95% confidence
+intervals, per-seat figures, the first-seat advantage, mean game length and ratings.
+"""
+
+from .ratings import rate_games
+from .stats import first_seat_advantage, seat_win_rates, wilson_interval, win_rates
+from .tournament import (
+    DEFAULT_ACTION_CAP,
+    play_game,
+    run_tournament,
+    seat_schedule,
+    tournament_report,
+)
+
+__all__ = [
+    "DEFAULT_ACTION_CAP", "first_seat_advantage", "play_game", "rate_games", "run_tournament",
+    "seat_schedule", "seat_win_rates", "tournament_report", "wilson_interval", "win_rates",
+]
