@@ -14,16 +14,16 @@ from .errors import (
     UnknownGameError,
 )
 from .game import Game
-from .options import OptionSet, OptionSpec
+from .options import CONTENT_OPTION, OptionSet, OptionSpec
 from .record import GameRecord, replay
 from .registry import game_class, game_ids, load, register
 from .rng import GameRng, derive_seed
-from .state import TERMINAL, GameState
+from .state import TERMINAL, GameState, shared_returns
 
 __all__ = [
-    "Action", "AgentSpecError", "BadOptionError", "ContentEntry", "ContentError", "Decision",
+    "Action", "AgentSpecError", "CONTENT_OPTION", "BadOptionError", "ContentEntry", "ContentError", "Decision",
     "Game", "GameRecord", "GameRng", "GameState", "IllegalActionError", "NotationError",
     "OptionSet", "OptionSpec", "RecordError", "SecretChoices", "StarlanesError", "TERMINAL",
     "UnknownGameError", "derive_seed", "game_class", "game_ids", "load", "load_table",
-    "read_toml", "register", "replay",
+    "read_toml", "register", "replay", "shared_returns",
 ]

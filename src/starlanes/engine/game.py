@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import BadOptionError, NotationError
@@ -53,6 +54,18 @@ class Game(ABC):
 
     @abstractmethod
     def new_initial_state(self) -> GameState: ...
+
+    def content_dir(self) -> Path | None:
+        """The directory named by the ``content`` option, or None for the packaged files.
+
+        Raises BadOptionError if the directory does not exist.
+        """
+        override = self.options.get("content", "")
+        if not override:
+            return None
+        if not Path(override).is_dir():
+            raise BadOptionError(f"content directory {override!r} does not exist")
+        return Path(override)
 
     def parse_action(self, state: GameState, text: str) -> Action:
         """Read ``text`` as one of ``state``'s legal actions.

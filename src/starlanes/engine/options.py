@@ -86,3 +86,9 @@ class OptionSet:
                 raise BadOptionError(f"unknown option {key!r}; this game knows: {known}")
             out[name] = by_name[name].coerce(value)
         return out
+
+
+CONTENT_OPTION = OptionSpec(
+    "content", str, "", "directory of TOML files overriding the packaged content"
+)
+"""The ``content`` option every game with content files offers (``--content DIR``)."""

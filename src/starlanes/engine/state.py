@@ -26,6 +26,15 @@ TERMINAL = -4
 """``current_player()`` of a finished game (OpenSpiel's convention)."""
 
 
+def shared_returns(winners: Sequence[int], players: int) -> list[float]:
+    """Returns for ``players`` seats: 1.0 split evenly among ``winners`` (ties shared),
+    0.0 for everyone else; all 0.0 when there is no winner."""
+    if not winners:
+        return [0.0] * players
+    share = 1.0 / len(winners)
+    return [share if s in winners else 0.0 for s in range(players)]
+
+
 class GameState(ABC):
     """Base class of every game's state.
 

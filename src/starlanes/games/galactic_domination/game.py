@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from starlanes.engine import BadOptionError, Game, OptionSet, OptionSpec, register
+from starlanes.engine import CONTENT_OPTION, Game, OptionSet, OptionSpec, register
 
 from .content import load_content
 from .state import GDState
@@ -30,15 +29,12 @@ class GalacticDomination(Game):
         OptionSpec("roll_off", bool, False,
                    "decide player 1 by the D10 roll-off (0 counts as 10) instead of seat order",
                    ruling="GD-SET-06"),
-        OptionSpec("content", str, "", "directory of TOML files overriding the packaged content"),
+        CONTENT_OPTION,
     ))
 
     def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
         super().__init__(players=players, seed=seed, **options)
-        override = self.options["content"]
-        if override and not Path(override).is_dir():
-            raise BadOptionError(f"content directory {override!r} does not exist")
-        self.content = load_content(Path(override) if override else None)
+        self.content = load_content(self.content_dir())
 
     def new_initial_state(self) -> GDState:
         from . import setup

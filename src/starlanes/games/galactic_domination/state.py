@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from starlanes.engine import Action, Decision, GameRng, GameState
-from starlanes.engine.state import TERMINAL
+from starlanes.engine.state import TERMINAL, shared_returns
 
 from .content import RANGE_ORDER, UNIT_IDS, GDContent
 
@@ -129,10 +129,7 @@ class GDState(GameState):
         rules.apply(self, action)
 
     def returns(self) -> list[float]:
-        if not self.winners:
-            return [0.0, 0.0]
-        share = 1.0 / len(self.winners)
-        return [share if s in self.winners else 0.0 for s in range(2)]
+        return shared_returns(self.winners, 2)
 
     def scores(self) -> list[int]:
         """Fleet value: the mineral cost of each player's units still in play."""

@@ -3,10 +3,9 @@ docs/rulings/galactic-empires.md)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from starlanes.engine import BadOptionError, Game, OptionSet, OptionSpec, register
+from starlanes.engine import CONTENT_OPTION, BadOptionError, Game, OptionSet, OptionSpec, register
 
 from .content import deck_problems, load_content
 from .setup import begin, deck_lists
@@ -45,15 +44,12 @@ class GalacticEmpires(Game):
                    ruling="GE-WIN-03"),
         OptionSpec("turn_cap", int, 150, "complete turns after which the game ends "
                    "(least Sector HQ damage wins)", minimum=1, maximum=10000),
-        OptionSpec("content", str, "", "directory of TOML files overriding the packaged content"),
+        CONTENT_OPTION,
     ))
 
     def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
         super().__init__(players=players, seed=seed, **options)
-        override = self.options["content"]
-        if override and not Path(override).is_dir():
-            raise BadOptionError(f"content directory {override!r} does not exist")
-        self.content = load_content(Path(override) if override else None)
+        self.content = load_content(self.content_dir())
         names = [d for d in self.options["decks"].split(",") if d]
         for nm in names:
             d = self.content.decks.get(nm)

@@ -15,7 +15,7 @@ import random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from starlanes.engine import Action, Decision, GameRng, GameState
-from starlanes.engine.state import TERMINAL
+from starlanes.engine.state import TERMINAL, shared_returns
 
 from .content import Card, Content
 
@@ -191,10 +191,7 @@ class GEState(GameState):
         apply(self, action)
 
     def returns(self) -> list[float]:
-        if not self.winners:
-            return [0.0] * self.n
-        share = 1.0 / len(self.winners)
-        return [share if i in self.winners else 0.0 for i in range(self.n)]
+        return shared_returns(self.winners, self.n)
 
     def scores(self) -> list[int]:
         """Sector HQ points left (25 minus damage, 0 once eliminated)."""

@@ -3,10 +3,9 @@ docs/rulings/interstellar-ambitions.md)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from starlanes.engine import BadOptionError, Game, OptionSet, OptionSpec, register
+from starlanes.engine import CONTENT_OPTION, Game, OptionSet, OptionSpec, register
 
 from .content import load_content
 from .state import IAState
@@ -37,15 +36,12 @@ class InterstellarAmbitions(Game):
                    choices=("up_to", "exact"), ruling="IA-OPEN-06"),
         OptionSpec("round_limit", int, 60, "rounds after which the game ends on VP "
                    "(end_reason 'round_limit')", minimum=1, maximum=1000),
-        OptionSpec("content", str, "", "directory of TOML files overriding the packaged content"),
+        CONTENT_OPTION,
     ))
 
     def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
         super().__init__(players=players, seed=seed, **options)
-        override = self.options["content"]
-        if override and not Path(override).is_dir():
-            raise BadOptionError(f"content directory {override!r} does not exist")
-        self.content = load_content(Path(override) if override else None)
+        self.content = load_content(self.content_dir())
 
     def new_initial_state(self) -> IAState:
         from . import rules, setup

@@ -18,7 +18,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from starlanes.engine import Action, Decision, GameState
-from starlanes.engine.state import TERMINAL
+from starlanes.engine.state import TERMINAL, shared_returns
 
 from .content import IAContent
 from .rng import FastRng
@@ -152,10 +152,7 @@ class IAState(GameState):
         rules.apply(self, action)
 
     def returns(self) -> list[float]:
-        if not self.winners:
-            return [0.0] * self.n
-        share = 1.0 / len(self.winners)
-        return [share if s in self.winners else 0.0 for s in range(self.n)]
+        return shared_returns(self.winners, self.n)
 
     def scores(self) -> list[int]:
         from .scoring import score_all

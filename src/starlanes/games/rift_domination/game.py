@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from starlanes.engine import BadOptionError, Game, OptionSet, OptionSpec, register
+from starlanes.engine import CONTENT_OPTION, Game, OptionSet, OptionSpec, register
 
 from .board import board_for
 from .content import load_content
@@ -33,15 +32,12 @@ class RiftDomination(Game):
         OptionSpec("warp_limit", str, "system",
                    "one warp per system in total ('system') or per player ('player')",
                    choices=("system", "player"), ruling="RD-OPEN-23"),
-        OptionSpec("content", str, "", "directory of TOML files overriding the packaged content"),
+        CONTENT_OPTION,
     ))
 
     def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
         super().__init__(players=players, seed=seed, **options)
-        override = self.options["content"]
-        if override and not Path(override).is_dir():
-            raise BadOptionError(f"content directory {override!r} does not exist")
-        self.content = load_content(Path(override) if override else None)
+        self.content = load_content(self.content_dir())
         self.board = board_for(self.content, self.players, wormholes=False)
 
     def new_initial_state(self) -> RiftState:

@@ -15,7 +15,7 @@ import random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from starlanes.engine import Action, Decision, GameRng, GameState
-from starlanes.engine.state import TERMINAL
+from starlanes.engine.state import TERMINAL, shared_returns
 
 from .board import Board
 from .content import RiftContent
@@ -197,10 +197,7 @@ class RiftState(GameState):
         rules.apply(self, action)
 
     def returns(self) -> list[float]:
-        if not self.winners:
-            return [0.0] * self.n
-        share = 1.0 / len(self.winners)
-        return [share if s in self.winners else 0.0 for s in range(self.n)]
+        return shared_returns(self.winners, self.n)
 
     def scores(self) -> list[int]:
         return list(self.vp)
