@@ -27,6 +27,14 @@ def _locations(s) -> list[int]:
     where = [c for d in s.decks for c in d] + [c for d in s.discards for c in d]
     where += [c for h in s.hands for c in h] + [c for r in s.reserve for c in r]
     where += list(s.units)
+    # A card being resolved lives in the pending step (4b-4d): the played card and the
+    # target's reaction card; a counter card is already in the discard pile.
+    p = s.pending
+    if p:
+        if p[0] == "card":
+            where.append(p[1])
+        if len(p) > 4 and p[4] >= 0:
+            where.append(p[4])
     return where
 
 
