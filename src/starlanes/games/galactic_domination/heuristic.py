@@ -20,6 +20,14 @@ from . import actions as A
 from .content import COMMAND, DESTROYER, EXPLORER, MINER, RAIDER, UNIT_IDS
 from .state import AIM, AP, ATT, HULL, KIND, OWNER, SEC, SH, GDState
 
+#: The MCTS agent's defaults for this game (explicit spec parameters win): a short search
+#: guided by this bot, whose move is tried first and rolled out for the rest of the turn.
+MCTS_DEFAULTS = {
+    "iterations": 30, "depth": 20, "rollout": "heuristic", "prior": "heuristic",
+    "prior_weight": 0.5,
+}
+
+
 BUILD_ORDER = (RAIDER, RAIDER, DESTROYER, RAIDER, COMMAND, RAIDER, DESTROYER, EXPLORER)
 PLACE_ORDER = (RAIDER, DESTROYER, COMMAND, EXPLORER, MINER)
 PATIENCE = (0, 3)

@@ -22,6 +22,13 @@ from .fire import weapon_sources
 from .state import GEState
 from .units import hp_left, ships_of, slots, vessels_of
 
+#: The MCTS agent's defaults for this game (explicit spec parameters win): a short search
+#: guided by this bot, whose move is tried first and rolled out for the rest of the turn.
+MCTS_DEFAULTS = {
+    "iterations": 30, "depth": 20, "rollout": "heuristic", "prior": "heuristic",
+    "prior_weight": 0.5,
+}
+
 
 def _value(s: GEState, inst: int) -> float:
     c = s.card(inst)

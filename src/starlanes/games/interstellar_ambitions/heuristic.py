@@ -23,6 +23,14 @@ from .common import HOME, fleet_value
 from .scoring import score_all
 from .state import IAState
 
+#: The MCTS agent's defaults for this game (explicit spec parameters win): a short search
+#: guided by this bot, whose move is tried first and rolled out for the rest of the turn.
+MCTS_DEFAULTS = {
+    "iterations": 30, "depth": 20, "rollout": "heuristic", "prior": "heuristic",
+    "prior_weight": 0.5,
+}
+
+
 KEEP_ORDER = ("steal_tech", "steal", "gain", "plague", "boom", "fast_track", "intel",
               "exchange_plans", "riot", "damage_ship", "lose", "pilfer", "defect", "scuttle",
               "delay", "bump_ultimate", "new_opportunities")
