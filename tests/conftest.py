@@ -17,16 +17,17 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import settings
 
+
+import starlanes
+from starlanes.games.rift_domination.board import board_for
+from starlanes.games.rift_domination.factions import compile_faction
+
 # Property tests draw the same examples on every run (set STARLANES_HYPOTHESIS=random to
 # explore new ones locally), so the suite is reproducible in CI.
 settings.register_profile("repeatable", derandomize=True, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile("explore" if os.environ.get("STARLANES_HYPOTHESIS") == "random"
                       else "repeatable")
-
-import starlanes
-from starlanes.games.rift_domination.board import board_for
-from starlanes.games.rift_domination.factions import compile_faction
 
 #: A faction with no ability that changes income, draws or movement: used as the neutral
 #: default for constructed positions.

@@ -1,8 +1,9 @@
-"""The ``starlanes`` command: list games, play in the terminal, simulate, replay records.
+"""The ``starlanes`` command: list games, play in the terminal, simulate, rate bots, replay.
 
 ``starlanes games`` lists the games; ``starlanes play GAME`` seats you (and bots) at a
 terminal table; ``starlanes simulate GAME`` runs many bot games and summarises them (``--json``
-for programs); ``starlanes replay FILE`` verifies or steps through a saved record.
+for programs); ``starlanes tournament GAME`` rates agents against each other over
+seat-balanced games; ``starlanes replay FILE`` verifies or steps through a saved record.
 
 User errors (unknown game, bad option, bad agent spec, bad record, bad content) print one
 line ``error: ...`` on stderr and exit with status 2.
@@ -25,11 +26,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from starlanes.agents import make_agent, parse_spec
+from starlanes.analysis import DEFAULT_ACTION_CAP, timed_tournament
+from starlanes.analysis import play_game as run_game
 from starlanes.engine import (
     AgentSpecError,
     BadOptionError,
     GameRecord,
-    GameState,
     RecordError,
     StarlanesError,
     derive_seed,
@@ -41,13 +43,11 @@ from starlanes.engine import replay as replay_record
 from starlanes.terminal import (
     HUMAN,
     PlaySession,
-    end_reason_of,
     err,
     out,
     renderer_for,
     results_table,
     seat_label,
-    winners_of,
     write_record,
 )
 
@@ -58,7 +58,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-DEFAULT_ACTION_CAP = 200_000
 
 
 # ---------------------------------------------------------------------- helpers
@@ -241,29 +240,6 @@ def play(
 
 
 # ---------------------------------------------------------------------- simulate
-def run_game(game_id: str, players: int, seed: int, options: dict[str, str],
-             specs: Sequence[str], agent_seeds: Sequence[int],
-             action_cap: int = DEFAULT_ACTION_CAP) -> tuple[GameState, dict[str, Any]]:
-    """Play one bot game; returns the final state and its result row."""
-    state = load(game_id, players=players, seed=seed, **options).new_initial_state()
-    agents = [make_agent(s, game_id, k) for s, k in zip(specs, agent_seeds, strict=True)]
-    n = 0
-    while not state.is_terminal() and n < action_cap:
-        state.apply(agents[state.current_player()].act(state))
-        n += 1
-    capped = not state.is_terminal()
-    return state, {
-        "seed": seed,
-        "agents": list(specs),
-        "winners": winners_of(state),
-        "scores": list(state.scores()),
-        "end_reason": "action_cap" if capped else end_reason_of(state),
-        "rounds": getattr(state, "round", None),
-        "actions": len(state.history),
-        "digest": state.digest(),
-    }
-
-
 def summary_tables(report: dict[str, Any]) -> list[Table]:
     """Per-agent win rates and scores, and the game-level figures of a simulation report."""
     seats_played: Counter[str] = Counter()
@@ -369,6 +345,62 @@ def simulate(
         return
     for table in summary_tables(report):
         out.print(table)
+
+
+# ---------------------------------------------------------------------- tournament
+@app.command()
+def tournament(
+    game: Annotated[str, typer.Argument(help="Game id (see 'starlanes games').")],
+    agents: Annotated[str, typer.Option(
+        help="Comma-separated agent specs to compare, e.g. random,heuristic,mcts or "
+             "mcts:iterations=50,mcts:iterations=200; each spec is its own label.")],
+    games: Annotated[int, typer.Option(
+        min=1, help="Number of games (a multiple of the number of agents keeps the seats "
+                    "balanced).")] = 60,
+    players: Annotated[int | None, typer.Option(
+        help="Players per game (default: the game's minimum).")] = None,
+    seed: Annotated[int, typer.Option(
+        help="Master seed; game g uses a seed derived from it and g.")] = 0,
+    workers: Annotated[int, typer.Option(
+        min=1, help="Worker processes (1 plays in this process).")] = 1,
+    json_output: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON object with the report on stdout.")] = False,
+    plot: Annotated[Path | None, typer.Option(
+        help="Write a PNG of the ratings with +-2 sigma error bars here.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Game option key=value; repeat for several.")] = None,
+    content: Annotated[Path | None, typer.Option(
+        help="Directory of content TOML files overriding the packaged ones.")] = None,
+    action_cap: Annotated[int, typer.Option(
+        min=1, help="Stop a game after this many actions (end reason action_cap).")]
+        = DEFAULT_ACTION_CAP,
+) -> None:
+    """Rate agents against each other: seat-balanced games, ratings, win rates with 95% CIs."""
+    from starlanes.analysis.plot import plot_ratings
+    from starlanes.analysis.report import report_tables
+
+    cls = game_class(game)
+    n = players if players is not None else cls.min_players
+    opts = parse_options(option, content)
+    load(game, players=n, seed=seed, **opts)  # bad players or options fail here
+    specs = split_list(agents)
+    if len(set(specs)) != len(specs):
+        raise AgentSpecError(f"an agent is named twice in {agents!r}; labels must differ")
+    for spec in specs:
+        make_agent(spec, game, 0)
+    if games % len(specs):
+        err.print(f"[yellow]note: {games} games is not a multiple of {len(specs)} agents; "
+                  "the seats are not exactly balanced[/yellow]")
+    report = timed_tournament(game, specs, n, games, seed, opts, workers, action_cap)
+    if plot is not None:
+        plot_ratings(report["ratings"], plot, title=f"{game}: {games} games, {n} players")
+    if json_output:
+        sys.stdout.write(json.dumps(report) + "\n")
+        return
+    for table in report_tables(report):
+        out.print(table)
+    if plot is not None:
+        out.print(f"plot written to {escape(str(plot))}")
 
 
 # ---------------------------------------------------------------------- replay

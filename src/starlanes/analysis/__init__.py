@@ -12,10 +12,12 @@ from .tournament import (
     play_game,
     run_tournament,
     seat_schedule,
+    timed_tournament,
     tournament_report,
 )
 
 __all__ = [
     "DEFAULT_ACTION_CAP", "first_seat_advantage", "play_game", "rate_games", "run_tournament",
-    "seat_schedule", "seat_win_rates", "tournament_report", "wilson_interval", "win_rates",
+    "seat_schedule", "seat_win_rates", "timed_tournament", "tournament_report",
+    "wilson_interval", "win_rates",
 ]

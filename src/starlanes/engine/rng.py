@@ -1,28 +1,85 @@
 """The seeded random number generator every state owns.
 
 Chance comes only from a state's own :class:`GameRng`: the same seed and the same actions
-give the same game on any machine (CPython's Mersenne Twister is platform independent).
-Bots draw from their own ``random.Random`` so a search never changes the game's rolls.
+give the same game on any machine. Bots draw from their own ``random.Random`` so a search
+never changes the game's rolls.
+
+Search clones and determinises states many thousands of times a second, and copying the
+Mersenne Twister's 2.5 KB state dominated that, so :class:`GameRng` keeps one 64-bit integer:
+a linear congruential step (Knuth's MMIX constants) whose top bits make each number, seeded
+through a splitmix64 scramble so that nearby seeds give unrelated streams. A copy is one int.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
+from typing import Any
+
+_MASK = (1 << 64) - 1
+_MUL = 6364136223846793005
+_INC = 1442695040888963407
+_TO_FLOAT = 1.0 / 9007199254740992.0
+
+
+def _scramble(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
 
 
 class GameRng(random.Random):
-    """A ``random.Random`` with a cheap copy and a six-sided die.
+    """The ``random.Random`` API (random, getrandbits, randrange, choice, shuffle ...) on a
+    single 64-bit state, plus ``d6()`` (an int 1..6) and a cheap ``copy()``.
 
-    ``d6()`` returns an int 1..6. ``copy()`` returns an independent generator in the same
-    state (about 5 microseconds).
+    Seeds may be ints or strings (strings are hashed with SHA-256, never with Python's
+    per-process ``hash``).
     """
 
+    def __init__(self, seed: Any = 0) -> None:
+        self.gauss_next = None
+        self.seed(seed)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:  # type: ignore[override]
+        if isinstance(a, int):
+            x = a & _MASK
+        else:
+            digest = hashlib.sha256(repr(a).encode()).digest()
+            x = int.from_bytes(digest[:8], "little")
+        self._x = _scramble(x)
+        self.gauss_next = None
+
+    def random(self) -> float:
+        x = (self._x * _MUL + _INC) & _MASK
+        self._x = x
+        return (x >> 11) * _TO_FLOAT
+
+    def getrandbits(self, k: int) -> int:
+        out = 0
+        got = 0
+        while got < k:
+            x = (self._x * _MUL + _INC) & _MASK
+            self._x = x
+            out = (out << 32) | (x >> 32)
+            got += 32
+        return out >> (got - k)
+
     def d6(self) -> int:
-        return int(self.random() * 6) + 1
+        x = (self._x * _MUL + _INC) & _MASK
+        self._x = x
+        return ((x >> 11) * 6 >> 53) + 1
+
+    def getstate(self) -> tuple[int]:  # type: ignore[override]
+        return (self._x,)
+
+    def setstate(self, state: Any) -> None:
+        self._x = state[0]
 
     def copy(self) -> GameRng:
-        other = GameRng.__new__(GameRng)
-        other.setstate(self.getstate())
+        other = type(self).__new__(type(self))
+        other._x = self._x
+        other.gauss_next = None
         return other
 
 

@@ -1,0 +1,37 @@
+"""A PNG of agent ratings: mu with +-2 sigma error bars, best agent on top."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from starlanes.engine import BadOptionError
+
+
+def plot_ratings(ratings: Mapping[str, Mapping[str, float]], path: Path,
+                 title: str = "ratings") -> None:
+    """Write the ratings plot to ``path`` (PNG). Raises BadOptionError if it cannot be
+    written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    order = sorted(ratings, key=lambda a: ratings[a]["mu"])
+    mus = [ratings[a]["mu"] for a in order]
+    errs = [2 * ratings[a]["sigma"] for a in order]
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.5 * len(order)))
+    try:
+        ax.errorbar(mus, range(len(order)), xerr=errs, fmt="o", capsize=4)
+        ax.set_yticks(range(len(order)), labels=order)
+        ax.set_xlabel("rating mu (error bars: +-2 sigma)")
+        ax.set_title(title)
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_ylim(-0.6, len(order) - 0.4)
+        fig.tight_layout()
+        try:
+            fig.savefig(path, format="png", dpi=100)
+        except OSError as e:
+            raise BadOptionError(f"cannot write {path}: {e.strerror or e}") from None
+    finally:
+        plt.close(fig)

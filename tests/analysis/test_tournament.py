@@ -1,0 +1,132 @@
+"""Tournaments: reproducibility under a seed with any number of workers, and the
+``starlanes tournament`` command through its real entry point."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from starlanes.analysis import run_tournament, timed_tournament
+
+REPORT_KEYS = {"game", "players", "games", "seed", "agents", "ratings", "win_rate",
+               "seat_win_rate", "first_seat", "mean_rounds", "mean_actions", "results",
+               "wall_s"}
+RESULT_KEYS = {"seed", "agents", "winners", "scores", "end_reason", "rounds", "actions",
+               "digest"}
+
+
+def _command() -> list[str]:
+    found = shutil.which("starlanes")
+    if found:
+        return [found]
+    sibling = Path(sys.executable).with_name("starlanes")
+    if sibling.exists():
+        return [str(sibling)]
+    return [sys.executable, "-m", "starlanes.cli"]
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, COLUMNS="200", NO_COLOR="1")
+    return subprocess.run([*_command(), *args], capture_output=True, text=True, timeout=120,
+                          env=env, cwd=cwd)
+
+
+# ---------------------------------------------------------------------- reproducibility
+@pytest.mark.parametrize(("game", "options"), [
+    ("galactic-domination", {}),
+    ("rift-domination", {"round_limit": "4"}),
+])
+def test_same_seed_same_results_with_one_or_two_workers(game: str, options: dict) -> None:
+    agents = ["random", "heuristic"]
+    one = run_tournament(game, agents, 2, 6, seed=11, options=options, workers=1,
+                         progress=False)
+    two = run_tournament(game, agents, 2, 6, seed=11, options=options, workers=2,
+                         progress=False)
+    assert one == two
+    assert len(one) == 6
+    other = run_tournament(game, agents, 2, 6, seed=12, options=options, progress=False)
+    assert [r["digest"] for r in other] != [r["digest"] for r in one]
+
+
+def test_results_follow_the_schedule_and_seeds() -> None:
+    rows = run_tournament("galactic-domination", ["random", "heuristic"], 2, 4, seed=3,
+                          progress=False)
+    assert [r["agents"] for r in rows] == [["random", "heuristic"], ["heuristic", "random"]] * 2
+    assert len({r["seed"] for r in rows}) == 4
+    for r in rows:
+        assert set(r) == RESULT_KEYS
+
+
+def test_action_cap_stops_games_without_winners() -> None:
+    report = timed_tournament("galactic-domination", ["random"], 2, 2, seed=1,
+                              action_cap=5, progress=False)
+    assert report["capped"] == 2
+    assert all(r["end_reason"] == "action_cap" and r["winners"] == []
+               for r in report["results"])
+    assert report["win_rate"]["random"] == {**report["win_rate"]["random"], "wins": 0.0,
+                                            "games": 4}
+
+
+# ---------------------------------------------------------------------- CLI
+def test_tournament_json_and_plot_end_to_end(tmp_path: Path) -> None:
+    proc = run("tournament", "rift-domination", "--agents", "random,heuristic", "--games",
+               "4", "--players", "2", "--json", "--plot", "x.png", "-o", "round_limit=6",
+               cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert set(report) >= REPORT_KEYS
+    assert report["game"] == "rift-domination" and report["players"] == 2
+    assert report["games"] == 4 and report["agents"] == ["random", "heuristic"]
+    assert len(report["results"]) == 4
+    for agent in ("random", "heuristic"):
+        assert set(report["ratings"][agent]) == {"mu", "sigma", "ordinal"}
+        assert set(report["win_rate"][agent]) == {"wins", "games", "rate", "ci95"}
+        assert set(report["seat_win_rate"][agent]) == {"0", "1"}
+        lo, hi = report["win_rate"][agent]["ci95"]
+        assert 0.0 <= lo <= report["win_rate"][agent]["rate"] <= hi <= 1.0
+    seats = Counter(r["agents"][0] for r in report["results"])
+    assert seats == {"random": 2, "heuristic": 2}
+    assert {"rate", "ci95", "fair", "advantage"} <= set(report["first_seat"])
+    assert report["mean_actions"] > 0
+    png = (tmp_path / "x.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_tournament_tables_with_workers() -> None:
+    proc = run("tournament", "galactic-domination", "--agents", "random,heuristic",
+               "--games", "4", "--seed", "2", "--workers", "2")
+    assert proc.returncode == 0, proc.stderr
+    for text in ("ratings", "win rate", "95%", "first-seat advantage", "mean actions",
+                 "heuristic", "random"):
+        assert text in proc.stdout
+    assert "4/4" in proc.stderr  # the progress bar
+
+
+def test_agent_specs_keep_their_parameters() -> None:
+    proc = run("tournament", "galactic-domination", "--agents",
+               "mcts:iterations=2,depth=2,mcts:iterations=3,depth=2", "--games", "2",
+               "--json", "-o", "turn_limit=2")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["agents"] == ["mcts:iterations=2,depth=2", "mcts:iterations=3,depth=2"]
+    assert set(report["ratings"]) == set(report["agents"])
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--agents", "random,bogus"), "unknown agent"),
+    (("--agents", "random,random"), "named twice"),
+    (("--agents", "mcts:speed=3"), "no parameter"),
+    (("--agents", "random", "--players", "9"), ""),
+])
+def test_bad_input_exits_2(args: tuple[str, ...], message: str) -> None:
+    proc = run("tournament", "rift-domination", "--games", "2", *args)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert message in proc.stderr
+    assert proc.stdout == ""
