@@ -17,7 +17,6 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import settings
 
-
 import starlanes
 from starlanes.games.rift_domination.board import board_for
 from starlanes.games.rift_domination.factions import compile_faction
