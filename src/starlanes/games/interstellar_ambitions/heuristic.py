@@ -182,8 +182,10 @@ class HeuristicAgent:
                                               "shadow", "fleet").index(name)))
         return next((a for a in legal if a.a == want), legal[0])
 
-    def _claim(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+    def _claim(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
         claims = [a for a in legal if a.verb == "claim"]
+        if not claims:
+            return None
         mine = sum(1 for cl in s.claims if seat in cl)
         best = max(claims, key=lambda a: -len(s.claims[s.ambitions.index(
             s.content.ambition_index[a.a])]))
