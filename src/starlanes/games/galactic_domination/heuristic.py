@@ -254,3 +254,23 @@ class HeuristicAgent:
 
 
 __all__ = ["HeuristicAgent", "COMMAND"]
+
+
+def evaluate(state: GDState) -> list[float]:
+    """Leaf value for search, per seat in [0, 1]: returns() when the game is over, else a
+    logistic of the difference in fleet value (each unit's mineral cost, scaled from half
+    to full by the shields and hull it has left) plus half the minerals in hand."""
+    s = state
+    if s.is_terminal():
+        return s.returns()
+    val = [0.0, 0.0]
+    for x in s.ships.values():
+        k = x[KIND]
+        full = s.max_hull[k] + s.max_sh[k]
+        frac = (x[HULL] + x[SH]) / full if full else 1.0
+        val[x[OWNER]] += s.cost[k] * (0.5 + 0.5 * frac)
+    for i in (0, 1):
+        val[i] += 0.5 * s.minerals[i]
+    z = max(-30.0, min(30.0, (val[0] - val[1]) / 8.0))
+    p0 = 1.0 / (1.0 + 2.718281828459045 ** (-z))
+    return [p0, 1.0 - p0]
