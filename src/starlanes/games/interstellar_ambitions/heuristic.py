@@ -68,7 +68,10 @@ class HeuristicAgent:
         d = s.stack[-1]
         fn: Callable[[IAState, int, list[Act]], Act | None] | None = getattr(
             self, "_" + d.kind, None)
-        choice = fn(s, d.seat, legal) if fn else None  # type: ignore[arg-type]
+        # the 3:1 exchange is legal in most decisions of one's own turn; the decision
+        # helpers only look at the decision's own answers
+        answers = [a for a in legal if a.verb != "exchange"] or legal  # type: ignore[attr-defined]
+        choice = fn(s, d.seat, answers) if fn else None  # type: ignore[arg-type]
         if choice is not None:
             return choice
         plain = [a for a in legal if a.verb != "exchange"]  # type: ignore[attr-defined]
