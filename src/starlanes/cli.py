@@ -101,6 +101,26 @@ def split_list(text: str) -> list[str]:
     return items
 
 
+def checked_setup(game: str, players: int | None, seed: int, option: list[str] | None,
+                  content: Path | None, agents: str) -> tuple[int, dict[str, str], list[str]]:
+    """Players (default: the game's minimum), options and agent specs of a bot run,
+    checked by loading the game once: bad players or options raise before any game."""
+    n = players if players is not None else game_class(game).min_players
+    opts = parse_options(option, content)
+    load(game, players=n, seed=seed, **opts)
+    return n, opts, split_list(agents)
+
+
+GameOptions = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", help="Game option key=value; repeat for several.")]
+ContentDir = Annotated[Path | None, typer.Option(
+    help="Directory of content TOML files overriding the packaged ones.")]
+MasterSeed = Annotated[int, typer.Option(
+    help="Master seed; game g uses a seed derived from it and g.")]
+ActionCap = Annotated[int, typer.Option(
+    min=1, help="Stop a game after this many actions (end reason action_cap).")]
+
+
 def seat_agents(agents: Sequence[str], players: int, game_number: int) -> list[str]:
     """The agent of every seat in game ``game_number``: the list is cycled to ``players``
     entries and rotated by the game number, so over ``players`` consecutive games every agent
@@ -203,10 +223,8 @@ def play(
         help="Number of players (default: number of seats, else the game's minimum).")] = None,
     seed: Annotated[int | None, typer.Option(
         help="Game seed (default: a fresh random seed, printed).")] = None,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="Game option key=value; repeat for several.")] = None,
-    content: Annotated[Path | None, typer.Option(
-        help="Directory of content TOML files overriding the packaged ones.")] = None,
+    option: GameOptions = None,
+    content: ContentDir = None,
     load_file: Annotated[Path | None, typer.Option(
         "--load", help="Resume the game saved in this record file.")] = None,
     save: Annotated[Path | None, typer.Option(
@@ -283,8 +301,7 @@ def simulate(
     players: Annotated[int | None, typer.Option(
         help="Players per game (default: the game's minimum).")] = None,
     games: Annotated[int, typer.Option(min=1, help="Number of games to play.")] = 10,
-    seed: Annotated[int, typer.Option(
-        help="Master seed; game g uses a seed derived from it and g.")] = 0,
+    seed: MasterSeed = 0,
     agents: Annotated[str, typer.Option(
         help="Comma-separated agent specs, one per seat (one name fills every seat; "
              "seats rotate game by game), e.g. random,heuristic or "
@@ -293,20 +310,12 @@ def simulate(
         "--json", help="Print one JSON object with every result on stdout.")] = False,
     save_records: Annotated[Path | None, typer.Option(
         help="Directory to write one record JSON per game into.")] = None,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="Game option key=value; repeat for several.")] = None,
-    content: Annotated[Path | None, typer.Option(
-        help="Directory of content TOML files overriding the packaged ones.")] = None,
-    action_cap: Annotated[int, typer.Option(
-        min=1, help="Abort a game after this many actions (end reason action_cap).")]
-        = DEFAULT_ACTION_CAP,
+    option: GameOptions = None,
+    content: ContentDir = None,
+    action_cap: ActionCap = DEFAULT_ACTION_CAP,
 ) -> None:
     """Play many bot games and summarise them (progress on stderr)."""
-    cls = game_class(game)
-    n = players if players is not None else cls.min_players
-    opts = parse_options(option, content)
-    load(game, players=n, seed=seed, **opts)  # bad players or options fail here
-    specs = split_list(agents)
+    n, opts, specs = checked_setup(game, players, seed, option, content, agents)
     for spec in dict.fromkeys(specs):
         parse_spec(spec)
         make_agent(spec, game, 0)
@@ -359,31 +368,22 @@ def tournament(
                     "balanced).")] = 60,
     players: Annotated[int | None, typer.Option(
         help="Players per game (default: the game's minimum).")] = None,
-    seed: Annotated[int, typer.Option(
-        help="Master seed; game g uses a seed derived from it and g.")] = 0,
+    seed: MasterSeed = 0,
     workers: Annotated[int, typer.Option(
         min=1, help="Worker processes (1 plays in this process).")] = 1,
     json_output: Annotated[bool, typer.Option(
         "--json", help="Print one JSON object with the report on stdout.")] = False,
     plot: Annotated[Path | None, typer.Option(
         help="Write a PNG of the ratings with +-2 sigma error bars here.")] = None,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="Game option key=value; repeat for several.")] = None,
-    content: Annotated[Path | None, typer.Option(
-        help="Directory of content TOML files overriding the packaged ones.")] = None,
-    action_cap: Annotated[int, typer.Option(
-        min=1, help="Stop a game after this many actions (end reason action_cap).")]
-        = DEFAULT_ACTION_CAP,
+    option: GameOptions = None,
+    content: ContentDir = None,
+    action_cap: ActionCap = DEFAULT_ACTION_CAP,
 ) -> None:
     """Rate agents against each other: seat-balanced games, ratings, win rates with 95% CIs."""
     from starlanes.analysis.plot import plot_ratings
     from starlanes.analysis.report import report_tables
 
-    cls = game_class(game)
-    n = players if players is not None else cls.min_players
-    opts = parse_options(option, content)
-    load(game, players=n, seed=seed, **opts)  # bad players or options fail here
-    specs = split_list(agents)
+    n, opts, specs = checked_setup(game, players, seed, option, content, agents)
     if len(set(specs)) != len(specs):
         raise AgentSpecError(f"an agent is named twice in {agents!r}; labels must differ")
     for spec in specs:
