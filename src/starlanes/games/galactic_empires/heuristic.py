@@ -286,3 +286,32 @@ class HeuristicAgent:
 
     def _draw(self, s: GEState, legal: list[Action], me: int) -> Action | None:
         return legal[-1]
+
+
+def evaluate(state: GEState) -> list[float]:
+    """Leaf value for search, per seat in [0, 1]: returns() when the game is over, else a
+    logistic of the seat's position score minus the best opponent's. The score counts
+    Sector HQ points left (1.5 each), the fighting value of its ships and bases in play
+    (strength, shields, 2.5 per weapon), terrain in play (1 each) and cards in hand
+    (0.3 each); an eliminated seat scores 0."""
+    s = state
+    if s.is_terminal():
+        return s.returns()
+    score = [0.0] * s.n
+    for seat in range(s.n):
+        if not s.alive[seat]:
+            continue
+        score[seat] = 1.5 * s.scores()[seat] + 0.3 * len(s.hands[seat])
+        score[seat] += sum(_value(s, i) for i in vessels_of(s, seat))
+    for u in s.units.values():
+        if s.alive[u.owner] and u.host < 0 and u.against < 0 and s.cards[u.card].type == "T":
+            score[u.owner] += 1.0
+    out = []
+    for seat in range(s.n):
+        if not s.alive[seat]:
+            out.append(0.0)
+            continue
+        best = max(score[o] for o in range(s.n) if o != seat)
+        z = max(-30.0, min(30.0, (score[seat] - best) / 10.0))
+        out.append(1.0 / (1.0 + 2.718281828459045 ** (-z)))
+    return out
