@@ -37,6 +37,7 @@ from starlanes.engine import (
     derive_seed,
     game_class,
     game_ids,
+    game_module,
     load,
 )
 from starlanes.engine import replay as replay_record
@@ -157,14 +158,11 @@ def cards_cmd(
     content: Annotated[Path | None, typer.Option(help="directory overriding the content")] = None,
 ) -> None:
     """List a game's card pool (Galactic Empires), with filters."""
-    import importlib
-
     try:
         cls = game_class(game)
     except StarlanesError as e:
         fail(str(e))
-    package = cls.__module__.rpartition(".")[0]
-    module = importlib.import_module(f"{package}.content")
+    module = game_module(game, "content")
     listing = getattr(module, "card_listing", None)
     if listing is None:
         fail(f"{game} has no card pool to list")

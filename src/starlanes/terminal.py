@@ -7,7 +7,6 @@ are printed. The board is drawn by the game's own ``render(state, seat)`` module
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,7 +24,7 @@ from starlanes.engine import (
     NotationError,
     StarlanesError,
     derive_seed,
-    game_class,
+    game_module,
 )
 
 out = Console(highlight=False)
@@ -41,18 +40,10 @@ HELP_TEXT = (
 )
 
 
-def _game_package(game_id: str) -> str:
-    cls = game_class(game_id)
-    return sys.modules[cls.__module__].__package__ or cls.__module__.rpartition(".")[0]
-
-
 def renderer_for(game_id: str) -> Callable[[GameState, int], RenderableType]:
     """The game's ``render(state, seat)``, or a plain view of the observation."""
-    try:
-        module = importlib.import_module(_game_package(game_id) + ".render")
-        return module.render
-    except (ModuleNotFoundError, AttributeError):
-        return lambda state, seat: Pretty(state.observation(seat))
+    render = getattr(game_module(game_id, "render"), "render", None)
+    return render or (lambda state, seat: Pretty(state.observation(seat)))
 
 
 def seat_label(state: GameState, seat: int) -> str:

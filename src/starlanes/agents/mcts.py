@@ -24,15 +24,13 @@ One algorithm covers both cases:
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-from starlanes.engine import Action, AgentSpecError, GameState
+from starlanes.engine import Action, AgentSpecError, GameState, game_module
 
 from .base import Agent
 
@@ -63,16 +61,6 @@ def score_evaluation(state: GameState) -> list[float]:
     if hi == lo:
         return [0.5] * len(s)
     return [(v - lo) / (hi - lo) for v in s]
-
-
-def game_module(state: GameState, name: str) -> Any | None:
-    """The game's ``<package>.<name>`` module, or None if it has none."""
-    cls = type(state.game)
-    package = sys.modules[cls.__module__].__package__ or ""
-    try:
-        return importlib.import_module(f"{package}.{name}")
-    except ModuleNotFoundError:
-        return None
 
 
 class MCTSAgent(Agent):
@@ -122,7 +110,7 @@ class MCTSAgent(Agent):
     def _prepare(self, state: GameState) -> None:
         if self._evaluate is not None:
             return
-        module = game_module(state, "heuristic")
+        module = game_module(state.game.game_id, "heuristic")
         evaluate = getattr(module, "evaluate", None) if module else None
         self._evaluate = evaluate or score_evaluation
         if self.rollout == "heuristic" or self.prior == "heuristic":

@@ -6,10 +6,7 @@ parameters. :func:`make_agent` reads one and builds the agent for a game and a s
 
 from __future__ import annotations
 
-import importlib
-import sys
-
-from starlanes.engine import AgentSpecError, game_class
+from starlanes.engine import AgentSpecError, game_module
 
 from .base import Agent
 from .random_agent import RandomAgent
@@ -76,7 +73,7 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
         return _heuristic(game_id, seed)
     from .mcts import make_mcts
 
-    defaults = dict(getattr(_game_module(game_id, "heuristic"), "MCTS_DEFAULTS", {}))
+    defaults = dict(getattr(game_module(game_id, "heuristic"), "MCTS_DEFAULTS", {}))
     if "seconds" in params and "iterations" not in params:
         defaults.pop("iterations", None)  # a time budget replaces the default iterations
     agent = make_mcts(seed, {**{k: str(v) for k, v in defaults.items()}, **params})
@@ -84,29 +81,11 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
     return agent
 
 
-def _game_module(game_id: str, name: str):  # noqa: ANN202 - a module or None
-    """The game's ``<package>.<name>`` module, or None when the game has none."""
-    cls = game_class(game_id)
-    package = sys.modules[cls.__module__].__package__ or cls.__module__.rpartition(".")[0]
-    try:
-        return importlib.import_module(f"{package}.{name}")
-    except ModuleNotFoundError as e:
-        if e.name != f"{package}.{name}":
-            raise
-        return None
-
-
 def _heuristic(game_id: str, seed: int) -> Agent:
-    cls = game_class(game_id)
-    package = sys.modules[cls.__module__].__package__ or cls.__module__.rpartition(".")[0]
-    module_name = f"{package}.heuristic"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as e:
-        if e.name != module_name:
-            raise
-        raise AgentSpecError(f"{game_id} has no heuristic agent yet") from None
+    module = game_module(game_id, "heuristic")
+    if module is None:
+        raise AgentSpecError(f"{game_id} has no heuristic agent yet")
     factory = getattr(module, "HeuristicAgent", None)
     if factory is None:
-        raise AgentSpecError(f"{module_name} defines no HeuristicAgent")
+        raise AgentSpecError(f"{module.__name__} defines no HeuristicAgent")
     return factory(seed)

@@ -16,7 +16,7 @@ from .errors import (
 from .game import Game
 from .options import CONTENT_OPTION, OptionSet, OptionSpec
 from .record import GameRecord, replay
-from .registry import game_class, game_ids, load, register
+from .registry import game_class, game_ids, game_module, load, register
 from .rng import GameRng, derive_seed
 from .state import TERMINAL, GameState, shared_returns
 
@@ -24,6 +24,6 @@ __all__ = [
     "Action", "AgentSpecError", "CONTENT_OPTION", "BadOptionError", "ContentEntry", "ContentError", "Decision",
     "Game", "GameRecord", "GameRng", "GameState", "IllegalActionError", "NotationError",
     "OptionSet", "OptionSpec", "RecordError", "SecretChoices", "StarlanesError", "TERMINAL",
-    "UnknownGameError", "derive_seed", "game_class", "game_ids", "load", "load_table",
+    "UnknownGameError", "derive_seed", "game_class", "game_ids", "game_module", "load", "load_table",
     "read_toml", "register", "replay", "shared_returns",
 ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
+from types import ModuleType
 from typing import Any
 
 from .errors import UnknownGameError
@@ -55,3 +57,18 @@ def game_ids() -> list[str]:
 def load(game_id: str, players: int | None = None, seed: int = 0, **options: Any) -> Game:
     """``starlanes.load("rift-domination", players=4, seed=7, round_limit=80)``."""
     return game_class(game_id)(players=players, seed=seed, **options)
+
+
+def game_module(game_id: str, name: str) -> ModuleType | None:
+    """A companion module of a game's package (``heuristic``, ``render``, ``content``...),
+    or None when the game has none. Raises UnknownGameError for an unknown game; an import
+    error inside an existing module propagates."""
+    cls = game_class(game_id)
+    package = sys.modules[cls.__module__].__package__ or cls.__module__.rpartition(".")[0]
+    full = f"{package}.{name}"
+    try:
+        return importlib.import_module(full)
+    except ModuleNotFoundError as e:
+        if e.name != full:
+            raise
+        return None
