@@ -110,7 +110,7 @@ class MCTSAgent(Agent):
     def _prepare(self, state: GameState) -> None:
         if self._evaluate is not None:
             return
-        module = game_module(state.game.game_id, "heuristic")
+        module = game_module(type(state.game), "heuristic")
         evaluate = getattr(module, "evaluate", None) if module else None
         self._evaluate = evaluate or score_evaluation
         if self.rollout == "heuristic" or self.prior == "heuristic":

@@ -59,11 +59,12 @@ def load(game_id: str, players: int | None = None, seed: int = 0, **options: Any
     return game_class(game_id)(players=players, seed=seed, **options)
 
 
-def game_module(game_id: str, name: str) -> ModuleType | None:
+def game_module(game: str | type[Game], name: str) -> ModuleType | None:
     """A companion module of a game's package (``heuristic``, ``render``, ``content``...),
-    or None when the game has none. Raises UnknownGameError for an unknown game; an import
-    error inside an existing module propagates."""
-    cls = game_class(game_id)
+    or None when the game has none. ``game`` is a registered id or a Game class. Raises
+    UnknownGameError for an unknown id; an import error inside an existing module
+    propagates."""
+    cls = game_class(game) if isinstance(game, str) else game
     package = sys.modules[cls.__module__].__package__ or cls.__module__.rpartition(".")[0]
     full = f"{package}.{name}"
     try:
