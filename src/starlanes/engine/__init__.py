@@ -18,12 +18,12 @@ from .options import CONTENT_OPTION, OptionSet, OptionSpec
 from .record import GameRecord, replay
 from .registry import game_class, game_ids, game_module, load, register
 from .rng import GameRng, derive_seed
-from .state import TERMINAL, GameState, shared_returns
+from .state import TERMINAL, GameState, margin_values, shared_returns
 
 __all__ = [
     "Action", "AgentSpecError", "CONTENT_OPTION", "BadOptionError", "ContentEntry", "ContentError", "Decision",
     "Game", "GameRecord", "GameRng", "GameState", "IllegalActionError", "NotationError",
     "OptionSet", "OptionSpec", "RecordError", "SecretChoices", "StarlanesError", "TERMINAL",
-    "UnknownGameError", "derive_seed", "game_class", "game_ids", "game_module", "load", "load_table",
+    "UnknownGameError", "derive_seed", "game_class", "game_ids", "game_module", "margin_values", "load", "load_table",
     "read_toml", "register", "replay", "shared_returns",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,23 @@ def shared_returns(winners: Sequence[int], players: int) -> list[float]:
         return [0.0] * players
     share = 1.0 / len(winners)
     return [share if s in winners else 0.0 for s in range(players)]
+
+
+def margin_values(scores: Sequence[float], scale: float,
+                  out: Sequence[int] = ()) -> list[float]:
+    """Leaf values for search, one per seat in [0, 1]: a logistic of each seat's score
+    minus the best other seat's, divided by ``scale`` (in score units). Seats in ``out``
+    (eliminated) get 0. With two seats the values sum to 1."""
+    n = len(scores)
+    values = []
+    for i in range(n):
+        if i in out:
+            values.append(0.0)
+            continue
+        best = max(scores[j] for j in range(n) if j != i)
+        z = max(-30.0, min(30.0, (scores[i] - best) / scale))
+        values.append(1.0 / (1.0 + math.exp(-z)))
+    return values
 
 
 class GameState(ABC):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from starlanes.engine import Action
+from starlanes.engine import Action, margin_values
 
 from . import actions as A
 from .content import COMMAND, DESTROYER, EXPLORER, MINER, RAIDER, UNIT_IDS
@@ -271,6 +271,4 @@ def evaluate(state: GDState) -> list[float]:
         val[x[OWNER]] += s.cost[k] * (0.5 + 0.5 * frac)
     for i in (0, 1):
         val[i] += 0.5 * s.minerals[i]
-    z = max(-30.0, min(30.0, (val[0] - val[1]) / 8.0))
-    p0 = 1.0 / (1.0 + 2.718281828459045 ** (-z))
-    return [p0, 1.0 - p0]
+    return margin_values(val, 8.0)

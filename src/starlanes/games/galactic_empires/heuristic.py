@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from starlanes.engine import Action
+from starlanes.engine import Action, margin_values
 
 from .actions import GEAction, code_seat, is_fleet, is_hq
 from .content import HEAVY, MAJOR_EMPIRES
@@ -306,12 +306,4 @@ def evaluate(state: GEState) -> list[float]:
     for u in s.units.values():
         if s.alive[u.owner] and u.host < 0 and u.against < 0 and s.cards[u.card].type == "T":
             score[u.owner] += 1.0
-    out = []
-    for seat in range(s.n):
-        if not s.alive[seat]:
-            out.append(0.0)
-            continue
-        best = max(score[o] for o in range(s.n) if o != seat)
-        z = max(-30.0, min(30.0, (score[seat] - best) / 10.0))
-        out.append(1.0 / (1.0 + 2.718281828459045 ** (-z)))
-    return out
+    return margin_values(score, 10.0, out=[i for i in range(s.n) if not s.alive[i]])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections import deque
 
-from starlanes.engine import Action
+from starlanes.engine import Action, margin_values
 
 from . import battle as battle_mod
 from .actions import (
@@ -368,7 +368,6 @@ class HeuristicAgent:
                    if f.side == side and f.alive)
         theirs = sum(f.lp + f.sh + 1.5 * f.dice for f in b.fighters.values()
                      if f.side != side and f.alive)
-        names = [str(a) for a in legal]
         if any(isinstance(a, battle_mod.Retreat) for a in legal):
             want = battle_mod.Retreat if mine < 0.6 * theirs else battle_mod.Stay
             return next(a for a in legal if isinstance(a, want))
@@ -388,7 +387,6 @@ class HeuristicAgent:
         for a in legal:
             if isinstance(a, Pass):
                 return a
-        del names
         return legal[0]
 
     def _target_value(self, s: RiftState, label: str) -> tuple[int, float, str]:
@@ -419,9 +417,4 @@ def evaluate(state: RiftState) -> list[float]:
         score[i] += 0.05 * s.income[i] + 0.02 * s.resources[i]
     for u in s.units.values():
         score[u.owner] += 0.03 * unit_power(s, u.owner, u.kind)
-    out = []
-    for i in range(s.n):
-        best_other = max(score[j] for j in range(s.n) if j != i)
-        x = max(-30.0, min(30.0, (score[i] - best_other) / 2.0))
-        out.append(1.0 / (1.0 + 2.718281828459045 ** (-x)))
-    return out
+    return margin_values(score, 2.0)
