@@ -40,7 +40,7 @@ Evaluator = Callable[[GameState], list[float]]
 class Node:
     """A search node: the edge that leads to it and the statistics of that edge."""
 
-    __slots__ = ("children", "visits", "avail", "reward", "player", "order")
+    __slots__ = ("children", "visits", "avail", "reward", "player", "order", "prior")
 
     def __init__(self, player: int) -> None:
         self.children: dict[str, Node] = {}
@@ -49,6 +49,7 @@ class Node:
         self.reward = 0.0
         self.player = player
         self.order: dict[str, float] = {}
+        self.prior = ""  # notation of the child the prior named, if any
 
 
 def score_evaluation(state: GameState) -> list[float]:
@@ -147,14 +148,6 @@ class MCTSAgent(Agent):
         )
         return by_key[best] if best is not None else self.rng.choice(legal)
 
-    @staticmethod
-    def _bias_key(order: dict[str, float]) -> str | None:
-        """The child the prior named (ordered first with -1), if any."""
-        for k, v in order.items():
-            if v < 0:
-                return k
-        return None
-
     def _widen_limit(self, node: Node) -> int:
         if self.widening <= 0:
             return 1 << 30
@@ -171,7 +164,8 @@ class MCTSAgent(Agent):
             keys = [str(a) for a in legal]
             order = node.order
             if not order and self._prior_agent is not None:
-                order[str(self._prior_agent.act(state))] = -1.0
+                node.prior = str(self._prior_agent.act(state))
+                order[node.prior] = -1.0
             for k in keys:
                 if k not in order:
                     order[k] = rng.random()
@@ -198,14 +192,14 @@ class MCTSAgent(Agent):
                 break
             c = self.c
             best_child, best_action, best_value = None, None, -1.0
-            bias_key = self._bias_key(order)
+            biased = children.get(node.prior) if node.prior else None
             for ch, a in tried:
                 if ch.visits == 0:
                     value = math.inf
                 else:
                     value = ch.reward / ch.visits + c * math.sqrt(
                         math.log(max(ch.avail, 1)) / ch.visits)
-                    if bias_key is not None and children.get(bias_key) is ch:
+                    if ch is biased:
                         value += self.prior_weight / (ch.visits + 1)
                 if value > best_value:
                     best_child, best_action, best_value = ch, a, value
