@@ -20,9 +20,6 @@ from .actions import Pass, PlayCard, Resolve, Sacrifice
 if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
 
-INCOME_FLOOR_KEY = "income_start"
-
-
 def effect_of(card: Any) -> tuple[str, dict[str, Any]]:
     """(kind, params) of a card's effect, whatever model shape the content uses."""
     eff = card.effect
