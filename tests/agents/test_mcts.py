@@ -92,3 +92,69 @@ def test_bad_parameters_are_rejected():
         MCTSAgent(iterations=0, seconds=0)
     with pytest.raises(AgentSpecError):
         MCTSAgent(rollout="oracle")
+
+
+def _play_with_reuse_log(reuse: bool) -> list[tuple[bool, int]]:
+    """Seat 0 is MCTS in a 2-player Rift Domination game cut after 150 actions; one entry
+    per search: (was the last action the agent's own choice, visits carried over)."""
+    import starlanes
+
+    state = starlanes.load("rift-domination", players=2, seed=5).new_initial_state()
+    agent = MCTSAgent(seed=3, iterations=20, depth=2, reuse=reuse)
+    other = make_agent("random", "rift-domination", 9)
+    log: list[tuple[bool, int]] = []
+    mine: set[int] = set()  # history indices of the agent's own actions
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        if state.current_player() == 0:
+            searched = len(state.legal_actions()) > 1
+            action = agent.act(state)
+            if searched:
+                log.append((len(state.history) - 1 in mine, agent.last_reused))
+            mine.add(len(state.history))
+        else:
+            action = other.act(state)
+        state.apply(action)
+    return log
+
+
+def test_tree_reuse_resumes_only_after_the_agents_own_action():
+    """Tree reuse (issue 6): a decision right after the agent's own action starts from the
+    subtree it already searched; after any other seat's action it starts afresh."""
+    log = _play_with_reuse_log(reuse=True)
+    assert any(own and carried > 0 for own, carried in log)
+    assert all(carried == 0 for own, carried in log if not own)
+    assert all(carried == 0 for _own, carried in _play_with_reuse_log(reuse=False))
+
+
+def test_tree_reuse_never_crosses_into_another_game():
+    """Equal history in another game object (a new game, a reload, an undo) is not
+    resumed: the kept subtree belongs to the game it was searched in."""
+    import starlanes
+
+    first = starlanes.load("rift-domination", players=2, seed=5).new_initial_state()
+    agent = MCTSAgent(seed=1, iterations=30, depth=2)
+    other = make_agent("random", "rift-domination", 9)
+    while True:
+        if first.current_player() != 0:
+            first.apply(other.act(first))
+            continue
+        searched = len(first.legal_actions()) > 1
+        first.apply(agent.act(first))
+        if searched and first.current_player() == 0 and len(first.legal_actions()) > 1:
+            break
+    assert agent._kept is not None
+    second = starlanes.load("rift-domination", players=2, seed=5).new_initial_state()
+    for action in first.history:
+        second.apply_notation(str(action))
+    agent.act(second)
+    assert agent.last_reused == 0
+    agent.reset(2)
+    assert agent._kept is None
+
+
+def test_reuse_flag_in_specs():
+    assert make_agent("mcts:reuse=off", "rift-domination", 0).reuse is False
+    with pytest.raises(AgentSpecError, match="not on or off"):
+        make_agent("mcts:reuse=maybe", "rift-domination", 0)

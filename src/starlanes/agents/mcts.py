@@ -18,8 +18,15 @@ One algorithm covers both cases:
 * **Rollouts** by the game's heuristic agent or at random, cut off after ``depth`` actions;
   the leaf is scored by the game's ``evaluate(state)`` (from its heuristic module: one value
   in [0, 1] per seat) or by a generic score-based evaluation.
-* Budget by ``iterations`` or ``seconds`` (whichever ends first when both are given).
-  With a fixed iteration budget the agent is reproducible under its seed.
+* **Tree reuse**: when the agent decides again and the only action since its last decision
+  is the one it chose (a multi-step turn: Rift Domination movement, Galactic Domination
+  action points, Galactic Empires allocation), the subtree under that action becomes the
+  new root, so its statistics carry over. Reuse stops at any other seat's action, whose
+  notation might reveal what the agent cannot see, and at anything that does not continue
+  the game the tree was built for (a new game, an undo).
+* Budget by ``iterations`` or ``seconds`` (whichever ends first when both are given) of
+  new iterations per decision. With a fixed iteration budget the agent is reproducible
+  under its seed.
 """
 
 from __future__ import annotations
@@ -73,7 +80,9 @@ class MCTSAgent(Agent):
     (progressive widening factor, default 2.0; 0 disables it), ``prior`` ("none" or
     "heuristic": the game's heuristic agent names the first child to try at each new node,
     so widening keeps its choice in view, and its value gets a progressive bias of
-    ``prior_weight / (visits + 1)`` that fades as the search learns).
+    ``prior_weight / (visits + 1)`` that fades as the search learns), ``reuse`` (keep the
+    subtree of the chosen action for the agent's next decision when nothing else happened
+    in between; default on).
     """
 
     name = "mcts"
@@ -81,7 +90,7 @@ class MCTSAgent(Agent):
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float = 0.0,
                  c: float = 0.7, depth: int = 4, rollout: str = "random",
                  widening: float = 2.0, prior: str = "none",
-                 prior_weight: float = 1.0) -> None:
+                 prior_weight: float = 1.0, reuse: bool = True) -> None:
         if iterations < 1 and seconds <= 0:
             raise AgentSpecError("mcts needs iterations >= 1 or seconds > 0")
         if rollout not in ("random", "heuristic"):
@@ -98,14 +107,19 @@ class MCTSAgent(Agent):
         self.widening = widening
         self.prior = prior
         self.prior_weight = prior_weight
+        self.reuse = reuse
         self._prior_agent: Any = None
         self.rng = random.Random(seed)
         self._policy: Any = None
         self._evaluate: Evaluator | None = None
         self.last_iterations = 0
+        self.last_reused = 0  # visits the root carried over from the previous decision
+        # The subtree to resume from: (game, history length, action taken, node).
+        self._kept: tuple[Any, int, Action, Node] | None = None
 
     def reset(self, seed: int) -> None:
         self.rng = random.Random(seed)
+        self._kept = None
 
     # ------------------------------------------------------------------ setup per game
     def _prepare(self, state: GameState) -> None:
@@ -124,13 +138,33 @@ class MCTSAgent(Agent):
                 self._prior_agent = factory(self.rng.getrandbits(32))
 
     # ------------------------------------------------------------------ search
+    def _resume(self, state: GameState) -> Node | None:
+        """The kept subtree if ``state`` continues the game right after the agent's own last
+        action (nothing else applied since), else None."""
+        kept, self._kept = self._kept, None
+        if kept is None or not self.reuse:
+            return None
+        game, length, action, node = kept
+        history = state.history
+        if state.game is not game or len(history) != length or history[-1] != action:
+            return None
+        return node
+
+    def _keep(self, state: GameState, root: Node | None, action: Action) -> None:
+        child = root.children.get(str(action)) if root is not None else None
+        if child is not None and self.reuse:
+            self._kept = (state.game, len(state.history) + 1, action, child)
+
     def act(self, state: GameState) -> Action:
         legal = state.legal_actions()
+        resumed = self._resume(state)
         if len(legal) == 1:
+            self._keep(state, resumed, legal[0])
             return legal[0]
         self._prepare(state)
         seat = state.current_player()
-        root = Node(-1)
+        root = resumed if resumed is not None else Node(-1)
+        self.last_reused = root.visits
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else math.inf
         limit = self.iterations if self.iterations > 0 else 1 << 60
         done = 0
@@ -146,7 +180,9 @@ class MCTSAgent(Agent):
             key=lambda k: (root.children[k].visits, root.children[k].reward),
             default=None,
         )
-        return by_key[best] if best is not None else self.rng.choice(legal)
+        action = by_key[best] if best is not None else self.rng.choice(legal)
+        self._keep(state, root, action)
+        return action
 
     def _widen_limit(self, node: Node) -> int:
         if self.widening <= 0:
@@ -230,18 +266,29 @@ class MCTSAgent(Agent):
         return self._evaluate(state)
 
 
+def _flag(text: str) -> bool:
+    """Parse a spec flag: on/true/yes/1 or off/false/no/0 (ValueError otherwise)."""
+    word = text.strip().lower()
+    if word in ("on", "true", "yes", "1"):
+        return True
+    if word in ("off", "false", "no", "0"):
+        return False
+    raise ValueError(text)
+
+
 def make_mcts(seed: int, params: dict[str, str]) -> MCTSAgent:
     """Build an MCTSAgent from spec parameters (strings); AgentSpecError on bad values."""
     kinds: dict[str, Callable[[str], Any]] = {
         "iterations": int, "seconds": float, "c": float, "depth": int, "rollout": str,
-        "widening": float, "prior": str, "prior_weight": float,
+        "widening": float, "prior": str, "prior_weight": float, "reuse": _flag,
     }
     kw: dict[str, Any] = {}
     for key, value in params.items():
         try:
             kw[key] = kinds[key](value)
         except ValueError:
-            raise AgentSpecError(f"mcts parameter {key}={value!r} is not a valid number") from None
+            what = "on or off" if kinds[key] is _flag else "a valid number"
+            raise AgentSpecError(f"mcts parameter {key}={value!r} is not {what}") from None
     if "seconds" in kw and "iterations" not in kw:
         kw["iterations"] = 0
     return MCTSAgent(seed=seed, **kw)
