@@ -17,7 +17,7 @@ from .game import Game
 from .options import CONTENT_OPTION, OptionSet, OptionSpec
 from .record import GameRecord, replay
 from .registry import game_class, game_ids, game_module, load, register
-from .rng import GameRng, derive_seed
+from .rng import GameRng, derive_seed, quick_shuffle
 from .state import TERMINAL, GameState, margin_values, shared_returns
 
 __all__ = [
@@ -25,5 +25,5 @@ __all__ = [
     "Game", "GameRecord", "GameRng", "GameState", "IllegalActionError", "NotationError",
     "OptionSet", "OptionSpec", "RecordError", "SecretChoices", "StarlanesError", "TERMINAL",
     "UnknownGameError", "derive_seed", "game_class", "game_ids", "game_module", "margin_values", "load", "load_table",
-    "read_toml", "register", "replay", "shared_returns",
+    "quick_shuffle", "read_toml", "register", "replay", "shared_returns",
 ]

@@ -87,3 +87,17 @@ def derive_seed(seed: int, *salt: int | str) -> int:
     """A stable 63-bit seed derived from ``seed`` and a salt (e.g. game number, seat)."""
     r = random.Random(repr((seed, *salt)))
     return r.getrandbits(63)
+
+
+def quick_shuffle(items: list[Any], rng: random.Random) -> None:
+    """Shuffle ``items`` in place (Fisher-Yates) drawing one float per swap from ``rng``.
+
+    About three times faster than ``rng.shuffle`` (which draws exact bounded integers); the
+    bias of scaling a 53-bit float is below 2**-40 for any list a game holds. Meant for
+    determinisation, where many hidden orders are sampled per decision; the game's own
+    chance keeps using :class:`GameRng` methods so records replay exactly.
+    """
+    draw = rng.random
+    for i in range(len(items) - 1, 0, -1):
+        j = int(draw() * (i + 1))
+        items[i], items[j] = items[j], items[i]

@@ -166,3 +166,21 @@ def test_determinize_keeps_what_the_seat_sees(seed, players, steps, det_seed):
     assert t.observation(seat) == s.observation(seat)
     assert t.legal_actions() == s.legal_actions() or t.current_player() != seat
     _random_play(t, random.Random(det_seed), 30, every=50)
+
+
+def test_a_determinised_deck_is_drawn_at_random():
+    """A determinisation keeps the unseen OCC-cards as an unordered deck and each draw takes
+    one at random from the reseeded stream: every card comes from that deck, none twice, and
+    the first draw varies between determinisations (the real deck order never shows)."""
+    s = _new(2, 4, round_limit=10)
+    _random_play(s, random.Random(4), 200, every=50)
+    rng = random.Random(1)
+    firsts = set()
+    for _ in range(30):
+        t = s.determinize(0, rng)
+        assert t.deck_unordered and not s.deck_unordered
+        pool = sorted(t.deck)
+        drawn = [t.draw_card(0) for _ in range(len(t.deck))]
+        assert sorted(drawn) == pool and not t.deck
+        firsts.add(drawn[0])
+    assert len(firsts) > 3

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from starlanes.engine import Action, Decision, GameRng, GameState
+from starlanes.engine import Action, Decision, GameRng, GameState, quick_shuffle
 from starlanes.engine.state import TERMINAL, shared_returns
 
 from .content import Card, Content
@@ -260,7 +260,7 @@ class GEState(GameState):
             for s in seats:
                 unseen.extend(self.hands[s])
                 unseen.extend(self.reserve[s])
-            rng.shuffle(unseen)
+            quick_shuffle(unseen, rng)
             i = 0
             for s in seats:
                 k = len(self.hands[s])
