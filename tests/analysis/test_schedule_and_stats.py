@@ -153,3 +153,16 @@ def test_ratings_in_multi_seat_free_for_all() -> None:
     # an agent in two seats of one game is rated once per game
     ratings = rate_games([row(["a", "a", "b", "b"], [0], scores=[9, 5, 4, 1])] * 5, ["a", "b"])
     assert ratings["a"]["mu"] > ratings["b"]["mu"]
+
+
+def test_head_to_head_counts_only_games_with_both_agents() -> None:
+    from starlanes.analysis.stats import head_to_head
+
+    rows = [row(["a", "b"], [0]), row(["b", "a"], [0]), row(["a", "c"], [0]),
+            row(["c", "b"], []), row(["b", "c"], [0, 1])]
+    h = head_to_head(rows, ["a", "b", "c"])
+    assert h["a"]["b"]["games"] == 2 and h["a"]["b"]["wins"] == 1
+    assert h["a"]["c"] == {"wins": 1, "games": 1, "rate": 1.0, "ci95": list(h["a"]["c"]["ci95"])}
+    assert h["b"]["c"]["wins"] == 0.5 and h["b"]["c"]["games"] == 2  # no winner, then a tie
+    assert h["c"]["b"]["wins"] == 0.5
+    assert "a" not in h["a"]

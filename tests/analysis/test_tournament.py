@@ -94,6 +94,9 @@ def test_tournament_json_and_plot_end_to_end(tmp_path: Path) -> None:
     seats = Counter(r["agents"][0] for r in report["results"])
     assert seats == {"random": 2, "heuristic": 2}
     assert {"rate", "ci95", "fair", "advantage"} <= set(report["first_seat"])
+    duel = report["head_to_head"]
+    assert duel["random"]["heuristic"]["games"] == 4
+    assert duel["random"]["heuristic"]["wins"] + duel["heuristic"]["random"]["wins"] == 4
     assert report["mean_actions"] > 0
     png = (tmp_path / "x.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n")

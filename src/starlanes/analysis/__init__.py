@@ -2,11 +2,17 @@
 
 ``run_tournament`` plays a seat-balanced schedule of bot games (optionally in worker
 processes); ``tournament_report`` turns the results into win rates with 95% confidence
-intervals, per-seat figures, the first-seat advantage, mean game length and ratings.
+intervals, per-seat and head-to-head figures, the first-seat advantage, mean game length and ratings.
 """
 
 from .ratings import rate_games
-from .stats import first_seat_advantage, seat_win_rates, wilson_interval, win_rates
+from .stats import (
+    first_seat_advantage,
+    head_to_head,
+    seat_win_rates,
+    wilson_interval,
+    win_rates,
+)
 from .tournament import (
     DEFAULT_ACTION_CAP,
     play_game,
@@ -17,7 +23,7 @@ from .tournament import (
 )
 
 __all__ = [
-    "DEFAULT_ACTION_CAP", "first_seat_advantage", "play_game", "rate_games", "run_tournament",
+    "DEFAULT_ACTION_CAP", "first_seat_advantage", "head_to_head", "play_game", "rate_games", "run_tournament",
     "seat_schedule", "seat_win_rates", "timed_tournament", "tournament_report",
     "wilson_interval", "win_rates",
 ]

@@ -20,7 +20,7 @@ def _wins(entry: Mapping[str, Any]) -> str:
 
 
 def report_tables(report: Mapping[str, Any]) -> list[Table]:
-    """Ratings, win rates, per-seat win rates and the game-level figures."""
+    """Ratings, win rates, per-seat and head-to-head win rates and the game figures."""
     agents = list(report["agents"])
     ratings = report["ratings"]
     order = sorted(agents, key=lambda a: -ratings[a]["mu"])
@@ -55,6 +55,19 @@ def report_tables(report: Mapping[str, Any]) -> list[Table]:
             cells.append(f"{e['rate']:.0%} ({_ci(e)}) n={e['games']}" if e else "-")
         seats.add_row(escape(a), *cells)
 
+    pairs = Table(title="head to head: the row agent's win share against the column agent")
+    pairs.add_column("agent")
+    for b in order:
+        pairs.add_column(escape(b), justify="right")
+    for a in order:
+        per = report.get("head_to_head", {}).get(a, {})
+        cells = []
+        for b in order:
+            e = per.get(b)
+            cells.append(f"{e['rate']:.0%} [{e['ci95'][0]:.0%}-{e['ci95'][1]:.0%}] "
+                         f"n={e['games']}" if e else "-")
+        pairs.add_row(escape(a), *cells)
+
     first = report["first_seat"]
     figures = Table(show_header=False, title="games")
     figures.add_column("what")
@@ -71,4 +84,7 @@ def report_tables(report: Mapping[str, Any]) -> list[Table]:
     if report.get("capped"):
         figures.add_row("stopped by the action cap", str(report["capped"]))
     figures.add_row("wall time", f"{report['wall_s']:.2f} s")
-    return [rating, wins, seats, figures]
+    tables = [rating, wins, seats]
+    if len(agents) > 2:
+        tables.append(pairs)
+    return tables + [figures]

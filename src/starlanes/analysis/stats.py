@@ -90,6 +90,27 @@ def seat_win_rates(rows: Sequence[Row],
     }
 
 
+def head_to_head(rows: Sequence[Row],
+                 agents: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Each agent's win share in the games it played with each other agent:
+    ``{agent: {other: {"wins", "games", "rate", "ci95"}}}``. In a 2-player tournament this is
+    the head-to-head record; ties and wins by a third agent count as shares as usual."""
+    tally: dict[tuple[str, str], list[float]] = {}
+    for row in rows:
+        names = list(row["agents"])
+        shares = win_shares(row)
+        for seat, name in enumerate(names):
+            for other in set(names) - {name}:
+                entry = tally.setdefault((name, other), [0.0, 0])
+                entry[0] += shares[seat]
+                entry[1] += 1
+    order = list(agents) if agents is not None else sorted({a for a, _ in tally})
+    return {
+        a: {b: rate_entry(*tally[(a, b)]) for b in order if (a, b) in tally}
+        for a in order
+    }
+
+
 def first_seat_advantage(rows: Sequence[Row]) -> dict[str, Any]:
     """Seat 0's share of the wins against the fair share ``1 / players``.
 

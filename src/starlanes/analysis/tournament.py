@@ -26,7 +26,7 @@ from starlanes.agents import make_agent
 from starlanes.engine import AgentSpecError, GameState, derive_seed, load
 
 from .ratings import rate_games
-from .stats import first_seat_advantage, mean_length, seat_win_rates, win_rates
+from .stats import first_seat_advantage, head_to_head, mean_length, seat_win_rates, win_rates
 
 #: Default per-game action cap: a game still running after this many actions is stopped.
 DEFAULT_ACTION_CAP = 200_000
@@ -174,6 +174,7 @@ def tournament_report(game_id: str, agents: Sequence[str], players: int, seed: i
         "ratings": rate_games(rows, agents),
         "win_rate": win_rates(rows, agents),
         "seat_win_rate": seat_win_rates(rows, agents),
+        "head_to_head": head_to_head(rows, agents),
         "first_seat": first_seat_advantage(rows),
         "mean_rounds": mean_rounds,
         "mean_actions": mean_actions,
