@@ -23,7 +23,7 @@ from .state import AIM, AP, ATT, HULL, KIND, OWNER, SEC, SH, GDState
 #: The MCTS agent's defaults for this game (explicit spec parameters win): a short search
 #: guided by this bot, whose move is tried first and rolled out for the rest of the turn.
 MCTS_DEFAULTS = {
-    "iterations": 40, "depth": 40, "rollout": "heuristic", "prior": "heuristic",
+    "iterations": 160, "depth": 40, "rollout": "heuristic", "prior": "heuristic",
     "prior_weight": 4.0,
 }
 

@@ -1,0 +1,55 @@
+"""The games' leaf evaluations for search (``evaluate`` in each heuristic module, else the
+generic score scaling): one value in [0, 1] per seat, the game's returns once it is over,
+and sensible directions."""
+
+from __future__ import annotations
+
+import pytest
+
+import starlanes
+from starlanes.agents.mcts import score_evaluation
+from starlanes.agents.registry import make_agent
+from starlanes.engine import game_module
+
+GAMES = ["rift-domination", "galactic-domination", "interstellar-ambitions",
+         "galactic-empires"]
+
+
+def _play(game_id: str, players: int, actions: int, seed: int = 4):
+    state = starlanes.load(game_id, players=players, seed=seed).new_initial_state()
+    bots = [make_agent("heuristic", game_id, s) for s in range(players)]
+    n = 0
+    while not state.is_terminal() and (actions < 0 or n < actions):
+        state.apply(bots[state.current_player()].act(state))
+        n += 1
+    return state
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_values_are_per_seat_probabilities_and_exact_at_the_end(game_id):
+    # Interstellar Ambitions has no evaluation of its own: search scales its scores.
+    evaluate = getattr(game_module(game_id, "heuristic"), "evaluate", score_evaluation)
+    players = 3 if game_id == "interstellar-ambitions" else 2
+    mid = _play(game_id, players, 120)
+    values = evaluate(mid)
+    assert len(values) == mid.game.players and all(0.0 <= v <= 1.0 for v in values)
+    if mid.game.players == 2:
+        assert sum(values) == pytest.approx(1.0)
+    end = _play(game_id, players, -1)
+    assert evaluate(end) == end.returns()
+
+
+def test_galactic_empires_values_a_lost_ship_and_hq_damage():
+    from starlanes.games.galactic_empires.heuristic import EVAL_WEIGHTS, evaluate
+    from starlanes.games.galactic_empires.units import destroy, vessels_of
+
+    s = _play("galactic-empires", 2, 300)
+    assert not s.is_terminal() and vessels_of(s, 1)
+    before = evaluate(s)[0]
+    ship = s.clone()
+    destroy(ship, vessels_of(ship, 1)[0])
+    assert evaluate(ship)[0] > before
+    hit = s.clone()
+    hit.hq[0] += 3
+    assert evaluate(hit)[0] < before
+    assert all(w > 0 for w in EVAL_WEIGHTS.values())
