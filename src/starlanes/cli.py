@@ -372,12 +372,16 @@ def tournament(
     json_output: Annotated[bool, typer.Option(
         "--json", help="Print one JSON object with the report on stdout.")] = False,
     plot: Annotated[Path | None, typer.Option(
-        help="Write a PNG of the ratings with +-2 sigma error bars here.")] = None,
+        help="Write a PNG of the ratings with +-2 sigma error bars here "
+             "[default: GAME-ratings.png].")] = None,
+    no_plot: Annotated[bool, typer.Option(
+        "--no-plot", help="Write no plot.")] = False,
     option: GameOptions = None,
     content: ContentDir = None,
     action_cap: ActionCap = DEFAULT_ACTION_CAP,
 ) -> None:
-    """Rate agents against each other: seat-balanced games, ratings, win rates with 95% CIs."""
+    """Rate agents against each other: seat-balanced games, ratings, win rates with 95% CIs,
+    head-to-head records, and a PNG plot of the ratings."""
     from starlanes.analysis.plot import plot_ratings
     from starlanes.analysis.report import report_tables
 
@@ -389,11 +393,18 @@ def tournament(
     if games % len(specs):
         err.print(f"[yellow]note: {games} games is not a multiple of {len(specs)} agents; "
                   "the seats are not exactly balanced[/yellow]")
+    if no_plot and plot is not None:
+        raise BadOptionError("--plot and --no-plot contradict each other")
+    if plot is None and not no_plot:
+        plot = Path(f"{game}-ratings.png")
     report = timed_tournament(game, specs, n, games, seed, opts, workers, action_cap)
     if plot is not None:
         plot_ratings(report["ratings"], plot, title=f"{game}: {games} games, {n} players")
+        report["plot"] = str(plot)
     if json_output:
         sys.stdout.write(json.dumps(report) + "\n")
+        if plot is not None:
+            err.print(f"plot written to {escape(str(plot))}")
         return
     for table in report_tables(report):
         out.print(table)

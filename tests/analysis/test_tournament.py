@@ -99,25 +99,30 @@ def test_tournament_json_and_plot_end_to_end(tmp_path: Path) -> None:
     assert duel["random"]["heuristic"]["wins"] + duel["heuristic"]["random"]["wins"] == 4
     assert report["mean_actions"] > 0
     png = (tmp_path / "x.png").read_bytes()
-    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and report["plot"] == "x.png"
 
 
-def test_tournament_tables_with_workers() -> None:
-    proc = run("tournament", "galactic-domination", "--agents", "random,heuristic",
-               "--games", "4", "--seed", "2", "--workers", "2")
+def test_tournament_tables_with_workers(tmp_path: Path) -> None:
+    proc = run("tournament", "galactic-domination", "--agents", "random,heuristic,mcts:"
+               "iterations=3,depth=2", "--games", "6", "--seed", "2", "--workers", "2",
+               cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     for text in ("ratings", "win rate", "95%", "first-seat advantage", "mean actions",
-                 "heuristic", "random"):
+                 "head to head", "heuristic", "random", "plot written to"):
         assert text in proc.stdout
-    assert "4/4" in proc.stderr  # the progress bar
+    assert "6/6" in proc.stderr  # the progress bar
+    png = tmp_path / "galactic-domination-ratings.png"  # the default plot
+    assert png.read_bytes().startswith(b"\x89PNG")
 
 
-def test_agent_specs_keep_their_parameters() -> None:
+def test_agent_specs_keep_their_parameters(tmp_path: Path) -> None:
     proc = run("tournament", "galactic-domination", "--agents",
                "mcts:iterations=2,depth=2,mcts:iterations=3,depth=2", "--games", "2",
-               "--json", "-o", "turn_limit=2")
+               "--json", "-o", "turn_limit=2", "--no-plot", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
+    assert not list(tmp_path.iterdir())  # --no-plot writes nothing
     report = json.loads(proc.stdout)
+    assert "plot" not in report
     assert report["agents"] == ["mcts:iterations=2,depth=2", "mcts:iterations=3,depth=2"]
     assert set(report["ratings"]) == set(report["agents"])
 
@@ -127,9 +132,10 @@ def test_agent_specs_keep_their_parameters() -> None:
     (("--agents", "random,random"), "named twice"),
     (("--agents", "mcts:speed=3"), "no parameter"),
     (("--agents", "random", "--players", "9"), ""),
+    (("--agents", "random,heuristic", "--plot", "x.png", "--no-plot"), "contradict"),
 ])
-def test_bad_input_exits_2(args: tuple[str, ...], message: str) -> None:
-    proc = run("tournament", "rift-domination", "--games", "2", *args)
+def test_bad_input_exits_2(args: tuple[str, ...], message: str, tmp_path: Path) -> None:
+    proc = run("tournament", "rift-domination", "--games", "2", *args, cwd=tmp_path)
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert message in proc.stderr
     assert proc.stdout == ""
