@@ -158,3 +158,26 @@ def test_reuse_flag_in_specs():
     assert make_agent("mcts:reuse=off", "rift-domination", 0).reuse is False
     with pytest.raises(AgentSpecError, match="not on or off"):
         make_agent("mcts:reuse=maybe", "rift-domination", 0)
+
+
+def test_focus_leaves_routine_decisions_to_the_heuristic():
+    """focus=on: where the game calls a decision routine (Galactic Empires: all but card
+    plays and fire targets) the agent plays the heuristic without searching; elsewhere it
+    searches its full budget."""
+    import starlanes
+    from starlanes.games.galactic_empires.heuristic import routine_decision
+
+    state = starlanes.load("galactic-empires", players=2, seed=3).new_initial_state()
+    agent = make_agent("mcts:focus=on,iterations=12,depth=2", "galactic-empires", 1)
+    seen = {True: 0, False: 0}
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        searched = len(state.legal_actions()) > 1
+        routine = routine_decision(state)
+        action = agent.act(state)
+        if searched:
+            assert agent.last_iterations == (0 if routine else 12)
+            seen[routine] += 1
+        state.apply(action)
+    assert seen[True] > 0 and seen[False] > 0

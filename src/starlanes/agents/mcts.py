@@ -24,6 +24,9 @@ One algorithm covers both cases:
   new root, so its statistics carry over. Reuse stops at any other seat's action, whose
   notation might reveal what the agent cannot see, and at anything that does not continue
   the game the tree was built for (a new game, an undo).
+* **Focus** (optional): a game may name its routine decisions (the micro-steps the
+  heuristic already gets right); with ``focus=on`` the agent plays the heuristic there and
+  spends its search on the rest, which keeps search noise out of those steps.
 * Budget by ``iterations`` or ``seconds`` (whichever ends first when both are given) of
   new iterations per decision. With a fixed iteration budget the agent is reproducible
   under its seed.
@@ -82,7 +85,9 @@ class MCTSAgent(Agent):
     so widening keeps its choice in view, and its value gets a progressive bias of
     ``prior_weight / (visits + 1)`` that fades as the search learns), ``reuse`` (keep the
     subtree of the chosen action for the agent's next decision when nothing else happened
-    in between; default on).
+    in between; default on), ``focus`` (with ``prior=heuristic``, leave the decisions the
+    game's heuristic module calls routine, ``routine_decision(state) -> bool``, to the
+    heuristic and search only the rest; default off).
     """
 
     name = "mcts"
@@ -90,7 +95,7 @@ class MCTSAgent(Agent):
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float = 0.0,
                  c: float = 0.7, depth: int = 4, rollout: str = "random",
                  widening: float = 2.0, prior: str = "none",
-                 prior_weight: float = 1.0, reuse: bool = True) -> None:
+                 prior_weight: float = 1.0, reuse: bool = True, focus: bool = False) -> None:
         if iterations < 1 and seconds <= 0:
             raise AgentSpecError("mcts needs iterations >= 1 or seconds > 0")
         if rollout not in ("random", "heuristic"):
@@ -112,6 +117,8 @@ class MCTSAgent(Agent):
         self.rng = random.Random(seed)
         self._policy: Any = None
         self._evaluate: Evaluator | None = None
+        self._skip: Callable[[GameState], bool] | None = None
+        self.focus = focus
         self.last_iterations = 0
         self.last_reused = 0  # visits the root carried over from the previous decision
         # The subtree to resume from: (game, history length, action taken, node).
@@ -128,6 +135,7 @@ class MCTSAgent(Agent):
         module = game_module(type(state.game), "heuristic")
         evaluate = getattr(module, "evaluate", None) if module else None
         self._evaluate = evaluate or score_evaluation
+        self._skip = getattr(module, "routine_decision", None) if self.focus else None
         if self.rollout == "heuristic" or self.prior == "heuristic":
             factory = getattr(module, "HeuristicAgent", None) if module else None
             if factory is None:
@@ -162,6 +170,11 @@ class MCTSAgent(Agent):
             self._keep(state, resumed, legal[0])
             return legal[0]
         self._prepare(state)
+        if self._skip is not None and self._prior_agent is not None and self._skip(state):
+            self.last_iterations = 0
+            action = self._prior_agent.act(state)
+            self._keep(state, resumed, action)
+            return action
         seat = state.current_player()
         root = resumed if resumed is not None else Node(-1)
         self.last_reused = root.visits
@@ -280,7 +293,7 @@ def make_mcts(seed: int, params: dict[str, str]) -> MCTSAgent:
     """Build an MCTSAgent from spec parameters (strings); AgentSpecError on bad values."""
     kinds: dict[str, Callable[[str], Any]] = {
         "iterations": int, "seconds": float, "c": float, "depth": int, "rollout": str,
-        "widening": float, "prior": str, "prior_weight": float, "reuse": _flag,
+        "widening": float, "prior": str, "prior_weight": float, "reuse": _flag, "focus": _flag,
     }
     kw: dict[str, Any] = {}
     for key, value in params.items():

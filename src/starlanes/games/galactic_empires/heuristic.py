@@ -310,6 +310,12 @@ def position_features(s: GEState, seat: int) -> dict[str, float]:
             "weapons": sum(len(slots(s, i)) for i in ves), "terrain": terrain}
 
 
+def routine_decision(s: GEState) -> bool:
+    """True for the decisions search leaves to this bot with ``focus=on``: everything but
+    the card plays of phases A and B and the choice of fire target."""
+    return bool(s.stack) or s.phase not in ("playA", "playB", "fire")
+
+
 def evaluate(state: GEState) -> list[float]:
     """Leaf value for search, per seat in [0, 1]: returns() when the game is over, else the
     logistic of the seat's weighted position (:data:`EVAL_WEIGHTS` times
