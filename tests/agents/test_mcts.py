@@ -181,3 +181,14 @@ def test_focus_leaves_routine_decisions_to_the_heuristic():
             seen[routine] += 1
         state.apply(action)
     assert seen[True] > 0 and seen[False] > 0
+
+
+def test_focus_needs_the_heuristic_and_a_game_that_names_routine_decisions():
+    import starlanes
+
+    with pytest.raises(AgentSpecError, match="needs prior=heuristic"):
+        MCTSAgent(focus=True)
+    agent = make_agent("mcts:focus=on", "rift-domination", 0)
+    state = starlanes.load("rift-domination", players=2, seed=1).new_initial_state()
+    with pytest.raises(AgentSpecError, match="names no routine decisions"):
+        agent.act(state)

@@ -102,6 +102,9 @@ class MCTSAgent(Agent):
             raise AgentSpecError(f"mcts rollout must be random or heuristic, not {rollout!r}")
         if prior not in ("none", "heuristic"):
             raise AgentSpecError(f"mcts prior must be none or heuristic, not {prior!r}")
+        if focus and prior != "heuristic":
+            raise AgentSpecError("mcts focus=on needs prior=heuristic (the bot that plays "
+                                 "the routine decisions)")
         if depth < 0 or c < 0 or widening < 0:
             raise AgentSpecError("mcts depth, c and widening must not be negative")
         self.iterations = iterations
@@ -117,7 +120,7 @@ class MCTSAgent(Agent):
         self.rng = random.Random(seed)
         self._policy: Any = None
         self._evaluate: Evaluator | None = None
-        self._skip: Callable[[GameState], bool] | None = None
+        self._skip: Callable[[GameState], bool] | None = None  # routine_decision with focus
         self.focus = focus
         self.last_iterations = 0
         self.last_reused = 0  # visits the root carried over from the previous decision
@@ -135,7 +138,11 @@ class MCTSAgent(Agent):
         module = game_module(type(state.game), "heuristic")
         evaluate = getattr(module, "evaluate", None) if module else None
         self._evaluate = evaluate or score_evaluation
-        self._skip = getattr(module, "routine_decision", None) if self.focus else None
+        if self.focus:
+            self._skip = getattr(module, "routine_decision", None) if module else None
+            if self._skip is None:
+                raise AgentSpecError(f"{state.game.game_id} names no routine decisions, so "
+                                     "mcts focus=on has nothing to leave to its heuristic")
         if self.rollout == "heuristic" or self.prior == "heuristic":
             factory = getattr(module, "HeuristicAgent", None) if module else None
             if factory is None:
@@ -170,7 +177,7 @@ class MCTSAgent(Agent):
             self._keep(state, resumed, legal[0])
             return legal[0]
         self._prepare(state)
-        if self._skip is not None and self._prior_agent is not None and self._skip(state):
+        if self._skip is not None and self._skip(state):
             self.last_iterations = 0
             action = self._prior_agent.act(state)
             self._keep(state, resumed, action)
