@@ -28,6 +28,10 @@ def sample_game(job: tuple[str, int, int, int]) -> tuple[list[list[float]], list
     """One self-play game: (feature differences, current evaluation of seat 0, result)."""
     game_id, seed, g, every = job
     module = game_module(game_id, "heuristic")
+    turn_number = getattr(module, "turn_number", None) if every == 0 else None
+    if every == 0 and turn_number is None:
+        raise SystemExit(f"{game_id} does not number its turns; give --every N")
+    turn = -1
     names = list(module.EVAL_WEIGHTS)
     state = starlanes.load(game_id, players=2, seed=derive_seed(seed, g)).new_initial_state()
     bots = [make_agent("heuristic", game_id, derive_seed(seed, g, s)) for s in range(2)]
@@ -36,7 +40,12 @@ def sample_game(job: tuple[str, int, int, int]) -> tuple[list[list[float]], list
     while not state.is_terminal():
         state.apply(bots[state.current_player()].act(state))
         n += 1
-        if n % every == 0 and not state.is_terminal() and not getattr(state, "stack", None):
+        if turn_number is not None:  # the first position of every turn
+            now = turn_number(state)
+            due, turn = now != turn, now
+        else:
+            due = n % every == 0
+        if due and not state.is_terminal() and not getattr(state, "stack", None):
             f0 = module.position_features(state, 0)
             f1 = module.position_features(state, 1)
             rows.append([f0[k] - f1[k] for k in names])
@@ -69,7 +78,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="galactic-empires")
     parser.add_argument("--games", type=int, default=500)
-    parser.add_argument("--every", type=int, default=25, help="actions between samples")
+    parser.add_argument("--every", type=int, default=0,
+                        help="actions between samples (0: the first position of every "
+                             "turn, where MCTS rollouts with a horizon stop)")
     parser.add_argument("--seed", type=int, default=901)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()

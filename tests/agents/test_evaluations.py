@@ -44,7 +44,7 @@ def test_galactic_empires_values_a_lost_ship_and_hq_damage():
     from starlanes.games.galactic_empires.units import destroy, vessels_of
 
     s = _play("galactic-empires", 2, 300)
-    assert not s.is_terminal() and vessels_of(s, 1)
+    assert not s.is_terminal() and vessels_of(s, 1) and vessels_of(s, 0)
     before = evaluate(s)[0]
     ship = s.clone()
     destroy(ship, vessels_of(ship, 1)[0])
@@ -52,4 +52,9 @@ def test_galactic_empires_values_a_lost_ship_and_hq_damage():
     hit = s.clone()
     hit.hq[0] += 3
     assert evaluate(hit)[0] < before
-    assert all(w > 0 for w in EVAL_WEIGHTS.values())
+    assert all(w > 0 for k, w in EVAL_WEIGHTS.items() if k != "damage")
+    assert EVAL_WEIGHTS["damage"] < 0  # damage still on a ship counts against its owner
+    worn = s.clone()
+    ship = vessels_of(worn, 0)[0]
+    worn.units[ship] = worn.units[ship]._replace(dmg=worn.units[ship].dmg + 1)
+    assert evaluate(worn)[0] < before

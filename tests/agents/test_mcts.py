@@ -9,7 +9,7 @@ from starlanes.agents.mcts import MCTSAgent, score_evaluation
 from starlanes.agents.registry import make_agent
 from starlanes.engine import AgentSpecError
 
-from .toygames import GuessCard, Nim
+from .toygames import GuessCard, Nim, Wager
 
 
 @pytest.mark.parametrize("pile", [4, 5, 7, 8])
@@ -191,4 +191,52 @@ def test_focus_needs_the_heuristic_and_a_game_that_names_routine_decisions():
     agent = make_agent("mcts:focus=on", "rift-domination", 0)
     state = starlanes.load("rift-domination", players=2, seed=1).new_initial_state()
     with pytest.raises(AgentSpecError, match="names no routine decisions"):
+        agent.act(state)
+
+
+@pytest.mark.parametrize("pile", [4, 5, 7])
+def test_halving_finds_the_forced_win_in_nim(pile):
+    state = Nim(players=2, seed=1, pile=pile).new_initial_state()
+    agent = MCTSAgent(seed=3, iterations=200, depth=50, widening=0, root="halving")
+    assert agent.act(state).n == pile % 3
+
+
+def test_halving_compares_root_actions_on_the_same_determinisations():
+    """root=halving: every root action is tried in the same sampled worlds, so a small edge
+    that the hidden card swamps in unpaired samples decides every time; plain UCT on the
+    same tiny budget does not see it reliably."""
+    state = Wager(players=2, seed=1).new_initial_state()
+    halving = {str(MCTSAgent(seed=s, iterations=4, root="halving").act(state))
+               for s in range(20)}
+    assert halving == {"stake high"}
+    uct = [str(MCTSAgent(seed=s, iterations=4).act(state)) for s in range(20)]
+    assert "stake low" in uct
+
+
+def test_halving_spends_its_budget_in_rounds_and_never_reads_the_hidden_card():
+    state = Nim(players=2, seed=1, pile=30).new_initial_state()
+    agent = MCTSAgent(seed=2, iterations=40, root="halving")
+    agent.act(state)
+    assert 0 < agent.last_iterations <= 40
+    choices = set()
+    for card in ("a", "b"):
+        guess = GuessCard(players=2, seed=1, card=card).new_initial_state()
+        choices.add(str(MCTSAgent(seed=11, iterations=50, root="halving").act(guess)))
+    assert len(choices) == 1
+
+
+def test_halving_and_horizon_in_specs():
+    agent = make_agent("mcts:root=halving,horizon=2,tree=1", "galactic-empires", 0)
+    assert (agent.root, agent.horizon, agent.tree) == ("halving", 2, 1)
+    with pytest.raises(AgentSpecError, match="root must be uct or halving"):
+        make_agent("mcts:root=best", "galactic-empires", 0)
+    with pytest.raises(AgentSpecError, match="not a valid number"):
+        make_agent("mcts:horizon=soon", "galactic-empires", 0)
+    import starlanes
+
+    agent = make_agent("mcts:horizon=1", "interstellar-ambitions", 0)
+    state = starlanes.load("interstellar-ambitions", players=3, seed=1).new_initial_state()
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    with pytest.raises(AgentSpecError, match="does not number its turns"):
         agent.act(state)

@@ -2,6 +2,9 @@
 
 ``Nim``: one pile, take 1 or 2, whoever takes the last stone wins (perfect information).
 ``GuessCard``: seat 1 holds a hidden card "a" or "b"; seat 0 names one and wins on a match.
+``Wager``: seat 1 holds a hidden card worth 0-9; seat 0 stakes "low" or "high", and its
+result is the card's worth / 10 plus 0.05 for "high": the hidden card swamps the small edge
+of "high", which only a comparison on the same sampled cards sees reliably.
 """
 
 from __future__ import annotations
@@ -142,3 +145,67 @@ class GuessCard(Game):
 
     def new_initial_state(self) -> GuessState:
         return GuessState(self, self.options["card"])
+
+
+@dataclass(frozen=True, slots=True)
+class Stake(Action):
+    bet: str
+
+    def notation(self) -> str:
+        return f"stake {self.bet}"
+
+
+class WagerState(GameState):
+    __slots__ = ("rng", "card", "bet")
+
+    def __init__(self, game: Game, card: int) -> None:
+        super().__init__(game)
+        self.rng = GameRng(game.seed)
+        self.card = card
+        self.bet = ""
+
+    def current_player(self) -> int:
+        return -4 if self.bet else 0
+
+    def _legal_actions(self) -> list[Action]:
+        return [Stake("low"), Stake("high")]
+
+    def _apply(self, action: Action) -> None:
+        assert isinstance(action, Stake)
+        self.bet = action.bet
+
+    def is_terminal(self) -> bool:
+        return bool(self.bet)
+
+    def returns(self) -> list[float]:
+        v = self.card / 10 + (0.05 if self.bet == "high" else 0.0)
+        return [v, 1.0 - v]
+
+    def scores(self) -> list[int]:
+        return [0, 0]
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return {"card": self.card if seat == 1 else None, "bet": self.bet}
+
+    def _copy(self) -> WagerState:
+        c = WagerState.__new__(WagerState)
+        c.game, c.rng, c.card, c.bet = self.game, self.rng.copy(), self.card, self.bet
+        return c
+
+    def _digest_payload(self) -> Any:
+        return [self.card, self.bet]
+
+    def _resample_hidden(self, seat: int, rng: random.Random) -> None:
+        if seat != 1:
+            self.card = rng.randrange(10)
+
+
+class Wager(Game):
+    game_id = "toy-wager"
+    title = "Wager"
+    min_players = 2
+    max_players = 2
+    option_set = OptionSet((OptionSpec("card", int, 4, "seat 1's hidden card", minimum=0),))
+
+    def new_initial_state(self) -> WagerState:
+        return WagerState(self, self.options["card"])

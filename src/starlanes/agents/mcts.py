@@ -95,18 +95,21 @@ class MCTSAgent(Agent):
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float = 0.0,
                  c: float = 0.7, depth: int = 4, rollout: str = "random",
                  widening: float = 2.0, prior: str = "none",
-                 prior_weight: float = 1.0, reuse: bool = True, focus: bool = False) -> None:
+                 prior_weight: float = 1.0, reuse: bool = True, focus: bool = False,
+                 tree: int = 0, horizon: int = 0, root: str = "uct") -> None:
         if iterations < 1 and seconds <= 0:
             raise AgentSpecError("mcts needs iterations >= 1 or seconds > 0")
         if rollout not in ("random", "heuristic"):
             raise AgentSpecError(f"mcts rollout must be random or heuristic, not {rollout!r}")
+        if root not in ("uct", "halving"):
+            raise AgentSpecError(f"mcts root must be uct or halving, not {root!r}")
         if prior not in ("none", "heuristic"):
             raise AgentSpecError(f"mcts prior must be none or heuristic, not {prior!r}")
         if focus and prior != "heuristic":
             raise AgentSpecError("mcts focus=on needs prior=heuristic (the bot that plays "
                                  "the routine decisions)")
-        if depth < 0 or c < 0 or widening < 0:
-            raise AgentSpecError("mcts depth, c and widening must not be negative")
+        if depth < 0 or c < 0 or widening < 0 or tree < 0 or horizon < 0:
+            raise AgentSpecError("mcts depth, c, widening, tree and horizon must not be negative")
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
@@ -116,6 +119,11 @@ class MCTSAgent(Agent):
         self.prior = prior
         self.prior_weight = prior_weight
         self.reuse = reuse
+        self.tree = tree if tree > 0 else 1 << 30
+        self.horizon = horizon
+        self.root = root
+        self._turn: Callable[[GameState], int] | None = None  # turn_number with horizon
+        self._stop = 1 << 60  # rollouts end when the turn number reaches this
         self._prior_agent: Any = None
         self.rng = random.Random(seed)
         self._policy: Any = None
@@ -143,6 +151,11 @@ class MCTSAgent(Agent):
             if self._skip is None:
                 raise AgentSpecError(f"{state.game.game_id} names no routine decisions, so "
                                      "mcts focus=on has nothing to leave to its heuristic")
+        if self.horizon:
+            self._turn = getattr(module, "turn_number", None) if module else None
+            if self._turn is None:
+                raise AgentSpecError(f"{state.game.game_id} does not number its turns, so "
+                                     "mcts horizon cannot stop rollouts at a turn")
         if self.rollout == "heuristic" or self.prior == "heuristic":
             factory = getattr(module, "HeuristicAgent", None) if module else None
             if factory is None:
@@ -183,26 +196,75 @@ class MCTSAgent(Agent):
             self._keep(state, resumed, action)
             return action
         seat = state.current_player()
+        if self._turn is not None:
+            self._stop = self._turn(state) + self.horizon
         root = resumed if resumed is not None else Node(-1)
         self.last_reused = root.visits
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else math.inf
-        limit = self.iterations if self.iterations > 0 else 1 << 60
-        done = 0
-        while done < limit:
-            self._iterate(state, seat, root)
-            done += 1
-            if deadline != math.inf and time.perf_counter() >= deadline:
-                break
-        self.last_iterations = done
         by_key = {str(a): a for a in legal}
-        best = max(
-            (k for k in root.children if k in by_key),
-            key=lambda k: (root.children[k].visits, root.children[k].reward),
-            default=None,
-        )
+        if self.root == "halving":
+            best = self._halving(state, seat, root, by_key, deadline)
+        else:
+            limit = self.iterations if self.iterations > 0 else 1 << 60
+            done = 0
+            while done < limit:
+                self._iterate(state, seat, root)
+                done += 1
+                if deadline != math.inf and time.perf_counter() >= deadline:
+                    break
+            self.last_iterations = done
+            best = max(
+                (k for k in root.children if k in by_key),
+                key=lambda k: (root.children[k].visits, root.children[k].reward),
+                default=None,
+            )
         action = by_key[best] if best is not None else self.rng.choice(legal)
         self._keep(state, root, action)
         return action
+
+    def _halving(self, state: GameState, seat: int, root: Node,
+                 by_key: dict[str, Action], deadline: float) -> str:
+        """Sequential halving over the root actions with paired determinisations.
+
+        The budget (``iterations``; ``seconds`` also stops it) is split over
+        ``ceil(log2(k))`` rounds for ``k`` legal actions. In each round every surviving
+        action is tried once in each of the same freshly determinised worlds (hidden cards
+        and chance alike), so the survivors are compared on identical samples; the better
+        half by mean value goes on. Below each root action the search is ordinary UCT.
+        Returns the notation of the best survivor (ties: the prior's choice, then the
+        order of the legal actions).
+        """
+        keys = list(by_key)
+        prior = str(self._prior_agent.act(state)) if self._prior_agent is not None else ""
+        rank = {k: (0 if k == prior else 1, i) for i, k in enumerate(keys)}
+        budget = self.iterations if self.iterations > 0 else 1 << 20
+        rounds = max(1, math.ceil(math.log2(len(keys))))
+        alive, done = keys, 0
+        timed = deadline != math.inf
+
+        def mean(k: str) -> float:
+            ch = root.children.get(k)
+            return ch.reward / ch.visits if ch is not None and ch.visits else -1.0
+
+        for _ in range(rounds):
+            per = max(1, budget // (rounds * len(alive)))
+            out_of_time = False
+            for _w in range(per):
+                world = state.determinize(seat, self.rng)
+                for k in alive:
+                    self._visit(world, root, k, by_key[k])
+                    done += 1
+                if timed and time.perf_counter() >= deadline:
+                    out_of_time = True
+                    break
+            alive = sorted(alive, key=lambda k: (-mean(k), rank[k]))
+            if out_of_time:
+                break
+            alive = alive[:max(1, (len(alive) + 1) // 2)]
+            if len(alive) == 1:
+                break
+        self.last_iterations = done
+        return alive[0]
 
     def _widen_limit(self, node: Node) -> int:
         if self.widening <= 0:
@@ -210,11 +272,27 @@ class MCTSAgent(Agent):
         return max(1, math.ceil(self.widening * math.sqrt(node.visits + 1)))
 
     def _iterate(self, root_state: GameState, seat: int, root: Node) -> None:
+        """One UCT iteration from the root on a fresh determinisation."""
+        self._descend(root_state.determinize(seat, self.rng), root, [])
+        root.visits += 1
+
+    def _visit(self, world: GameState, root: Node, key: str, action: Action) -> None:
+        """One iteration that starts with root action ``action`` (notation ``key``) in a
+        copy of the determinised ``world``, then continues by UCT below that child."""
+        state = world.clone()
+        child = root.children.get(key)
+        if child is None:
+            child = root.children[key] = Node(state.current_player())
+        child.avail += 1
+        state.apply(action)
+        self._descend(state, child, [child])
+        root.visits += 1
+
+    def _descend(self, state: GameState, node: Node, path: list[Node]) -> None:
+        """Select down the tree from ``node`` (``path``: the nodes entered so far), expand
+        one child, roll out, and back the leaf values up ``path``."""
         rng = self.rng
-        state = root_state.determinize(seat, rng)
-        node = root
-        path: list[Node] = []
-        while not state.is_terminal():
+        while not state.is_terminal() and len(path) < self.tree:
             legal = state.legal_actions()
             player = state.current_player()
             keys = [str(a) for a in legal]
@@ -267,13 +345,15 @@ class MCTSAgent(Agent):
         for n in path:
             n.visits += 1
             n.reward += values[n.player]
-        root.visits += 1
 
     def _rollout(self, state: GameState) -> list[float]:
         steps = 0
         rng = self.rng
         policy = self._policy
+        turn, stop = self._turn, self._stop
         while steps < self.depth and not state.is_terminal():
+            if turn is not None and turn(state) >= stop:
+                break
             if policy is not None:
                 action = policy.act(state)
             else:
@@ -301,6 +381,7 @@ def make_mcts(seed: int, params: dict[str, str]) -> MCTSAgent:
     kinds: dict[str, Callable[[str], Any]] = {
         "iterations": int, "seconds": float, "c": float, "depth": int, "rollout": str,
         "widening": float, "prior": str, "prior_weight": float, "reuse": _flag, "focus": _flag,
+        "tree": int, "horizon": int, "root": str,
     }
     kw: dict[str, Any] = {}
     for key, value in params.items():

@@ -16,7 +16,7 @@ AGENT_NAMES: dict[str, tuple[str, ...]] = {
     "random": (),
     "heuristic": (),
     "mcts": ("iterations", "seconds", "c", "depth", "rollout", "widening", "prior",
-             "prior_weight", "reuse", "focus"),
+             "prior_weight", "reuse", "focus", "tree", "horizon", "root"),
 }
 
 

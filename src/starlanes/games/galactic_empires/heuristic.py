@@ -20,7 +20,7 @@ from .content import HEAVY, MAJOR_EMPIRES
 from .empires import command_limit, command_used, empire_allowed
 from .fire import weapon_sources
 from .state import GEState
-from .units import hp_left, ships_of, slots, vessels_of
+from .units import hp_left, shield_cap, ships_of, slots, strength, vessels_of
 
 #: The MCTS agent's defaults for this game (explicit spec parameters win): a short search
 #: guided by this bot, whose move is tried first and rolled out for the rest of the turn.
@@ -294,7 +294,7 @@ class HeuristicAgent:
 #: heuristic self-play games (2 players; ``python benchmarks/fit_evaluation.py`` refits).
 #: Cards in hand predict the winner too but are left out, so that search is never paid for
 #: holding cards back (with them, MCTS won no more often: 10 of 20 games either way).
-EVAL_WEIGHTS = {"hq": 0.0499, "hull": 0.0728, "weapons": 0.0455, "terrain": 0.3757}
+EVAL_WEIGHTS = {"hq": 0.0468, "hull": 0.0774, "damage": -0.0971, "weapons": 0.0441, "terrain": 0.3810}
 
 
 def position_features(s: GEState, seat: int) -> dict[str, float]:
@@ -306,14 +306,24 @@ def position_features(s: GEState, seat: int) -> dict[str, float]:
     for u in s.units.values():
         if u.owner == seat and u.host < 0 and u.against < 0 and s.cards[u.card].type == "T":
             terrain += 1
-    return {"hq": s.scores()[seat], "hull": sum(hp_left(s, i) for i in ves),
-            "weapons": sum(len(slots(s, i)) for i in ves), "terrain": terrain}
+    full = dmg = 0
+    for i in ves:
+        full += shield_cap(s, i) + strength(s, i)
+        dmg += s.units[i].dmg
+    f = {"hq": s.scores()[seat], "hull": full, "damage": dmg,
+         "weapons": sum(len(slots(s, i)) for i in ves), "terrain": terrain}
+    return {k: f[k] for k in EVAL_WEIGHTS}
 
 
 def routine_decision(s: GEState) -> bool:
     """True for the decisions search leaves to this bot with ``focus=on``: everything but
     the card plays of phases A and B and the choice of fire target."""
     return bool(s.stack) or s.phase not in ("playA", "playB", "fire")
+
+
+def turn_number(s: GEState) -> int:
+    """How many turns have begun so far, all seats together (MCTS ``horizon`` counts these)."""
+    return sum(s.turns)
 
 
 def evaluate(state: GEState) -> list[float]:
