@@ -27,6 +27,12 @@ One algorithm covers both cases:
 * **Focus** (optional): a game may name its routine decisions (the micro-steps the
   heuristic already gets right); with ``focus=on`` the agent plays the heuristic there and
   spends its search on the rest, which keeps search noise out of those steps.
+* **Sequential halving at the root** (optional, ``root=halving``): the budget is spent in
+  rounds; in each, every surviving root action is tried in the same freshly determinised
+  worlds, and the better half goes on. Paired samples keep hidden cards and chance from
+  drowning small differences between the actions.
+* **Horizon** (optional): rollouts stop once a number of turns have begun (a game's
+  ``turn_number(state)``), so leaves are evaluated at a like point of the turn cycle.
 * Budget by ``iterations`` or ``seconds`` (whichever ends first when both are given) of
   new iterations per decision. With a fixed iteration budget the agent is reproducible
   under its seed.
@@ -87,7 +93,14 @@ class MCTSAgent(Agent):
     subtree of the chosen action for the agent's next decision when nothing else happened
     in between; default on), ``focus`` (with ``prior=heuristic``, leave the decisions the
     game's heuristic module calls routine, ``routine_decision(state) -> bool``, to the
-    heuristic and search only the rest; default off).
+    heuristic and search only the rest; default off), ``tree`` (at most this many tree
+    nodes per iteration, 0 = unbounded; 1 searches the root actions only), ``horizon``
+    (stop rollouts once this many more turns have begun, by the game's
+    ``turn_number(state)``; 0 = off), ``root`` ("uct" or "halving": sequential halving over
+    the root actions on shared determinisations, see :meth:`_halving`).
+
+    Raises :class:`AgentSpecError` for a value out of range, and on the first decision for
+    an option the game cannot serve (no heuristic, no routine decisions, no turn numbers).
     """
 
     name = "mcts"
@@ -227,10 +240,13 @@ class MCTSAgent(Agent):
         """Sequential halving over the root actions with paired determinisations.
 
         The budget (``iterations``; ``seconds`` also stops it) is split over
-        ``ceil(log2(k))`` rounds for ``k`` legal actions. In each round every surviving
-        action is tried once in each of the same freshly determinised worlds (hidden cards
-        and chance alike), so the survivors are compared on identical samples; the better
-        half by mean value goes on. Below each root action the search is ordinary UCT.
+        ``ceil(log2(k))`` rounds for ``k`` legal actions, what is left divided evenly over
+        the rounds to come. In each round every surviving action is tried once in each of
+        the same freshly determinised worlds (hidden cards and chance alike), so the
+        survivors are compared on identical samples; the better half by mean value goes
+        on. The first round tries every action at least once, so a decision with more
+        actions than the budget takes ``k`` iterations; later rounds stop when the budget
+        is spent. Below each root action the search is ordinary UCT.
         Returns the notation of the best survivor (ties: the prior's choice, then the
         order of the legal actions).
         """
@@ -246,8 +262,10 @@ class MCTSAgent(Agent):
             ch = root.children.get(k)
             return ch.reward / ch.visits if ch is not None and ch.visits else -1.0
 
-        for _ in range(rounds):
-            per = max(1, budget // (rounds * len(alive)))
+        for r in range(rounds):
+            if r and done + len(alive) > budget:
+                break  # the budget is spent: the best mean so far wins
+            per = max(1, (budget - done) // ((rounds - r) * len(alive)))
             out_of_time = False
             for _w in range(per):
                 world = state.determinize(seat, self.rng)

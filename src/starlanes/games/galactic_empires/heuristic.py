@@ -22,11 +22,14 @@ from .fire import weapon_sources
 from .state import GEState
 from .units import hp_left, shield_cap, ships_of, slots, strength, vessels_of
 
-#: The MCTS agent's defaults for this game (explicit spec parameters win): a short search
-#: guided by this bot, whose move is tried first and rolled out for the rest of the turn.
+#: The MCTS agent's defaults for this game (explicit spec parameters win): card plays and
+#: fire targets are searched (the rest is left to this bot) by sequential halving, which
+#: compares the candidates in the same sampled worlds (48 rollouts a decision); each is
+#: played on by this bot to the end of the turn and scored by :func:`evaluate`
+#: (docs/agents.md: how these were chosen).
 MCTS_DEFAULTS = {
-    "iterations": 30, "depth": 20, "rollout": "heuristic", "prior": "heuristic",
-    "prior_weight": 0.5,
+    "iterations": 48, "depth": 400, "rollout": "heuristic", "prior": "heuristic",
+    "root": "halving", "horizon": 1, "tree": 1, "focus": "on",
 }
 
 
