@@ -163,7 +163,7 @@ def test_reuse_flag_in_specs():
 def test_focus_leaves_routine_decisions_to_the_heuristic():
     """focus=on: where the game calls a decision routine (Galactic Empires: all but card
     plays and fire targets) the agent plays the heuristic without searching; elsewhere it
-    searches its full budget."""
+    searches within its budget."""
     import starlanes
     from starlanes.games.galactic_empires.heuristic import routine_decision
 
@@ -241,9 +241,33 @@ def test_halving_and_horizon_in_specs():
         make_agent("mcts:horizon=soon", "galactic-empires", 0)
     import starlanes
 
-    agent = make_agent("mcts:horizon=1", "interstellar-ambitions", 0)
-    state = starlanes.load("interstellar-ambitions", players=3, seed=1).new_initial_state()
+    agent = make_agent("mcts:horizon=1", "galactic-domination", 0)
+    state = starlanes.load("galactic-domination", players=2, seed=1).new_initial_state()
     while len(state.legal_actions()) < 2:
         state.apply(state.legal_actions()[0])
     with pytest.raises(AgentSpecError, match="does not number its turns"):
         agent.act(state)
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("galactic-empires", 2),
+                                                  ("interstellar-ambitions", 3)])
+def test_horizon_stops_rollouts_when_the_turn_has_passed(game_id, players):
+    """horizon=1: a rollout ends as soon as the game's turn number has moved one past the
+    decision's, not after ``depth`` actions, so every leaf is scored between two turns."""
+    import starlanes
+    from starlanes.engine import game_module
+
+    turn_number = game_module(game_id, "heuristic").turn_number
+    state = starlanes.load(game_id, players=players, seed=2).new_initial_state()
+    bots = [make_agent("heuristic", game_id, s) for s in range(players)]
+    for _ in range(60):
+        state.apply(bots[state.current_player()].act(state))
+    agent = make_agent("mcts:horizon=1,depth=10000,iterations=4", game_id, 1)
+    agent._prepare(state)
+    agent._stop = turn_number(state) + 1
+    leaf = state.clone()
+    values = agent._rollout(leaf)
+    assert len(values) == players
+    assert leaf.is_terminal() or turn_number(leaf) == turn_number(state) + 1
+    # the turn had more to it than one action: the rollout played it out
+    assert len(leaf.history) > len(state.history) + 1

@@ -384,3 +384,8 @@ class HeuristicAgent:
     def _def_repair(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
         opts = [a for a in legal if a.verb == "repair"]
         return opts[0] if opts and s.res[seat][1] >= 3 else None
+
+
+def turn_number(s: IAState) -> int:
+    """How many player turns have ended so far (MCTS ``horizon`` counts these)."""
+    return s.turn_count
