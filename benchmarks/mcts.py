@@ -4,7 +4,8 @@ Run: ``python benchmarks/mcts.py [--games rift-domination,...]``. For each game 
 mid-game position is reached with heuristic play; then it prints clones/s and
 determinisations/s of that position, MCTS iterations/s with rollouts cut off at the leaf
 (``depth=0``, scored by the game's evaluation) for budgets of 100, 400 and 1600 iterations,
-and the seconds per decision of the game's default MCTS agent. One core; figures only.
+with UCT at the root and with sequential halving (``root=halving``), and the seconds per
+decision of the game's default MCTS agent with its iterations/s. One core; figures only.
 """
 
 from __future__ import annotations
@@ -66,11 +67,28 @@ def main() -> None:
             start = time.perf_counter()
             agent.act(state)
             wall = time.perf_counter() - start
-            print(f"  mcts depth=0, {budget} iterations: {budget / wall:,.0f} iterations/s")
+            halving = MCTSAgent(seed=3, iterations=budget, depth=0, root="halving")
+            start = time.perf_counter()
+            halving.act(state)
+            h_wall = time.perf_counter() - start
+            print(f"  mcts depth=0, {budget} iterations: {budget / wall:,.0f} iterations/s "
+                  f"(root=halving: {halving.last_iterations / h_wall:,.0f}/s)")
+        # The default agent, at the first decision from here that it searches (with
+        # focus=on it leaves routine decisions to the heuristic).
+        probe, step = state.clone(), random.Random(3)
         agent = make_agent("mcts", game_id, 4)
-        start = time.perf_counter()
-        agent.act(state)
-        print(f"  default mcts agent: {time.perf_counter() - start:.3f} s for one decision")
+        wall = 0.0
+        while not probe.is_terminal():
+            agent = make_agent("mcts", game_id, 4)
+            start = time.perf_counter()
+            agent.act(probe)
+            wall = time.perf_counter() - start
+            if agent.last_iterations:
+                break
+            probe.apply(step.choice(probe.legal_actions()))
+        print(f"  default mcts agent: {wall:.3f} s for one decision of "
+              f"{len(probe.legal_actions())} actions ({agent.last_iterations} iterations "
+              f"with rollouts, {agent.last_iterations / max(wall, 1e-9):,.0f}/s)")
 
 
 if __name__ == "__main__":
