@@ -271,3 +271,13 @@ def test_horizon_stops_rollouts_when_the_turn_has_passed(game_id, players):
     assert leaf.is_terminal() or turn_number(leaf) == turn_number(state) + 1
     # the turn had more to it than one action: the rollout played it out
     assert len(leaf.history) > len(state.history) + 1
+
+
+def test_halving_on_a_time_budget_runs_its_rounds():
+    """With seconds alone, halving sizes its rounds from the first world's cost: it does
+    more than one round's work and still finds the winning move."""
+    state = Nim(players=2, seed=1, pile=8).new_initial_state()
+    agent = MCTSAgent(seed=4, iterations=0, seconds=0.05, depth=50, widening=0,
+                      root="halving")
+    assert agent.act(state).n == 2
+    assert agent.last_iterations > 2

@@ -91,7 +91,7 @@ class MCTSAgent(Agent):
     so widening keeps its choice in view, and its value gets a progressive bias of
     ``prior_weight / (visits + 1)`` that fades as the search learns), ``reuse`` (keep the
     subtree of the chosen action for the agent's next decision when nothing else happened
-    in between; default on), ``focus`` (with ``prior=heuristic``, leave the decisions the
+    in between; default on; ``root=uct`` only), ``focus`` (with ``prior=heuristic``, leave the decisions the
     game's heuristic module calls routine, ``routine_decision(state) -> bool``, to the
     heuristic and search only the rest; default off), ``tree`` (at most this many tree
     nodes per iteration, 0 = unbounded; 1 searches the root actions only), ``horizon``
@@ -211,7 +211,8 @@ class MCTSAgent(Agent):
         seat = state.current_player()
         if self._turn is not None:
             self._stop = self._turn(state) + self.horizon
-        root = resumed if resumed is not None else Node(-1)
+        # Halving compares the root actions on samples of its own, so it starts afresh.
+        root = resumed if resumed is not None and self.root == "uct" else Node(-1)
         self.last_reused = root.visits
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else math.inf
         by_key = {str(a): a for a in legal}
@@ -239,7 +240,8 @@ class MCTSAgent(Agent):
                  by_key: dict[str, Action], deadline: float) -> str:
         """Sequential halving over the root actions with paired determinisations.
 
-        The budget (``iterations``; ``seconds`` also stops it) is split over
+        The budget (``iterations``, or with ``seconds`` alone as many as the first world's
+        cost says fit; ``seconds`` also stops it) is split over
         ``ceil(log2(k))`` rounds for ``k`` legal actions, what is left divided evenly over
         the rounds to come. In each round every surviving action is tried once in each of
         the same freshly determinised worlds (hidden cards and chance alike), so the
@@ -253,10 +255,18 @@ class MCTSAgent(Agent):
         keys = list(by_key)
         prior = str(self._prior_agent.act(state)) if self._prior_agent is not None else ""
         rank = {k: (0 if k == prior else 1, i) for i, k in enumerate(keys)}
-        budget = self.iterations if self.iterations > 0 else 1 << 20
         rounds = max(1, math.ceil(math.log2(len(keys))))
         alive, done = keys, 0
         timed = deadline != math.inf
+        budget = self.iterations
+        if budget <= 0:  # a time budget: the first world's cost sets the iterations
+            start = time.perf_counter()
+            world = state.determinize(seat, self.rng)
+            for k in alive:
+                self._visit(world, root, k, by_key[k])
+            done = len(alive)
+            each = (time.perf_counter() - start) / done
+            budget = max(done, int(self.seconds / max(each, 1e-9)))
 
         def mean(k: str) -> float:
             ch = root.children.get(k)
