@@ -212,9 +212,9 @@ def test_halving_compares_root_actions_on_the_same_determinisations():
     state = Wager(players=2, seed=1).new_initial_state()
     halving = {str(MCTSAgent(seed=s, iterations=4, root="halving").act(state))
                for s in range(20)}
-    assert halving == {"stake high"}
+    assert halving == {"say high"}
     uct = [str(MCTSAgent(seed=s, iterations=4).act(state)) for s in range(20)]
-    assert "stake low" in uct
+    assert "say low" in uct
 
 
 def test_halving_spends_its_budget_in_rounds_and_never_reads_the_hidden_card():

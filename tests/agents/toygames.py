@@ -2,7 +2,7 @@
 
 ``Nim``: one pile, take 1 or 2, whoever takes the last stone wins (perfect information).
 ``GuessCard``: seat 1 holds a hidden card "a" or "b"; seat 0 names one and wins on a match.
-``Wager``: seat 1 holds a hidden card worth 0-9; seat 0 stakes "low" or "high", and its
+``Wager``: seat 1 holds a hidden card worth 0-9; seat 0 says "low" or "high", and its
 result is the card's worth / 10 plus 0.05 for "high": the hidden card swamps the small edge
 of "high", which only a comparison on the same sampled cards sees reliably.
 """
@@ -93,7 +93,7 @@ class Nim(Game):
 class GuessState(GameState):
     __slots__ = ("rng", "card", "said")
 
-    def __init__(self, game: Game, card: str) -> None:
+    def __init__(self, game: Game, card: str | int) -> None:
         super().__init__(game)
         self.rng = GameRng(game.seed)
         self.card = card
@@ -123,7 +123,7 @@ class GuessState(GameState):
         return {"card": self.card if seat == 1 else None, "said": self.said}
 
     def _copy(self) -> GuessState:
-        c = GuessState.__new__(GuessState)
+        c = type(self).__new__(type(self))
         c.game, c.rng, c.card, c.said = self.game, self.rng.copy(), self.card, self.said
         return c
 
@@ -147,53 +147,24 @@ class GuessCard(Game):
         return GuessState(self, self.options["card"])
 
 
-@dataclass(frozen=True, slots=True)
-class Stake(Action):
-    bet: str
+class WagerState(GuessState):
+    """GuessState's hidden card is a number here, and ``said`` holds the stake."""
 
-    def notation(self) -> str:
-        return f"stake {self.bet}"
-
-
-class WagerState(GameState):
-    __slots__ = ("rng", "card", "bet")
-
-    def __init__(self, game: Game, card: int) -> None:
-        super().__init__(game)
-        self.rng = GameRng(game.seed)
-        self.card = card
-        self.bet = ""
-
-    def current_player(self) -> int:
-        return -4 if self.bet else 0
+    __slots__ = ()
 
     def _legal_actions(self) -> list[Action]:
-        return [Stake("low"), Stake("high")]
+        return [Say("low"), Say("high")]
 
     def _apply(self, action: Action) -> None:
-        assert isinstance(action, Stake)
-        self.bet = action.bet
-
-    def is_terminal(self) -> bool:
-        return bool(self.bet)
+        assert isinstance(action, Say)
+        self.said = action.card
 
     def returns(self) -> list[float]:
-        v = self.card / 10 + (0.05 if self.bet == "high" else 0.0)
+        v = self.card / 10 + (0.05 if self.said == "high" else 0.0)
         return [v, 1.0 - v]
 
     def scores(self) -> list[int]:
         return [0, 0]
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        return {"card": self.card if seat == 1 else None, "bet": self.bet}
-
-    def _copy(self) -> WagerState:
-        c = WagerState.__new__(WagerState)
-        c.game, c.rng, c.card, c.bet = self.game, self.rng.copy(), self.card, self.bet
-        return c
-
-    def _digest_payload(self) -> Any:
-        return [self.card, self.bet]
 
     def _resample_hidden(self, seat: int, rng: random.Random) -> None:
         if seat != 1:
