@@ -40,9 +40,7 @@ def mcts_share(game_id: str, players: int, opponent: str, games: int = GAMES) ->
     ("interstellar-ambitions", 3, "random", 0.80),
     ("interstellar-ambitions", 3, "heuristic", 0.50),
     ("galactic-empires", 2, "random", 0.95),
-    pytest.param("galactic-empires", 2, "heuristic", 0.60, marks=pytest.mark.xfail(
-        reason="open: MCTS only matches the Galactic Empires heuristic (about 50%)",
-        strict=False)),
+    ("galactic-empires", 2, "heuristic", 0.60),
 ])
 def test_mcts_meets_the_strength_target(game_id, players, opponent, target):
     assert mcts_share(game_id, players, opponent) >= target
