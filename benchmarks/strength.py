@@ -78,8 +78,9 @@ def main() -> None:
             results = []
             for future in as_completed([pool.submit(play, job) for job in jobs]):
                 results.append(future.result())
-                print(f"\r  {game_id} vs {opponent}: {len(results)}/{args.games}",
-                      end="", file=sys.stderr, flush=True)
+                won = sum(r[0] for r in results)
+                print(f"\r  {game_id} vs {opponent}: {len(results)}/{args.games} games, "
+                      f"MCTS won {won:g}", end="", file=sys.stderr, flush=True)
             print(file=sys.stderr)
             wins = sum(r[0] for r in results)
             decisions = sum(r[1] for r in results)
