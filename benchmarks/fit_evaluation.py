@@ -7,10 +7,10 @@ For a game whose heuristic module defines ``position_features(state, seat) -> di
 games, samples the first position of every turn (for a game whose heuristic module defines
 ``turn_number``; ``--every N`` samples every N actions instead; never inside a pending
 decision), and fits a logistic regression of "seat 0 wins" on the seat-0-minus-seat-1
-feature differences (Newton's method with a small L2 penalty, on standardised features). Games are split 75/25
-into fitting and held-out sets; it prints the fitted weights (logits per unit, ready for
-``EVAL_WEIGHTS``) and, on the held-out positions, the log loss and accuracy of the fitted
-model, of the game's current ``evaluate`` and of the base rate.
+feature differences (Newton's method with a small L2 penalty, on standardised features).
+Games are split 75/25 into fitting and held-out sets; it prints the fitted weights (logits
+per unit, ready for ``EVAL_WEIGHTS``) and, on the held-out positions, the log loss and
+accuracy of the fitted model, of the game's current ``evaluate`` and of the base rate.
 """
 
 from __future__ import annotations

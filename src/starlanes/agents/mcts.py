@@ -91,10 +91,11 @@ class MCTSAgent(Agent):
     so widening keeps its choice in view, and its value gets a progressive bias of
     ``prior_weight / (visits + 1)`` that fades as the search learns), ``reuse`` (keep the
     subtree of the chosen action for the agent's next decision when nothing else happened
-    in between; default on; ``root=uct`` only), ``focus`` (with ``prior=heuristic``, leave the decisions the
-    game's heuristic module calls routine, ``routine_decision(state) -> bool``, to the
-    heuristic and search only the rest; default off), ``tree`` (at most this many tree
-    nodes per iteration, 0 = unbounded; 1 searches the root actions only), ``horizon``
+    in between; default on; ``root=uct`` only), ``focus`` (with ``prior=heuristic``, leave
+    the decisions the game's heuristic module calls routine,
+    ``routine_decision(state) -> bool``, to the heuristic and search only the rest;
+    default off), ``tree`` (at most this many tree nodes per iteration, 0 = unbounded; 1
+    searches the root actions only), ``horizon``
     (stop rollouts once this many more turns have begun, by the game's
     ``turn_number(state)``; 0 = off), ``root`` ("uct" or "halving": sequential halving over
     the root actions on shared determinisations, see :meth:`_halving`).
@@ -261,10 +262,7 @@ class MCTSAgent(Agent):
         budget = self.iterations
         if budget <= 0:  # a time budget: the first world's cost sets the iterations
             start = time.perf_counter()
-            world = state.determinize(seat, self.rng)
-            for k in alive:
-                self._visit(world, root, k, by_key[k])
-            done = len(alive)
+            done = self._paired(state, seat, root, alive, by_key)
             each = (time.perf_counter() - start) / done
             budget = max(done, int(self.seconds / max(each, 1e-9)))
 
@@ -278,10 +276,7 @@ class MCTSAgent(Agent):
             per = max(1, (budget - done) // ((rounds - r) * len(alive)))
             out_of_time = False
             for _w in range(per):
-                world = state.determinize(seat, self.rng)
-                for k in alive:
-                    self._visit(world, root, k, by_key[k])
-                    done += 1
+                done += self._paired(state, seat, root, alive, by_key)
                 if timed and time.perf_counter() >= deadline:
                     out_of_time = True
                     break
@@ -293,6 +288,15 @@ class MCTSAgent(Agent):
                 break
         self.last_iterations = done
         return alive[0]
+
+    def _paired(self, state: GameState, seat: int, root: Node, alive: list[str],
+                by_key: dict[str, Action]) -> int:
+        """Try each root action in ``alive`` once in one fresh determinisation of
+        ``state``; returns the number of iterations (``len(alive)``)."""
+        world = state.determinize(seat, self.rng)
+        for k in alive:
+            self._visit(world, root, k, by_key[k])
+        return len(alive)
 
     def _widen_limit(self, node: Node) -> int:
         if self.widening <= 0:

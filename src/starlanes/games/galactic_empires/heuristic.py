@@ -314,13 +314,13 @@ def position_features(s: GEState, seat: int) -> dict[str, float]:
     for u in s.units.values():
         if u.owner == seat and u.host < 0 and u.against < 0 and s.cards[u.card].type == "T":
             terrain += 1
-    full = dmg = 0
+    full = dmg = weapons = 0
     for i in ves:
         full += shield_cap(s, i) + strength(s, i)
         dmg += s.units[i].dmg
-    f = {"hq": s.scores()[seat], "hull": full, "damage": dmg,
-         "weapons": sum(len(slots(s, i)) for i in ves), "terrain": terrain}
-    return {k: f[k] for k in EVAL_WEIGHTS}
+        weapons += len(slots(s, i))
+    return {"hq": s.scores()[seat], "hull": full, "damage": dmg, "weapons": weapons,
+            "terrain": terrain}
 
 
 def routine_decision(s: GEState) -> bool:
