@@ -34,7 +34,10 @@ NEUTRAL = "korrath_hegemony"
 
 
 def fresh(players: int = 2, seed: int = 1, factions: list[str] | None = None, **options):
-    """Play set-up with fixed choices; ``factions`` forces each seat's faction offer."""
+    """Play set-up with fixed choices; ``factions`` forces each seat's faction offer.
+    Positions are built on the classic board (its map is the one the rule tests name)
+    unless ``board`` is given."""
+    options.setdefault("board", "classic")
     s = starlanes.load("rift-domination", players=players, seed=seed, **options)
     s = s.new_initial_state()
     while s.phase.startswith("setup"):
@@ -96,6 +99,7 @@ def blank(players: int = 2, seed: int = 1, factions: list[str] | None = None,
     s.system_owner = [-1] * len(s.system_owner)
     s.phase, s.seat, s.step, s.round = phase, seat, 0, 1
     s.winners = []
+    s.target_reached = False
     touch(s)
     return s
 
@@ -210,3 +214,11 @@ HELPERS = SimpleNamespace(
 def rd():
     """The Rift Domination test helpers (see the module docstring)."""
     return HELPERS
+
+
+@pytest.fixture(autouse=True)
+def _private_data_dir(tmp_path_factory: pytest.TempPathFactory,
+                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Autosaves of terminal sessions (also in subprocesses) go to a temporary directory,
+    never to the user's data directory."""
+    monkeypatch.setenv("STARLANES_DATA_DIR", str(tmp_path_factory.mktemp("data")))

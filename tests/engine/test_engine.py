@@ -189,6 +189,32 @@ def test_malformed_record_files(tmp_path):
         GameRecord.load(tmp_path / "missing.json")
 
 
+@pytest.mark.parametrize("payload, reason", [
+    (b"\xff\xfe{\x00", "not UTF-8"),
+    ("{}".encode("utf-16"), "not UTF-8"),
+    ("{\"game\": \"caf\xe9\"}".encode("latin-1"), "not UTF-8"),
+    (b"[" * 200_000, "nested too deeply"),
+])
+def test_record_files_that_are_not_utf8_json_give_one_clear_error(tmp_path, payload, reason):
+    p = tmp_path / "r.json"
+    p.write_bytes(payload)
+    with pytest.raises(RecordError, match=reason):
+        GameRecord.load(p)
+
+
+def test_verify_checks_every_field_the_record_states():
+    s = _played(steps=120, seed=8)
+    rec = s.record()
+    with pytest.raises(RecordError, match=r"scores: recorded \[99"):
+        starlanes.replay(rec.model_copy(update={"scores": [99] * len(rec.scores)}))
+    with pytest.raises(RecordError, match="finished: recorded True"):
+        starlanes.replay(rec.model_copy(update={"finished": True}))
+    both = rec.model_copy(update={"finished": True, "scores": [99] * len(rec.scores)})
+    with pytest.raises(RecordError) as info:
+        starlanes.replay(both)
+    assert "finished" in str(info.value) and "scores" in str(info.value)
+
+
 # ---------------------------------------------------------------------------- content
 def _override(tmp_path: Path, name: str, old: str, new: str) -> Path:
     d = tmp_path / "content"

@@ -19,3 +19,15 @@ class Action:
 
     def __str__(self) -> str:
         return self.notation()
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenAction(Action):
+    """Stands, in a determinised state's history, for an action the determinising seat did
+    not see (another seat's secret choice). ``shown`` is the part that seat did see, e.g.
+    ``"buy ?"``: that a card was bought, not which. It is never a legal action."""
+
+    shown: str = "?"
+
+    def notation(self) -> str:
+        return self.shown

@@ -26,6 +26,11 @@ class BadOptionError(StarlanesError):
     """An unknown game option, or an option value of the wrong type or out of range."""
 
 
+class BadSeatError(StarlanesError):
+    """A seat that is not an integer 0..players-1 (or the spectator, -1, where a viewer
+    without a seat is allowed) was asked for."""
+
+
 class UnknownGameError(BadOptionError):
     """A game id that is not registered."""
 
@@ -43,3 +48,8 @@ class RecordError(StarlanesError):
 
 class AgentSpecError(BadOptionError):
     """An agent spec such as ``mcts:iterations=400`` could not be read."""
+
+
+class ActionIndexError(StarlanesError):
+    """An action or action index outside a game's fixed action space, or an index that
+    names no legal action in the given state."""

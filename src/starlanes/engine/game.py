@@ -10,11 +10,18 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .errors import BadOptionError, NotationError
+from .errors import ActionIndexError, BadOptionError, NotationError
 from .options import OptionSet
+
+SEED_MIN = -(2**63)
+"""The smallest seed a game accepts (seeds are 64-bit: signed or unsigned)."""
+SEED_MAX = 2**64 - 1
+"""The largest seed a game accepts."""
 
 if TYPE_CHECKING:  # pragma: no cover
     from .action import Action
+    from .action_space import ActionSpace
+    from .explain import ActionDescription, EntryText, Refusal
     from .state import GameState
 
 
@@ -42,15 +49,19 @@ class Game(ABC):
         if isinstance(players, bool) or not isinstance(players, int):
             raise BadOptionError(f"players must be an integer, got {players!r}")
         if not self.min_players <= players <= self.max_players:
-            raise BadOptionError(
-                f"{self.game_id} is played by {self.min_players}-{self.max_players} players, "
-                f"not {players}"
-            )
+            span = (f"exactly {self.min_players}" if self.min_players == self.max_players
+                    else f"{self.min_players}-{self.max_players}")
+            raise BadOptionError(f"{self.game_id} is played by {span} players, not {players}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise BadOptionError(f"seed must be an integer, got {seed!r}")
+        if not SEED_MIN <= seed <= SEED_MAX:
+            raise BadOptionError(f"seed must fit in 64 bits ({SEED_MIN} to {SEED_MAX}), "
+                                 f"got {seed}")
         self.players = players
         self.seed = seed
         self.options = self.option_set.resolve(options)
+        if self.options.get("content"):
+            self.options["content"] = str(Path(self.options["content"]).expanduser().resolve())
 
     @abstractmethod
     def new_initial_state(self) -> GameState: ...
@@ -67,11 +78,24 @@ class Game(ABC):
             raise BadOptionError(f"content directory {override!r} does not exist")
         return Path(override)
 
+    def content_overrides(self) -> tuple[str, ...]:
+        """The dotted content overrides (``units.destroyer.cost=2``) of the ``content_set``
+        option, applied after the content directory."""
+        return tuple(self.options.get("content_set", ()))
+
+    @property
+    def content_fingerprint(self) -> str:
+        """SHA-256 (hex) of the merged content this game was loaded with; empty for a game
+        without content files."""
+        return str(getattr(getattr(self, "content", None), "fingerprint", ""))
+
     def parse_action(self, state: GameState, text: str) -> Action:
         """Read ``text`` as one of ``state``'s legal actions.
 
-        Raises NotationError if no legal action has that notation.
+        Raises NotationError if no legal action has that notation (or ``text`` is no str).
         """
+        if not isinstance(text, str):
+            raise NotationError(f"an action's notation is text, got {text!r}")
         want = " ".join(text.split())
         for a in state.legal_actions():
             if str(a) == want:
@@ -79,6 +103,114 @@ class Game(ABC):
         raise NotationError(
             f"{text!r} is not a legal action for seat {state.current_player()} now"
         )
+
+    # ------------------------------------------------------------- explanations
+    def _companion(self, name: str) -> Any:
+        from .registry import game_module
+
+        module = game_module(type(self), name)
+        if module is None:
+            raise NotImplementedError(f"{self.game_id} has no {name} module")
+        return module
+
+    def read_action(self, state: GameState, text: str) -> Action:
+        """Read a human's ``text`` as a legal action: exact notation, then ignoring case,
+        then an unambiguous prefix (``home e2`` for ``home E2a`` when only one matches).
+
+        Raises NotationError whose message is :meth:`explain_refusal`'s reason.
+        """
+        from .explain import resolve_notation
+
+        if not isinstance(text, str):
+            raise NotationError(f"an action's notation is text, got {text!r}")
+        action, _ = resolve_notation(state.legal_actions(), text)
+        if action is not None:
+            return action
+        refusal = self.explain_refusal(state, text)
+        raise NotationError(str(refusal) if refusal else f"{text!r} is not legal now")
+
+    def describe(self, state: GameState, action: Action) -> ActionDescription:
+        """What the legal ``action`` does in ``state``: text, cost, changes, rule IDs and
+        the rules-reference section (see :mod:`starlanes.engine.explain`)."""
+        return self._companion("explain").describe(state, action)
+
+    def explain_refusal(self, state: GameState, text: str) -> Refusal | None:
+        """Why ``text`` is not a legal action now (None when it resolves to one): the game's
+        specific reason when it has one, else the engine's generic analysis, with the
+        nearest legal notations (searched for only when the reason found has none)."""
+        from dataclasses import replace
+
+        from .explain import generic_refusal, nearest_notations
+        from .registry import game_module
+
+        legal = [] if state.is_terminal() else state.legal_actions()
+        generic = generic_refusal(state, text, legal, nearest=False)
+        if generic is None:
+            return None
+        if generic.kind in ("empty", "game_over", "ambiguous"):
+            return generic
+        module = game_module(type(self), "explain")
+        specific = module.refusal(state, text) if module is not None else None
+        found = specific if specific is not None else generic
+        if not found.nearest:
+            found = replace(found, nearest=nearest_notations(legal, text))
+        return found
+
+    def entries(self, kind: str | None = None) -> list[EntryText]:
+        """Every content entry of this game (as loaded with its options and content), or
+        only those of ``kind`` (``faction``, ``unit``, ``card`` ...)."""
+        found = self._companion("catalogue").entries(self)
+        return [e for e in found if kind is None or e.kind == kind]
+
+    def layout(self, state: GameState) -> dict[str, Any]:
+        """Static, public drawing data for a table (board geometry, names and statistics of
+        content), from the game's companion module ``layout``; ``{}`` when it has none.
+        Reveals nothing: it is the same for every seat and spectator."""
+        from .registry import game_module
+
+        module = game_module(type(self), "layout")
+        return module.layout(state) if module is not None else {}
+
+    # ------------------------------------------------------------- research interface
+    def action_space(self) -> ActionSpace:
+        """The game's fixed action space at this player count and content (see
+        :mod:`starlanes.engine.action_space`), built once per Game from its
+        ``action_space`` companion module. Raises NotImplementedError for a game without
+        one."""
+        space = self.__dict__.get("_action_space")
+        if space is None:
+            module = self._companion("action_space")
+            from .action_space import ActionSpace
+
+            space = self.__dict__["_action_space"] = ActionSpace(
+                module.families(self), module.key, getattr(module, "STATELESS_KEYS", False))
+        return space
+
+    def num_distinct_actions(self) -> int:
+        """How many actions the fixed action space numbers (the length of every mask)."""
+        return self.action_space().size
+
+    def action_to_index(self, action: Action, state: GameState | None = None) -> int:
+        """The fixed index of ``action``. ``state`` is the state it is legal in; games
+        whose notation names changing things (ship numbers) need it to find the stable
+        slot. Raises ActionIndexError outside the space or without a needed state."""
+        space = self.action_space()
+        return space.index(space.key(state, action))  # type: ignore[arg-type]
+
+    def index_to_action(self, state: GameState, index: int) -> Action:
+        """The legal action of ``state`` numbered ``index``. Raises ActionIndexError if
+        ``index`` is outside the space or names no legal action now."""
+        space = self.action_space()
+        key = space.key_at(index)
+        action = space.legal_indices(state).get(int(index))
+        if action is None:
+            raise ActionIndexError(f"action index {index} ({' '.join(key)}) is not legal now")
+        return action
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """Shape of :meth:`GameState.observation_tensor` (float32), from the game's
+        ``tensor`` companion module."""
+        return tuple(self._companion("tensor").shape(self))
 
     def __repr__(self) -> str:
         return f"<{self.game_id} players={self.players} seed={self.seed} options={self.options}>"

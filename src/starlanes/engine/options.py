@@ -12,8 +12,9 @@ from .errors import BadOptionError
 class OptionSpec:
     """One game option.
 
-    ``kind`` is ``bool``, ``int`` or ``str``; ``choices`` limits str options; ``minimum`` and
-    ``maximum`` bound int options. ``ruling`` names the rulings entry the option toggles.
+    ``kind`` is ``bool``, ``int``, ``str`` or ``tuple`` (a list of texts); ``choices`` limits
+    str options; ``minimum`` and ``maximum`` bound int options. ``help`` says what the option
+    settles; ``ruling`` names the rulings entry (or rule ID) it toggles.
     """
 
     name: str
@@ -32,6 +33,12 @@ class OptionSpec:
         decimal digits for ints.
         """
         v = value
+        if self.kind is tuple:
+            if isinstance(v, str):
+                v = (v,) if v else ()
+            if not isinstance(v, list | tuple) or not all(isinstance(x, str) for x in v):
+                raise BadOptionError(f"option {self.name!r} wants a list of texts, got {value!r}")
+            return tuple(v)
         if self.kind is bool:
             if isinstance(v, str):
                 low = v.strip().lower()
@@ -79,16 +86,60 @@ class OptionSet:
         """
         by_name = {s.name: s for s in self.specs}
         out = {s.name: s.default for s in self.specs}
+        dotted: list[str] = []
         for key, value in given.items():
+            if key.startswith("content.") and "content_set" in by_name:
+                dotted.append(f"{key.removeprefix('content.')}={value}")
+                continue
             name = key.replace("-", "_")
             if name not in by_name:
                 known = ", ".join(sorted(by_name)) or "none"
                 raise BadOptionError(f"unknown option {key!r}; this game knows: {known}")
             out[name] = by_name[name].coerce(value)
+        if dotted:
+            out["content_set"] = tuple(out["content_set"]) + tuple(dotted)
         return out
+
+    def describe(self) -> list[dict[str, Any]]:
+        """Every option as ``{name, type, default, allowed, settles, ruling}`` (what
+        ``starlanes games GAME`` prints)."""
+        rows = []
+        for s in self.specs:
+            if s.choices:
+                allowed = ", ".join(s.choices)
+            elif s.kind is bool:
+                allowed = "true, false"
+            elif s.kind is int:
+                lo = "" if s.minimum is None else str(s.minimum)
+                hi = "" if s.maximum is None else str(s.maximum)
+                allowed = f"{lo}..{hi}" if lo or hi else "any integer"
+            elif s.kind is tuple:
+                allowed = "FILE.ID.KEY=VALUE, repeatable"
+            else:
+                allowed = "any text"
+            default = s.default
+            if s.kind is bool:
+                default = str(default).lower()
+            elif s.kind is tuple:
+                default = ", ".join(default) or "(none)"
+            elif s.kind is str and default == "":
+                default = "(none)"
+            kind = {bool: "bool", int: "integer", str: "text", tuple: "list"}[s.kind]
+            rows.append({"name": s.name, "type": kind, "default": str(default),
+                         "allowed": allowed, "settles": s.help, "ruling": s.ruling})
+        return rows
 
 
 CONTENT_OPTION = OptionSpec(
-    "content", str, "", "directory of TOML files overriding the packaged content"
+    "content", str, "",
+    "directory of TOML files merged over the packaged content (--content DIR); it may hold "
+    "only the entries and keys it changes; stored as an absolute path"
 )
 """The ``content`` option every game with content files offers (``--content DIR``)."""
+
+CONTENT_SET_OPTION = OptionSpec(
+    "content_set", tuple, (),
+    "dotted content overrides FILE.ID.KEY=VALUE applied after the content directory; on the "
+    "command line write -o content.FILE.ID.KEY=VALUE (e.g. -o content.units.destroyer.cost=2)"
+)
+"""The ``content_set`` option: dotted content overrides (see engine.content.ContentFiles)."""

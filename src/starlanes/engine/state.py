@@ -14,8 +14,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .action import Action
-from .errors import IllegalActionError
+from .action import Action, HiddenAction
+from .errors import BadSeatError, IllegalActionError
 
 if TYPE_CHECKING:  # pragma: no cover
     import random
@@ -25,6 +25,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 TERMINAL = -4
 """``current_player()`` of a finished game (OpenSpiel's convention)."""
+
+SPECTATOR = -1
+"""The viewer of :meth:`GameState.public_observation`: no seat, so nothing hidden is shown."""
 
 
 def shared_returns(winners: Sequence[int], players: int) -> list[float]:
@@ -63,14 +66,43 @@ class GameState(ABC):
     ``scores() -> list[int]`` (victory points), ``observation(seat) -> dict`` (JSON-ready,
     hidden information removed), ``clone()``, ``determinize(seat, rng)``, ``record()`` and
     ``digest() -> str``.
+
+    Secret choices in the history: a game whose action is seen only by some seats (a card
+    bought from a private offer, a face-down combat order) calls :meth:`_keep_secret` while
+    applying it; :meth:`determinize` then shows that entry to other seats as a
+    :class:`HiddenAction` (see :meth:`history_seen_by`), and :meth:`_reveal_secrets` makes
+    such entries public again when the game reveals them.
     """
 
-    __slots__ = ("game", "history", "_legal")
+    __slots__ = ("game", "history", "_legal", "_secrets")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every game's ``observation`` refuses a seat that is not 0..n-1 or
+        :data:`SPECTATOR` with :class:`BadSeatError`, before the game's code runs."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("observation")
+        if own is not None and not getattr(own, "_checks_seat", False):
+            def observation(self: GameState, seat: int, _own: Any = own) -> dict[str, Any]:
+                self._check_seat(seat, spectator=True)
+                return _own(self, seat)
+            observation.__doc__ = own.__doc__
+            observation._checks_seat = True  # type: ignore[attr-defined]
+            cls.observation = observation  # type: ignore[method-assign]
+
+    def _check_seat(self, seat: Any, spectator: bool = False) -> None:
+        """Raise :class:`BadSeatError` unless ``seat`` is an int seat of this game (or
+        :data:`SPECTATOR` when ``spectator``)."""
+        n = self.game.players
+        if (isinstance(seat, bool) or not isinstance(seat, int)
+                or not (0 <= seat < n or (spectator and seat == SPECTATOR))):
+            who = f"0-{n - 1}" + (f" or {SPECTATOR} (a spectator)" if spectator else "")
+            raise BadSeatError(f"seat must be an integer {who}, got {seat!r}")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.history: list[Action] = []
         self._legal: list[Action] | None = None
+        self._secrets: tuple[tuple[int, frozenset[int], str, str], ...] = ()
 
     # ----------------------------------------------------------------- to implement
     @abstractmethod
@@ -149,19 +181,71 @@ class GameState(ABC):
         c = self._copy()
         c.history = list(self.history)
         c._legal = self._legal
+        c._secrets = self._secrets
         return c
 
     def determinize(self, seat: int, rng: random.Random) -> GameState:
         """A clone in which everything ``seat`` cannot see is resampled with ``rng``.
 
-        Hidden cards and tiles are reshuffled consistently with what ``seat`` knows, and the
-        clone's own RNG is reseeded from ``rng`` so future chance is not the real game's.
+        Hidden cards and tiles are reshuffled consistently with what ``seat`` knows, the
+        clone's own RNG is reseeded from ``rng`` so future chance is not the real game's, and
+        the clone's ``history`` is :meth:`history_seen_by` ``seat`` (other seats' secret
+        choices replaced by :class:`HiddenAction`, same length).
         """
+        self._check_seat(seat)
         c = self.clone()
         c._resample_hidden(seat, rng)
+        c._redact_history(c.history, seat)
         c.reseed(rng.getrandbits(63))
         c._legal = None
         return c
+
+    def public_observation(self) -> dict[str, Any]:
+        """What a spectator may see: ``observation`` for :data:`SPECTATOR`, a viewer who
+        holds no seat, so every seat's hidden information (hands, secret choices, deck
+        order, face-down tiles) is left out. JSON-ready."""
+        return self.observation(SPECTATOR)
+
+    def ends_undo(self, before: GameState, seat: int) -> bool:
+        """Whether the last action, taken by ``seat`` in ``before``, can no longer be taken
+        back (Board Game Arena's policy): it used chance (dice, a shuffle, a draw: the RNG
+        moved, which may also have revealed a card or tile), it handed the decision to
+        another seat, or it ended the game. Games that reveal hidden information without
+        chance override this."""
+        return (self.is_terminal() or self.current_player() != seat
+                or self.rng.getstate() != before.rng.getstate())  # type: ignore[attr-defined]
+
+    # ----------------------------------------------------------------- secrets
+    def _keep_secret(self, seen_by: Sequence[int] | frozenset[int], shown: str,
+                     topic: str = "") -> None:
+        """Mark the action being applied (call from ``_apply``) as seen only by the seats
+        ``seen_by``; other seats see ``shown`` instead. ``topic`` names the secret for
+        :meth:`_reveal_secrets` (empty: never revealed)."""
+        entry = (len(self.history), frozenset(seen_by), shown, topic)
+        self._secrets = (*self._secrets, entry)
+
+    def _reveal_secrets(self, topic: str) -> None:
+        """Every seat now knows the secret actions marked with ``topic`` (e.g. combat orders
+        once all are turned face up)."""
+        if self._secrets and topic:
+            self._secrets = tuple(e for e in self._secrets if e[3] != topic)
+
+    def history_seen_by(self, seat: int) -> list[Action]:
+        """The history as ``seat`` knows it: the same length, each secret action ``seat``
+        did not see replaced by a :class:`HiddenAction` with its public part. ``seat`` may
+        be :data:`SPECTATOR`; raises :class:`BadSeatError` for anything else."""
+        self._check_seat(seat, spectator=True)
+        history = list(self.history)
+        self._redact_history(history, seat)
+        return history
+
+    def _redact_history(self, history: list[Action], seat: int) -> None:
+        """Hook: rewrite ``history`` (a copy of this state's) in place as ``seat`` knows it.
+        The default replaces the actions marked by :meth:`_keep_secret` that ``seat`` did
+        not see; a game with secrets that cannot be marked action by action overrides it."""
+        for index, seen_by, shown, _topic in self._secrets:
+            if seat not in seen_by and index < len(history):
+                history[index] = HiddenAction(shown)
 
     def reseed(self, seed: int) -> None:
         """Replace the state's RNG stream (used by determinisation)."""
@@ -185,13 +269,34 @@ class GameState(ABC):
             version=g.version,
             players=g.players,
             seed=g.seed,
-            options=dict(g.options),
+            options={k: list(v) if isinstance(v, tuple) else v for k, v in g.options.items()
+                     if not (k == "content_set" and not v)},
             seats=list(seats) if seats is not None else [],
             actions=[str(a) for a in self.history],
             digest=self.digest(),
             finished=self.is_terminal(),
             scores=self.scores(),
+            content_fingerprint=g.content_fingerprint,
         )
+
+    # ----------------------------------------------------------------- research interface
+    def legal_action_mask(self) -> Any:
+        """A numpy bool array of length ``game.num_distinct_actions()``, True exactly at
+        the indices of the legal actions (all False when terminal). Needs numpy (the
+        ``rl`` extra); raises ActionIndexError if a legal action is outside the space."""
+        import numpy as np
+
+        space = self.game.action_space()
+        mask = np.zeros(space.size, dtype=bool)
+        for i in space.legal_indices(self):
+            mask[i] = True
+        return mask
+
+    def observation_tensor(self, seat: int) -> Any:
+        """``observation(seat)`` as a fixed-shape float32 numpy array of shape
+        ``game.observation_tensor_shape()``; it holds only what ``seat`` may see. The
+        features are listed in docs/research.md. Needs numpy."""
+        return self.game._companion("tensor").encode(self, seat)
 
     def action_log(self) -> list[str]:
         """Human-readable lines describing what happened (games override)."""

@@ -24,8 +24,8 @@ def test_override_directory(tmp_path):
 
 
 def test_bad_content(tmp_path):
-    (tmp_path / "units.toml").write_text('[[unit]]\nid = "raider"\nsource = "designed"\n')
-    with pytest.raises(ContentError):
+    (tmp_path / "units.toml").write_text('[[unit]]\nid = "raider"\ncost = "cheap"\n')
+    with pytest.raises(ContentError, match=r"units\.toml.*'raider'.*'cost'.*integer >= 1"):
         load_content(tmp_path)
     with pytest.raises(BadOptionError):
         starlanes.load("galactic-domination", content=str(tmp_path / "missing"))

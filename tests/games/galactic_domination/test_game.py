@@ -119,3 +119,36 @@ def test_random_play_smoke():
             break
         s.apply(rng.choice(s.legal_actions()))
     assert s.round >= 1
+
+
+def test_determinize_keeps_every_public_fact(gd):
+    """No hidden information (ruling, hidden-information note): ``determinize(seat)`` keeps
+    every ship (deep space included, GD-MAP-08), charge and aim (GD-SPC-05/07), minerals,
+    dark matter, black holes and the history, for either seat; only future chance (the
+    arrival dice GD-DS-03/04 and the spinner GD-DS-08) is drawn afresh, so the real game's
+    next rolls do not leak into the samples."""
+    s = gd.blank()
+    gd.put(s, 0, "raider", "R2")
+    gd.put(s, 0, "destroyer", "O2")
+    gd.put(s, 1, "command", "P2", chg=1)
+    gd.put(s, 1, "miner", "P1", att=1)
+    e = gd.put(s, 1, "explorer", "P3")
+    s.minerals[:] = [7, 3]
+    s.dark[:] = [1, 0]
+    s.holes[s.board.index["G3"]] = True
+    gd.do(s, "end", f"warp {e}", "end")  # seat 1's explorer is in deep space
+    payload = s._digest_payload()
+    real = s.clone()
+    real.apply_notation("end")  # the real next return: zone, spin and row
+    landings = set()
+    for seat in (0, 1):
+        for k in range(24):
+            d = s.determinize(seat, random.Random(k))
+            assert d._digest_payload() == payload and d.history == s.history
+            assert d.observation(seat) == s.observation(seat)
+            assert d.observation(1 - seat) == s.observation(1 - seat)
+            d.apply_notation("end")
+            landings.add((d.ships[e][2] if e in d.ships else "lost", d.minerals[1], d.dark[1]))
+    assert len(landings) > 3
+    assert landings != {(real.ships[e][2] if e in real.ships else "lost", real.minerals[1],
+                         real.dark[1])}

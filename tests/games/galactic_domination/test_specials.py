@@ -133,7 +133,7 @@ def test_black_hole_shot(gd):
     assert f"charge {d} G1" in charges and f"charge {d} O1" not in charges
     gd.do(s, f"charge {d} G1")
     x = s.ships[d]
-    assert x[3] == 0 and x[5] == 0 and s.minerals[0] == 0 and s.dark[0] == 0
+    assert x[3] == 0 and x[5] == s.max_ap[3] - 1 and s.minerals[0] == 0 and s.dark[0] == 0
     gd.do(s, "end", "end")
     assert [a for a in gd.legal(s) if a.split()[1:2] == [str(d)]] == [f"fire {d}"]
     gd.do(s, f"fire {d}")
@@ -216,3 +216,56 @@ def test_jump_needs_room(gd):
     s._legal = None
     jumps = [a for a in gd.legal(s) if a.startswith(f"jump {c}")]
     assert f"jump {c} G2" not in jumps and f"jump {c} G1" in jumps
+
+
+def test_charging_costs_one_ap_only(gd):
+    """GD-SPC-05: charging a black hole shot takes 1 AP; GD-AP-07 / GD-AP-03: the rest of
+    the destroyer's AP stay usable that turn (ruling GD-OPEN-07), but it cannot charge
+    twice. GD-SPC-07: the same for a command ship charging a fleet jump."""
+    s = gd.blank()
+    d = gd.put(s, 0, "destroyer", "O2")
+    c = gd.put(s, 0, "command", "R3")
+    foe = gd.put(s, 1, "raider", "G3")
+    sp = s.content.specials
+    s.minerals[0] = sp.black_hole_minerals + sp.jump_minerals
+    s.dark[0] = 2 * sp.black_hole_dark_matter
+    gd.do(s, f"charge {d} G1")
+    mine = [a for a in gd.legal(s) if a.split()[1:2] == [str(d)]]
+    assert f"attack {d} {foe}" in mine and not any(a.startswith("charge") for a in mine)
+    gd.do(s, f"attack {d} {foe}")
+    assert s.ships[d][5] == s.max_ap[3] - 2 and s.ships[foe][3] == s.max_sh[4] - 2
+    gd.do(s, f"charge {c}")
+    assert s.ships[c][3] == 0 and s.ships[c][5] == s.max_ap[0] - 1
+    gd.do(s, f"move {c} R2")
+    assert gd.sec(s, c) == "R2" and f"charge {c}" not in gd.legal(s)
+
+
+def test_charge_ends_turn_option(gd):
+    """GD-OPEN-07, option ``charge_ends_turn``: charging ends the ship's actions."""
+    s = gd.blank(charge_ends_turn=True)
+    d = gd.put(s, 0, "destroyer", "O2")
+    gd.put(s, 1, "raider", "G3")
+    s.minerals[0], s.dark[0] = 50, 5
+    gd.do(s, f"charge {d} G1")
+    assert s.ships[d][5] == 0 and not any(a.split()[1:2] == [str(d)] for a in gd.legal(s))
+
+
+def test_shot_needs_aim_in_range(gd):
+    """GD-SPC-06 with GD-RNG-03/04: a destroyer that moved after charging so that its aim
+    is in its own zone cannot fire (ruling GD-OPEN-06); the charge lapses."""
+    s = gd.blank()
+    d = gd.put(s, 0, "destroyer", "O1")
+    gd.put(s, 1, "raider", "P2")
+    s.minerals[0], s.dark[0] = 50, 5
+    gd.do(s, f"charge {d} G1", f"move {d} O2")
+    gd.do(s, "end", "end")
+    assert f"fire {d}" in gd.legal(s)  # G1 is still in an adjacent zone from O2
+    s2 = gd.blank()
+    d2 = gd.put(s2, 0, "destroyer", "O1")
+    gd.put(s2, 1, "raider", "P2")
+    s2.minerals[0], s2.dark[0] = 50, 5
+    gd.do(s2, f"charge {d2} G1", f"move {d2} G1")
+    gd.do(s2, "end", "end")
+    assert f"fire {d2}" not in gd.legal(s2)
+    gd.do(s2, "end")
+    assert s2.ships[d2][7] == 0

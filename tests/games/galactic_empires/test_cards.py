@@ -106,14 +106,81 @@ def test_economic_crisis_halves_and_drops_fractions(ge):
 
 
 def test_hazard_operates_against_fleet(ge):
-    """GE-TURN-04 (hazards): a hazard played against a fleet damages one of its units
-    when its controller operates it."""
+    """GE-TURN-04 (hazards, ruling GE-OPEN-18): a hazard played against a fleet damages
+    one of its units when its controller operates it, from his turn after the one it
+    was played in ("hazard cards and monster cards played on previous turns")."""
+    from starlanes.games.galactic_empires.setup import begin_turn
+
     s = ge.blank()
     ship = ge.put(s, "arg_scout", 1)
     (hz,) = ge.give(s, 0, "hz_ion_storm")
     ge.do(s, f"play hz_ion_storm#{hz} on P1")
+    assert hz in s.units
+    assert not any(t.startswith(f"operate hz_ion_storm#{hz}") for t in ge.legal(s))
+    ge.do(s, "done")  # phase B of the same turn: still not
+    assert s.phase == "playB"
+    assert not any(t.startswith(f"operate hz_ion_storm#{hz}") for t in ge.legal(s))
+    s.seat = 0
+    begin_turn(s)  # the controller's next turn
+    s.phase = "playA"
+    ge.touch(s)
     ge.do(s, f"operate hz_ion_storm#{hz} on arg_scout#{ship}")
     assert s.units[ship].sdmg == 1 and s.units[ship].dmg == 1
+
+
+def test_monster_acts_only_from_the_next_turn(ge):
+    """GE-TURN-04, ruling GE-OPEN-18: a monster played this turn may not be operated
+    this turn (phase A or B); one played on an earlier turn may."""
+    s = ge.blank()
+    ship = ge.put(s, "arg_cruiser", 1)
+    old = ge.put(s, "mon_swarm", 0, against=1, turn_in=4)
+    (new,) = ge.give(s, 0, "mon_space_worm")
+    ge.do(s, f"play mon_space_worm#{new} on P1")
+    texts = ge.legal(s)
+    assert f"operate mon_swarm#{old} on arg_cruiser#{ship}" in texts
+    assert not any(t.startswith(f"operate mon_space_worm#{new}") for t in texts)
+
+
+def test_solar_flare_spares_dragons(ge):
+    """GE-EMP-DRG-02: no occurrence card is played on or to a D dragon, so a fleet-wide
+    occurrence (Solar Flare) damages the fleet's ships but not its dragons, and its
+    card text says so."""
+    s = ge.blank()
+    ship = ge.put(s, "arg_scout", 1)
+    drg = ge.put(s, "drg_hatchling", 1)
+    (flare,) = ge.give(s, 0, "occ_solar_flare")
+    ge.do(s, f"play occ_solar_flare#{flare} on P1")
+    assert s.units[ship].sdmg + s.units[ship].dmg == 1
+    assert s.units[drg].dmg == 0
+    assert "dragon" in s.cards["occ_solar_flare"].text
+
+
+def test_time_warp_spares_dragons(ge):
+    """GE-EMP-DRG-02: a time warp lying against a fleet stops its ships being Engaged,
+    not its D dragons."""
+    s = ge.blank(phase="alloc")
+    ship = ge.put(s, "arg_scout", 0)
+    drg = ge.put(s, "drg_hatchling", 0)
+    ge.put(s, "occ_time_warp", 1, against=0, left=1)
+    s.pool = [9, 9, 0, 0, 0, 0, 0]
+    ge.touch(s)
+    texts = ge.legal(s)
+    assert f"engage drg_hatchling#{drg}" in texts
+    assert f"engage arg_scout#{ship}" not in texts
+    assert "D dragons" in s.cards["occ_time_warp"].text
+
+
+def test_sector_hq_cards_ignore_guarding_ships(ge):
+    """GE-DMG-11 against GE-DMG-05 (ruling): the Sector HQ cards that deal damage may be
+    played on an opponent's HQ while his ships guard it (the no-ships condition is for
+    weapons fire); their text says so, and the effect follows it."""
+    s = ge.blank()
+    ge.put(s, "arg_frigate", 1)
+    strike, sab = ge.give(s, 0, "hq_orbital_strike", "hq_saboteurs")
+    ge.do(s, f"play hq_orbital_strike#{strike} on HQ1", f"play hq_saboteurs#{sab} on HQ1")
+    assert s.hq[1] == 5
+    for cid in ("hq_orbital_strike", "hq_saboteurs"):
+        assert "even while his ships guard it" in s.cards[cid].text
 
 
 def test_cancel_card_reaction(ge):

@@ -183,6 +183,18 @@ def test_mechad_no_shield_refits(ge):
     assert f"play eq_shield_refit#{refit} on mch_sentinel#{m}" not in texts
 
 
+def test_mechad_no_shield_generator(ge):
+    """GE-EMP-MCH-01, GE-EMP-MCH-05 (ruling): a Mechad ship has an EMF, not shields, so
+    a shield generator (which only adds shields) cannot be played on it."""
+    s = ge.blank()
+    m = ge.put(s, "mch_sentinel", 0)
+    a = ge.put(s, "arg_frigate", 0)
+    (gen,) = ge.give(s, 0, "eq_shield_gen")
+    texts = ge.legal(s)
+    assert f"play eq_shield_gen#{gen} on arg_frigate#{a}" in texts
+    assert f"play eq_shield_gen#{gen} on mch_sentinel#{m}" not in texts
+
+
 def test_emf_does_not_block_transporters(ge):
     """GE-EMP-MCH-06: boarders beam through an EMF but not through intact shields."""
     s = ge.blank()
@@ -240,6 +252,27 @@ def test_minor_empire_as_major(ge):
     """GE-EMP-MIN-01: a deck stocked with Bolaar ships uses them as its major empire."""
     s = ge.fresh(2, structure="standard", decks="bolaar,dragon")
     assert s.major == ["bolaar", "dragon"]
+
+
+def test_basic_major_empire_comes_from_the_deck(ge):
+    """GE-FLEET-03, GE-EMP-MIN-01, ruling GE-OPEN-15: in the Basic Game a player's major
+    empire comes from how the deck is stocked, not from the first ship he plays. A
+    Bolaar ship played first neither bars Argonian or Krebiz ships nor loses the
+    minor-empire command bonus."""
+    from starlanes.games.galactic_empires.content import stocked_minor
+
+    s = ge.blank()
+    assert s.major == ["", ""]  # the Basic Set deck is stocked with Krebiz and Argonians
+    bol, arg, krb = ge.give(s, 0, "bol_corsair", "arg_frigate", "krb_cruiser_war")
+    ge.do(s, f"play bol_corsair#{bol}")
+    assert s.major[0] == ""
+    plays = {a.a for a in s.legal_actions() if a.kind == "play"}
+    assert {arg, krb} <= plays
+    ge.do(s, f"play arg_frigate#{arg}")
+    assert command_used(s, 0) == 1  # the Bolaar ship keeps the minor bonus
+    ids = ["bol_corsair"] * 5 + ["arg_frigate"] * 3 + ["ice_moon"] * 20
+    assert stocked_minor(s.cards, ids) == "bolaar"
+    assert stocked_minor(s.cards, ids + ["arg_scout"] * 2) == ""
 
 
 def test_foreign_technology(ge):
@@ -345,3 +378,24 @@ def test_research_healing_and_dragons(ge):
     assert f"heal mon_crystal#{rock}" not in texts
     ge.do(t, f"heal drg_sister#{drg}", f"heal mon_swarm#{pet}")
     assert t.units[drg].dmg == 1 and t.units[pet].dmg == 0
+
+
+def test_m_and_d_dragons_in_play(ge):
+    """GE-EMP-DRG-01, GE-EMP-DRG-06, GE-FLEET-08: an M dragon is played as a monster
+    against a fleet and falls to research points; a D dragon is played into its owner's
+    fleet as a ship of the Dragon Empire (the first one free of command as a minor-empire
+    ship, the second counting) and research points cannot touch it."""
+    s = ge.blank()
+    ge.put(s, "arg_scout", 1)
+    m, d1, d2 = ge.give(s, 0, "mon_male_dragon", "drg_hatchling", "drg_warden")
+    ge.do(s, f"play mon_male_dragon#{m} on P1")
+    assert s.units[m].against == 1 and s.units[m].owner == 0
+    ge.do(s, f"play drg_hatchling#{d1}", f"play drg_warden#{d2}")
+    assert s.units[d1].against < 0 and command_used(s, 0) == 1
+    s.pool[3] = 1
+    ge.touch(s)
+    texts = ge.legal(s)
+    assert f"study mon_male_dragon#{m}" in texts
+    assert not any(t.startswith("study drg_") for t in texts)
+    ge.do(s, f"study mon_male_dragon#{m}")
+    assert s.units[m].rdmg == 1

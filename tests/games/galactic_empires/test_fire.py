@@ -48,6 +48,48 @@ def test_reaction_and_counter_reaction(ge):
     assert not s2.stack and t2 in s2.units and s2.units[t2].sdmg == 0
 
 
+def test_several_reactions_per_allocation(ge):
+    """GE-FIRE-03 ("Target player may play cards in reaction"), GE-FIRE-04, GE-PLAY-07:
+    the target's owner may play several reaction cards on one allocation, each while it
+    has a function to use; the firer may then modify each with its own counter."""
+    s, a, b = _setup(ge)
+    t = ge.put(s, "arg_battleship", 1, engaged=True)  # shields 4, strength 7
+    d1, d2, ev1, ev2 = ge.give(s, 1, "re_deflector", "re_point_defense", "re_evasive",
+                               "re_evasive")
+    (ovr,) = ge.give(s, 0, "re_override")
+    ge.do(s, f"aim arg_battleship#{t}", f"volley arg_cruiser#{a}", f"volley arg_frigate#{b}",
+          "commit")  # 6 damage
+    ge.do(s, f"react re_deflector#{d1}")
+    assert s.current_player() == 1 and s.stack[-1].kind == "react"  # still open
+    ge.do(s, f"react re_point_defense#{d2}", f"react re_evasive#{ev1}")
+    # a second evasion would use nothing (GE-PLAY-07): nothing left, the window moves on
+    assert s.current_player() == 0 and s.stack[-1].kind == "counter"
+    ge.do(s, f"counter re_override#{ovr} on re_evasive#{ev1}")
+    assert s.plays == 1
+    assert s.units[t].sdmg == 3  # 6 - 2 - 1: the evasion was overridden
+    assert {d1, d2, ev1} <= set(s.discards[0]) and ev2 in s.hands[1]
+
+
+def test_several_reactions_are_explained(ge):
+    """GE-FIRE-03, GE-FIRE-04: a second reaction names the one already played and says more
+    may follow; the firer's counter names the reaction it answers."""
+    s, a, b = _setup(ge)
+    t = ge.put(s, "arg_battleship", 1, engaged=True)
+    d1, d2, ev1 = ge.give(s, 1, "re_deflector", "re_point_defense", "re_evasive")
+    (ovr,) = ge.give(s, 0, "re_override")
+    ge.do(s, f"aim arg_battleship#{t}", f"volley arg_cruiser#{a}", "commit")
+    ge.do(s, f"react re_deflector#{d1}")
+    legal = {str(x): x for x in s.legal_actions()}
+    d = s.game.describe(s, legal[f"react re_point_defense#{d2}"])
+    assert "already reacted with" in d.text and f"re_deflector#{d1}" in d.text
+    assert "GE-FIRE-03" in d.rules
+    ge.do(s, f"react re_point_defense#{d2}", f"react re_evasive#{ev1}")
+    legal = {str(x): x for x in s.legal_actions()}
+    d = s.game.describe(s, legal[f"counter re_override#{ovr} on re_evasive#{ev1}"])
+    assert "reaction to " in d.text and f"re_evasive#{ev1}" in d.text
+    assert "GE-FIRE-04" in d.rules
+
+
 def test_dampened_reaction_drops_fractions(ge):
     """GE-MISC-01, GE-FIRE-04: a Sensor Jammer halves a deflector's value, fractions
     dropped (3 -> 1)."""
@@ -170,3 +212,35 @@ def test_hq_falls_at_25_and_is_not_repaired(ge):
 
     hq_damage(s, 1, 2, 0)
     assert not s.alive[1]
+
+
+def test_distortion_cannon_is_no_allocation(ge):
+    """GE-FIRE-03, GE-FIRE-07, ruling GE-OPEN-16: a distortion cannon's fleet-wide shot is
+    no allocation to a single target, so it opens no 4b reaction window (the target's
+    owner holds a deflector and an evasion, yet play stays with the firer) and every
+    card it hit may still be allocated fire this phase."""
+    s = ge.blank(phase="fire")
+    d = ge.put(s, "mch_distorter", 0, engaged=True, ammo=1)
+    ship = ge.put(s, "arg_cruiser", 1, engaged=True)
+    ge.give(s, 1, "re_deflector", "re_evasive")
+    ge.do(s, f"distort mch_distorter#{d}.1 P1")
+    assert s.units[ship].sdmg == 1
+    assert not s.stack and s.current_player() == 0 and s.fired_at == []
+    assert f"aim arg_cruiser#{ship}" in ge.legal(s)
+
+
+
+def test_sector_hq_is_no_card(ge):
+    """GE-DMG-10: no card represents the Sector HQ: losing every card in play leaves its
+    owner in the game with his HQ intact, the HQ is fired at as ``HQ<seat>`` (never a card
+    instance), and no card-targeting play can name it unless the card permits (GE-PLAY-13)."""
+    s, a, b = _setup(ge)
+    ship = ge.put(s, "arg_scout", 1)
+    land = ge.put(s, "ice_moon", 1)
+    damage(s, ship, 9, 0)
+    damage(s, land, 9, 0)
+    assert not any(u.owner == 1 for u in s.units.values())
+    assert s.alive[1] and s.hq[1] == 0 and not s.is_terminal()
+    aims = [a for a in s.legal_actions() if a.kind == "aim"]
+    assert [str(x) for x in aims] == ["aim HQ1"] and aims[0].a < 0
+    assert s.observation(0)["players"][1]["hq_damage"] == 0

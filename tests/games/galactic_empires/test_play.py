@@ -33,7 +33,7 @@ def test_reactions_outside_own_turn_do_not_count(ge):
     (dc1,) = ge.give(s, 1, "re_deflector")
     ge.do(s, f"aim arg_cruiser#{ship}", f"volley arg_frigate#{gun}", "commit")
     assert s.current_player() == 1
-    ge.do(s, f"react re_evasive#{ev}")
+    ge.do(s, f"react re_evasive#{ev}", "pass")
     assert s.plays == 0 and s.units[ship].sdmg == 0
     assert ev in s.discards[0]
     s.phase = "playB"
@@ -144,6 +144,34 @@ def test_command_points(ge):
     ge.do(s, f"play crew_tactician#{tac} on arg_scout#{scout}")
     assert command_limit(s, 0) == 3
     assert any(a.a == ship for a in _plays(s))
+
+
+def test_ship_lost_in_own_fire_phase_frees_command_next_turn(ge):
+    """GE-FLEET-06: a ship destroyed in its owner's own Weapons Fire Phase (here by
+    Return Fire) frees its command point only from his next turn, not for Play Cards
+    Phase B of the same turn."""
+    from starlanes.games.galactic_empires.setup import begin_turn
+
+    s = ge.blank(phase="fire")
+    gun = ge.put(s, "arg_scout", 0, engaged=True, dmg=1)
+    ge.put(s, "arg_frigate", 0)
+    foe = ge.put(s, "arg_cruiser", 1, engaged=True)
+    (rf,) = ge.give(s, 1, "re_return_fire")
+    (spare,) = ge.give(s, 0, "arg_destroyer")
+    assert command_used(s, 0) == command_limit(s, 0) == 2
+    ge.do(s, f"aim arg_cruiser#{foe}", f"volley arg_scout#{gun}", "commit",
+          f"react re_return_fire#{rf} on arg_scout#{gun}")
+    assert gun not in s.units  # 2 damage on shield 1 + 1 structure left
+    assert command_used(s, 0) == 2
+    ge.first(s, "cease")
+    assert s.phase == "playB"
+    assert not any(a.a == spare for a in _plays(s))
+    ge.do(s, "done", "done", "draw 0")
+    s.seat = 0
+    begin_turn(s)
+    s.phase = "playA"
+    ge.touch(s)
+    assert any(a.a == spare for a in _plays(s))
 
 
 def test_command_limit_unchanged_by_elimination(ge):

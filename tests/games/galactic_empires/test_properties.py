@@ -153,3 +153,40 @@ def test_games_end_and_report_round():
         s.apply(rng.choice(s.legal_actions()))
     assert s.end_reason in ("conquest", "turn_cap") and s.round >= 1
     assert sum(s.returns()) == 1.0
+
+
+def test_determinize_keeps_known_facts_only(ge):
+    """Determinisation (ruling GE-OPEN-04 reserve fleet, GE-REM-08 transporters): after
+    seat 0 swaps a hand card with his reserve, ``determinize(1)`` neither keeps seat 0's
+    swapped cards nor their names in the history, while ``determinize(0)`` keeps his
+    hand, reserve and swap exactly; a ship seat 0 salvaged from the discard pile (seen by
+    all) stays in his hand in every sample, until he swaps or plays it."""
+    s = ge.blank()
+    s.hands[0] = list(s.decks[0][-5:])
+    s.reserve[0] = list(s.decks[0][-8:-5])
+    s.hands[1] = list(s.decks[0][-12:-8])
+    s.reserve[1] = list(s.decks[0][-14:-12])
+    del s.decks[0][-14:]
+    wreck = ge.new_inst(s, "arg_battleship")
+    s.discards[0].append(wreck)
+    (salv,) = ge.give(s, 0, "occ_salvage")
+    ge.do(s, f"play occ_salvage#{salv}")
+    assert wreck in s.hands[0]
+    swap = next(a for a in s.legal_actions() if a.kind == "swap" and a.a != wreck)
+    s.apply(swap)
+    hand0, res0 = list(s.hands[0]), list(s.reserve[0])
+    moved = 0
+    for k in range(40):
+        d = s.determinize(1, random.Random(k))
+        assert wreck in d.hands[0]
+        assert d.hands[1] == s.hands[1] and d.reserve[1] == s.reserve[1]
+        assert len(d.hands[0]) == len(hand0) and len(d.reserve[0]) == len(res0)
+        assert str(d.history[-1]) == "swap" and str(s.history[-1]) == str(swap)
+        moved += d.hands[0] != hand0 or d.reserve[0] != res0
+        own = s.determinize(0, random.Random(k))
+        assert own.hands[0] == hand0 and own.reserve[0] == res0
+        assert str(own.history[-1]) == str(swap)
+    assert moved > 30
+    back = next(a for a in s.legal_actions() if a.kind == "swap" and a.a == wreck)
+    s.apply(back)
+    assert any(wreck not in s.determinize(1, random.Random(k)).hands[0] for k in range(20))

@@ -113,16 +113,19 @@ def test_freighter_moves_in_engagement(ge):
 
 
 def test_functions_operate_in_a_or_b_once(ge):
-    """GE-TURN-04, GE-TURN-05: a function (equipment, hazard, monster) may be operated in
-    phase A or in phase B, but not again in B once operated in A."""
+    """GE-TURN-04, GE-TURN-05, ruling GE-OPEN-18: a function (equipment, hazard, monster)
+    may be operated in phase A or in phase B, but not again in B once operated in A; a
+    monster only if it was played on an earlier turn, in neither phase the turn it came."""
     s = ge.blank()
     ship = ge.put(s, "arg_frigate", 0, engaged=True)
     drones = ge.put(s, "eq_repair_drones", 0, host=ship)
     hurt = ge.put(s, "arg_scout", 0, dmg=1)
-    mon = ge.put(s, "mon_swarm", 0, against=1)
+    mon = ge.put(s, "mon_swarm", 0, against=1, turn_in=s.turns[0] - 1)  # played earlier
+    fresh = ge.put(s, "mon_swarm", 0, against=1, turn_in=s.turns[0])  # played this turn
     enemy = ge.put(s, "arg_cruiser", 1)
     assert f"operate eq_repair_drones#{drones} on arg_scout#{hurt}" in ge.legal(s)
     assert f"operate mon_swarm#{mon} on arg_cruiser#{enemy}" in ge.legal(s)
+    assert not any(x.startswith(f"operate mon_swarm#{fresh}") for x in ge.legal(s))
     ge.do(s, f"operate eq_repair_drones#{drones} on arg_scout#{hurt}")
     assert s.units[hurt].dmg == 0
     ge.do(s, "done")  # no targets to fire at with: the frigate aims
@@ -130,6 +133,7 @@ def test_functions_operate_in_a_or_b_once(ge):
         ge.first(s, "cease") if "cease" in ge.legal(s) else ge.first(s, "")
     assert not any(x.startswith("operate eq_repair") for x in ge.legal(s))
     assert any(x.startswith(f"operate mon_swarm#{mon}") for x in ge.legal(s))
+    assert not any(x.startswith(f"operate mon_swarm#{fresh}") for x in ge.legal(s))
 
 
 def test_discard_phase(ge):
@@ -252,12 +256,46 @@ def test_eliminated_cards_leave_play(ge):
 
 
 def test_turn_cap_ends_game(ge):
-    """Turn cap (documented in the rulings): the game ends with end_reason turn_cap."""
-    s = ge.blank(turn_cap=5)
+    """Turn cap (a limit of the software, documented in the rulings; GE-WIN-04 knows only
+    the last player left as winner): the game is abandoned as a draw between the players
+    still in, whatever their Sector HQ damage; eliminated players share nothing."""
+    s = ge.blank(players=3, turn_cap=5)
+    s.hq = [20, 3, 0]
+    from starlanes.games.galactic_empires.endturn import eliminate
+
+    eliminate(s, 2, 0)
+    s.stack.clear()
     s.round = 5
-    s.seat = 1
+    s.seat = 2
     end_turn(s)
     assert s.is_terminal() and s.end_reason == "turn_cap"
+    assert s.winners == [0, 1] and s.returns() == [0.5, 0.5, 0.0]
+
+
+def test_standard_exhaustion_attrition(ge):
+    """Ruling GE-OPEN-01 (Standard Game, GE-MISC-05: no reshuffle): a player who reaches
+    his Draw Phase with an empty deck takes 1 damage on his Sector HQ (option
+    ``exhaustion``, default ``attrition``), even while his ships guard it; at 25 he is
+    eliminated (GE-DMG-08). With ``exhaustion=none`` nothing happens. The Basic Game
+    reshuffles instead (GE-MISC-04)."""
+    s = ge.blank(phase="discard", structure="standard")
+    ge.put(s, "arg_frigate", 0)
+    s.decks[0].clear()
+    ge.do(s, "done")
+    assert s.hq[0] == 1 and s.phase == "draw"
+    s2 = ge.blank(phase="discard", structure="standard")
+    s2.hq[0] = 24
+    s2.decks[0].clear()
+    ge.do(s2, "done")
+    assert not s2.alive[0] and s2.is_terminal() and s2.winners == [1]
+    s3 = ge.blank(phase="discard", structure="standard", exhaustion="none")
+    s3.decks[0].clear()
+    ge.do(s3, "done")
+    assert s3.hq[0] == 0
+    s4 = ge.blank(phase="discard")
+    s4.decks[0].clear()
+    ge.do(s4, "done")
+    assert s4.hq[0] == 0
 
 
 def test_begin_turn_resets_counts(ge):

@@ -89,7 +89,8 @@ def test_render_shows_only_own_hand() -> None:
 
 def test_cli_simulate_json() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "starlanes.cli", "simulate", "interstellar-ambitions",
+        [sys.executable, "-c", "from starlanes.cli import main; main()",
+         "simulate", "interstellar-ambitions",
          "--players", "4", "--games", "3", "--seed", "1", "--agents", "heuristic", "--json"],
         capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr

@@ -361,3 +361,65 @@ def test_raid_defence_only_and_invade_tokens(ia) -> None:
     ia.act(s, "take fleet:moderate")
     assert "raid P1" not in ia.notes(s) and "invade P1" in ia.notes(s)
     assert parse_token("fleet:moderate") not in s.tokens[0]
+
+
+def test_capture_offered_when_an_exchange_pays(ia) -> None:
+    """IA-SPOIL-06, IA-RES-02: resources may be exchanged 3:1 at any time of one's turn, so
+    an ATTACKER with 5 FOOD and no ORE may capture a planet costing 1 FOOD + 1 ORE by first
+    exchanging 3 FOOD for 1 ORE."""
+    s = spoil_state(ia)
+    c = s.content
+    ia.planet(s, 1, "verdant_moon", 1)  # colonise cost 1 FOOD + 1 ORE
+    s.res[0] = (5, 0, 0, 0)
+    ia.act(s, "spoil bombard verdant_moon")
+    assert s.stack[-1].kind == "capture" and s.current_player() == 0
+    assert "capture verdant_moon" not in ia.notes(s)  # not yet: no ORE
+    assert "exchange food ore" in ia.notes(s) and "pass" in ia.notes(s)
+    ia.act(s, "exchange food ore")
+    assert s.res[0] == (2, 1, 0, 0) and s.stack[-1].kind == "capture"
+    ia.act(s, "capture verdant_moon")
+    assert any(p == c.planet_index["verdant_moon"] for p, _l, _m in s.planets[0])
+    assert s.res[0] == (1, 0, 0, 0)
+
+
+def test_capture_not_offered_when_no_exchange_pays(ia) -> None:
+    """IA-SPOIL-06, IA-RES-02: with 3 FOOD and nothing else, 1 FOOD + 1 ORE cannot be paid
+    even by exchanging (3 FOOD for 1 ORE leaves no FOOD), so no capture is offered."""
+    s = spoil_state(ia)
+    ia.planet(s, 1, "verdant_moon", 1)
+    s.res[0] = (3, 0, 0, 0)  # exchanging 3 FOOD leaves no FOOD for the FOOD part
+    ia.act(s, "spoil bombard verdant_moon")
+    assert s.stack[-1].kind != "capture"
+    assert all(p != s.content.planet_index["verdant_moon"] for p, _l, _m in s.planets[0])
+
+
+def test_heuristic_exchanges_to_capture(ia) -> None:
+    """IA-SPOIL-06, IA-RES-02: the heuristic bot makes the exchange that lets it capture."""
+    from starlanes.games.interstellar_ambitions.heuristic import HeuristicAgent
+
+    s = spoil_state(ia)
+    ia.planet(s, 1, "verdant_moon", 1)
+    s.res[0] = (5, 0, 0, 0)
+    ia.act(s, "spoil bombard verdant_moon")
+    bot = HeuristicAgent(1)
+    assert str(bot.act(s)) == "exchange food ore"
+    ia.act(s, "exchange food ore")
+    assert str(bot.act(s)) == "capture verdant_moon"
+
+
+def test_exchange_before_capture_is_explained(ia) -> None:
+    """IA-SPOIL-06, IA-RES-02: while a capture waits for resources, the exchange says
+    whether it makes the capture affordable, and passing says an exchange could."""
+    s = spoil_state(ia)
+    ia.planet(s, 1, "verdant_moon", 1)  # colonise cost 1 FOOD + 1 ORE
+    s.res[0] = (5, 0, 0, 0)
+    ia.act(s, "spoil bombard verdant_moon")
+    g = s.game
+    legal = {str(a): a for a in s.legal_actions()}
+    swap = g.describe(s, legal["exchange food ore"])
+    assert "verdant_moon" in swap.text and "is enough" in swap.text
+    assert "IA-SPOIL-06" in swap.rules and "IA-RES-02" in swap.rules
+    other = g.describe(s, legal["exchange food coin"])
+    assert "is not enough yet" in other.text
+    wait = g.describe(s, legal["pass"])
+    assert "cannot pay" in wait.text and "IA-RES-02" in wait.rules

@@ -211,16 +211,25 @@ def test_eight_planet_discard_when_all_full(ia) -> None:
 
 
 def test_planet_deck_reshuffle(ia) -> None:
-    """IA-COLN-09: an exhausted stack takes back the discards (of its type)."""
-    s = ia.turn(3, 0, 0)
-    from starlanes.games.interstellar_ambitions.common import refill_planets
-
-    s.planet_discard = list(s.planet_decks[1])
-    s.planet_decks[1] = []
-    s.planet_slots[1][0] = -1
-    refill_planets(s, 1)
-    assert s.planet_slots[1][0] >= 0 and not any(
-        s.content.planet_type[p] == 1 for p in s.planet_discard)
+    """IA-COLN-09, IA-COLN-08: after a COLONISE the empty slot is refilled; an exhausted
+    stack first takes back the discarded planets of its type."""
+    s = ia.turn(3, 0, 3)
+    c = s.content
+    ia.slot_planet(s, "grainhold")
+    back = [c.planet_index[x] for x in ("savanna_ix", "edens_gate")]
+    for t in range(4):
+        s.planet_decks[t] = [p for p in s.planet_decks[t] if p not in back]
+    s.planet_discard = [*back, c.planet_index["cinder"]]
+    s.planet_decks[0] = []
+    ia.tokens(s, 0, "colonise:basic")
+    s.res[0] = (9, 9, 0, 0)
+    s.colony_deck = [c.event_index["boom_town"]]
+    ia.run(s)
+    ia.act(s, "take colonise:basic")
+    ia.act(s, "colonise grainhold")
+    assert s.planet_slots[0][0] in back  # refilled from the food discards
+    assert c.planet_index["cinder"] in s.planet_discard  # other types stay discarded
+    assert not any(c.planet_type[p] == 0 for p in s.planet_discard)
 
 
 def test_develop_costs_and_caps(ia) -> None:
@@ -297,3 +306,89 @@ def test_start_colonise_stacks(ia) -> None:
     offered = {n.split()[1] for n in ia.notes(s) if n.startswith("colonise")}
     face_up = {s.content.planet_ids[p] for sl in s.planet_slots for p in sl if p >= 0}
     assert offered == face_up
+
+
+def colonise_turn(ia, s, seat: int, pid: str, events: list[str], level: str = "basic"):
+    """Put ``seat`` at step 3 of its turn with a COLONISE token and colonise ``pid`` through
+    the actions, the Colony Event deck holding ``events``."""
+    c = s.content
+    s.stack.clear()
+    s.seat, s.step = seat, 3
+    ia.slot_planet(s, pid)
+    ia.tokens(s, seat, f"colonise:{level}")
+    s.res[seat] = (9, 9, 0, 0)
+    s.colony_deck = [c.event_index[e] for e in events]
+    ia.run(s)
+    ia.act(s, f"take colonise:{level}")
+    ia.act(s, f"colonise {pid}")
+
+
+def test_failed_colonisation_leaves_the_event_to_the_first_success(ia) -> None:
+    """IA-COL-02 (with ruling IA-OPEN-13): an event is triggered the first time a planet is
+    colonised; a colonisation that failed did not colonise it, so the first successful one
+    later still draws an event."""
+    s = ia.turn(3, 0, 3)
+    c = s.content
+    p = c.planet_index["grainhold"]
+    colonise_turn(ia, s, 0, "grainhold", ["hostile_natives"])
+    assert all(q != p for q, _l, _m in s.planets[0]) and p in s.planet_discard
+    s.planet_discard.remove(p)
+    colonise_turn(ia, s, 1, "grainhold", ["rich_harvest"])
+    assert any(q == p for q, _l, _m in s.planets[1])
+    assert c.event_index["rich_harvest"] in s.colony_discard  # the event was drawn
+    assert s.res[1] == (9 - 2 + 2, 9 - 1, 0, 0)
+    # once colonised, never again: the next colonisation of the planet draws nothing
+    s.planets[1] = s.planets[1][:-1]
+    colonise_turn(ia, s, 2, "grainhold", ["ore_seams"])
+    assert s.colony_deck == [c.event_index["ore_seams"]] and s.res[2] == (7, 8, 0, 0)
+
+
+def test_kept_event_marker_travels_and_works_for_the_new_owner(ia) -> None:
+    """IA-COL-04, IA-COLN-07, IA-PROD-04: a "Place Marker and Keep" event stays on its planet
+    when the planet is given away under the 8-planet rule, and its effect (Fertile Valleys:
+    +1 FOOD) then works for the new owner; IA-COL-05: discarding the planet discards it."""
+    s = ia.turn(3, 0, 3)
+    c = s.content
+    fertile = c.event_index["fertile_valleys"]
+    for pid in ("verdant_moon", "mossfall", "slag_rock", "cinder", "observatory", "bazaar"):
+        ia.planet(s, 0, pid, 1)
+    colonise_turn(ia, s, 0, "grainhold", ["fertile_valleys"])
+    grain = c.planet_index["grainhold"]
+    assert (grain, 2, (fertile,)) in s.planets[0] and fertile not in s.colony_discard
+    assert len(s.planets[0]) == 8
+    colonise_turn(ia, s, 0, "orchard_prime", ["rich_harvest"])
+    assert s.stack[-1].kind == "give_away"
+    ia.act(s, "give grainhold P1")
+    assert (grain, 2, (fertile,)) in s.planets[1]
+    # P1 produces: grainhold level 2 gives 2 FOOD, the marker 1 more
+    s.stack.clear()
+    s.seat, s.step = 1, 2
+    s.res[1] = (0, 0, 0, 0)
+    ia.run(s)
+    ia.act(s, "produce")
+    while s.stack and s.stack[-1].kind == "home_pick":
+        ia.act(s, "home ore")
+    assert s.res[1][0] == 3
+
+
+def test_kept_event_marker_discarded_with_its_planet(ia) -> None:
+    """IA-COL-05, IA-COLN-05: when every other seat has 8 planets, colonising at 8 discards
+    a planet; a kept event on it goes to the Colony Event discard with it."""
+    s = ia.turn(3, 0, 3)
+    c = s.content
+    fertile = c.event_index["fertile_valleys"]
+    for pid in ("verdant_moon", "mossfall", "slag_rock", "cinder", "observatory", "bazaar"):
+        ia.planet(s, 0, pid, 1)
+    colonise_turn(ia, s, 0, "grainhold", ["fertile_valleys"])
+    grain = c.planet_index["grainhold"]
+    free = [q for q in range(len(c.planet_ids)) if c.planet_type[q] != 4
+            and q not in (grain, c.planet_index["orchard_prime"])
+            and all(q != x for pl in s.planets for x, _l, _m in pl)]
+    for seat in (1, 2):
+        while len(s.planets[seat]) < 8:
+            ia.planet(s, seat, c.planet_ids[free.pop()], 1)
+    colonise_turn(ia, s, 0, "orchard_prime", ["rich_harvest"])
+    assert "discard-planet grainhold" in ia.notes(s)
+    ia.act(s, "discard-planet grainhold")
+    assert grain in s.planet_discard and fertile in s.colony_discard
+    assert all(q != grain for pl in s.planets for q, _l, _m in pl)

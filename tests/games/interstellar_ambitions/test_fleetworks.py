@@ -119,15 +119,19 @@ def test_research_minimum_and_ultimate(ia) -> None:
 
 
 def test_tech_deck_reshuffle(ia) -> None:
-    """IA-RSCH-05: an empty tech deck takes back its discards."""
-    s = ia.turn(3, 0, 0)
+    """IA-RSCH-05, IA-RSCH-04: after RESEARCH the slot is refilled; an empty Tech deck first
+    takes back its discards."""
+    s = ia.turn(3, 0, 3)
+    c = s.content
+    s.tech_slots[0] = c.tech_index["peer_review"]
+    s.tech_deck = [t for t in s.tech_deck if t != c.tech_index["peer_review"]]
     s.tech_discard = list(s.tech_deck)
     s.tech_deck = []
-    s.tech_slots[0] = -1
-    from starlanes.games.interstellar_ambitions.common import refill_techs
-
-    refill_techs(s)
-    assert s.tech_slots[0] >= 0 and not s.tech_discard
+    s.res[0] = (0, 0, 9, 0)
+    take(ia, s, "research:basic")
+    ia.act(s, "research peer_review")
+    assert s.tech_slots[0] >= 0 and s.tech_slots[0] != c.tech_index["peer_review"]
+    assert len(s.tech_deck) + len(s.tech_discard) > 0 and not s.tech_discard
 
 
 def test_tech_acquirer_same_effect_no_vp(ia) -> None:
@@ -200,15 +204,41 @@ def test_shadow_hire(ia) -> None:
 
 
 def test_shadow_and_merc_deck_reshuffle(ia) -> None:
-    """IA-SHA-07: exhausted Shadow / Merc decks take back their discards."""
-    s = ia.turn(3, 0, 0)
+    """IA-SHA-07, IA-SHA-06: an exhausted Shadow deck takes back its discards when Buy Cards
+    draws its offer; an exhausted Merc deck when a hired merc's slot is refilled."""
+    s = ia.turn(3, 0, 3)
+    c = s.content
     s.shadow_discard = list(s.shadow_deck)
     s.shadow_deck = []
-    assert s.draw(s.shadow_deck, s.shadow_discard) >= 0 and not s.shadow_discard
-    s.merc_discard = list(s.merc_deck)
+    s.res[0] = (0, 0, 0, 9)
+    take(ia, s, "shadow:basic")
+    ia.act(s, "buy-cards")
+    assert len(s.offer) == 2 and not s.shadow_discard
+    s = ia.turn(3, 0, 3)
+    s.merc_slots = [c.ship_index["gunrunner"], -1, -1]
+    s.merc_discard = [m for m in s.merc_deck if m != c.ship_index["gunrunner"]]
     s.merc_deck = []
-    s.merc_slots[0] = -1
-    from starlanes.games.interstellar_ambitions.common import refill_mercs
+    s.res[0] = (0, 0, 0, 9)
+    take(ia, s, "shadow:moderate")
+    ia.act(s, "hire-mercs")
+    ia.act(s, "hire gunrunner")
+    if s.stack[-1].kind == "hire":
+        ia.act(s, "done")
+    assert all(m >= 0 for m in s.merc_slots) and c.ship_index["gunrunner"] not in s.merc_slots
+    assert not s.merc_discard
 
-    refill_mercs(s)
-    assert s.merc_slots[0] >= 0
+
+def test_repair_only_before_building(ia) -> None:
+    """IA-BLD-01: the player may FIRST repair, then build; once a ship is built in this
+    BUILD action, no repair is offered any more."""
+    s = ia.turn(3, 0, 3)
+    ia.ship(s, 0, "cruiser", 2)
+    ia.ship(s, 0, "battleship", 1)
+    s.res[0] = (0, 20, 0, 0)
+    take(ia, s, "build:moderate")
+    assert {"repair cruiser/2", "repair battleship/1"} <= set(ia.notes(s))
+    ia.act(s, "repair cruiser/2")  # repairs may go on before the first build
+    assert "repair battleship/1" in ia.notes(s)
+    ia.act(s, "build destroyer")
+    assert not any(n.startswith("repair") for n in ia.notes(s))
+    assert "build destroyer" in ia.notes(s)  # the second build is still there

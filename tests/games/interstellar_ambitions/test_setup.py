@@ -165,9 +165,86 @@ def test_resources_and_compensation(ia) -> None:
 
 
 def test_resource_types(ia) -> None:
-    """IA-RES-01, IA-RES-03: four resource types; costs printed per card and action."""
+    """IA-RES-01: four resource types (FOOD, ORE, SCIENCE, COINS); a Home World's output
+    can be taken as any of them."""
+    s = ia.turn(3, 0, 2)
+    assert len(s.res[0]) == 4
+    s.planets[0] = ((s.content.homes[0], 5, ()),)
+    ia.run(s)
+    ia.act(s, "produce")
+    for r in ("science", "science", "food", "ore", "coin"):
+        assert s.stack[-1].kind == "home_pick"
+        ia.act(s, f"home {r}")
+    assert s.res[0] == (1, 1, 2, 1)
+
+
+def _spent(ia, token: str, answers: list[str], setup=None) -> tuple[int, ...]:
+    """Take ``token`` with 9 of every resource, answer its decisions, return what it cost
+    per type (FOOD, ORE, SCIENCE, COINS)."""
+    s = ia.turn(3, 0, 3)
+    c = s.content
+    s.colony_deck = [c.event_index["boom_town"]]  # no resource effect
+    if setup:
+        setup(s)
+    ia.tokens(s, 0, token)
+    s.res[0] = (9, 9, 9, 9)
+    ia.run(s)
+    ia.act(s, f"take {token}")
+    for a in answers:
+        ia.act(s, a)
+    return tuple(9 - x for x in s.res[0])
+
+
+def test_what_each_resource_pays_for(ia) -> None:
+    """IA-RES-03: FOOD and ORE found colonies, ORE builds and repairs ships, SCIENCE
+    researches TECH, COINS pay for Shadow cards and Mercs; each action spends only those."""
     s = ia.load(3)
     c = s.content
-    assert len(s.res[0]) == 4
-    assert all(len(cost) == 4 for cost in c.planet_cost)
-    assert c.ship_cost[c.ship_index["battleship"]] == 4
+
+    def slot(pid):
+        return lambda st: ia.slot_planet(st, pid)
+
+    assert _spent(ia, "colonise:basic", ["colonise grainhold"], slot("grainhold")) == (
+        2, 1, 0, 0)
+    cost = c.ship_cost[c.ship_index["destroyer"]]
+    assert _spent(ia, "build:basic", ["repair cruiser/2", "build destroyer"],
+                  lambda st: ia.ship(st, 0, "cruiser", 2)) == (0, 1 + cost, 0, 0)
+
+    def peer(st):
+        st.tech_slots[0] = st.content.tech_index["peer_review"]
+        st.tech_deck = [t for t in st.tech_deck if t != st.tech_slots[0]]
+
+    spent = _spent(ia, "research:basic", ["research peer_review"], peer)
+    assert spent[2] >= 1 and spent[:2] == (0, 0) and spent[3] == 0
+    assert _spent(ia, "shadow:basic", ["buy-cards", "buy black_market"],
+                  lambda st: setattr(st, "shadow_deck", [c.shadow_index["black_market"]] * 2)
+                  ) == (0, 0, 0, 1)
+
+    def mercs(st):
+        st.merc_slots = [c.ship_index["gunrunner"], -1, -1]
+
+    hire = c.ship_cost[c.ship_index["gunrunner"]]
+    assert _spent(ia, "shadow:moderate", ["hire-mercs", "hire gunrunner"], mercs) == (
+        0, 0, 0, hire)
+
+
+def test_ambition_set_option_fixes_the_ambitions_in_play():
+    """IA-SET-02/03 under the designer's ``ambition_set`` option (ruling IA-OPEN-01): the six
+    named ambitions are in play instead of a draw; anything but 3 passive + 3 active known
+    ambitions is refused."""
+    import pytest
+
+    import starlanes
+    from starlanes.engine import BadOptionError
+
+    chosen = "expansionist,terraformer,technocrat,warlord,spymaster,decorated"
+    for seed in (1, 2, 3):
+        s = starlanes.load("interstellar-ambitions", players=3, seed=seed,
+                           ambition_set=chosen).new_initial_state()
+        assert [s.content.ambition_ids[i] for i in s.ambitions] == chosen.split(",")
+    for bad, why in (("expansionist,nope", "unknown ambition"),
+                     ("expansionist,expansionist", "twice"),
+                     ("expansionist,terraformer,technocrat,warlord,spymaster",
+                      "3 passive and 3 active")):
+        with pytest.raises(BadOptionError, match=why):
+            starlanes.load("interstellar-ambitions", players=3, ambition_set=bad)

@@ -45,34 +45,43 @@ def test_grid_adjacency_is_orthogonal():
     assert len(pairs) == 5 * 5 + 6 * 4
 
 
-def test_forty_four_planets():
-    """RD-CMP-02: 44 planet cards; RD-SPC-01: two huge planets in the centre."""
-    assert len(C.planets) == 44
-    assert [p.id for p in C.planets.values() if p.huge] == ["C3a", "C3b"]
-    assert [s.id for s in C.systems.values() if s.central] == ["C3"]
-    counts = {sid: len(C.planets_of(sid)) for sid in C.systems}
+@pytest.mark.parametrize("board,twos,ones,empty", [("standard", 21, 0, 8),
+                                                   ("classic", 13, 16, 0)])
+def test_forty_four_planets(board, twos, ones, empty):
+    """RD-CMP-02 / RD-SYS-01: 30 systems and 44 planet cards on every board; RD-SPC-01: two
+    huge planets in the centre. The standard board has no one-planet systems and 8 empty
+    ones, the classic board 16 one-planet systems."""
+    c = load_content(board=board)
+    assert len(c.systems) == 30 and len(c.planets) == 44
+    assert [p.id for p in c.planets.values() if p.huge] == ["C3a", "C3b"]
+    assert [s.id for s in c.systems.values() if s.central] == ["C3"]
+    counts = {sid: len(c.planets_of(sid)) for sid in c.systems}
     assert counts["C3"] == 2
     others = [n for sid, n in counts.items() if sid != "C3"]
-    assert sorted(set(others)) == [1, 2]
-    assert others.count(2) == 13 and others.count(1) == 16
-    assert len({p.name for p in C.planets.values()}) == 44
+    assert (others.count(2), others.count(1), others.count(0)) == (twos, ones, empty)
+    assert len({p.name for p in c.planets.values()}) == 44
 
 
-def test_small_area_and_starting_systems():
-    """RD-SET-07/08: small area for <= 4 players; white starts for 5-6, yellow for 2-4."""
-    small = {s.id for s in C.systems.values() if s.small_area}
-    assert small == {s.id for s in C.systems.values() if 1 <= s.x <= 4}
-    assert len(small) == 20 and "C3" in small
-    white, yellow = C.start_systems(6), C.start_systems(4)
+@pytest.mark.parametrize("board,columns,garrison", [("standard", (0, 4), 2),
+                                                    ("classic", (1, 4), 0)])
+def test_small_area_and_starting_systems(board, columns, garrison):
+    """RD-SET-07/08: small area for <= 4 players; white starts for 5-6, yellow for 2-4.
+    The standard small area is the 5 x 5 square centred on C3 with the yellow starts in its
+    corners, and every planet has a neutral garrison (ruling RD-OPEN-25)."""
+    c = load_content(board=board)
+    small = {s.id for s in c.systems.values() if s.small_area}
+    assert small == {s.id for s in c.systems.values() if columns[0] <= s.x <= columns[1]}
+    assert "C3" in small
+    white, yellow = c.start_systems(6), c.start_systems(4)
     assert len(white) == 6 and len(yellow) == 4
-    assert C.start_systems(5) == white and C.start_systems(2) == yellow
+    assert c.start_systems(5) == white and c.start_systems(2) == yellow
     assert not set(white) & set(yellow)
     assert set(yellow) <= small
     for sid in (*white, *yellow):
-        assert len(C.planets_of(sid)) == 2
-    dist = {s.id: abs(s.x - 2) + abs(s.y - 2) for s in C.systems.values()}
-    assert len({dist[s] for s in white}) == 1
+        assert len(c.planets_of(sid)) == 2
+    dist = {s.id: abs(s.x - 2) + abs(s.y - 2) for s in c.systems.values()}
     assert len({dist[s] for s in yellow}) == 1
+    assert {p.garrison for p in c.planets.values()} == {garrison}
 
 
 def test_wormholes():
@@ -308,7 +317,7 @@ def test_override_replaces_only_its_files(tmp_path):
         ("occ_cards.toml", 'timing = "battle"\neffect = { kind = "weapon_industry" }',
          'timing = "instant"\neffect = { kind = "weapon_industry" }', r"weapon_industry.*timing"),
         ("board.toml", 'system = "C3"', 'system = "Z9"', r"board\.toml.*'Z9'"),
-        ("board.toml", 'a = "C1"', 'a = "A2"', r"wormhole.*'A2'"),
+        ("board.toml", 'a = "C1"', 'a = "E3"', r"wormhole.*'E3'"),
         ("rules.toml", 'id = "vp_to_win_2p"', 'id = "vp_to_win_1p"', r"rules\.toml.*vp_to_win_1p"),
     ],
 )
@@ -327,8 +336,7 @@ def test_designed_without_rationale(tmp_path):
 
 
 def test_wrong_counts_raise(tmp_path):
-    text = (CONTENT_DIR / "factions.toml").read_text()
-    first = text.index("[[faction]]", text.index("[[faction]]") + 1)
-    (tmp_path / "factions.toml").write_text(text[:first])
-    with pytest.raises(ContentError, match=r"exactly 30 factions, has 1"):
+    """An override may drop a packaged entry (remove = true); the count check still holds."""
+    (tmp_path / "factions.toml").write_text('[[faction]]\nid = "vespians"\nremove = true\n')
+    with pytest.raises(ContentError, match=r"exactly 30 factions, has 29"):
         load_content(tmp_path)

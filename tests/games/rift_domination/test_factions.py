@@ -279,10 +279,10 @@ def _space(rd, a_faction, d_faction, attackers, defenders, rolls):
 def test_battle_win_reward(rd):
     """battle_win_reward (Korrath Hegemony): each won battle also pays 3 resources, besides
     the 1 VP (RD-WIN-05)."""
-    s = _space(rd, "korrath_hegemony", "aurelian_concord", ["carrier"], ["fighter"], [6])
+    s = _space(rd, "korrath_hegemony", "aurelian_concord", ["carrier"], ["fighter"], [6, 1])
     rd.finish_battle(s)
     assert s.vp[0] == 1 and s.resources[0] == 3
-    t = _space(rd, "aurelian_concord", "korrath_hegemony", ["carrier"], ["fighter"], [6])
+    t = _space(rd, "aurelian_concord", "korrath_hegemony", ["carrier"], ["fighter"], [6, 1])
     rd.finish_battle(t)
     assert t.vp[0] == 1 and t.resources[0] == 0
 
@@ -290,7 +290,7 @@ def test_battle_win_reward(rd):
 def test_salvage(rd):
     """salvage (Marrow Collective): 1 resource per enemy unit destroyed in a won battle."""
     s = _space(rd, "marrow_collective", "aurelian_concord", ["destroyer"],
-               ["fighter", "fighter"], [6, 6, 6])
+               ["fighter", "fighter"], [6, 6, 6, 1, 1])
     rd.finish_battle(s)
     assert not rd.units_of(s, 1)
     assert s.resources[0] == 2 and s.vp[0] == 1
@@ -307,7 +307,7 @@ def test_first_strike(rd):
 def test_hit_bonus(rd):
     """hit_bonus (Pyre Legion): +1 to close range hit rolls: a 4 hits at far range, where
     close weapons need 5-6 (RD-HIT-06)."""
-    s = _space(rd, "pyre_legion", "aurelian_concord", ["carrier"], ["fighter"], [4])
+    s = _space(rd, "pyre_legion", "aurelian_concord", ["carrier"], ["fighter"], [4, 1])
     rd.finish_battle(s)
     assert not rd.units_of(s, 1) and s.vp[0] == 1
 

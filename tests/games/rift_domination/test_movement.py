@@ -7,6 +7,7 @@ B1b) borders C1 (C1a, C1b) to the east and B2 to the south; C2 is diagonal to B1
 from __future__ import annotations
 
 from starlanes.games.rift_domination.board import BORDER, ORBIT, SYSTEM, board_for
+from starlanes.games.rift_domination.rules import advance
 from starlanes.games.rift_domination.turn import reset_movement
 
 
@@ -254,6 +255,25 @@ def test_warp_slows_enemies_but_never_to_zero(rd):
     assert s.units[sen].mp == 1
 
 
+def test_warp_slows_enemies_that_fly_in(rd):
+    """RD-UPG-07 (ruling RD-OPEN-23): the -1 applies in the warp's system, so an enemy
+    unit that enters it mid-turn loses a movement point on entering (not only at the next
+    refresh); moving within the system costs no more, and the owner's units pay nothing."""
+    s = _warp_board(rd, seat=1)
+    (c,) = rd.place(s, 1, "carrier", "D1")
+    assert s.units[c].mp == 2
+    rd.do(s, "move D1 C1")
+    assert s.units[c].mp == 0
+    (d,) = rd.place(s, 1, "carrier", "C1")
+    rd.do(s, "move C1 C1b")
+    assert s.units[d].mp == 1
+    u = rd.blank()
+    rd.own(u, "C1a", 0, ("warp",))
+    (own,) = rd.place(u, 0, "carrier", "D1")
+    rd.do(u, "move D1 C1")
+    assert u.units[own].mp == 1
+
+
 def test_warp_does_not_affect_infantry(rd):
     """RD-UPG-09: infantry units are not affected by the warp (they move only when carried,
     with 0 movement points of their own, inside or outside a warp system)."""
@@ -350,3 +370,42 @@ def test_timewarper_reaches_and_passes_a_wormhole_for_one(rd):
     assert s.units[c].loc == rd.pt(s, "W1b") and s.units[c].mp == 1
     rd.do(s, "move W1b D5")
     assert s.units[c].loc == rd.pt(s, "D5")
+
+
+def test_rift_jump_into_an_enemy_held_orbit_starts_a_battle(rd):
+    """RD-MOV-10 (ruling RD-OPEN-24; designed card Rift Jump): a fleet that jumps into an
+    orbit held by an enemy fleet starts a space battle, however it got there; a retreat
+    takes it back to where it jumped from."""
+    s = rd.blank()
+    rd.own(s, "C1a", 0, ("military_base",))
+    rd.place(s, 1, "carrier", "C1a")
+    rd.place(s, 0, "carrier", "D2", n=2)
+    rd.give(s, 0, "rift_jump")
+    rd.do(s, "play rift_jump D2>C1a")
+    assert s.battle is not None and not s.battle.ground
+    assert (s.battle.attacker, s.battle.defender) == (0, 1)
+    assert s.battle.point == rd.pt(s, "C1a")
+    assert set(s.battle.came_from.values()) == {rd.pt(s, "D2")}
+
+
+def test_no_new_units_into_an_enemy_held_orbit(rd):
+    """RD-REC-03 / RD-TURN-05 (ruling RD-OPEN-24): recruits, free fighters and units from
+    cards are never placed into an orbit held by an enemy fleet (that would start no battle
+    and put new units next to the enemy); a base with a clear orbit still works."""
+    s = rd.blank(phase="recruit")
+    rd.own(s, "C1a", 0, ("military_base",))
+    rd.own(s, "B1b", 0, ("military_base",))
+    rd.place(s, 1, "carrier", "C1a")
+    s.resources[0] = 20
+    legal = rd.legal(s)
+    assert "recruit carrier C1a" not in legal and "recruit carrier B1b" in legal
+    rd.give(s, 0, "mercenary_wing")
+    legal = rd.legal(s)
+    assert "play mercenary_wing C1a" not in legal and "play mercenary_wing B1b" in legal
+    t = rd.blank(phase="turn_start")
+    t.step = 2
+    rd.own(t, "C1a", 0, ("military_base",))
+    rd.place(t, 1, "carrier", "C1a")
+    rd.place(t, 0, "carrier", "D2")
+    advance(t)
+    assert rd.legal(t) == ["fighters D2"]

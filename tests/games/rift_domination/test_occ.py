@@ -71,6 +71,27 @@ def test_first_round_without_instants_option(rd):
     assert t.hands[0] == ["triumph"] and "windfall" in t.discard
 
 
+def _setup_instants(s) -> list[str]:
+    """Log lines of instant cards drawn before round 1 began."""
+    lines = s.action_log()
+    start = next(i for i, line in enumerate(lines) if line.startswith("round 1 begins"))
+    return [line for line in lines[:start] if "draws instant card" in line]
+
+
+def test_instants_drawn_at_set_up_resolve_by_default(rd):
+    """RD-OCC-03 / RD-OCC-08: an instant card drawn with the set-up hand is revealed and
+    resolved like any other draw; putting it back is the first-session variant, played only
+    with first_round_no_instants (then set-up hands hold no instant card)."""
+    seeds = [seed for seed in range(1, 40) if _setup_instants(rd.fresh(4, seed))]
+    assert seeds, "no set-up in 40 seeds drew an instant card"
+    seed = seeds[0]
+    s = rd.fresh(4, seed)
+    assert s.discard and all(s.content.cards[c].timing == "instant" for c in s.discard)
+    t = rd.fresh(4, seed, first_round_no_instants=True)
+    assert not _setup_instants(t) and not t.discard
+    assert not any(t.content.cards[c].timing == "instant" for h in t.hands for c in h)
+
+
 def test_instants_resolve_in_round_one_by_default(rd):
     """RD-OCC-08: the first-round variant is an option; by default round one instants
     resolve (RD-OCC-03)."""
@@ -175,3 +196,89 @@ def test_no_sacrifice_without_diplomats_or_for_others(rd):
     rd.place(t, 1, "diplomat", "E2a", landed=True)
     rd.do(t, "play piracy @1")
     assert "sacrifice diplomat" not in rd.legal(t)
+
+
+def test_market_crash_does_what_its_text_says(rd):
+    """RD-OCC-04 (designed card Market Crash): the counter drops by 1; at the start of its
+    printed track (3), where it cannot drop, the card costs 2 resources instead, so it
+    never does nothing (as it did in round one)."""
+    s = rd.blank()
+    card = s.content.cards["market_crash"]
+    assert "drops by 1" in card.text and "lose 2 resources" in card.text
+    s.resources[0] = 5
+    assert s.income[0] == s.content.rules.income_start == 3
+    rd.stack_deck(s, "market_crash")
+    draw_cards(s, 0, 1)
+    assert (s.income[0], s.resources[0]) == (3, 3)
+    s.income[0] = 6
+    rd.stack_deck(s, "market_crash")
+    draw_cards(s, 0, 1)
+    assert (s.income[0], s.resources[0]) == (5, 3)
+
+
+# ---------------------------------------------------------------------------- any-time cards
+def _end_of_round(rd, **options):
+    """Two players, seat 1 (the last seat) recruiting at the target: its turn ends the round."""
+    s = rd.blank(players=2, phase="recruit", seat=1, **options)
+    s.vp = [s.target_vp - 1, s.target_vp]
+    return s
+
+
+def test_any_time_card_after_another_seats_turn(rd):
+    """RD-OCC-01: the cards can always be used, even in other players' turns: after seat 1
+    reaches the target in the round's last turn, seat 0 still plays its +1 VP card before
+    the round ends and draws level."""
+    s = _end_of_round(rd)
+    rd.give(s, 0, "triumph", "weapon_industry")
+    rd.do(s, "end")
+    assert not s.is_terminal() and s.current_player() == 0
+    assert rd.legal(s) == ["play triumph", "pass"]
+    rd.do(s, "play triumph")
+    assert s.is_terminal() and s.winners == [0, 1]
+
+
+def test_no_window_without_any_time_cards(rd):
+    """RD-OCC-01 (ruling RD-OPEN-14): a seat holding no any-time card is not asked, so a
+    window no one can use costs no decision."""
+    s = _end_of_round(rd)
+    rd.give(s, 0, "weapon_industry", "counter_intelligence")
+    rd.do(s, "end")
+    assert s.is_terminal() and s.winners == [1]
+    t = rd.blank(players=3, phase="recruit", seat=0)
+    rd.give(t, 2, "supply_convoy")
+    rd.do(t, "end")
+    assert t.current_player() == 2 and t.stack[-1].kind == "window"
+    rd.do(t, "play supply_convoy")  # its last any-time card: the window closes by itself
+    assert not t.stack and t.seat == 1 and t.resources[2] == 4
+
+
+def test_own_turn_only_option(rd):
+    """RD-OCC-01 / option occ_timing=own_turn (ruling RD-OPEN-14): the narrow reading plays
+    every card of the owner's turn only in that turn: no window between turns."""
+    s = _end_of_round(rd, occ_timing="own_turn")
+    rd.give(s, 0, "triumph")
+    rd.do(s, "end")
+    assert s.is_terminal() and s.winners == [1]
+
+
+def test_determinisation_keeps_what_the_windows_told(rd):
+    """RD-OCC-01 (ruling RD-OPEN-14): being skipped shows that a hand holds no any-time
+    card and being asked that it holds one; determinize keeps both facts for the other
+    seats (and still resamples the rest)."""
+    import random
+
+    s = rd.blank(players=3, phase="recruit", seat=0)
+    rd.give(s, 1, "weapon_industry", "ambush", "counter_intelligence")
+    rd.give(s, 2, "triumph", "weapon_industry")
+    rd.do(s, "end")
+    assert s.current_player() == 2  # seat 1 skipped: none of its 3 cards is any-time
+    timing = {c: card.timing for c, card in s.content.cards.items()}
+    hands1, hands2 = set(), set()
+    for i in range(60):
+        t = s.determinize(0, random.Random(i))
+        assert len(t.hands[1]) == 3 and len(t.hands[2]) == 2
+        assert all(timing[c] != "any_time" for c in t.hands[1])
+        assert any(timing[c] == "any_time" for c in t.hands[2])
+        hands1.add(tuple(sorted(t.hands[1])))
+        hands2.add(tuple(sorted(t.hands[2])))
+    assert len(hands1) > 10 and len(hands2) > 10

@@ -253,6 +253,42 @@ def test_central_planet_gives_system_vp_and_four(rd):
     assert s.vp[0] == 5
 
 
+def test_second_central_planet_does_not_score_the_system_again(rd):
+    """RD-SPC-02 / RD-SYS-04 (ruling RD-OPEN-21): the system VP (and the unit unlock) come
+    when control of the whole central system is gained; taking the second huge planet while
+    already holding the system gives only the planet's 4 VP, not 4 + 1 again."""
+    s = rd.blank()
+    rd.tile(s, "C3a", "harvester", 4)
+    rd.tile(s, "C3b", "harvester", 4)
+    for planet in ("C3a", "C3b"):
+        rd.place(s, 0, "carrier", planet)
+        rd.place(s, 0, "infantry", planet)
+    rd.do(s, "land C3a")
+    while s.stack:  # the unit unlock of the system
+        s.apply(s.legal_actions()[0])
+    assert (s.vp[0], s.unlocks[0]) == (5, 1)
+    rd.do(s, "land C3b")
+    assert not s.stack
+    assert (s.vp[0], s.unlocks[0]) == (9, 1)
+    assert s.system_owner[s.board.planet_system[rd.pid(s, "C3b")]] == 0
+
+
+def test_central_system_changes_hands_with_a_huge_planet(rd):
+    """RD-SPC-02 / RD-SYS-04 (ruling RD-OPEN-21): a player who takes a huge planet while
+    another holds the centre gains control of the system, and its VP."""
+    s = rd.blank()
+    s.unlocks[1] = 2
+    rd.own(s, "C3a", 0)
+    s.system_owner[s.board.planet_system[rd.pid(s, "C3a")]] = 0
+    rd.tile(s, "C3b", "harvester", 4)
+    s.seat = 1
+    rd.place(s, 1, "carrier", "C3b")
+    rd.place(s, 1, "infantry", "C3b")
+    rd.do(s, "land C3b")
+    assert s.vp[1] == 5
+    assert s.system_owner[s.board.planet_system[rd.pid(s, "C3b")]] == 1
+
+
 def test_huge_planets_have_four_slots(rd):
     """RD-UPG-02: up to 4 upgrades on each of the two huge planets (others: 2, RD-UPG-01)."""
     s = rd.blank(phase="build")
@@ -411,3 +447,44 @@ def test_lifting_needs_a_carrier_and_costs_it_a_movement_point(rd):
     assert not any(u.landed for u in s.units.values())
     rd.do(s, "land C1a")
     assert "lift C1a" not in rd.legal(s)
+
+
+# ---------------------------------------------------------------------------- neutral garrisons
+def _garrisoned(rd, kind, infantry, value=4):
+    """Standard board: seat 0 with a carrier and ``infantry`` infantry in the orbit of B2a
+    (garrison 2), which holds a ``kind`` tile."""
+    s = rd.blank(board="standard")
+    assert s.board.planet_garrison[rd.pid(s, "B2a")] == 2
+    rd.tile(s, "B2a", kind, value)
+    rd.tile(s, "B2b", "civilized")
+    rd.place(s, 0, "carrier", "B2a")
+    rd.place(s, 0, "infantry", "B2a", n=infantry)
+    s.resources[0] = 5
+    return s
+
+
+def test_a_garrison_beats_off_a_small_landing(rd):
+    """RD-MOV-13 (ruling RD-OPEN-25): a landing on a neutral planet meets its garrison
+    ("infantry landing on planet - battle initiated ... either gets destroyed or you win
+    control"): each garrison point destroys one landing unit; with none left the planet
+    stays neutral and its tile face down."""
+    s = _garrisoned(rd, "harvester", 2)
+    rd.do(s, "land B2a")
+    p = rd.pid(s, "B2a")
+    assert s.planet_owner[p] == -1 and not s.tile_revealed[p]
+    assert rd.units_of(s, 0, "infantry") == [] and s.resources[0] == 5
+
+
+def test_a_landing_larger_than_the_garrison_takes_the_planet(rd):
+    """RD-PLC-12 (ruling RD-OPEN-25): three infantry against a garrison of 2: two fall, the
+    third lands and the harvester's resources are paid; the garrison does not fight
+    civilized planets, which are bought (RD-PLC-04)."""
+    s = _garrisoned(rd, "harvester", 3)
+    rd.do(s, "land B2a")
+    assert s.planet_owner[rd.pid(s, "B2a")] == 0 and s.resources[0] == 9
+    assert len(rd.units_of(s, 0, "infantry")) == 1
+    t = _garrisoned(rd, "civilized", 1)
+    rd.do(t, "land B2a")
+    assert t.planet_owner[rd.pid(t, "B2a")] == 0 and len(rd.units_of(t, 0, "infantry")) == 1
+    u = rd.blank(board="classic")  # the classic board has no garrisons
+    assert set(u.board.planet_garrison) == {0}

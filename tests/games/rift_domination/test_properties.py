@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import starlanes
 from starlanes.games.rift_domination.actions import JoinAttack, Move
+from starlanes.games.rift_domination.movement import _warp_toll
 from starlanes.games.rift_domination.turn import slots
 
 GAME = "rift-domination"
@@ -70,7 +71,10 @@ def _check_carrying(s, before, action):
     for u, a in moved_cargo:
         assert (u.loc, a.loc) in ship_moves, "cargo goes where its ships go"
     for u, a in moved_ships:
-        assert a.mp == u.mp - 1, "each move costs 1 movement point"
+        # each move costs 1 movement point, plus an enemy warp's toll on entering its
+        # system (RD-UPG-07)
+        toll = _warp_toll(s, u.owner, u.loc, a.loc)
+        assert u.mp - 1 - toll <= a.mp <= u.mp - 1, "each move costs 1 movement point"
 
 
 def _check_observation(s, seat):

@@ -11,6 +11,7 @@ WHITE = {"A1", "E1", "F2", "F4", "A5", "E5"}
 
 
 def _new(players=2, seed=1, **options):
+    options.setdefault("board", "classic")  # the map these tests name
     return starlanes.load("rift-domination", players=players, seed=seed,
                           **options).new_initial_state()
 
@@ -128,8 +129,9 @@ def test_starting_materials(rd, seed):
     """RD-SET-11 / RD-SET-12 / RD-SET-13 / RD-SET-14 / RD-SET-15 / RD-FAC-02: every player gets the roster (unit cards) and starting
     materials of their faction sheet: units at home, resources, planet upgrades; the
     faction tile starts at the beginning of the counters; every home gets a military
-    base."""
-    s = rd.fresh(4, seed)
+    base. (Set-up instants are put back here, RD-OCC-08, so no card changes the
+    materials.)"""
+    s = rd.fresh(4, seed, first_round_no_instants=True)
     r = s.content.rules
     for seat in range(4):
         f = s.content.factions[s.faction[seat]]
@@ -150,14 +152,15 @@ def test_starting_materials(rd, seed):
 
 def test_occ_deck_shuffled_and_two_cards_each(rd):
     """RD-SET-16 / RD-SET-17: the 100-card OCC deck is shuffled and every player draws two
-    cards (set-up hands hold no instants: they are put back, ruling RD-OPEN-14)."""
-    s = rd.fresh(3, 1)
+    cards (with the first-session variant RD-OCC-08 set-up hands hold no instants: they
+    are put back; by default they resolve, see test_occ)."""
+    s = rd.fresh(3, 1, first_round_no_instants=True)
     assert len(s.hands[1]) == 2 and len(s.hands[2]) == 2
     for seat in (1, 2):
         assert all(s.content.cards[c].timing != "instant" for c in s.hands[seat])
     total = len(s.deck) + len(s.discard) + sum(len(h) for h in s.hands)
     assert total == 100
-    t = rd.fresh(3, 2)
+    t = rd.fresh(3, 2, first_round_no_instants=True)
     assert s.deck != t.deck
 
 
@@ -186,3 +189,25 @@ def test_vespian_sheet(rd):
     assert sorted(ups) == ["military_base", "trading_outpost"]
     assert len(ups) == s.content.rules.upgrade_slots
     assert set(s.roster[1]) == {"infantry", "fighter", "carrier", "diplomat"}
+
+
+def test_fixed_factions_option_gives_each_seat_its_faction_without_a_draw():
+    """RD-SET-09/10 under the designer's ``factions`` option: no offer, no repick; each seat
+    plays the faction named for it (ruling in docs/rulings/rift-domination.md)."""
+    import starlanes
+    from starlanes.agents import make_agent
+    from starlanes.engine import BadOptionError
+
+    g = starlanes.load("rift-domination", players=3, seed=5,
+                       factions="the_void,iron_bastion,quell_exchange")
+    s = g.new_initial_state()
+    bots = [make_agent("heuristic", "rift-domination", i) for i in range(3)]
+    while s.phase.startswith("setup"):
+        assert not any(str(a) in ("keep", "repick") for a in s.legal_actions())
+        s.apply(bots[s.current_player()].act(s))
+    assert s.faction == ["the_void", "iron_bastion", "quell_exchange"]
+    for bad, why in (("the_void", "1 factions for 3 seats"),
+                     ("the_void,the_void,iron_bastion", "twice"),
+                     ("the_void,iron_bastion,nope", "unknown faction")):
+        with pytest.raises(BadOptionError, match=why):
+            starlanes.load("rift-domination", players=3, factions=bad)

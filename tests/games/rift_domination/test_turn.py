@@ -58,7 +58,10 @@ def test_income_rises_every_turn(rd):
     seen = []
     for _ in range(3):
         while s.seat != 0 or s.phase != "build" or s.stack:
-            s.apply(s.legal_actions()[0] if s.stack or s.battle else _ender(s))
+            if s.stack and s.stack[-1].kind == "window":
+                rd.do(s, "pass")  # no card plays between turns here
+            else:
+                s.apply(s.legal_actions()[0] if s.stack or s.battle else _ender(s))
         seen.append(s.income[0])
         rd.do(s, "done", "done", "end")
     assert seen == [start + 1, start + 2, start + 3]
@@ -106,7 +109,7 @@ def test_move_again_after_a_battle(rd):
     s = rd.blank()
     (c,) = rd.place(s, 0, "carrier", "B1")
     rd.place(s, 1, "fighter", "C1")
-    rd.dice(s, 6)
+    rd.dice(s, 6, 1)  # the fighter's last volley (simultaneous fire, RD-BAT-10) misses
     rd.do(s, "move B1 C1")
     rd.finish_battle(s)
     assert not rd.units_of(s, 1)

@@ -83,6 +83,24 @@ def test_below_target_the_game_goes_on(rd):
     assert not s.is_terminal() and s.round == 2 and s.seat == 0
 
 
+def test_falling_below_the_target_in_the_last_round_still_ends_the_game(rd):
+    """RD-WIN-06 (ruling RD-OPEN-19): once a player has reached the target the round is
+    the last, even if that player drops below it again before the round ends; the most VP
+    then win."""
+    s = rd.blank(players=3, phase="recruit", seat=0)
+    s.vp = [s.target_vp - 1, 2, 1]
+    rd.give(s, 0, "triumph", "intelligence_report")
+    rd.stack_deck(s, "public_scandal", "supply_convoy")
+    rd.do(s, "play triumph")
+    assert s.vp[0] == s.target_vp
+    rd.do(s, "play intelligence_report")  # draws Public Scandal: -1 VP
+    assert s.vp[0] == s.target_vp - 1
+    for _ in range(3):
+        _end_turn(rd, s)
+    assert s.is_terminal() and s.end_reason == "victory_points" and s.winners == [0]
+    assert s.round == 1
+
+
 def test_round_limit_ends_the_game_on_vp(rd):
     """Ruling RD-OPEN-19 / option round_limit: after the last allowed round the game ends and
     the most VP win."""

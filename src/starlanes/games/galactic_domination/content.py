@@ -16,9 +16,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
-from starlanes.engine.content import ContentEntry, content_path, load_table, read_toml
+from starlanes.engine.content import ContentEntry, ContentFiles
 from starlanes.engine.errors import ContentError
 
 CONTENT_DIR = Path(__file__).with_name("content")
@@ -36,6 +36,7 @@ class UnitType(ContentEntry):
     letter: str = Field(pattern=r"^[A-Z]$")
     name: str = Field(min_length=1)
     ap: Pos
+    text: str = ""
     damage: NonNeg
     range: Range
     shields: NonNeg
@@ -58,12 +59,14 @@ class Link(ContentEntry):
 
 class Yield(ContentEntry):
     id: str
+    text: str = ""
     miners: Pos
     per_miner: NonNeg
 
 
 class Segment(ContentEntry):
     id: str
+    text: str = ""
     weight: Pos
     minerals: NonNeg = 0
     dark_matter: NonNeg = 0
@@ -106,6 +109,8 @@ class GDContent:
     spinner: tuple[Segment, ...]
     spin_table: tuple[int, ...]
     specials: Specials
+    yield_rows: tuple[Yield, ...] = ()
+    fingerprint: str = ""
 
     def per_miner(self, n: int) -> int:
         """Minerals each of ``n`` miners attached to one planet gathers (GD-SPC-03)."""
@@ -113,19 +118,20 @@ class GDContent:
         return y[min(n, len(y)) - 1] if n > 0 else 0
 
 
-def _fail(path: Path, msg: str) -> ContentError:
-    return ContentError(f"{path.name}: {msg}")
+def _fail(path: Path | str, msg: str) -> ContentError:
+    return ContentError(f"{Path(path).name}: {msg}")
 
 
-def _build_board(path: Path) -> Board:
-    zones = sorted(load_table(path, "zone", Zone).values(), key=lambda z: z.number)
+def _build_board(files: ContentFiles) -> Board:
+    path = "board.toml"
+    zones = sorted(files.table(path, "zone", Zone).values(), key=lambda z: z.number)
     if [z.number for z in zones] != [1, 2, 3, 4, 5]:
         raise _fail(path, "needs exactly 5 zones numbered 1-5 (GD-MAP-01)")
     names = tuple(f"{z.id}{r}" for z in zones for r in (1, 2, 3))
     index = {n: i for i, n in enumerate(names)}
     zone_of = tuple(i // 3 for i in range(15))
     nbrs: list[set[int]] = [set() for _ in range(15)]
-    for link in load_table(path, "link", Link).values():
+    for link in files.table(path, "link", Link).values():
         for a, b in link.pairs:
             if a not in index or b not in index or a == b:
                 raise _fail(path, f"link {link.id!r}: bad sector pair {a!r}-{b!r}")
@@ -173,42 +179,39 @@ def _build_board(path: Path) -> Board:
 RANGE_ORDER = ("sector_or_adjacent", "zone", "none", "adjacent_zones", "sector")
 
 
-def load_content(override_dir: Path | None = None) -> GDContent:
-    """Load and cross-check all content; the packaged content is cached."""
-    if override_dir is None:
+FILES = ("units.toml", "board.toml", "economy.toml")
+"""The content files, by name (an override directory may hold any of them)."""
+
+
+def load_content(override_dir: Path | None = None, overrides: tuple[str, ...] = ()
+                 ) -> GDContent:
+    """Load and cross-check all content: the packaged files merged with ``override_dir``'s
+    files and the dotted ``overrides`` (see :class:`~starlanes.engine.content.ContentFiles`).
+    The packaged content is cached."""
+    if override_dir is None and not overrides:
         return _load_default()
-    return _load(Path(override_dir))
+    return _load(ContentFiles(CONTENT_DIR, FILES, override_dir, overrides))
 
 
 @lru_cache(maxsize=1)
 def _load_default() -> GDContent:
-    return _load(None)
+    return _load(ContentFiles(CONTENT_DIR, FILES))
 
 
-def _load(override_dir: Path | None) -> GDContent:
-    def p(name: str) -> Path:
-        return content_path(CONTENT_DIR, override_dir, name)
-
-    upath = p("units.toml")
-    units = load_table(upath, "unit", UnitType)
+def _load(files: ContentFiles) -> GDContent:
+    upath = "units.toml"
+    units = files.table(upath, "unit", UnitType)
     if tuple(units) != UNIT_IDS:
         raise _fail(upath, f"needs exactly the units {', '.join(UNIT_IDS)} in that order")
-    epath = p("economy.toml")
-    yields = sorted(load_table(epath, "yield", Yield).values(), key=lambda y: y.miners)
+    epath = "economy.toml"
+    yields = sorted(files.table(epath, "yield", Yield).values(), key=lambda y: y.miners)
     if [y.miners for y in yields] != list(range(1, len(yields) + 1)):
         raise _fail(epath, "yield rows must cover 1, 2, ... miners without gaps")
-    spinner = tuple(load_table(epath, "segment", Segment).values())
-    raw = read_toml(epath).get("specials")
-    if not isinstance(raw, dict):
-        raise _fail(epath, "has no [specials] table")
-    try:
-        specials = Specials.model_validate(raw)
-    except ValidationError as e:
-        err = e.errors()[0]
-        raise _fail(epath, f"specials: {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+    spinner = tuple(files.table(epath, "segment", Segment).values())
+    specials = files.single(epath, "specials", Specials)
     spin_table = tuple(i for i, seg in enumerate(spinner) for _ in range(seg.weight))
     return GDContent(
-        units=tuple(units.values()), board=_build_board(p("board.toml")),
+        units=tuple(units.values()), board=_build_board(files),
         yields=tuple(y.per_miner for y in yields), spinner=spinner, spin_table=spin_table,
-        specials=specials,
+        specials=specials, yield_rows=tuple(yields), fingerprint=files.fingerprint,
     )

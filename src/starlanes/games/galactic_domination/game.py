@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlanes.engine import CONTENT_OPTION, Game, OptionSet, OptionSpec, register
+from starlanes.engine import (
+    CONTENT_OPTION,
+    CONTENT_SET_OPTION,
+    Game,
+    OptionSet,
+    OptionSpec,
+    register,
+)
 
 from .content import load_content
 from .state import GDState
@@ -29,12 +36,21 @@ class GalacticDomination(Game):
         OptionSpec("roll_off", bool, False,
                    "decide player 1 by the D10 roll-off (0 counts as 10) instead of seat order",
                    ruling="GD-SET-06"),
+        OptionSpec("charge_ends_turn", bool, False,
+                   "charging a black hole shot or a fleet jump ends the ship's actions for the "
+                   "turn (its other AP are lost); off: charging costs 1 AP like any special",
+                   ruling="GD-OPEN-07"),
+        OptionSpec("arrive_full", bool, True,
+                   "an explorer whose player picks its arrival sector (command ship in the "
+                   "zone) may pick a full sector and collide; off: only sectors with room",
+                   ruling="GD-DS-05"),
         CONTENT_OPTION,
+        CONTENT_SET_OPTION,
     ))
 
     def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
         super().__init__(players=players, seed=seed, **options)
-        self.content = load_content(self.content_dir())
+        self.content = load_content(self.content_dir(), self.content_overrides())
 
     def new_initial_state(self) -> GDState:
         from . import setup

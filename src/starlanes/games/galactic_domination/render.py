@@ -1,15 +1,19 @@
 """Terminal rendering of a Galactic Domination state with rich.
 
 :func:`render` draws the board as 5 zone columns of 3 sectors (planet or black hole, the
-ships there with shields/hull and AP left, miners marked attached), then each player's
-minerals, dark matter and ships in deep space. The game has no hidden information, so every
-seat sees the same board; ``seat`` only marks whose view it is. It never changes the state.
+ships there), a legend of the symbols, then each player's minerals, dark matter and ships
+in deep space. Players are called by colour (red is player 1, purple player 2) so that a
+seat is never confused with sector P1; ships show their number (``r#5``: red's ship 5,
+typed ``5`` in actions such as ``attack 5 8``). The game has no hidden information, so
+every seat sees the same board; ``seat`` only marks whose view it is ("you"), which a
+spectator view leaves out. It never changes the state.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -25,17 +29,26 @@ ZONE_STYLES = {"red": "red", "orange": "dark_orange", "green": "green", "blue": 
                "purple": "magenta"}
 
 
+def colour(s: GDState, seat: int) -> str:
+    return "red" if seat == s.first else "purple"
+
+
+def _style(s: GDState, seat: int) -> str:
+    return SEAT_STYLES[0 if seat == s.first else 1]
+
+
 def _ship_text(s: GDState, uid: int) -> Text:
+    """``r#5 R 2/5 a1`` (+ ``att``, ``chg``/``CHG``, ``*``): owner initial and ship number,
+    type letter, shields/hull, AP left."""
     x = s.ships[uid]
     t = Text()
     letter = s.content.units[x[KIND]].letter
-    style = SEAT_STYLES[0 if x[OWNER] == s.first else 1]
-    t.append(f"P{x[OWNER]} {letter}{uid}", style=style)
-    t.append(f" {x[SH]}/{x[HULL]} ap{x[AP]}")
+    t.append(f"{colour(s, x[OWNER])[0]}#{uid}", style=_style(s, x[OWNER]))
+    t.append(f" {letter} {x[SH]}/{x[HULL]} a{x[AP]}")
     if x[ATT]:
         t.append(" att", style="yellow")
     if x[CHG]:
-        t.append(" charging" if x[CHG] == 1 else " CHARGED", style="bold cyan")
+        t.append(" chg" if x[CHG] == 1 else " CHG", style="bold cyan")
     if uid == s.active:
         t.append(" *", style="bold")
     return t
@@ -44,15 +57,17 @@ def _ship_text(s: GDState, uid: int) -> Text:
 def board_table(s: GDState) -> Table:
     """The 5 zones as columns, sectors 1-3 as rows."""
     b = s.board
-    table = Table(title=f"Galactic Domination - round {s.round}", show_lines=True)
+    table = Table(title=f"Galactic Domination - round {s.round}", show_lines=True,
+                  box=box.SQUARE, padding=(0, 0), pad_edge=False)
     for z in range(5):
         color = b.zone_colors[z]
         mark = ""
         if z == s.start[s.first]:
-            mark = " (P1 start)"
+            mark = " (red start)"
         elif z == s.start[1 - s.first]:
-            mark = " (P2 start)"
-        table.add_column(f"{b.zone_ids[z]} {color}{mark}", style=ZONE_STYLES.get(color, ""))
+            mark = " (purple start)"
+        table.add_column(f"{b.zone_ids[z]} {color}{mark}", style=ZONE_STYLES.get(color, ""),
+                         overflow="fold", ratio=1)
     for row in range(3):
         cells = []
         for z in range(5):
@@ -67,29 +82,48 @@ def board_table(s: GDState) -> Table:
     return table
 
 
-def players_table(s: GDState, seat: int) -> Table:
+def legend(s: GDState) -> Text:
+    """What the board's symbols mean."""
+    letters = ", ".join(f"{u.letter} {u.name}" for u in s.content.units)
+    return Text(
+        "Legend: columns are zones, sectors are named zone letter + row (R1 ... P3). "
+        "r#5 / p#5: red's / purple's ship number 5, typed 5 in actions (attack 5 8). "
+        f"{letters}. 2/5: shields/hull left; a1: action points left this turn; att: miner "
+        "attached to the planet; chg: charging; CHG: charged, fires or jumps this turn; "
+        "*: the ship acting now. A sector holds at most 3 ships besides miners.",
+        style="dim")
+
+
+def players_table(s: GDState, seat: int, spectator: bool = False) -> Table:
     table = Table(title="Players")
-    for col in ("seat", "minerals", "dark matter", "fleet", "deep space"):
+    for col in ("player", "minerals", "dark matter", "fleet", "deep space"):
         table.add_column(col)
-    for p in (0, 1):
+    for p in (s.first, 1 - s.first):
         n = s.fleet_counts(p)
         fleet = " ".join(f"{n[k]}{s.content.units[k].letter}" for k in range(5))
-        deep = ", ".join(f"{UNIT_IDS[x[KIND]]} {u} {x[SH]}/{x[HULL]}"
+        deep = ", ".join(f"#{u} {UNIT_IDS[x[KIND]]} {x[SH]}/{x[HULL]}"
                          for u, x in sorted(s.ships.items()) if x[OWNER] == p and x[SEC] < 0)
-        name = s.seat_name(p) + (" (you)" if p == seat else "") + (" to act" if p == s.seat else "")
-        table.add_row(Text(name, style=SEAT_STYLES[0 if p == s.first else 1]),
+        name = (s.seat_name(p) + (" you" if p == seat and not spectator else "")
+                + (" to act" if p == s.seat and not s.is_terminal() else ""))
+        table.add_row(Text(name, style=_style(s, p)),
                       str(s.minerals[p]), str(s.dark[p]), fleet, deep or "-")
     return table
 
 
-def render(state: GDState, seat: int) -> RenderableType:
-    """The board, the players and (when over) the result, as seen by ``seat``."""
+def render(state: GDState, seat: int, spectator: bool = False) -> RenderableType:
+    """The board, its legend, the players and (when over) the result, as seen by ``seat``
+    (``spectator``: an onlooker, nobody is "you")."""
     s = state
-    parts: list[RenderableType] = [board_table(s), players_table(s, seat)]
+    parts: list[RenderableType] = [board_table(s), legend(s),
+                                   players_table(s, seat, spectator)]
     if s.stack:
         d = s.stack[-1]
-        parts.append(Text(f"pending: P{d.seat} decides {d.kind}", style="bold yellow"))
+        what = {"arrive": "where the returning explorer arrives",
+                "collide": "which ship is lost in the collision"}.get(d.kind, d.kind)
+        parts.append(Text(f"pending: {s.seat_name(d.seat)} decides {what}",
+                          style="bold yellow"))
     if s.is_terminal():
         parts.append(Text(f"game over ({s.end_reason}); winners: "
-                          + (", ".join(f"P{w}" for w in s.winners) or "none"), style="bold"))
+                          + (", ".join(s.seat_name(w) for w in s.winners) or "none"),
+                          style="bold"))
     return Group(*parts)

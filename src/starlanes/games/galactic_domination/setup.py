@@ -43,7 +43,7 @@ def begin(s: GDState) -> None:
     s.start[1 - s.first] = b.start_zone[1]  # player 2: purple
     s.seat = s.first
     s.phase = "setup"
-    s.log(f"P{s.first} is player 1 (red) and places first")
+    s.log(f"{s.seat_name(s.first)} is player 1 and places first")
 
 
 def place_actions(s: GDState) -> list[Action]:
@@ -67,7 +67,7 @@ def apply_place(s: GDState, a: Action) -> None:
     sec = s.board.index[a.sector]
     s.to_place[seat][k] -= 1
     uid = s.add_ship(seat, k, sec)
-    s.log(f"P{seat} places {a.kind} {uid} in {a.sector}")
+    s.log(f"{s.seat_name(seat)} places {a.kind} #{uid} in sector {a.sector}")
     other = 1 - seat
     if any(s.to_place[other]):
         s.seat = other

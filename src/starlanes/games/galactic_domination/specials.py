@@ -1,10 +1,12 @@
 """Special Abilities: attach (miner), warp (explorer), black hole shot (destroyer) and
 fleet jump (command ship); Black Hole Markers (GD-SPC-*, GD-BH-*, GD-DS-01).
 
-Charging (black hole shot or fleet jump) costs 1 AP and the special's minerals, drops the
-ship's shields to 0 and ends its actions for the turn (ruling GD-OPEN-07); on its owner's
-next turn the ship is charged and may only fire or jump until it does; an unused charge
-lapses at the end of that turn. The Raider Ship has no special (GD-UNIT-09).
+Charging (black hole shot or fleet jump) costs 1 AP and the special's minerals and drops the
+ship's shields to 0 (GD-SPC-05/07); the ship may spend its other AP that turn, but not charge
+again (ruling GD-OPEN-07; the ``charge_ends_turn`` option ends its actions instead). On its
+owner's next turn the ship is charged and may only fire or jump until it does; a shot needs
+its aim still in the destroyer's range (GD-RNG-03/04); an unused charge lapses at the end of
+that turn. The Raider Ship has no special (GD-UNIT-09).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from starlanes.engine import Action
 
 from . import actions as A
 from .content import COMMAND, DESTROYER, EXPLORER, MINER
-from .state import DEEP, KIND, OWNER, SEC
+from .state import CHG, DEEP, KIND, OWNER, SEC
 from .turn import check_end, destroy
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,13 +39,16 @@ def can_charge_shot(s: GDState, seat: int) -> bool:
 
 
 def special_actions(s: GDState, uid: int, x: Ship) -> list[Action]:
-    """The specials ship ``uid`` may use now (it has at least 1 AP)."""
+    """The specials ship ``uid`` may use now (it has at least 1 AP). A ship that charged
+    this turn may not charge again (GD-SPC-05/07)."""
     k = x[KIND]
     seat = x[OWNER]
     if k == MINER:
         return [] if x[6] else [A.get(A.Attach, uid)]
     if k == EXPLORER:
         return [A.get(A.Warp, uid)]
+    if x[CHG]:
+        return []
     if k == DESTROYER:
         if not can_charge_shot(s, seat):
             return []
@@ -64,11 +69,15 @@ def jump_group(s: GDState, uid: int) -> list[int]:
 
 
 def charged_actions(s: GDState, uid: int, x: Ship, load: list[int]) -> list[Action]:
-    """A charged ship may only fire (destroyer) or jump (command ship) until it does."""
+    """A charged ship may only fire (destroyer) or jump (command ship) until it does. The
+    shot needs a marker left and its aim, not yet a black hole, still in the destroyer's
+    range (GD-RNG-03/04, ruling GD-OPEN-06): a destroyer that moved or jumped out of range
+    after charging cannot fire."""
     names = s.board.names
     if x[KIND] == DESTROYER:
         aim = x[8]
-        if aim >= 0 and not s.holes[aim] and holes_left(s) > 0:
+        if (aim >= 0 and not s.holes[aim] and holes_left(s) > 0
+                and aim in s.reach[DESTROYER][x[SEC]]):
             return [A.get(A.Fire, uid)]
         return []
     group = [uid, *jump_group(s, uid)]
@@ -95,6 +104,11 @@ def _spend(s: GDState, uid: int, **fields: int) -> None:
     s.ships[uid] = tuple(x)  # type: ignore[assignment]
 
 
+def _charge_ap(s: GDState) -> dict[str, int]:
+    """Extra field changes of charging: AP to 0 only under ``charge_ends_turn``."""
+    return {"ap": 0} if s.options["charge_ends_turn"] else {}
+
+
 def apply(s: GDState, a: Action) -> None:
     cls = type(a)
     seat = s.seat
@@ -102,24 +116,24 @@ def apply(s: GDState, a: Action) -> None:
     names = s.board.names
     if cls is A.Attach:
         _spend(s, a.ship, att=1)
-        s.log(f"P{seat} miner {a.ship} attaches to the planet at {names[s.ships[a.ship][SEC]]}")
+        s.log(f"{s.seat_name(seat)}: miner #{a.ship} attaches to the planet of sector {names[s.ships[a.ship][SEC]]}")
     elif cls is A.Warp:
         _spend(s, a.ship, sec=DEEP, ap=0, att=0)
-        s.log(f"P{seat} explorer {a.ship} warps into deep space")
+        s.log(f"{s.seat_name(seat)}: explorer #{a.ship} warps into deep space")
         check_end(s)
     elif cls is A.ChargeShot:
         s.minerals[seat] -= sp.black_hole_minerals
         s.dark[seat] -= sp.black_hole_dark_matter
-        _spend(s, a.ship, sh=0, chg=1, aim=s.board.index[a.sector], ap=0)
-        s.log(f"P{seat} destroyer {a.ship} charges a black hole shot at {a.sector}")
+        _spend(s, a.ship, sh=0, chg=1, aim=s.board.index[a.sector], **_charge_ap(s))
+        s.log(f"{s.seat_name(seat)}: destroyer #{a.ship} charges a black hole shot at sector {a.sector}")
     elif cls is A.Fire:
         aim = s.ships[a.ship][8]
         _spend(s, a.ship, chg=0, aim=-1)
         black_hole(s, aim)
     elif cls is A.ChargeJump:
         s.minerals[seat] -= sp.jump_minerals
-        _spend(s, a.ship, sh=0, chg=1, ap=0)
-        s.log(f"P{seat} command ship {a.ship} charges a fleet jump")
+        _spend(s, a.ship, sh=0, chg=1, **_charge_ap(s))
+        s.log(f"{s.seat_name(seat)}: command ship #{a.ship} charges a fleet jump")
     elif cls is A.Jump:
         dest = s.board.index[a.sector]
         group = jump_group(s, a.ship)
@@ -128,7 +142,7 @@ def apply(s: GDState, a: Action) -> None:
             y = s.ships[u]
             s.ships[u] = (y[0], y[1], dest, y[3], y[4], y[5], 0, y[7], y[8])
         s.jump_group.pop(a.ship, None)
-        s.log(f"P{seat} command ship {a.ship} jumps to {a.sector} with {len(group)} units")
+        s.log(f"{s.seat_name(seat)}: command ship #{a.ship} jumps to sector {a.sector} with {len(group)} units")
     else:  # pragma: no cover - guarded by legality
         raise AssertionError(f"unexpected action {a}")
 
@@ -139,5 +153,5 @@ def black_hole(s: GDState, sector: int) -> None:
     lost = [u for u, x in s.ships.items() if x[SEC] == sector]
     for u in lost:
         destroy(s, u)
-    s.log(f"a black hole opens at {s.board.names[sector]}; {len(lost)} ships are lost")
+    s.log(f"a black hole opens at sector {s.board.names[sector]}; {len(lost)} ships are lost")
     check_end(s)

@@ -79,11 +79,13 @@ class GDState(GameState):
         self.log_lines.append(text)
 
     def seat_name(self, seat: int) -> str:
-        return f"P{seat} ({'red' if seat == self.first else 'purple'})"
+        """``red (P0)``: the seat by its colour (red is player 1 and moves first, purple is
+        player 2, GD-MAP-03) with its seat number, never to be mistaken for sector P1."""
+        return f"{'red' if seat == self.first else 'purple'} (P{seat})"
 
     def ship_name(self, uid: int) -> str:
         sh = self.ships[uid]
-        return f"P{sh[OWNER]} {UNIT_IDS[sh[KIND]]} {uid}"
+        return f"{self.seat_name(sh[OWNER])}'s {UNIT_IDS[sh[KIND]]} #{uid}"
 
     def add_ship(self, owner: int, kind: int, sector: int) -> int:
         """A new ship at full shields, hull and AP (GD-BLD-05)."""

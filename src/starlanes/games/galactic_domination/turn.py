@@ -45,7 +45,7 @@ def start_turn(s: GDState, seat: int) -> None:
             gain += s.content.per_miner(attached[x[SEC]])
     if gain:
         s.minerals[seat] += gain
-        s.log(f"P{seat} gathers {gain} minerals")
+        s.log(f"{s.seat_name(seat)} gathers {gain} minerals")
     s.jump_group = {}
     for uid, x in ships.items():
         if x[OWNER] == seat and x[KIND] == COMMAND and x[CHG] == 2 and x[SEC] >= 0:
@@ -87,7 +87,7 @@ def spin(s: GDState, seat: int) -> None:
     seg = s.content.spinner[table[int(s.rng.random() * len(table))]]
     s.minerals[seat] += seg.minerals
     s.dark[seat] += seg.dark_matter
-    s.log(f"P{seat} spins {seg.id}: +{seg.minerals} minerals, +{seg.dark_matter} dark matter")
+    s.log(f"{s.seat_name(seat)} spins {seg.id}: +{seg.minerals} minerals, +{seg.dark_matter} dark matter")
 
 
 def process_returns(s: GDState) -> None:
@@ -102,7 +102,7 @@ def process_returns(s: GDState) -> None:
             x[OWNER] == seat and x[KIND] == COMMAND and x[SEC] >= 0
             and b.zone_of[x[SEC]] == zone for x in s.ships.values()
         )
-        choices = [t for t in b.zone_sectors[zone] if not s.holes[t]]
+        choices = arrival_sectors(s, zone)
         if has_command and choices:
             s.push(Decision(seat, "arrive", (uid, zone)))
             return
@@ -118,7 +118,7 @@ def land(s: GDState, uid: int, sector: int) -> None:
     x = s.ships[uid]
     if s.holes[sector]:
         del s.ships[uid]
-        s.log(f"P{x[OWNER]} explorer {uid} returns into the black hole at {name} and is lost")
+        s.log(f"{s.seat_name(x[OWNER])}: explorer #{uid} returns into the black hole at sector {name} and is lost")
         check_end(s)
         return
     if s.load_at(sector) >= 3:
@@ -129,13 +129,21 @@ def land(s: GDState, uid: int, sector: int) -> None:
         s.push(Decision(defender, "collide", (uid, sector)))
         return
     s.ships[uid] = (x[OWNER], x[KIND], sector, x[SH], x[HULL], x[AP], 0, 0, -1)
-    s.log(f"P{x[OWNER]} explorer {uid} returns to {name}")
+    s.log(f"{s.seat_name(x[OWNER])}: explorer #{uid} returns to sector {name}")
+
+
+def arrival_sectors(s: GDState, zone: int) -> list[int]:
+    """Sectors of ``zone`` an explorer's player may pick (GD-DS-05): never a black hole
+    (ruling GD-OPEN-11); a full sector (a deliberate collision, GD-DS-06) only under the
+    ``arrive_full`` option (ruling on GD-DS-05 and GD-MAP-05). With none, the D6 decides."""
+    full_ok = s.options["arrive_full"]
+    return [t for t in s.board.zone_sectors[zone]
+            if not s.holes[t] and (full_ok or s.load_at(t) < 3)]
 
 
 def arrive_actions(s: GDState, d: Decision) -> list[Action]:
     uid, zone = d.data
-    return [A.get(A.Arrive, uid, s.board.names[t])
-            for t in s.board.zone_sectors[zone] if not s.holes[t]]
+    return [A.get(A.Arrive, uid, s.board.names[t]) for t in arrival_sectors(s, zone)]
 
 
 def apply_arrive(s: GDState, d: Decision, a: Action) -> None:
@@ -153,7 +161,7 @@ def collide_actions(s: GDState, d: Decision) -> list[Action]:
 def apply_collide(s: GDState, d: Decision, a: Action) -> None:
     assert isinstance(a, A.Sacrifice)
     uid, sector = d.data
-    s.log(f"explorer {uid} collides in {s.board.names[sector]}: it and {a.ship} are destroyed")
+    s.log(f"explorer #{uid} collides in sector {s.board.names[sector]}: it and #{a.ship} are destroyed")
     destroy(s, uid)
     destroy(s, a.ship)
     check_end(s)
@@ -193,7 +201,7 @@ def end_game(s: GDState, reason: str) -> None:
         s.winners = [p for p in (0, 1) if s.on_board(p)]
     else:
         s.winners = [0, 1]
-    s.log(f"game over ({reason}); winners: {s.winners}")
+    s.log(f"game over ({reason}); winners: {', '.join(s.seat_name(w) for w in s.winners) or 'none'}")
 
 
 DECISIONS = {

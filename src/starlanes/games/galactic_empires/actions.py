@@ -9,7 +9,9 @@ GE-EMP-KRB-15), ``arm`` (1 ammo), ``charge`` (1 energy to a variplaz or an EMF),
 ``heal``, ``done``. Engagement: ``relocate`` a freighter or tug (GE-TURN-03). Card plays
 (GE-PLAY-*): ``play`` (card ``a`` on target ``b``, with Krebiz partner ``c``), ``operate``
 (function ``a`` on ``b``), ``study`` (1 research point on a monster), ``separate`` and
-``combine`` (Krebiz), ``swap`` (hand ``a`` into the reserve for reserve card ``b``).
+``combine`` (Krebiz), ``swap`` (hand ``a`` into the reserve for reserve card ``b``, by
+seat ``c``; other seats see a swap as a bare ``swap`` in their history: it is kept secret).
+Windows: ``counter`` card ``a`` on reaction number ``b`` of the allocation.
 Weapons fire (GE-FIRE-*): ``aim``, ``shoot`` (one weapon: unit ``a`` slot ``b``),
 ``volley`` (every usable weapon of ``a``), ``commit``, ``distort`` (``a`` at fleet ``b``),
 ``cease``; windows: ``react``/``counter`` (card ``a`` on ``b``), ``pass``; Krebiz split:

@@ -24,7 +24,8 @@ DONE = GEAction("done", label="done")
 
 
 def time_warped(s: GEState, seat: int) -> bool:
-    """A time warp lies against ``seat``'s fleet (its units cannot be Engaged)."""
+    """A time warp lies against ``seat``'s fleet: its units cannot be Engaged, except D
+    dragons, on which no occurrence card acts (GE-EMP-DRG-02)."""
     return any(u.against == seat and s.cards[u.card].has("time_warp") for u in s.units.values())
 
 
@@ -64,8 +65,7 @@ def _variplaz_or_emf_room(s: GEState, inst: int) -> bool:
 def alloc_actions(s: GEState) -> list[GEAction]:
     seat = s.seat
     out: list[GEAction] = []
-    if time_warped(s, seat):
-        return [DONE]
+    warped = time_warped(s, seat)
     pool = s.pool
     for v in vessels_of(s, seat):
         u = s.units[v]
@@ -112,6 +112,8 @@ def alloc_actions(s: GEState) -> list[GEAction]:
         if u.owner == seat and u.against >= 0 and c.type == "M" and pool[H] and u.dmg \
                 and not c.has("no_repair"):
             out.append(GEAction("heal", i, label=f"heal {s.name(i)}"))
+    if warped:  # only D dragons escape a time warp: no occurrence acts on them (GE-EMP-DRG-02)
+        out = [a for a in out if s.card(a.a).type == "D"]
     out.append(DONE)
     return out
 

@@ -15,7 +15,6 @@ from .effects import operate, resolve_card
 from .empires import (
     can_join,
     command_room,
-    declare_major,
     empire_allowed,
     join,
     separate,
@@ -93,8 +92,9 @@ def targets(s: GEState, inst: int) -> list[tuple[int, int]]:
                 hc = s.card(h)
                 if hc.type == "D" or not tech_allowed(s, h, c):
                     continue
-                if c.has("shield_refit") and hc.empire == "mechad":
-                    continue
+                if (c.has("shield_refit") or c.has("shields")) and (
+                        hc.nodes or hc.empire == "mechad"):
+                    continue  # GE-EMP-MCH-05: no shields to add to an EMF (ruling)
                 if c.has("free_flying") and hc.type != "S":
                     continue
                 out.append((h, NONE))
@@ -148,7 +148,8 @@ def play_actions(s: GEState) -> list[GEAction]:
             hs = s.card(h).strength
             for r in s.reserve[seat]:
                 if hs >= s.card(r).strength:
-                    out.append(GEAction("swap", h, r, label=f"swap {s.name(h)} {s.name(r)}"))
+                    out.append(GEAction("swap", h, r, seat,
+                                        label=f"swap {s.name(h)} {s.name(r)}"))
         turn = s.turns[seat]
         for i in vessels_of(s, seat):
             u = s.units[i]
@@ -170,7 +171,10 @@ def play_actions(s: GEState) -> list[GEAction]:
 
 
 def operate_actions(s: GEState) -> list[GEAction]:
-    """Functions of cards in play not yet operated this turn (GE-TURN-04/05)."""
+    """Functions of cards in play not yet operated this turn (GE-TURN-04/05); a hazard
+    or monster only from its controller's turn after the one it was played in ("cards
+    that cause damage (such as hazard cards and monster cards played on previous turns)
+    may be operated", 3 - Play Cards Phase A)."""
     seat = s.seat
     out = []
     for i, u in s.units.items():
@@ -184,6 +188,8 @@ def operate_actions(s: GEState) -> list[GEAction]:
                 continue  # GE-PTS-11: Disengaged units' cards take no action
         elif c.type not in "HM":
             continue
+        elif u.turn_in >= s.turns[seat]:
+            continue  # GE-TURN-04: only hazards and monsters played on earlier turns act
         for tgt in _op_targets(s, i, c, u):
             out.append(GEAction("operate", i, tgt, label=f"operate {s.name(i)} on {s.name(tgt)}"))
     return out
@@ -240,6 +246,8 @@ def apply_play(s: GEState, a: GEAction) -> None:
         s.reserve[seat].remove(a.b)
         s.hands[seat].append(a.b)
         s.reserve[seat].append(a.a)
+        s.known = [i for i in s.known if i not in (a.a, a.b)]
+        s._keep_secret((seat,), "swap")  # the others see a swap, not which cards
         s.log(f"P{seat} swaps a card with the reserve fleet")
     elif k == "separate":
         separate(s, a.a)
@@ -260,7 +268,6 @@ def play_card(s: GEState, inst: int, target: int, partner: int = NONE) -> None:
         s.log(f"P{seat} plays terrain {s.name(inst)}")
     elif c.type in "SBD":
         s.ship_plays += 1
-        declare_major(s, seat, c)
         s.units[inst] = Unit(c.id, seat, turn_in=turn)  # GE-PTS-07: played Disengaged
         s.log(f"P{seat} plays {s.name(inst)}")
         if partner >= 0:

@@ -23,14 +23,14 @@ overrides the rulebook where it says so (GE-PLAY-14).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from starlanes.engine.content import ContentEntry, content_path, load_table
+from starlanes.engine.content import ContentEntry, ContentFiles
 from starlanes.engine.errors import ContentError
 
 CONTENT_DIR = Path(__file__).with_name("content")
@@ -206,12 +206,26 @@ class Deck(ContentEntry):
     cards: dict[str, Annotated[int, Field(ge=1, le=4)]]
 
 
+class EmpireEntry(ContentEntry):
+    """An empire a card can belong to: its name, whether it is major, the rule group of its
+    special rules and what sets it apart (Galactic Empires; GE-EMP-*)."""
+
+    id: Empire
+    name: str = Field(min_length=1)
+    major: bool
+    rules: str
+    text: str = Field(min_length=1)
+
+
 @dataclass(frozen=True)
 class Content:
-    """The loaded pool (``cards``) and ready-made decks (``decks``)."""
+    """The loaded pool (``cards``), ready-made decks (``decks``) and the empires, with the
+    fingerprint of the merged content."""
 
     cards: dict[str, Card]
     decks: dict[str, Deck]
+    empires: dict[str, EmpireEntry] = field(default_factory=dict)
+    fingerprint: str = ""
 
 
 #: Standard Game deck-construction rules (ruling GE-OPEN-01).
@@ -254,30 +268,62 @@ def deck_problems(content: Content, deck: Deck) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=8)
-def _load(override: str) -> Content:
-    o = Path(override) if override else None
+def stocked_minor(cards: dict[str, Card], card_ids: list[str]) -> str:
+    """The minor empire a deck is stocked with as its major empire, or "" (GE-EMP-MIN-01:
+    a minor empire "could be used as a major empire by simply stocking a deck" with its
+    ships). It is the minor empire with more ship and dragon cards in ``card_ids`` than
+    any other empire, major or minor; "" when a major empire has as many or more, or the
+    deck has no ships (ruling GE-OPEN-15)."""
+    count: dict[str, int] = {}
+    for cid in card_ids:
+        c = cards[cid]
+        if c.type in "SD" and c.empire != "generic":
+            count[c.empire] = count.get(c.empire, 0) + 1
+    if not count:
+        return ""
+    top = max(count.values())
+    best = [e for e, k in count.items() if k == top]
+    return best[0] if len(best) == 1 and best[0] in MINOR_EMPIRES else ""
+
+
+FILES = ("terrain.toml", "ships.toml", "cards.toml", "decks.toml", "empires.toml")
+"""The content files, by name (an override directory may hold any of them)."""
+
+
+def _load(files: ContentFiles) -> Content:
     cards: dict[str, Card] = {}
     for fn in ("terrain.toml", "ships.toml", "cards.toml"):
-        part = load_table(content_path(CONTENT_DIR, o, fn), "card", Card)
+        part = files.table(fn, "card", Card)
         for k in part:
             if k in cards:
                 raise ContentError(f"{fn}: card id {k!r} appears twice")
         cards.update(part)
-    decks = load_table(content_path(CONTENT_DIR, o, "decks.toml"), "deck", Deck)
-    content = Content(cards, decks)
+    decks = files.table("decks.toml", "deck", Deck)
+    empires = files.table("empires.toml", "empire", EmpireEntry)
+    content = Content(cards, decks, empires, files.fingerprint)
     for d in decks.values():
         problems = deck_problems(content, d)
         if problems:
             raise ContentError(f"decks.toml: deck {d.id!r}: {problems[0]}")
+    for c in cards.values():
+        if c.empire not in empires:
+            raise ContentError(f"empires.toml: no entry for the empire {c.empire!r} of {c.id}")
     return content
 
 
-def load_content(override: Path | None = None) -> Content:
-    """The packaged content, or an override directory's files (file by file).
+@lru_cache(maxsize=1)
+def _load_default() -> Content:
+    return _load(ContentFiles(CONTENT_DIR, FILES))
 
-    Raises ContentError naming the file, entry and field of any problem."""
-    return _load(str(override) if override else "")
+
+def load_content(override: Path | None = None, overrides: tuple[str, ...] = ()) -> Content:
+    """The packaged content merged with ``override``'s files and the dotted ``overrides``
+    (see :class:`~starlanes.engine.content.ContentFiles`); the packaged content is cached.
+
+    Raises ContentError naming the file, entry, key and expected type of any problem."""
+    if override is None and not overrides:
+        return _load_default()
+    return _load(ContentFiles(CONTENT_DIR, FILES, override, overrides))
 
 
 def card_listing(content: Content, empire: str = "", type_letter: str = "") -> list[Card]:

@@ -43,9 +43,10 @@ def resolve_card(s: GEState, seat: int, inst: int, target: int) -> None:
         if k in ("damage", "permanent"):
             if target in s.units:
                 damage(s, target, e.n, seat, permanent=k == "permanent")
-        elif k == "damage_fleet":
+        elif k == "damage_fleet":  # its ships, never D dragons (GE-EMP-DRG-02)
             for i in ships_of(s, code_seat(target)):
-                damage(s, i, e.n, seat)
+                if s.card(i).type == "S":
+                    damage(s, i, e.n, seat)
         elif k in ("repair", "emergency_repair"):
             if target in s.units:
                 repair(s, target, e.n)
@@ -61,7 +62,8 @@ def resolve_card(s: GEState, seat: int, inst: int, target: int) -> None:
             pile = s.pile(inst)
             for j in range(len(pile) - 1, -1, -1):
                 if s.card(pile[j]).type in "SBD":
-                    s.hands[seat].append(pile.pop(j))
+                    s.hands[seat].append(pile[j])
+                    s.known.append(pile.pop(j))  # everyone saw it taken
                     break
         elif k == "disengage" and target in s.units:
             lo = lead(s, target)

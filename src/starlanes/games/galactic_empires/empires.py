@@ -20,7 +20,9 @@ FOREIGN_USERS = ("bolaar", "vektrean")
 
 def restricted(s: GEState, seat: int) -> tuple[str, ...]:
     """Empires subject to the one-empire rule for ``seat``: the four major empires and a
-    minor empire the seat uses as its major empire (GE-FLEET-02/03, GE-EMP-MIN-01)."""
+    minor empire the seat's deck is stocked with as its major empire (GE-FLEET-02/03,
+    GE-EMP-MIN-01). ``s.major[seat]`` comes from the deck, never from the ships played
+    (ruling GE-OPEN-15), so a minor empire ship may always be played otherwise."""
     m = s.major[seat]
     return MAJOR_EMPIRES + ((m,) if m and m not in MAJOR_EMPIRES else ())
 
@@ -55,9 +57,15 @@ def command_limit(s: GEState, seat: int) -> int:
 def command_used(s: GEState, seat: int, extra: Card | None = None) -> int:
     """Ships and bases counted against the limit (GE-FLEET-05; a Krebiz combination is
     one, GE-EMP-KRB-01), less the minor-empire bonus (GE-FLEET-08/09, ruling
-    GE-OPEN-14: one ship in total, or one per minor empire with ``minor_bonus``)."""
+    GE-OPEN-14: one ship in total, or one per minor empire with ``minor_bonus``). Ships
+    and bases the player lost in his own current turn still count until his next turn
+    ("may not play it until the turn after one of his current ships is destroyed",
+    GE-FLEET-06)."""
     empires = [s.card(i).empire for i in vessels_of(s, seat)]
     kinds = [s.card(i).type for i in vessels_of(s, seat)]
+    if seat == s.seat and s.lost:
+        empires += [s.cards[cid].empire for cid in s.lost]
+        kinds += [s.cards[cid].type for cid in s.lost]
     if extra is not None:
         empires.append(extra.empire)
         kinds.append(extra.type)
@@ -73,13 +81,6 @@ def command_room(s: GEState, seat: int, c: Card | None) -> bool:
     if c is None:
         return command_used(s, seat) + 1 <= command_limit(s, seat)
     return command_used(s, seat, c) <= command_limit(s, seat)
-
-
-def declare_major(s: GEState, seat: int, c: Card) -> None:
-    """Basic Game: the empire of a seat's first non-generic ship, dragon or base becomes
-    its major empire (ruling GE-OPEN-15)."""
-    if not s.major[seat] and c.type in "SBD" and c.empire != "generic":
-        s.major[seat] = c.empire
 
 
 def tech_allowed(s: GEState, host: int, c: Card) -> bool:

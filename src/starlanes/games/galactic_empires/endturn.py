@@ -55,7 +55,25 @@ def apply_discard(s: GEState, a: GEAction) -> None:
             end_turn(s)
     else:
         s.phase = "draw"
+        if exhausted(s, seat):
+            from .effects import hq_damage
+
+            s.log(f"P{seat}'s deck is exhausted")
+            hq_damage(s, seat, 1, -1)
+            if not s.alive[seat]:
+                if s.phase != "over":
+                    end_turn(s)
+                return
         s.draw_allow = min(draw_allowance(len(s.hands[seat])), s.drawable(seat))
+
+
+def exhausted(s: GEState, seat: int) -> bool:
+    """Ruling GE-OPEN-01 (option ``exhaustion``): in the Standard Game, where a deck is
+    never reshuffled (GE-MISC-05), a player who reaches his Draw Phase with nothing left
+    to draw takes 1 damage on his Sector HQ, as a destroyed HQ is the only ending the
+    rulebook knows (GE-WIN-01/02)."""
+    return (s.structure == "standard" and s.options["exhaustion"] == "attrition"
+            and not s.decks[seat])
 
 
 def draw_actions(s: GEState) -> list[GEAction]:
@@ -122,17 +140,19 @@ def eliminate(s: GEState, seat: int, by: int) -> None:
 
 
 def finish(s: GEState, reason: str, winners: list[int] | None = None) -> None:
-    """End the game. At the turn cap (a documented limit) the player(s) with the least
-    Sector HQ damage win."""
+    """End the game: ``conquest`` when one player is left (GE-WIN-04). At the turn cap (a
+    limit of the software, not a rulebook ending) the game is abandoned as a draw: the
+    players still in share the result, Sector HQ damage decides nothing."""
     s.phase = "over"
     s.stack = []
     s.end_reason = reason
     if winners is None:
-        alive = [i for i in range(s.n) if s.alive[i]]
-        best = min(s.hq[i] for i in alive)
-        winners = [i for i in alive if s.hq[i] == best]
+        winners = [i for i in range(s.n) if s.alive[i]]
+        s.log(f"game over ({reason}): abandoned as a draw between "
+              + ", ".join(f"P{w}" for w in winners))
+    else:
+        s.log(f"game over ({reason}): winner {', '.join(f'P{w}' for w in winners)}")
     s.winners = winners
-    s.log(f"game over ({reason}): winner {', '.join(f'P{w}' for w in winners)}")
 
 
 def celebrate_actions(s: GEState, d: Decision) -> list[GEAction]:

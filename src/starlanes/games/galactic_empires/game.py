@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlanes.engine import CONTENT_OPTION, BadOptionError, Game, OptionSet, OptionSpec, register
+from starlanes.engine import (
+    CONTENT_OPTION,
+    CONTENT_SET_OPTION,
+    BadOptionError,
+    Game,
+    OptionSet,
+    OptionSpec,
+    register,
+)
 
 from .content import deck_problems, load_content
 from .setup import begin, deck_lists
@@ -42,14 +50,20 @@ class GalacticEmpires(Game):
                    ruling="GE-OPEN-19"),
         OptionSpec("withdrawal", bool, False, "offer voluntary withdrawal as an action",
                    ruling="GE-WIN-03"),
-        OptionSpec("turn_cap", int, 150, "complete turns after which the game ends "
-                   "(least Sector HQ damage wins)", minimum=1, maximum=10000),
+        OptionSpec("exhaustion", str, "attrition",
+                   "Standard Game: a player whose deck is empty at his Draw Phase takes 1 "
+                   "Sector HQ damage ('attrition') or nothing happens ('none')",
+                   choices=("attrition", "none"), ruling="GE-OPEN-01"),
+        OptionSpec("turn_cap", int, 150, "complete turns after which an unfinished game "
+                   "is abandoned as a draw among the players still in",
+                   minimum=1, maximum=10000),
         CONTENT_OPTION,
+        CONTENT_SET_OPTION,
     ))
 
     def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
         super().__init__(players=players, seed=seed, **options)
-        self.content = load_content(self.content_dir())
+        self.content = load_content(self.content_dir(), self.content_overrides())
         names = [d for d in self.options["decks"].split(",") if d]
         for nm in names:
             d = self.content.decks.get(nm)

@@ -5,7 +5,9 @@ weapons, charges variplaz and EMFs, repairs), builds a fleet (terrain until its 
 can feed its ships, then the strongest ships and bases the command limit allows, refits and
 crew on them), plays harmful cards on the most threatening opponent, focuses fire (kills
 it can make first, no overkill, the Sector HQ as soon as it is open, terrain with spare
-heavy weapons) and protects its HQ (always reacts to fire, screens its HQ). It reads only
+heavy weapons, and, when no ship can be killed this turn, the terrain it can destroy, power
+first, to wear down a guard that outlasts one allocation a turn) and protects its HQ
+(reacts to fire while damage is left to stop, screens its HQ). It reads only
 what its seat may see: the cards in play, its own hand and reserve.
 """
 
@@ -68,6 +70,13 @@ class HeuristicAgent:
         acts = [a for a in legal if isinstance(a, GEAction)]
         if kind in ("react", "counter"):
             best = None
+            left = 0
+            if kind == "react" and s.pending and s.pending[0] == "fire":
+                left = s.pending[2]
+                for r, _ in (s.pending[4] if len(s.pending) > 4 else ()):
+                    rc = s.card(r)
+                    left = 0 if rc.has("evade") else left - rc.amount("deflect") \
+                        - rc.amount("hq_screen")
             for a in acts:
                 if a.kind in ("react", "counter"):
                     c = s.card(a.a)
@@ -75,8 +84,8 @@ class HeuristicAgent:
                     if c.has("return_fire") or c.has("emergency_repair"):
                         score = 0.5
                     if kind == "react" and s.pending and s.pending[0] == "fire" \
-                            and s.pending[2] <= 1 and score < 2:
-                        continue
+                            and (left <= 0 or left <= 1 and score < 2):
+                        continue  # nothing (left) worth stopping
                     if best is None or score > best[0]:
                         best = (score, a)
             return best[1] if best else acts[-1]
@@ -210,6 +219,12 @@ class HeuristicAgent:
         src = weapon_sources(s, me)
         power = sum(s.units[i].charge if sym == "V" else 1 for i, _, sym in src if sym != "X")
         heavy = any(sym in HEAVY and sym != "X" for _, _, sym in src)
+        hpower = sum(s.units[i].charge if sym == "V" else 1
+                     for i, _, sym in src if sym in HEAVY and sym != "X")
+        # No ship to kill this turn: a guard whose shields, field and repairs outlast one
+        # allocation a turn is worn down through the terrain that feeds it instead.
+        siege = not any(a.kind == "aim" and not is_hq(a.a) and s.card(a.a).type in "SD"
+                        and hp_left(s, a.a) <= power for a in legal)
         best = None
         for a in legal:
             if a.kind == "distort":
@@ -230,6 +245,9 @@ class HeuristicAgent:
                         v = (300 if left <= power else 100) - left
                     elif c.type == "T":
                         v = 150 - 3 * left if heavy else 0
+                        if heavy and siege and left <= hpower:
+                            g = c.generates
+                            v = 360 + 5 * (g.energy + g.economy) + g.supply
                     else:
                         v = 140
             else:

@@ -16,9 +16,23 @@ from rich.table import Table
 from rich.text import Text
 
 from .state import HQ_LIMIT, POOL_NAMES
+from .texts import display
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
+
+LEGEND = (
+    "Legend: cards show [type] Name (id#n); type the id#n part. Types: T terrain, S ship, "
+    "B base, C crew, E equipment, O occurrence, H hazard, M monster, D space dragon. str = "
+    "strength; weapons P phaser, W subspace whip, F physical attack, T trans-warp missile, "
+    "B dragon breath, V variplaz, X distortion cannon (T, B, V, X are heavy and need "
+    "ammo). dmg s/d = shield damage / structural damage; res = research points on a "
+    "monster; ammo and nrg = points given this turn; engaged units fire and use functions, "
+    "disengaged ones do not. 'on it' = crew or equipment on the unit above; 'against it' "
+    "= hazards, monsters and lasting cards played on that fleet. HQ n/25 = Sector HQ "
+    "damage (25 eliminates)."
+)
+"""The legend printed under the board."""
 
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
 
@@ -29,7 +43,7 @@ def _card_line(s: GEState, inst: int) -> Text:
     t = Text()
     t.append(f"[{c.type}] ", style="dim")
     t.append(c.name, style="bold" if u.engaged else "dim")
-    t.append(f" #{inst}")
+    t.append(f" ({s.name(inst)})")
     bits = []
     if c.strength:
         bits.append(f"str {c.strength}")
@@ -68,25 +82,30 @@ def _fleet(s: GEState, seat: int) -> RenderableType:
                  border_style=SEAT_STYLES[seat % len(SEAT_STYLES)])
 
 
-def render(state: GEState, seat: int) -> RenderableType:
+def render(state: GEState, seat: int, spectator: bool = False) -> RenderableType:
+    """The table as ``seat`` may see it (``spectator``: an onlooker following ``seat``, as in
+    ``replay --step``; nobody is "you")."""
     s = state
     head = Table(title=f"Galactic Empires - turn {s.round}, P{s.seat} to play, phase {s.phase}")
     for col in ("seat", "major", "HQ damage", "hand", "reserve", "deck"):
         head.add_column(col)
     for i in range(s.n):
         deck = len(s.deck_for(i))
-        head.add_row(f"P{i}", s.major[i] or "-", str(s.hq[i]), str(len(s.hands[i])),
+        you = " (you)" if i == seat and not spectator else ""
+        head.add_row(f"P{i}{you}", s.major[i] or "-", str(s.hq[i]), str(len(s.hands[i])),
                      str(len(s.reserve[i])), str(deck), style=None if s.alive[i] else "dim")
     parts: list[RenderableType] = [head]
     parts += [_fleet(s, i) for i in range(s.n)]
     pool = ", ".join(f"{v} {k}" for k, v in zip(POOL_NAMES, s.pool, strict=True) if v)
     parts.append(Text(f"points: {pool or 'none'}; card plays used: {s.plays}/3"))
     if 0 <= seat < s.n:
-        hand = Text(f"your hand (P{seat}): ")
-        hand.append(", ".join(f"{s.card(c).name} #{c}" for c in s.hands[seat]) or "empty")
+        whose = f"P{seat}'s" if spectator else f"your (P{seat})"
+        hand = Text(f"{whose} hand: ")
+        hand.append(", ".join(display(s, c) for c in s.hands[seat]) or "empty")
         parts.append(hand)
-        parts.append(Text("your reserve: " + (", ".join(
-            f"{s.card(c).name} #{c}" for c in s.reserve[seat]) or "empty")))
+        parts.append(Text(f"{whose} reserve: " + (", ".join(
+            display(s, c) for c in s.reserve[seat]) or "empty")))
     if s.stack:
         parts.append(Text(f"waiting for P{s.stack[-1].seat}: {s.stack[-1].kind}", style="bold"))
+    parts.append(Text(LEGEND, style="dim"))
     return Group(*parts)

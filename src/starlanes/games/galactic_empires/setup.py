@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .state import H, P, S, X
+from .content import stocked_minor
+from .state import POOL_NAMES, H, P, S, X
 
 if TYPE_CHECKING:  # pragma: no cover
     from .content import Content
@@ -55,6 +56,8 @@ def begin(s: GEState) -> None:
     if s.structure == "standard":
         major = [s.content.decks[nm].major for nm in _standard_names(s)]
         s.major = [m if m != "generic" else "" for m in major]
+    else:  # ruling GE-OPEN-15: the shared deck's stocking decides, not the first ship
+        s.major = [stocked_minor(s.cards, list(s.defs))] * s.n
     antes: list[int] = []
     best, top = -1, []
     for seat in range(s.n):
@@ -105,6 +108,7 @@ def begin_turn(s: GEState) -> None:
     s.turns[seat] += 1
     s.plays = 0
     s.ship_plays = 0
+    s.lost = []
     s.fired_at = []
     s.aim = -1
     s.picks = []
@@ -144,6 +148,5 @@ def begin_turn(s: GEState) -> None:
         pool[X] //= 2
     s.pool = pool
     s.phase = "alloc"
-    s.log(f"turn {s.round}.{seat}: P{seat} has " + ", ".join(
-        f"{v} {k}" for k, v in zip(("E", "S", "A", "R", "P", "H", "X"), pool, strict=True)
-        if v))
+    points = ", ".join(f"{v} {k}" for k, v in zip(POOL_NAMES, pool, strict=True) if v)
+    s.log(f"turn {s.round}.{seat}: P{seat} has {points or 'no points'} to allocate")

@@ -69,7 +69,7 @@ class GEState(GameState):
         "discards", "hands", "reserve", "units", "hq", "alive", "major", "turns", "seat",
         "first", "round", "phase", "plays", "ship_plays", "pool", "fired_at", "aim", "picks",
         "stack", "pending", "draw_allow", "end_reason", "winners", "log_lines", "antes",
-        "turn_cap",
+        "turn_cap", "lost", "known",
     )
 
     def __init__(self, game: GalacticEmpires, content: Content, defs: tuple[str, ...],
@@ -110,6 +110,14 @@ class GEState(GameState):
         self.log_lines: list[str] = []
         self.antes: list[int] = []
         self.turn_cap: int = game.options["turn_cap"]
+        #: Card ids of ships and bases the player to act lost in his own turn: their
+        #: command points come free only from his next turn (GE-FLEET-06).
+        self.lost: list[str] = []
+        #: Cards every player saw go into a hand (salvaged from the discard pile, beamed
+        #: back by a transporter): determinisation keeps them where they are. A card drawn
+        #: or swapped with the reserve fleet since is no longer known.
+        self.known: list[int] = []
+        #: History positions of reserve swaps (determinisation hides other seats' cards).
 
     # ------------------------------------------------------------------ helpers
     def card(self, inst: int) -> Card:
@@ -152,6 +160,8 @@ class GEState(GameState):
             return None
         inst = deck.pop()
         self.hands[seat].append(inst)
+        if inst in self.known:
+            self.known.remove(inst)
         return inst
 
     def drawable(self, seat: int) -> int:
@@ -235,6 +245,8 @@ class GEState(GameState):
         c.log_lines = self.log_lines[:]
         c.antes = self.antes
         c.turn_cap = self.turn_cap
+        c.lost = self.lost[:]
+        c.known = self.known[:]
         return c
 
     def _digest_payload(self) -> Any:
@@ -244,13 +256,22 @@ class GEState(GameState):
             self.major, self.turns, self.seat, self.first, self.round, self.phase,
             self.plays, self.ship_plays, self.pool, self.fired_at, self.aim, self.picks,
             [(d.seat, d.kind, repr(d.data)) for d in self.stack], repr(self.pending),
-            self.draw_allow, self.end_reason, self.winners,
+            self.draw_allow, self.end_reason, self.winners, self.lost,
+            self.known,
         ]
 
     def _resample_hidden(self, seat: int, rng: random.Random) -> None:
         """Reshuffle what ``seat`` cannot see: other hands and reserves and the deck
-        order, keeping every size (Basic: one shared pool; Standard: each deck's own)."""
+        order, keeping every size (Basic: one shared pool; Standard: each deck's own).
+        Cards everyone saw go into a hand (``known``) stay there. Other seats' reserve
+        swaps are kept secret in the history (:meth:`GameState._keep_secret`): they show
+        as a bare "swap"."""
         others = [s for s in range(self.n) if s != seat]
+        known = set(self.known)
+        kept = {s: [i for i in self.hands[s] if i in known] for s in others}
+        for s in others:
+            if kept[s]:
+                self.hands[s] = [i for i in self.hands[s] if i not in known]
         if self.structure == "basic":
             groups = [(self.decks[0], others)]
         else:
@@ -270,6 +291,8 @@ class GEState(GameState):
                 self.reserve[s] = unseen[i:i + k]
                 i += k
             deck[:] = unseen[i:]
+        for s in others:
+            self.hands[s].extend(kept[s])
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: every card in play, its own hand and reserve, the sizes

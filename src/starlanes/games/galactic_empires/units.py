@@ -150,6 +150,8 @@ def damage(s: GEState, inst: int, n: int, by: int, permanent: bool = False,
     s.log(f"{s.name(inst)} takes {n} {'research' if research else 'damage'}"
           + (" and is destroyed" if dead else ""))
     if dead:
+        if u.owner == s.seat and u.host < 0 and u.against < 0 and c.type in VESSEL:
+            s.lost.append(c.id)  # GE-FLEET-06: its command point frees up next turn
         destroy(s, inst)
     return dead
 
@@ -191,6 +193,7 @@ def destroy(s: GEState, inst: int) -> None:
         del s.units[a]
         if saved and s.card(a).type in "CE" and not s.card(a).has("transporter"):
             s.hands[u.owner].append(a)
+            s.known.append(a)
             s.log(f"{s.name(a)} is beamed back to hand")
         else:
             s.to_discard(a)

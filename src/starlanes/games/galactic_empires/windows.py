@@ -1,13 +1,20 @@
 """Reaction and counter-reaction windows (PLAYING REACTION CARDS; 4b and 4c of the
 WEAPONS FIRE PHASE).
 
-After fire is allocated (4a) the target's owner may play one 'R' card whose function is
-used at once (GE-FIRE-03, GE-PLAY-07); then the firing player may answer with a card that
-modifies it, if he has card plays left (GE-FIRE-04); then the fire resolves (4d). Only the
-target's owner reacts (ruling GE-OPEN-12). An 'R' card played in another player's turn is
-not one of the reacting player's three plays (GE-PLAY-04); the firer's counter is
-(GE-PLAY-05). A card an opponent plays on your fleet opens the same window for
+After fire is allocated (4a) the target's owner may play 'R' cards ("Target player may
+play cards in reaction", GE-FIRE-03), one after another, each only if one of its functions
+is used at once (GE-PLAY-07): a second Evasive Action on fire that already misses, or a
+second cancel of a card already cancelled, uses nothing and is not offered. When he
+passes (or has nothing left to play) the firing player may answer each reaction with one
+card that modifies it, while he has card plays left (GE-FIRE-04); then the fire resolves
+(4d). Only the target's owner reacts (ruling GE-OPEN-12). An 'R' card played in another
+player's turn is not one of the reacting player's three plays (GE-PLAY-04); the firer's
+counter is (GE-PLAY-05). A card an opponent plays on your fleet opens the same window for
 ``cancel_card`` reactions (ruling GE-OPEN-12).
+
+``s.pending`` is ``("fire", target, damage, firers, reactions, counters)`` or ``("card",
+card, target, player, reactions, counters)``: ``reactions`` a tuple of (card, argument),
+``counters`` a tuple of (card, index of the reaction it modifies).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from starlanes.engine import Decision
 
-from .actions import NONE, GEAction, code_seat, is_hq
+from .actions import GEAction, code_seat, is_hq
 from .units import damage, lead, repair, repairable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,9 +36,18 @@ def _fire_owner(s: GEState, target: int) -> int:
     return code_seat(target) if is_hq(target) else s.units[target].owner
 
 
+def _reacts(p: tuple) -> tuple:
+    return p[4] if len(p) > 4 else ()
+
+
+def _counters(p: tuple) -> tuple:
+    return p[5] if len(p) > 5 else ()
+
+
 def reaction_actions(s: GEState, seat: int) -> list[GEAction]:
     """The reactions ``seat`` may play in the open window (functions usable now only)."""
     p = s.pending
+    played = {e.kind for r, _ in _reacts(p) for e in s.card(r).effects}
     out = []
     for inst in s.hands[seat]:
         c = s.card(inst)
@@ -40,12 +56,13 @@ def reaction_actions(s: GEState, seat: int) -> list[GEAction]:
         for e in c.effects:
             k = e.kind
             if p[0] == "card":
-                if k == "cancel_card":
+                if k == "cancel_card" and "cancel_card" not in played:
                     out.append(GEAction("react", inst, label=f"react {s.name(inst)}"))
                 continue
             target = p[1]
-            if k == "deflect" and not is_hq(target) or k == "hq_screen" and is_hq(target) or k == "evade" and not is_hq(target) and s.card(target).type in "SD" \
-                    and s.units[target].engaged:
+            if k == "deflect" and not is_hq(target) or k == "hq_screen" and is_hq(target) or \
+                    k == "evade" and "evade" not in played and not is_hq(target) \
+                    and s.card(target).type in "SD" and s.units[target].engaged:
                 out.append(GEAction("react", inst, label=f"react {s.name(inst)}"))
             elif k == "return_fire":
                 for f in p[3]:
@@ -62,15 +79,24 @@ def reaction_actions(s: GEState, seat: int) -> list[GEAction]:
 
 
 def counter_actions(s: GEState) -> list[GEAction]:
+    """The firing player's counters: one card on each reaction not yet countered."""
     if s.plays >= 3:
         return []
+    p = s.pending
+    reacts = _reacts(p)
+    done = {k for _, k in _counters(p)}
+    open_ = [k for k in range(len(reacts)) if k not in done]
     out = []
     for inst in s.hands[s.seat]:
         c = s.card(inst)
         if c.reaction and (c.has("override") or c.has("dampen")):
-            if c.has("dampen") and s.pending[0] == "card":
+            if c.has("dampen") and p[0] == "card":
                 continue
-            out.append(GEAction("counter", inst, label=f"counter {s.name(inst)}"))
+            for k in open_:
+                lab = f"counter {s.name(inst)}"
+                if len(reacts) > 1:
+                    lab += f" on {s.name(reacts[k][0])}"
+                out.append(GEAction("counter", inst, k, label=lab))
     return out
 
 
@@ -97,58 +123,72 @@ def window_actions(s: GEState, d: Decision) -> list[GEAction]:
     return counter_actions(s) + [PASS]
 
 
+def _next(s: GEState, d: Decision) -> None:
+    """After a reaction, a counter or a pass: more reactions, then counters, then 4d."""
+    if d.kind == "react" and reaction_actions(s, d.seat):
+        s.push(Decision(d.seat, "react"))
+    elif _reacts(s.pending) and counter_actions(s):
+        s.push(Decision(s.seat, "counter"))
+    else:
+        resolve(s)
+
+
 def apply_window(s: GEState, d: Decision, a: GEAction) -> None:
+    p = s.pending
     if a.kind == "react":
         s.hands[d.seat].remove(a.a)
-        s.pending = s.pending + (a.a, a.b)
+        s.pending = p[:4] + (_reacts(p) + ((a.a, a.b),), _counters(p))
         s.log(f"P{d.seat} reacts with {s.name(a.a)}")
-        if counter_actions(s):
-            s.push(Decision(s.seat, "counter"))
-            return
-    elif a.kind == "counter":
+        _next(s, d)
+        return
+    if a.kind == "counter":
         s.hands[s.seat].remove(a.a)
         s.plays += 1
         s.to_discard(a.a)
-        s.pending = s.pending + (a.a,)
+        s.pending = p[:4] + (_reacts(p), _counters(p) + ((a.a, a.b),))
         s.log(f"P{s.seat} counters with {s.name(a.a)}")
+        _next(s, d)
+        return
+    if d.kind == "react":  # the target's owner passes: on to the counters (4c)
+        _next(s, Decision(d.seat, "done"))
+        return
     resolve(s)
 
 
 def resolve(s: GEState) -> None:
-    """4d: resolve the reaction (as modified by a counter) and then the fire or card."""
+    """4d: resolve the reactions (as modified by counters), in the order played, and then
+    the fire or card."""
     from .effects import hq_damage, resolve_card
 
     p = s.pending
     s.pending = ()
-    react = p[4] if len(p) > 4 else NONE
-    arg = p[5] if len(p) > 5 else NONE
-    ctr = p[6] if len(p) > 6 else NONE
-    cancelled = ctr >= 0 and s.card(ctr).has("override")
-    half = ctr >= 0 and s.card(ctr).has("dampen")
+    reacts = _reacts(p)
+    mods = {k: s.card(c) for c, k in _counters(p)}
+    for r, _ in reacts:
+        s.to_discard(r)
+    live = [(k, r, arg) for k, (r, arg) in enumerate(reacts)
+            if not (k in mods and mods[k].has("override"))]
     if p[0] == "card":
         inst, target, seat = p[1], p[2], p[3]
-        if react >= 0:
-            s.to_discard(react)
-        if react >= 0 and not cancelled:
+        if live:
             s.log(f"{s.name(inst)} is cancelled")
             s.to_discard(inst)
             return
         resolve_card(s, seat, inst, target)
         return
     _, target, dmg, firers = p[:4]
-    if react >= 0:
-        s.to_discard(react)
-        if not cancelled:
-            for e in s.card(react).effects:
-                n = e.n // 2 if half else e.n  # GE-MISC-01: fractions dropped
-                if e.kind in ("deflect", "hq_screen"):
-                    dmg = max(0, dmg - n)
-                elif e.kind == "evade":
-                    dmg = 0 if not half else dmg // 2
-                elif e.kind == "return_fire" and arg in s.units:
-                    damage(s, arg, n, _fire_owner(s, target))
-                elif e.kind == "emergency_repair" and arg in s.units:
-                    repair(s, arg, n)
+    for k, r, arg in live:
+        half = k in mods and mods[k].has("dampen")
+        for e in s.card(r).effects:
+            n = e.n // 2 if half else e.n  # GE-MISC-01: fractions dropped
+            if e.kind in ("deflect", "hq_screen"):
+                dmg = max(0, dmg - n)
+            elif e.kind == "evade":
+                dmg = 0 if not half else dmg // 2
+            elif e.kind == "return_fire" and arg in s.units:
+                damage(s, arg, n, _fire_owner(s, target))
+            elif e.kind == "emergency_repair" and arg in s.units:
+                repair(s, arg, n)
     if is_hq(target):
         hq_damage(s, code_seat(target), dmg, s.seat)
     elif target in s.units:

@@ -199,6 +199,7 @@ def run(s: IAState) -> None:
                 continue
             s.push(Decision(seat, "order", (side,)))
             return
+        s._reveal_secrets("order")  # all orders are turned face up together
         cb.stage = "fight"
     elif st == "fight":
         ao, do = cb.order(0), cb.order(1)
@@ -254,40 +255,47 @@ def _prebattle(s: IAState, cb: Combat) -> None:
                         s.log(f"{c.ship_ids[e[0]]} rolls {roll} and leaves the battle")
 
 
-def _dice(s: IAState, cb: Combat, side: int, e: Entry, target: Entry) -> int:
-    c = s.content
+def volley(c: Any, allies: list[Entry], e: Entry, target: Entry) -> tuple[int, int, int, int]:
+    """How ship entry ``e`` fires at ``target`` (IA-RAID-08, IA-SHIP-05..13): the number of
+    dice (combat value minus damage, plus ``ally_extra_die`` of ships in the fight among
+    ``allies`` and ``extra_die_vs`` the target's class), the roll that hits, the extra hits
+    of a natural 6, and the hits the target's ``armour`` ignores. Pure: the battle odds use
+    it too."""
     n = max(0, c.ship_combat[e[0]] - e[1])  # IA-SHIP-05, IA-SHIP-08
     sid = c.ship_ids[e[0]]
-    for f in cb.entries[side]:
+    for f in allies:
         if f[3] == 0:
             for kind, k, arg in c.ship_fx[f[0]]:
                 if kind == "ally_extra_die" and arg == sid:  # IA-SHIP-13
                     n += k
     heavy = c.ship_heavy[target[0]]
-    for kind, k, arg in c.ship_fx[e[0]]:
+    fx = c.ship_fx[e[0]]
+    for kind, k, arg in fx:
         if kind == "extra_die_vs" and (arg == "heavy") == heavy:  # IA-SHIP-10
             n += k
-    return n
+    hook = has_hook(fx, "hit_on")
+    six = has_hook(fx, "natural6_extra_hit")
+    armour = has_hook(c.ship_fx[target[0]], "armour")
+    return n, (hook[1] if hook else 4), (six[1] if six else 0), (armour[1] if armour else 0)
+
+
+def _dice(s: IAState, cb: Combat, side: int, e: Entry, target: Entry) -> int:
+    return volley(s.content, cb.entries[side], e, target)[0]
 
 
 def _hits(s: IAState, cb: Combat, side: int, e: Entry, target: Entry) -> int:
-    c = s.content
-    fx = c.ship_fx[e[0]]
-    hook = has_hook(fx, "hit_on")
-    need = hook[1] if hook else 4  # IA-RAID-08
-    six = has_hook(fx, "natural6_extra_hit")
+    n, need, six, armour = volley(s.content, cb.entries[side], e, target)
     hits = 0
     rolls = []
-    for _ in range(_dice(s, cb, side, e, target)):
+    for _ in range(n):
         r = s.rng.d6()
         rolls.append(r)
         if r >= need:
             hits += 1
-            if r == 6 and six:
-                hits += six[1]
+            if r == 6:
+                hits += six
     cb.rolls.append((side, *rolls))
-    armour = has_hook(c.ship_fx[target[0]], "armour")
-    return max(0, hits - armour[1]) if armour else hits
+    return max(0, hits - armour)
 
 
 def _damage(cb: Combat, side: int, i: int, hits: int) -> None:
@@ -405,6 +413,8 @@ def order_apply(s: IAState, d: Decision, a: Act) -> None:
     placed = list(cb.partial[side])
     rest = [i for i, e in enumerate(cb.entries[side]) if e[3] == 0 and i not in placed]
     placed.append(next(i for i in rest if label(s, cb.entries[side][i]) == a.a))
+    if not (cb.open and cb.entries[side][placed[-1]][1]):  # damaged ships stay face up
+        s._keep_secret((d.seat,), "order ?", "order")
     rest = [i for i in rest if i not in placed]
     if len({label(s, cb.entries[side][i]) for i in rest}) <= 1:
         placed.extend(rest)

@@ -36,6 +36,47 @@ def can_pay(res: tuple[int, int, int, int], cost: tuple[int, ...]) -> bool:
     return res[0] >= cost[0] and res[1] >= cost[1] and res[2] >= cost[2] and res[3] >= cost[3]
 
 
+def can_pay_exchanging(res: tuple[int, int, int, int], cost: tuple[int, ...]) -> bool:
+    """Whether ``res`` can pay ``cost`` after 3:1 exchanges (IA-RES-02, ruling IA-OPEN-18:
+    each exchange gives 3 of one type for 1 of any other): the whole-threes of each
+    surplus must cover the total shortfall."""
+    short = spare = 0
+    for have, need in zip(res, cost, strict=False):
+        if have < need:
+            short += need - have
+        else:
+            spare += (have - need) // 3
+    return spare >= short
+
+
+def discard_card(s: IAState, seat: int, card: int) -> None:
+    """Move one ``card`` from ``seat``'s Shadow hand face up to the Shadow discard: every
+    seat sees which card left, so one thing others knew ``seat`` held is spent."""
+    hand = list(s.hands[seat])
+    hand.remove(card)
+    s.hands[seat] = tuple(hand)
+    s.shadow_discard.append(card)
+    if s.seen_cards:
+        forget_seen(s, seat, card)
+
+
+def forget_seen(s: IAState, holder: int, card: int, knows: frozenset[int] | None = None) -> None:
+    """Update ``seen_cards`` after ``holder`` lost one ``card``: each viewer in ``knows``
+    (None: every seat, the card went face up) drops one matching entry; any other viewer
+    cannot tell which card went (a random pilfer), so its entries on ``holder`` lapse."""
+    out: list[tuple[int, int, int]] = []
+    spent: set[int] = set()
+    for v, h, x in s.seen_cards:
+        if h == holder:
+            if knows is not None and v not in knows:
+                continue
+            if x == card and v not in spent:
+                spent.add(v)
+                continue
+        out.append((v, h, x))
+    s.seen_cards = tuple(out)
+
+
 def pay(s: IAState, seat: int, cost: tuple[int, ...]) -> None:
     r = s.res[seat]
     s.res[seat] = (r[0] - cost[0], r[1] - cost[1], r[2] - cost[2], r[3] - cost[3])

@@ -21,7 +21,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from starlanes.engine.content import ContentEntry, content_path, load_table
+from starlanes.engine.content import ContentEntry, ContentFiles
 from starlanes.engine.errors import ContentError
 
 CONTENT_DIR = Path(__file__).with_name("content")
@@ -62,6 +62,7 @@ class Cost(ContentEntry):
 class PlanetCard(ContentEntry):
     id: str
     name: str
+    text: str = ""
     type: PlanetType
     cost: Cost
     vp: NonNeg
@@ -72,6 +73,7 @@ class PlanetCard(ContentEntry):
 class TechCard(ContentEntry):
     id: str
     name: str
+    text: str = ""
     cost: NonNeg
     vp: NonNeg
     start: bool = False
@@ -81,6 +83,7 @@ class TechCard(ContentEntry):
 class ShipCard(ContentEntry):
     id: str
     name: str
+    text: str = ""
     deck: Literal["standard", "merc", "emergency"]
     cls: Literal["light", "heavy"]
     cost: NonNeg
@@ -208,6 +211,7 @@ class IAContent:
     event_keep: tuple[bool, ...]
     event_effect: tuple[tuple[str, int, str], ...]
     event_cards: tuple[int, ...]
+    fingerprint: str = ""
 
 
 def _fx(hooks: tuple[Hook, ...]) -> tuple[Effect, ...]:
@@ -221,30 +225,34 @@ def _expand(ids: list[str], counts: list[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def load_content(override_dir: Path | None = None) -> IAContent:
-    """Load and cross-check all content; ``override_dir`` replaces the files it contains.
+FILES = ("planets.toml", "techs.toml", "ships.toml", "shadow.toml", "ambitions.toml",
+         "colony_events.toml", "board.toml")
+"""The content files, by name (an override directory may hold any of them)."""
+
+
+def load_content(override_dir: Path | None = None, overrides: tuple[str, ...] = ()
+                 ) -> IAContent:
+    """Load and cross-check all content: the packaged files merged with ``override_dir``'s
+    files and the dotted ``overrides`` (see :class:`~starlanes.engine.content.ContentFiles`).
     The packaged content is loaded once and cached."""
-    if override_dir is None:
+    if override_dir is None and not overrides:
         return _load_default()
-    return _load(Path(override_dir))
+    return _load(ContentFiles(CONTENT_DIR, FILES, override_dir, overrides))
 
 
 @lru_cache(maxsize=1)
 def _load_default() -> IAContent:
-    return _load(None)
+    return _load(ContentFiles(CONTENT_DIR, FILES))
 
 
-def _load(override: Path | None) -> IAContent:
-    def p(name: str) -> Path:
-        return content_path(CONTENT_DIR, override, name)
-
-    planets = load_table(p("planets.toml"), "planet", PlanetCard)
-    techs = load_table(p("techs.toml"), "tech", TechCard)
-    ships = load_table(p("ships.toml"), "ship", ShipCard)
-    shadow = load_table(p("shadow.toml"), "card", ShadowCard)
-    ambitions = load_table(p("ambitions.toml"), "ambition", Ambition)
-    events = load_table(p("colony_events.toml"), "event", ColonyEvent)
-    rules = {k: v.value for k, v in load_table(p("board.toml"), "rule", BoardRule).items()}
+def _load(files: ContentFiles) -> IAContent:
+    planets = files.table("planets.toml", "planet", PlanetCard)
+    techs = files.table("techs.toml", "tech", TechCard)
+    ships = files.table("ships.toml", "ship", ShipCard)
+    shadow = files.table("shadow.toml", "card", ShadowCard)
+    ambitions = files.table("ambitions.toml", "ambition", Ambition)
+    events = files.table("colony_events.toml", "event", ColonyEvent)
+    rules = {k: v.value for k, v in files.table("board.toml", "rule", BoardRule).items()}
     _check(planets, techs, ships, shadow, ambitions, events, rules)
     pl = list(planets.values())
     te = list(techs.values())
@@ -300,6 +308,7 @@ def _load(override: Path | None) -> IAContent:
         event_keep=tuple(x.keep for x in ev),
         event_effect=tuple((x.effect, x.n, x.arg) for x in ev),
         event_cards=_expand([x.id for x in ev], [x.count for x in ev]),
+        fingerprint=files.fingerprint,
     )
 
 

@@ -181,6 +181,7 @@ def colonise_finish(s: IAState, seat: int, p: int, start: int) -> None:
             else:
                 s.colony_discard.append(e)  # IA-COL-03
             if kind == "fail":  # ruling IA-OPEN-13: planet discarded, cost lost
+                s.colonised[p] = False  # not colonised: its first colonisation is to come
                 s.planet_discard.append(p)
                 refill_planets(s, t)
                 return

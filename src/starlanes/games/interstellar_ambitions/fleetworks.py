@@ -1,8 +1,8 @@
 """BUILD, RESEARCH, the SHADOW action and the start of FLEET (ACTIONS; IA-BLD-*,
 IA-RSCH-*, IA-SHA-*, IA-RAID-01, IA-INV-11).
 
-BUILD: repairs at 1 ORE per 2 damage markers over the whole action, rounded up
-(ULTIMATE: free), then builds by level (BASIC LIGHT only; ULTIMATE -1 ORE, minimum 1).
+BUILD: repairs first, before any ship is built (IA-BLD-01), at 1 ORE per 2 damage markers
+over the whole action, rounded up (ULTIMATE: free), then builds by level (BASIC LIGHT only; ULTIMATE -1 ORE, minimum 1).
 RESEARCH: VP caps by level, SCIENCE cost less discounts, minimum 1; ULTIMATE may first
 replace face-up techs and researches 2 at -1. SHADOW: Buy Cards (an offer of as many cards
 as the buy limit, ruling IA-OPEN-15) or Hire Mercs. At 8 ships a ship is discarded first;
@@ -21,6 +21,7 @@ from .common import (
     MAX_SHIPS,
     add_ship,
     bonus,
+    discard_card,
     find_ship,
     gain,
     has_hook,
@@ -66,7 +67,8 @@ def build_legal(s: IAState, d: Decision) -> list[Action]:
     ore = s.res[d.seat][1]
     out: list[Action] = []
     seen = set()
-    for sh in s.ships[d.seat]:
+    first = left == BUILDS[level]  # "may first repair": only before any build (IA-BLD-01)
+    for sh in s.ships[d.seat] if first else ():
         if sh[1] and sh not in seen:
             seen.add(sh)
             if ore >= repair_cost(repaired, sh[1]):
@@ -237,6 +239,7 @@ def buy_apply(s: IAState, d: Decision, a: Act) -> None:
         hand_apply(s, d, a)
         s.push(Decision(seat, "buy", d.data))
         return
+    s._keep_secret((seat,), "buy ?")  # the others see a card bought, not which
     offer = list(s.offer)
     offer.remove(card)
     s.offer = tuple(offer)
@@ -247,11 +250,7 @@ def buy_apply(s: IAState, d: Decision, a: Act) -> None:
 
 
 def hand_apply(s: IAState, d: Decision, a: Act) -> None:
-    card = s.content.shadow_index[a.a]
-    hand = list(s.hands[d.seat])
-    hand.remove(card)
-    s.hands[d.seat] = tuple(hand)
-    s.shadow_discard.append(card)
+    discard_card(s, d.seat, s.content.shadow_index[a.a])
 
 
 def rmerc_legal(s: IAState, d: Decision) -> list[Action]:

@@ -372,6 +372,18 @@ class HeuristicAgent:
         return next((a for a in legal if a.a == "disrupt"), legal[0])
 
     def _capture(self, s: IAState, seat: int, legal: list[Act]) -> Act:
+        """Capture; when the cost is short, exchange 3:1 toward it first (from the type
+        with the most to spare into a type still short)."""
+        if legal[0].verb == "capture":
+            return legal[0]
+        cost = s.content.planet_cost[s.stack[-1].data[0]]
+        r = s.res[seat]
+        for a in s.legal_actions():
+            if a.verb != "exchange":  # type: ignore[attr-defined]
+                continue
+            g, t = RES.index(a.a), RES.index(a.b)  # type: ignore[attr-defined]
+            if r[g] - cost[g] >= 3 and r[t] < cost[t]:
+                return a  # type: ignore[return-value]
         return legal[0]
 
     def _rescue(self, s: IAState, seat: int, legal: list[Act]) -> Act:

@@ -1,6 +1,7 @@
 """Observations: the state as one seat may see it, JSON-ready.
 
-Hidden from ``seat``: other players' Shadow hands (sizes only), every face-down deck
+Hidden from ``seat``: other players' Shadow hands (sizes only, plus ``seen_cards``: the
+cards ``seat`` saw go into that hand, e.g. taken from it by a Double Agent), every face-down deck
 (sizes only: Shadow, Tech, Merc, Emergency, Colony Event and the planet stacks below their
 face-up slots), another player's Buy offer, and combat orders not yet revealed (damaged
 ships' places excepted). Everything else is public, including the face-up discards.
@@ -28,6 +29,8 @@ def observation(s: IAState, seat: int) -> dict[str, Any]:
             "ships": [{"id": c.ship_ids[card], "damage": d} for card, d in s.ships[i]],
             "hand_size": len(s.hands[i]),
             "hand": sorted(c.shadow_ids[x] for x in s.hands[i]) if i == seat else None,
+            "seen_cards": sorted(c.shadow_ids[x] for v, h, x in s.seen_cards
+                                 if v == seat and h == i and i != seat),
             "tokens": sorted(token_name(t) for t in s.tokens[i] if t >= 0),
             "pool": s.tokens[i].count(-1),
             "techs": [c.tech_ids[t] for t in s.known[i]],

@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 from starlanes.engine import Action, Decision
 
 from .actions import ACTIONS, RES, Act
-from .common import can_advance, gain, refill_mercs, refill_planets, refill_techs, set_token
+from .common import (
+    can_advance,
+    discard_card,
+    gain,
+    refill_mercs,
+    refill_planets,
+    refill_techs,
+    set_token,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import IAState
@@ -34,7 +42,9 @@ def begin(s: IAState) -> None:
     # Ambitions (IA-SET-02/03, ruling IA-OPEN-01)
     passive = [i for i, p in enumerate(c.ambition_passive) if p]
     active = [i for i, p in enumerate(c.ambition_passive) if not p]
-    if s.options["ambitions"] == "core":
+    if s.game.fixed_ambitions:  # the designer's ambition_set option
+        chosen = list(s.game.fixed_ambitions)
+    elif s.options["ambitions"] == "core":
         core = [i for i in range(len(c.ambition_ids)) if c.ambition_core[i]]
         rest_p = [i for i in passive if i not in core]
         rest_a = [i for i in active if i not in core]
@@ -114,11 +124,7 @@ def keep_legal(s: IAState, d: Decision) -> list[Action]:
 
 
 def keep_apply(s: IAState, d: Decision, a: Act) -> None:
-    card = s.content.shadow_index[a.a]
-    hand = list(s.hands[d.seat])
-    hand.remove(card)
-    s.hands[d.seat] = tuple(hand)
-    s.shadow_discard.append(card)
+    discard_card(s, d.seat, s.content.shadow_index[a.a])
     if d.data[0] > 1:
         s.push(Decision(d.seat, "keep", (d.data[0] - 1,)))
 

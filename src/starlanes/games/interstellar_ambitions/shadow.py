@@ -25,7 +25,9 @@ from .common import (
     add_stat,
     bonus,
     can_advance,
+    discard_card,
     find_ship,
+    forget_seen,
     gain,
     planet_index,
     refill_mercs,
@@ -100,20 +102,13 @@ def shadow_legal(s: IAState, d: Decision) -> list[Action]:
     return out
 
 
-def _discard_from_hand(s: IAState, seat: int, card: int) -> None:
-    hand = list(s.hands[seat])
-    hand.remove(card)
-    s.hands[seat] = tuple(hand)
-    s.shadow_discard.append(card)
-
-
 def shadow_apply(s: IAState, d: Decision, a: Act) -> None:
     if a.verb != "play":
         return
     seat = d.seat
     c = s.content
     card = c.shadow_index[a.a]
-    _discard_from_hand(s, seat, card)
+    discard_card(s, seat, card)
     s.log(f"P{seat} plays {a.a} {a.b}")
     kind = c.shadow_kind[card]
     if kind == "standard":  # always succeeds, no medal (IA-SHD-03)
@@ -154,7 +149,7 @@ def boost_legal(s: IAState, d: Decision) -> list[Action]:
 def boost_apply(s: IAState, d: Decision, a: Act) -> None:
     card, arg, target, mod, boosts, opposes = d.data
     if a.verb == "boost":  # +1 each, up to 3 (IA-SHD-08)
-        _discard_from_hand(s, d.seat, s.content.shadow_index[a.a])
+        discard_card(s, d.seat, s.content.shadow_index[a.a])
         boosts += 1
         if boosts < MAX_BOOST and s.hands[d.seat]:
             s.push(Decision(d.seat, "boost", (card, arg, target, mod, boosts, opposes)))
@@ -182,7 +177,7 @@ def oppose_legal(s: IAState, d: Decision) -> list[Action]:
 def oppose_apply(s: IAState, d: Decision, a: Act) -> None:
     card, arg, target, mod, boosts, opposes, player = d.data
     if a.verb == "oppose":  # -1 each, up to 3 (IA-SHD-09)
-        _discard_from_hand(s, d.seat, s.content.shadow_index[a.a])
+        discard_card(s, d.seat, s.content.shadow_index[a.a])
         opposes += 1
         data = (card, arg, target, mod, boosts, opposes, player)
         if opposes < MAX_BOOST and s.hands[d.seat]:
@@ -267,13 +262,16 @@ def enact(s: IAState, seat: int, card: int, arg: str) -> None:
         take = min(n, s.res[o][r])
         gain(s, o, r, -take)
         gain(s, seat, r, take)
-    elif eff == "pilfer":
+    elif eff == "pilfer":  # the victim sees which card goes, the others do not
         hand = list(s.hands[o])
         if hand and len(s.hands[seat]) < HAND_LIMIT:
             j = int(s.rng.random() * len(hand))
             taken = hand.pop(j)
             s.hands[o] = tuple(hand)
             s.hands[seat] = s.hands[seat] + (taken,)
+            if s.seen_cards:
+                forget_seen(s, o, taken, frozenset((seat, o)))
+            s.seen_cards = (*s.seen_cards, (o, seat, taken))
     elif eff == "steal_tech":  # IA-TECH-01
         t = c.tech_index[parts[1]]
         if t not in s.known[seat]:

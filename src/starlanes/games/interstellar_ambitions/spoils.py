@@ -5,7 +5,8 @@ DEFENDER's tokens to BASIC; ``spoil tech <id>`` acquires a TECH the DEFENDER kno
 ATTACKER does not (ruling IA-OPEN-25); ``spoil bombard <planet>`` lowers the planet one
 level per 3 whole BOMBARD points (never below 1, ruling IA-OPEN-24) and, at level 1, lets
 the ATTACKER capture it for its colonise cost, with no colony event, under the 8-planet
-rule; a DEFENDER left with no planet takes a face-up planet at level 4 if possible.
+rule (the capture is offered whenever 3:1 exchanges can make up the cost, and the ATTACKER
+may exchange before capturing, IA-RES-02); a DEFENDER left with no planet takes a face-up planet at level 4 if possible.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .common import (
     add_stat,
     bonus,
     can_pay,
+    can_pay_exchanging,
     pay,
     planet_index,
     refill_planets,
@@ -90,12 +92,17 @@ def bombard(s: IAState, att: int, dfn: int, pid: str) -> None:
     new = max(1, lvl - pts // 3)  # IA-SPOIL-05
     set_level(s, dfn, i, new)
     s.log(f"P{att} bombards {pid} with {pts} points: level {lvl} -> {new}")
-    if new == 1 and can_pay(s.res[att], s.content.planet_cost[p]):  # IA-SPOIL-06
+    if new == 1 and can_pay_exchanging(s.res[att], s.content.planet_cost[p]):  # IA-SPOIL-06
         s.push(Decision(att, "capture", (p,)))
 
 
 def capture_legal(s: IAState, d: Decision) -> list[Action]:
-    return [Act("capture", s.content.planet_ids[d.data[0]]), PASS]
+    """Capture when the colonise cost can be paid now; until then the ATTACKER may make
+    3:1 exchanges (offered with every decision of its turn, IA-RES-02) or pass."""
+    p = d.data[0]
+    if can_pay(s.res[d.seat], s.content.planet_cost[p]):
+        return [Act("capture", s.content.planet_ids[p]), PASS]
+    return [PASS]
 
 
 def capture_apply(s: IAState, d: Decision, a: Act) -> None:

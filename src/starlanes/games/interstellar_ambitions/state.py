@@ -42,7 +42,9 @@ class IAState(GameState):
     or ``"round_limit"``), ``winners``. Per seat: ``res`` (food, ore, science, coin),
     ``planets``, ``ships``, ``hands``, ``tokens`` (six track codes, -1 in the pool),
     ``known`` techs, ``medals`` (fleet, shadow), ``stats`` (raids won, captures, techs
-    taken).
+    taken). ``seen_cards`` lists ``(viewer, holder, card)``: one copy of a Shadow card the
+    viewer knows ``holder`` holds (the victim of a Double Agent pilfer knows the card taken);
+    determinisation keeps those cards where they are.
     """
 
     __slots__ = (
@@ -53,7 +55,7 @@ class IAState(GameState):
         "emerg_deck", "emerg_discard", "colony_deck", "colony_discard", "planet_decks",
         "planet_slots", "planet_discard", "colonised", "stack", "combat", "offer",
         "end_trigger", "final_left", "end_reason", "winners", "log_lines", "ult_cap",
-        "turn_count",
+        "turn_count", "seen_cards",
     )
 
     def __init__(self, game: InterstellarAmbitions, content: IAContent) -> None:
@@ -105,6 +107,7 @@ class IAState(GameState):
         self.log_lines: list[str] = []
         self.ult_cap = 1 if n == 3 else 2
         self.turn_count = 0
+        self.seen_cards: tuple[tuple[int, int, int], ...] = ()
 
     # ------------------------------------------------------------------ helpers
     def log(self, text: str) -> None:
@@ -208,6 +211,7 @@ class IAState(GameState):
         c.log_lines = self.log_lines[:]
         c.ult_cap = self.ult_cap
         c.turn_count = self.turn_count
+        c.seen_cards = self.seen_cards
         return c
 
     def _digest_payload(self) -> Any:
@@ -223,28 +227,38 @@ class IAState(GameState):
             [(d.seat, d.kind, repr(d.data)) for d in self.stack],
             None if self.combat is None else self.combat.digest_data(),
             self.offer, self.end_trigger, self.final_left, self.end_reason, self.winners,
-            self.turn_count,
+            self.turn_count, self.seen_cards,
         ]
 
     def _resample_hidden(self, seat: int, rng: random.Random) -> None:
         """Others' Shadow hands are redrawn from the cards ``seat`` has not seen (their
-        hands plus the face-down Shadow deck), keeping hand sizes; a Buy offer another seat
-        is looking at likewise; hidden combat orders are reshuffled. Face-down decks are
-        unordered piles, so there is nothing else to resample."""
+        hands plus the face-down Shadow deck), keeping hand sizes and every card ``seat``
+        knows another holds (``seen_cards``); a Buy offer another seat is looking at
+        likewise; hidden combat orders are reshuffled. Face-down decks are unordered piles,
+        so there is nothing else to resample."""
         hidden = [s for s in range(self.n) if s != seat and self.hands[s]]
         offer_hidden = bool(self.offer) and self.stack and self.stack[-1].seat != seat
         if hidden or offer_hidden:
+            kept: dict[int, list[int]] = {}
+            for v, h, x in self.seen_cards:
+                if v == seat and h != seat:
+                    kept.setdefault(h, []).append(x)
             pool = list(self.shadow_deck)
             for s in hidden:
-                pool.extend(self.hands[s])
+                if s in kept:
+                    rest = list(self.hands[s])
+                    for x in kept[s]:
+                        rest.remove(x)
+                    pool.extend(rest)
+                else:
+                    pool.extend(self.hands[s])
             if offer_hidden:
                 pool.extend(self.offer)
             rnd = rng.random
             m = len(pool)
             for s in hidden:
-                k = len(self.hands[s])
-                out = []
-                for _ in range(k):
+                out = list(kept.get(s, ()))
+                for _ in range(len(self.hands[s]) - len(out)):
                     j = int(rnd() * m)
                     out.append(pool[j])
                     m -= 1

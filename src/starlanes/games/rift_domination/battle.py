@@ -8,31 +8,45 @@ steps (dice, skills) run inside :func:`start_space_battle`, :func:`start_ground_
 
 Flow (RD-BAT-02..12, ruling RD-OPEN-07): a space battle fights the phases far -> mid ->
 close, a ground battle mid -> close. Each phase opens with an OCC window (attacker, then
-defender: play battle cards one at a time or ``pass``); then the attacker fires every weapon
-of its surviving units, assigns every hit, removes casualties; then the defender fires with
-its survivors (a faction with first strike fires first when defending). After close combat
-comes the retreat window (attacker, then defender): if both stay and both sides stand,
-another close round follows.
+defender: play battle cards one at a time or ``pass``) and an Overload window for each side
+with an unused Overload (RD-SKL-09/10); then the attacker fires every weapon of its units
+and assigns every hit, then the defender does (a faction with first strike fires first when
+defending). With simultaneous fire (option ``battle_fire``, the default) both volleys are
+fired by the units that stood at the phase's start and the casualties of both are removed
+at the phase's end ("at the end of each phase, damage is dealt", RD-BAT-10); with
+sequential fire each volley's casualties are removed before the other side fires. Before
+casualties are removed, a side that took damage may use Repair Rush (RD-SKL-01). After
+close combat comes the retreat window (attacker, then defender): if both stay and both
+sides stand, another close round follows.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from starlanes.engine import Action, IllegalActionError
 
 from . import battle_skills as sk
 from .actions import Pass, PlayCard
+from .battle_actions import (
+    AmbushTarget,
+    Hit,
+    KamikazeTarget,
+    Overload,
+    RepairRush,
+    Retreat,
+    Stay,
+)
+from .battle_end import finish, retreat, retreat_step, send_back
 from .battle_model import (
     ATTACKER,
     CLOSE,
     DEFENDER,
-    MAX_CLOSE_ROUNDS,
     PHASES,
     WEAPONS,
     Battle,
+    Fighter,
     needed_roll,
 )
 
@@ -40,67 +54,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
 
 __all__ = [
-    "AmbushTarget", "Battle", "Hit", "KamikazeTarget", "Overload", "Retreat", "Stay",
-    "apply", "current_player", "legal_actions", "start_ground_battle", "start_space_battle",
+    "AmbushTarget", "Battle", "Hit", "KamikazeTarget", "Overload", "RepairRush", "Retreat",
+    "Stay", "apply", "current_player", "legal_actions", "start_ground_battle",
+    "start_space_battle",
 ]
-
-
-# ---------------------------------------------------------------------- actions
-@dataclass(frozen=True, slots=True)
-class Hit(Action):
-    """Assign one hit to a target group (RD-HIT-13): ``hit carrier``, ``hit carrier[1/0]``."""
-
-    target: str
-
-    def notation(self) -> str:
-        return f"hit {self.target}"
-
-
-@dataclass(frozen=True, slots=True)
-class KamikazeTarget(Action):
-    """Choose the enemy ship a destroyed kamikaze unit strikes (RD-SKL-03)."""
-
-    target: str
-
-    def notation(self) -> str:
-        return f"kamikaze {self.target}"
-
-
-@dataclass(frozen=True, slots=True)
-class AmbushTarget(Action):
-    """Choose the enemy unit an ambush card damages."""
-
-    target: str
-
-    def notation(self) -> str:
-        return f"ambush {self.target}"
-
-
-@dataclass(frozen=True, slots=True)
-class Overload(Action):
-    """Overload (RD-SKL-09): 4 shields on one combatant of group ``target``, or
-    ``overload spread`` (1 each on up to 4). ``pass`` skips the skill."""
-
-    target: str
-
-    def notation(self) -> str:
-        return f"overload {self.target}"
-
-
-@dataclass(frozen=True, slots=True)
-class Retreat(Action):
-    """Retreat after close combat (RD-BAT-08/12)."""
-
-    def notation(self) -> str:
-        return "retreat"
-
-
-@dataclass(frozen=True, slots=True)
-class Stay(Action):
-    """Stay in close combat: another close round follows (RD-BAT-07)."""
-
-    def notation(self) -> str:
-        return "stay"
 
 
 # ---------------------------------------------------------------------- starting
@@ -160,9 +117,16 @@ def start_ground_battle(state: RiftState, attacker: int, planet: int, landing: l
 
 
 def _begin(state: RiftState, b: Battle) -> None:
+    """Options and faction order: simultaneous or sequential fire (``battle_fire``), the
+    Weapon Industry reading (``weapon_industry``), and first strike (the defender's faction
+    fires first, its volley resolved before the attacker fires)."""
+    opts = state.options
+    b.simultaneous = opts.get("battle_fire", "simultaneous") == "simultaneous"
+    b.wi_one_shot = opts.get("weapon_industry", "phase") == "one_shot"
     fx_a, fx_d = state.fx[b.attacker], state.fx[b.defender]
     if fx_d is not None and fx_d.first_strike and not (fx_a is not None and fx_a.first_strike):
         b.order = [DEFENDER, ATTACKER]
+        b.first_striker = DEFENDER
     state.battle = b
 
 
@@ -193,15 +157,21 @@ def legal_actions(state: RiftState) -> list[Action]:
     if kind == "ambush":
         return [AmbushTarget(t) for t in b.targets(1 - side, units_only=True)]
     if kind == "overload":
-        groups = sk.own_groups(b, side)
-        return [Pass(), Overload("spread"), *(Overload(t) for t in groups)]
+        return [Pass(), *(Overload(t) for t in sk.own_groups(b, side))]
+    if kind == "overload_more":
+        return [Overload(t) for t in sk.own_groups(b, side)]
+    if kind == "rush":
+        top = min(sk.rush_available(state, b, side), sk.fresh_damage(b, side))
+        return [Pass(), *(RepairRush(n) for n in range(1, top + 1))]
     if kind == "retreat":
         return [Stay(), Retreat()]
     raise AssertionError(kind)  # pragma: no cover
 
 
 def apply(state: RiftState, action: Action) -> None:
-    """Answer the pending battle decision, then run automatic steps."""
+    """Answer the pending battle decision, then run automatic steps.
+
+    Raises IllegalActionError (state unchanged) if ``action`` does not answer it."""
     b: Battle = state.battle
     if b.pending is None or action not in legal_actions(state):
         raise IllegalActionError(f"{action} is not a legal battle action now")
@@ -225,8 +195,7 @@ def apply(state: RiftState, action: Action) -> None:
         else:
             b.idx += 1
     elif kind == "hit":
-        f = b.fighters[b.targets(1 - side)[action.target]]
-        b.damage(f, b.hit_dmg)
+        _deal_hit(b, b.fighters[b.targets(1 - side)[action.target]])
         b.hits_left -= 1
     elif kind in ("kamikaze", "ambush"):
         f = b.fighters[b.targets(1 - side, units_only=True)[action.target]]
@@ -234,16 +203,45 @@ def apply(state: RiftState, action: Action) -> None:
         if kind == "ambush":
             state.log(f"ambush deals {arg} damage to a {f.kind}")
             b.stage, b.resume = "casualties", b.stage
-    elif kind == "overload":
-        if isinstance(action, Overload):
-            sk.overload(b, side, action.target, sk.rule(state, "overload_shields"))
-            state.log(f"{state.seat_name(seat)} overloads: {action.target}")
+    elif kind in ("overload", "overload_more"):
+        _overload(state, b, side, seat, kind, arg, action)
+    elif kind == "rush":
+        if isinstance(action, RepairRush):
+            sk.repair_rush(state, b, side, action.amount)
+        sk.repair_buildings(state, b, side)
+        b.ridx += 1
     elif kind == "retreat":
         if isinstance(action, Retreat):
-            _retreat(state, b, side)
+            retreat(state, b, side)
         else:
             b.idx += 1
     _run(state)
+
+
+def _overload(state: RiftState, b: Battle, side: int, seat: int, kind: str, left: int,
+              action: Action) -> None:
+    """RD-SKL-09/10: the window (``overload``) either passes for this phase or places the
+    first shield, using up one source's skill; ``overload_more`` places the next one."""
+    if not isinstance(action, Overload):
+        b.overload_done[side] = True
+        return
+    if kind == "overload":
+        src = sk.overload_source(b, side)
+        assert src is not None
+        src.used = src.used | {"overload"}
+        state.log(f"{state.seat_name(seat)} overloads its {src.kind}")
+    sk.overload(b, side, action.target)
+    if left > 1:
+        b.pending = ("overload_more", seat, left - 1)
+
+
+def _deal_hit(b: Battle, f: Fighter) -> None:
+    """One hit of the current volley: its damage, one more for a Weapon Industry hit."""
+    extra = 0
+    if b.bonus_hits > 0:
+        b.bonus_hits -= 1
+        extra = 1
+    b.damage(f, b.hit_dmg + extra)
 
 
 # ---------------------------------------------------------------------- the flow
@@ -259,6 +257,7 @@ def _run(state: RiftState) -> None:
         elif st == "phase_start":
             b.weapon_industry = [False, False]
             b.hit_boost = [0, 0]
+            b.overload_done = [False, False]
             b.pdmg = {}
             b.idx = 0
             b.stage = "cards"
@@ -267,7 +266,10 @@ def _run(state: RiftState) -> None:
             if b.idx < 2:
                 b.pending = ("cards", b.seats[b.idx], 0)
             else:
-                b.stage = "barrage"
+                b.idx = 0
+                b.stage = "overload"
+        elif st == "overload":
+            _overload_window(state, b)
         elif st == "barrage":
             b.idx = 0
             b.stage = "volley"
@@ -277,40 +279,36 @@ def _run(state: RiftState) -> None:
                 b.stage, b.resume = "casualties", "volley"
         elif st == "volley":
             if b.idx >= 2:
-                b.stage = "phase_end"
+                b.ridx = 0
+                b.stage, b.resume = "repairs", "phase_end"
                 continue
             side = b.order[b.idx]
-            if not b.has_living(side):
+            if not b.shooters(side):
                 b.idx += 1
-            elif not b.overload_done[side]:
-                b.stage = "overload"
             else:
                 _roll(state, b, side)
                 b.stage = "assign"
-        elif st == "overload":
-            side = b.order[b.idx]
-            src = next((f for f in b.living(side) if b.can_use(f, "overload")), None)
-            if src is None:
-                b.overload_done[side] = True
-                b.stage = "volley"
-            else:
-                src.used = src.used | {"overload"}
-                b.pending = ("overload", b.seats[side], src.fid)
         elif st == "assign":
             side = b.hit_side
             groups = b.targets(1 - side) if b.hits_left > 0 else {}
             if not groups:
                 b.hits_left = 0
-                sk.after_volley_repairs(state, b, 1 - side)
-                b.stage, b.resume = "casualties", "next_volley"
+                b.bonus_hits = 0
+                if not b.simultaneous or side == b.first_striker:
+                    b.ridx = 0
+                    b.stage, b.resume = "repairs", "next_volley"
+                else:
+                    b.stage = "next_volley"
             elif len(groups) == 1:
-                b.damage(b.fighters[next(iter(groups.values()))], b.hit_dmg)
+                _deal_hit(b, b.fighters[next(iter(groups.values()))])
                 b.hits_left -= 1
             else:
                 b.pending = ("hit", b.seats[side], 0)
         elif st == "next_volley":
             b.idx += 1
             b.stage = "volley"
+        elif st == "repairs":
+            _repairs(state, b)
         elif st == "casualties":
             _casualties(state, b)
         elif st == "phase_end":
@@ -323,21 +321,51 @@ def _run(state: RiftState) -> None:
                 b.idx = 0
                 b.stage = "retreat"
         elif st == "retreat":
-            _retreat_step(state, b)
+            retreat_step(state, b)
         elif st in ("end", "cancelled"):
-            _finish(state, b)
+            finish(state, b)
             return
         else:  # pragma: no cover
             raise AssertionError(st)
 
 
+def _overload_window(state: RiftState, b: Battle) -> None:
+    """At the start of every phase, before anyone fires, each side (attacker first) with an
+    unused Overload may use it (RD-SKL-09/10), also the defender before the first volley."""
+    while b.idx < 2:
+        side = b.idx
+        if (not b.overload_done[side] and b.has_living(side)
+                and sk.overload_source(b, side) is not None):
+            b.pending = ("overload", b.seats[side], sk.rule(state, "overload_shields"))
+            return
+        b.idx += 1
+    b.stage = "barrage"
+
+
+def _repairs(state: RiftState, b: Battle) -> None:
+    """Before casualties are removed: each side (attacker first) whose units took damage
+    may spend Repair Rush on it, its owner's choice (RD-SKL-01); Repair Bldg is automatic
+    (RD-SKL-13). Then the casualties step, which goes on to ``b.resume``."""
+    while b.ridx < 2:
+        side = b.ridx
+        if sk.fresh_damage(b, side) and sk.rush_available(state, b, side):
+            b.pending = ("rush", b.seats[side], 0)
+            return
+        sk.repair_buildings(state, b, side)
+        b.ridx += 1
+    b.vdmg = {}
+    b.stage = "casualties"
+
+
 def _roll(state: RiftState, b: Battle, side: int) -> None:
-    """One volley (RD-HIT-01..12): one d6 per weapon of every surviving unit of ``side``;
-    the target range is the current phase's section (RD-BAT-11)."""
+    """One volley (RD-HIT-01..12): one d6 per weapon of every unit of ``side`` that fires
+    (:meth:`Battle.shooters`); the target range is the current phase's section
+    (RD-BAT-11). Weapon Industry (RD-OCC-07, option ``weapon_industry``): every hit of the
+    phase deals 2 damage, or with ``one_shot`` only the first hit of the card's volley."""
     fx = state.fx[b.seats[side]]
     hits = 0
     rolls: list[int] = []
-    for f in b.living(side):
+    for f in b.shooters(side):
         for w in WEAPONS:
             n = getattr(f, w)
             if not n:
@@ -349,11 +377,18 @@ def _roll(state: RiftState, b: Battle, side: int) -> None:
                 rolls.append(r)
                 if r >= need:
                     hits += 1
-    b.vdmg = {}
     b.hit_side = side
     b.hits_left = hits
-    b.hit_dmg = 2 if b.weapon_industry[side] else 1
+    b.hit_dmg = 1
+    b.bonus_hits = 0
+    if b.weapon_industry[side]:
+        if b.wi_one_shot:
+            b.bonus_hits = 1
+            b.weapon_industry[side] = False
+        else:
+            b.hit_dmg = 2
     if rolls:
+        b.rolled = True
         state.log(f"{state.seat_name(b.seats[side])} rolls {rolls}: {hits} hit(s)")
 
 
@@ -375,6 +410,7 @@ def _casualties(state: RiftState, b: Battle) -> None:
         state.remove_unit(f.fid)
         if b.can_use(f, "kamikaze"):
             r = state.rng.d6()
+            b.rolled = True
             dmg = sk.rule(state, "kamikaze_damage")
             if r >= sk.rule(state, "kamikaze_min_roll"):
                 groups = b.targets(1 - f.side, units_only=True)
@@ -391,7 +427,7 @@ def _casualties(state: RiftState, b: Battle) -> None:
 
 def _cancel(state: RiftState, b: Battle, seat: int, card: str) -> None:
     state.log(f"{state.seat_name(seat)} plays {card}: the attack is cancelled")
-    _send_back(state, b, ATTACKER)
+    send_back(state, b, ATTACKER)
     b.stage = "cancelled"
 
 
@@ -447,116 +483,6 @@ def _play_card(state: RiftState, b: Battle, side: int, card: str) -> None:
             sk.rocket_barrage(state, b, side, "card")
             b.stage, b.resume = "casualties", b.stage
         elif p["skill"] == "repair_rush":
-            b.rush_tokens[side] += 1
+            b.rush_pool[side] += sk.rule(state, "repair_rush_amount")
         elif p["skill"] == "overload" and b.has_living(side):
-            b.pending = ("overload", seat, 0)
-
-
-# ---------------------------------------------------------------------- retreat
-def _has_weapons(b: Battle, side: int) -> bool:
-    return any(f.dice for f in b.living(side))
-
-
-def _retreat_step(state: RiftState, b: Battle) -> None:
-    """RD-BAT-08/12: after close combat the attacker, then the defender may retreat. A side
-    without weapons must retreat; after 10 close rounds the attacker must (rulings). A
-    planet's defenders cannot retreat from a ground battle (ruling)."""
-    if b.idx >= 2:
-        b.phase = CLOSE
-        b.stage = "phase_start"
-        return
-    side = b.idx
-    if b.ground and side == DEFENDER:
-        b.idx += 1
-        return
-    if not _has_weapons(b, side) or (side == ATTACKER and b.close_rounds >= MAX_CLOSE_ROUNDS):
-        _retreat(state, b, side)
-        return
-    b.pending = ("retreat", b.seats[side], 0)
-
-
-def _retreat(state: RiftState, b: Battle, side: int) -> None:
-    state.log(f"{state.seat_name(b.seats[side])} retreats")
-    b.retreated = side
-    _send_back(state, b, side)
-    b.stage = "end"
-
-
-def _send_back(state: RiftState, b: Battle, side: int) -> None:
-    """Move ``side``'s surviving units out of the battle (ruling RD-OPEN-09, no movement
-    points used). Attackers go back to the point they came from (units without one, e.g.
-    recruited in battle, go where most of the fleet came from); a ground attacker's
-    landing lifts back into orbit; a space defender goes to the first adjacent point with
-    no enemy units, and is destroyed if there is none."""
-    seat = b.seats[side]
-    dest = -1
-    if side == ATTACKER and not b.ground and b.came_from:
-        dest = Counter(b.came_from.values()).most_common(1)[0][0]
-    if side == DEFENDER or dest < 0:
-        dest = next((p for p in state.board.neighbors[b.point]
-                     if not any(u.loc == p and u.owner != seat for u in state.units.values())),
-                    -1)
-    for f in b.fighters.values():
-        if f.side != side or not f.alive or f.building:
-            continue
-        f.gone = True
-        u = state.units[f.fid]
-        if b.ground:
-            state.units[f.fid] = u._replace(landed=False)
-        else:
-            to = b.came_from.get(f.fid, dest) if side == ATTACKER else dest
-            if to < 0:
-                state.remove_unit(f.fid)
-                b.killed[side] += 1
-                continue
-            state.units[f.fid] = u._replace(loc=to)
-        _write_wounds(state, f)
-
-
-def _write_wounds(state: RiftState, f) -> None:
-    """Lost LP persist as wounds (Defensive Ring's LP are lost first); shields and extra
-    shields come back after the battle (ruling RD-OPEN-01)."""
-    u = state.units.get(f.fid)
-    if u is None:
-        return
-    wounds = min(f.base_lp - 1, max(0, f.base_lp - max(0, f.lp - f.ring)))
-    if wounds != u.wounds:
-        state.units[f.fid] = u._replace(wounds=wounds)
-
-
-# ---------------------------------------------------------------------- result
-def _finish(state: RiftState, b: Battle) -> None:
-    """End of battle (ruling RD-OPEN-08, RD-WIN-05): the side that still stands when the
-    other is destroyed or retreats wins 1 VP (+ faction battle rewards) and its faction's
-    salvage per enemy unit destroyed. A won ground battle captures the planet (RD-BAT-17/18);
-    destroyed buildings are removed, damaged ones restored."""
-    winner = -1
-    if b.stage != "cancelled":
-        standing = [s for s in (ATTACKER, DEFENDER) if b.has_living(s) and b.retreated != s]
-        if len(standing) == 1:
-            winner = standing[0]
-    for f in b.fighters.values():
-        if not f.building and f.alive:
-            _write_wounds(state, f)
-    if b.destroyed_upgrades:
-        ups = state.planet_upgrades[b.planet]
-        state.planet_upgrades[b.planet] = tuple(
-            u for i, u in enumerate(ups) if i not in b.destroyed_upgrades)
-    if winner >= 0:
-        seat = b.seats[winner]
-        fx = state.fx[seat]
-        vp = sk.rule(state, "battle_win_vp") + (fx.battle_win_vp if fx else 0)
-        state.gain_vp(seat, vp, "battle won")
-        res = (fx.battle_win_resources if fx else 0) + (fx.salvage if fx else 0) * b.killed[
-            1 - winner]
-        if res:
-            state.gain_resources(seat, res, "battle rewards")
-        if b.ground and winner == ATTACKER:
-            landing = [f.fid for f in b.fighters.values()
-                       if f.side == ATTACKER and f.alive and not f.building]
-            state.capture_planet(b.planet, seat, landing)
-    elif b.stage != "cancelled":
-        state.log("the battle has no winner")
-    state.after_battle()
-    if state.battle is b:
-        state.battle = None
+            b.pending = ("overload_more", seat, sk.rule(state, "overload_shields"))

@@ -91,16 +91,27 @@ class Battle:
     """A running battle (see :mod:`.battle` for the flow).
 
     ``pending`` is the decision waiting for an answer: ``(kind, seat, arg)`` with kind one
-    of cancel, cards, overload, hit, kamikaze, ambush, retreat; None while automatic steps
-    run. ``stage`` names the next automatic step.
+    of cancel, cards, overload (window), overload_more (shields left to place), hit,
+    kamikaze, ambush, rush, retreat; None while automatic steps run. ``stage`` names the
+    next automatic step.
+
+    ``simultaneous`` (option ``battle_fire``, ruling RD-OPEN-07): casualties of a phase are
+    removed at its end, after both sides fired; else after each volley. ``first_striker``
+    is the side whose casualties-causing volley is resolved before the other fires (first
+    strike faction), or -1. ``rush_left`` is Repair Rush damage still to negate per unit,
+    ``rush_pool`` per side from cards (RD-SKL-01); ``bonus_hits`` the hits of the current
+    volley that deal one more damage (Weapon Industry, one-shot reading); ``rolled`` is
+    True once any die was rolled in the battle (a battle decided before that scores no
+    battle VP, ruling RD-OPEN-18).
     """
 
     __slots__ = (
         "ground", "seats", "point", "planet", "fighters", "came_from", "phase", "stage",
         "idx", "order", "resume", "pending", "hits_left", "hit_dmg", "hit_side",
-        "weapon_industry", "hit_boost", "blocked", "repair_card", "rush_tokens",
+        "weapon_industry", "hit_boost", "blocked", "repair_card", "rush_left", "rush_pool",
         "overload_done", "barrage_done", "vdmg", "pdmg", "killed", "close_rounds",
-        "retreated", "destroyed_upgrades",
+        "retreated", "destroyed_upgrades", "ridx", "bonus_hits", "rolled", "simultaneous",
+        "first_striker", "wi_one_shot",
     )
 
     def __init__(self, ground: bool, attacker: int, defender: int, point: int,
@@ -124,7 +135,8 @@ class Battle:
         self.hit_boost = [0, 0]
         self.blocked = [False, False]
         self.repair_card = [0, 0]
-        self.rush_tokens = [0, 0]
+        self.rush_left: dict[int, int] = {}
+        self.rush_pool = [0, 0]
         self.overload_done = [False, False]
         self.barrage_done = False
         self.vdmg: dict[int, list[int]] = {}
@@ -133,6 +145,12 @@ class Battle:
         self.close_rounds = 0
         self.retreated = -1
         self.destroyed_upgrades: list[int] = []
+        self.ridx = 0
+        self.bonus_hits = 0
+        self.rolled = False
+        self.simultaneous = True
+        self.first_striker = -1
+        self.wi_one_shot = False
 
     @property
     def attacker(self) -> int:
@@ -154,7 +172,8 @@ class Battle:
         b.hit_boost = self.hit_boost[:]
         b.blocked = self.blocked[:]
         b.repair_card = self.repair_card[:]
-        b.rush_tokens = self.rush_tokens[:]
+        b.rush_left = dict(self.rush_left)
+        b.rush_pool = self.rush_pool[:]
         b.overload_done = self.overload_done[:]
         b.vdmg = {k: v[:] for k, v in self.vdmg.items()}
         b.pdmg = {k: v[:] for k, v in self.pdmg.items()}
@@ -200,6 +219,13 @@ class Battle:
 
     def has_living(self, side: int) -> bool:
         return any(f.side == side and f.alive for f in self.fighters.values())
+
+    def shooters(self, side: int) -> list[Fighter]:
+        """The combatants of ``side`` that fire now: the living ones, and with simultaneous
+        fire also those destroyed earlier in this phase whose removal waits for its end."""
+        if self.simultaneous:
+            return [f for f in self.fighters.values() if f.side == side and not f.gone]
+        return self.living(side)
 
     def can_use(self, f: Fighter, skill: str) -> bool:
         """``f`` has ``skill``, has not used it this battle, and its side is not under a

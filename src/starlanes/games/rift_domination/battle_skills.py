@@ -69,6 +69,7 @@ def rocket_barrage(state: RiftState, b: Battle, side: int, log_src: str) -> int:
             b.damage(f, f.lp + f.sh)
             killed += 1
     if targets:
+        b.rolled = True
         state.log(f"{log_src} rocket barrage at {len(targets)} fighter(s): rolls {rolls}, "
                   f"{killed} destroyed")
     return killed
@@ -111,23 +112,53 @@ def _restore_units(b: Battle, units: list[Fighter], budget: int, book: dict[int,
     return spent
 
 
-def after_volley_repairs(state: RiftState, b: Battle, side: int) -> None:
-    """RD-SKL-01 Repair Rush: after an enemy volley that damaged ``side``'s units, each unit
-    with the skill (once per battle, automatically, before casualties are removed) negates
-    up to 4 damage of that volley. RD-SKL-13 Repair Bldg: each unit with it negates 1
-    damage a building of its side took in that volley, once per battle."""
-    units = [f for f in b.fighters.values()
-             if f.side == side and not f.building and not f.gone]
-    while any(sum(b.vdmg.get(f.fid, (0, 0))) for f in units):
-        src = next((f for f in units if b.can_use(f, "repair_rush")), None)
-        if src is not None:
-            src.used = src.used | {"repair_rush"}
-        elif b.rush_tokens[side] > 0 and not b.blocked[side]:
-            b.rush_tokens[side] -= 1
-        else:
-            break
-        n = _restore_units(b, units, rule(state, "repair_rush_amount"), b.vdmg)
-        state.log(f"repair rush negates {n} damage")
+def _rush_units(b: Battle, side: int) -> list[Fighter]:
+    return [f for f in b.fighters.values() if f.side == side and not f.building and not f.gone]
+
+
+def fresh_damage(b: Battle, side: int) -> int:
+    """Damage ``side``'s units took since casualties were last removed (what Repair Rush
+    can still negate)."""
+    return sum(sum(b.vdmg.get(f.fid, (0, 0))) for f in _rush_units(b, side))
+
+
+def rush_available(state: RiftState, b: Battle, side: int) -> int:
+    """Repair Rush damage ``side`` can still negate in this battle (RD-SKL-01): 4 per unit
+    with the skill (ruling RD-OPEN-16: each such unit once per battle, spread over as many
+    uses as its owner likes) plus what Repair Rush cards gave; none under a skill block."""
+    if b.blocked[side]:
+        return 0
+    full = rule(state, "repair_rush_amount")
+    own = sum(b.rush_left.get(f.fid, full) for f in _rush_units(b, side)
+              if "repair_rush" in f.skills)
+    return own + b.rush_pool[side]
+
+
+def repair_rush(state: RiftState, b: Battle, side: int, amount: int) -> int:
+    """Negate up to ``amount`` of the damage ``side``'s units took since casualties were
+    last removed (RD-SKL-01): first 1 LP of each unit that would be destroyed, then further
+    LP, then shields. The budget of the skill's units is spent first, then card pools.
+    Returns the damage negated."""
+    n = _restore_units(b, _rush_units(b, side), amount, b.vdmg)
+    left = n
+    full = rule(state, "repair_rush_amount")
+    for f in _rush_units(b, side):
+        if left and "repair_rush" in f.skills:
+            have = b.rush_left.get(f.fid, full)
+            use = min(have, left)
+            b.rush_left[f.fid] = have - use
+            left -= use
+            if use:
+                f.used = f.used | {"repair_rush"}
+    b.rush_pool[side] -= min(left, b.rush_pool[side])
+    state.log(f"{state.seat_name(b.seats[side])}'s repair rush negates {n} damage")
+    return n
+
+
+def repair_buildings(state: RiftState, b: Battle, side: int) -> None:
+    """RD-SKL-13 Repair Bldg: after the enemy damaged buildings of ``side`` each unit with
+    the skill negates 1 damage a building took, once per battle (automatic)."""
+    units = _rush_units(b, side)
     bldgs = [f for f in b.fighters.values() if f.side == side and f.building and not f.gone]
     for src in units:
         hurt = [f for f in bldgs if sum(b.vdmg.get(f.fid, (0, 0))) > 0]
@@ -152,16 +183,17 @@ def end_of_phase_repair(state: RiftState, b: Battle) -> None:
 
 
 # ---------------------------------------------------------------------- overload
-def overload(b: Battle, side: int, target: str, shields: int) -> None:
-    """RD-SKL-09: ``shields`` extra shields for this battle, all on one combatant of group
-    ``target``, or with ``target == "spread"`` 1 each on up to ``shields`` combatants of the
-    side (in battle order: the ruling for "split it as you please")."""
-    if target == "spread":
-        for f in b.living(side)[:shields]:
-            f.sh += 1
-        return
-    fid = own_groups(b, side)[target]
-    b.fighters[fid].sh += shields
+def overload(b: Battle, side: int, target: str) -> None:
+    """RD-SKL-09: one Overload shield, for this battle, on a combatant of the own group
+    ``target``; the skill's 4 shields are placed one at a time, so any split is possible
+    ("split it as you please")."""
+    b.fighters[own_groups(b, side)[target]].sh += 1
+
+
+def overload_source(b: Battle, side: int) -> Fighter | None:
+    """The first living combatant of ``side`` that can still use Overload (RD-SKL-10: every
+    support unit once per battle; a shield generator in ground battles, RD-UPG-17)."""
+    return next((f for f in b.living(side) if b.can_use(f, "overload")), None)
 
 
 def shield_boost(b: Battle, side: int, amount: int) -> None:
@@ -190,19 +222,20 @@ def card_effect(state: RiftState, card_id: str) -> tuple[str, dict[str, Any]]:
 
 
 def card_playable(state: RiftState, b: Battle, side: int, card_id: str) -> bool:
-    """Whether a battle-timed card can take effect now (a card that could not is not
-    offered, so playing one never wastes it)."""
+    """Whether a card can be played in this battle and take effect now: a battle card, or
+    a recruitment card of any timing (FAQ: recruitment cards can be played in a battle).
+    A card that could not take effect is not offered, so playing one never wastes it."""
     card = state.content.cards[card_id]
-    if card.timing != "battle":
-        return False
     kind, p = card_effect(state, card_id)
+    if card.timing != "battle" and not (card.timing == "own_turn" and kind == "recruit"):
+        return False
     if kind == "ambush":
         return bool(b.targets(1 - side, units_only=True))
     if kind == "skill_block":
         return not b.blocked[1 - side]
     if kind == "weapon_industry":
         return not b.weapon_industry[side]
-    if kind == "recruit":
+    if kind == "recruit":  # own-turn recruitment cards too (FAQ, RD-OCC-06)
         try:
             stats = state.unit_stats(b.seats[side], p["unit"])
         except (KeyError, IndexError):

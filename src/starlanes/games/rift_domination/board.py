@@ -58,6 +58,7 @@ class Board:
     small: bool
     wormholes: bool
     in_play_planets: tuple[int, ...] = ()
+    planet_garrison: tuple[int, ...] = ()  # neutral defenders per planet (RD-OPEN-25)
 
     def distance(self, a: int, b: int) -> int:
         """Shortest number of movement points between points ``a`` and ``b`` (BFS)."""
@@ -182,6 +183,7 @@ def _build(content_key: int, small: bool, wormholes: bool) -> Board:
         start_systems=starts, adjacent_systems=tuple(tuple(x) for x in adjacent),
         small=small, wormholes=wormholes,
         in_play_planets=tuple(i for i, p in enumerate(planet_point) if p >= 0),
+        planet_garrison=tuple(p.garrison for p in planets),
     )
 
 

@@ -1,8 +1,8 @@
 """Rift Domination content: the TOML data files, their schema and the loader.
 
 The packaged files live in ``content/`` next to this module. :func:`load_content` reads
-them, or the files of an override directory (file by file, see
-:func:`starlanes.engine.content.content_path`), validates every entry with the pydantic
+them, merged with an override directory and dotted overrides (entry by entry, see
+:class:`starlanes.engine.content.ContentFiles`), validates every entry with the pydantic
 models below and cross-checks the tables against each other. Any problem raises
 :class:`~starlanes.engine.errors.ContentError` naming the file, the entry and the field.
 
@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
-from starlanes.engine.content import ContentEntry, content_path, load_table, read_toml
+from starlanes.engine.content import ContentEntry, ContentFiles
 from starlanes.engine.errors import ContentError
 
 CONTENT_DIR = Path(__file__).with_name("content")
@@ -50,7 +50,7 @@ Skill = Literal[
 Stat = Literal["lp", "shields", "mp", "close", "mid", "long", "capacity"]
 Weapon = Literal["close", "mid", "long"]
 Condition = Literal["civilized", "dangerous", "anomaly", "harvester"]
-Timing = Literal["instant", "own_turn", "battle", "counter"]
+Timing = Literal["instant", "own_turn", "any_time", "battle", "counter"]
 SKILLS: tuple[str, ...] = get_args(Skill)
 CONDITIONS: tuple[str, ...] = get_args(Condition)
 NonNeg = Annotated[int, Field(ge=0)]
@@ -86,6 +86,9 @@ class Planet(ContentEntry):
     system: str
     name: str = Field(min_length=1)
     huge: bool = False
+    #: Neutral defenders: landing units this planet destroys while no player holds it
+    #: (ruling RD-OPEN-25); designed per board, 0 on the classic board.
+    garrison: NonNeg = 0
 
 
 class Wormhole(ContentEntry):
@@ -100,6 +103,7 @@ class Wormhole(ContentEntry):
 class Unit(ContentEntry):
     id: str
     name: str = Field(min_length=1)
+    text: str = ""
     cost: Pos
     lp: Pos
     shields: NonNeg
@@ -126,6 +130,7 @@ class Unit(ContentEntry):
 class Upgrade(ContentEntry):
     id: str
     name: str = Field(min_length=1)
+    text: str = ""
     cost: Pos
     lp: NonNeg = 0
     shields: NonNeg = 0
@@ -147,6 +152,7 @@ class Upgrade(ContentEntry):
 
 class Outpost(ContentEntry):
     lp: Pos
+    text: str = ""
     shields: NonNeg = 0
     close: NonNeg = 0
     mid: NonNeg = 0
@@ -155,6 +161,7 @@ class Outpost(ContentEntry):
 
 class Tile(ContentEntry):
     id: str
+    text: str = ""
     kind: Condition
     value: NonNeg
     count: Pos
@@ -254,7 +261,7 @@ EFFECT_PARAMS: dict[str, dict[str, Any]] = {
     "discard_cards": {"amount": Pos},
     "drain_income": {"amount": Pos},
     "income_up": {"amount": Pos},
-    "income_down": {"amount": Pos},
+    "income_down": {"amount": Pos, "else_lose": NonNeg},
     "free_upgrade": {},
     "free_units": {"unit": str, "count": Pos},
     "lose_units": {"unit": str, "count": Pos},
@@ -268,15 +275,17 @@ Effect = Annotated[Union[tuple(EFFECT_MODELS.values())], Field(discriminator="ki
 EFFECT_TIMINGS: dict[str, frozenset[str]] = {
     k: frozenset(v.split())
     for k, v in {
-        "gain_resources": "own_turn instant", "lose_resources": "instant",
-        "gain_vp": "own_turn instant", "lose_vp": "instant",
+        "gain_resources": "own_turn any_time instant", "lose_resources": "instant",
+        "gain_vp": "own_turn any_time instant", "lose_vp": "instant",
         "recruit": "battle own_turn", "weapon_industry": "battle", "counter": "counter",
         "cancel_attack": "counter", "skill_block": "battle", "repair": "battle",
         "shield_boost": "battle", "ambush": "battle", "hit_boost": "battle", "skill": "battle",
-        "extra_mp": "own_turn", "draw": "own_turn instant", "steal_resources": "own_turn",
-        "sabotage": "own_turn", "discard_cards": "own_turn", "drain_income": "own_turn",
-        "income_up": "own_turn instant", "income_down": "instant", "free_upgrade": "own_turn",
-        "free_units": "own_turn instant", "lose_units": "instant", "teleport": "own_turn",
+        "extra_mp": "own_turn", "draw": "own_turn any_time instant",
+        "steal_resources": "own_turn any_time", "sabotage": "own_turn any_time",
+        "discard_cards": "own_turn any_time", "drain_income": "own_turn any_time",
+        "income_up": "own_turn any_time instant", "income_down": "instant",
+        "free_upgrade": "own_turn any_time", "free_units": "own_turn any_time instant",
+        "lose_units": "instant", "teleport": "own_turn",
     }.items()
 }
 #: Effect kinds played against another player (and so open to a ``counter`` card).
@@ -390,6 +399,7 @@ class RiftContent:
     cards: dict[str, Card]
     rules: Rules
     rule_entries: dict[str, RuleValue]
+    fingerprint: str = ""
 
     def neighbours(self, system_id: str) -> tuple[str, ...]:
         """Orthogonally adjacent systems on the full board (RD-MOV-05)."""
@@ -419,33 +429,20 @@ def _fail(file: str, msg: str) -> ContentError:
     return ContentError(f"{file}: {msg}")
 
 
-def _load_single(path: Path, key: str, model: type[Outpost]) -> Outpost:
-    data = read_toml(path)
-    row = data.get(key)
-    if not isinstance(row, dict):
-        raise _fail(path.name, f"has no [{key}] table")
-    try:
-        return model.model_validate(row)
-    except ValidationError as e:
-        err = e.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        raise _fail(path.name, f"[{key}]: {loc + ': ' if loc else ''}{err['msg']}") from None
-
-
-def _load_rules(path: Path) -> tuple[Rules, dict[str, RuleValue]]:
-    entries = load_table(path, "rule", RuleValue)
+def _load_rules(files: ContentFiles) -> tuple[Rules, dict[str, RuleValue]]:
+    entries = files.table("rules.toml", "rule", RuleValue)
     fields = set(Rules.model_fields)
     unknown = sorted(set(entries) - fields)
     if unknown:
-        raise _fail(path.name, f"unknown rule id(s) {', '.join(unknown)}")
+        raise _fail("rules.toml", f"unknown rule id(s) {', '.join(unknown)}")
     missing = sorted(fields - set(entries))
     if missing:
-        raise _fail(path.name, f"missing rule id(s) {', '.join(missing)}")
+        raise _fail("rules.toml", f"missing rule id(s) {', '.join(missing)}")
     try:
         rules = Rules.model_validate({k: e.value for k, e in entries.items()})
     except ValidationError as e:
         err = e.errors()[0]
-        raise _fail(path.name, f"entry {err['loc'][0]!r}: value: {err['msg']}") from None
+        raise _fail("rules.toml", f"entry {err['loc'][0]!r}: value: {err['msg']}") from None
     return rules, entries
 
 
@@ -473,8 +470,8 @@ def _check_board(c: RiftContent) -> None:
             raise _fail(f, f"planet {p.id!r}: exactly the planets of {CENTRAL_SYSTEM} are huge")
         per_system[p.system] += 1
     for sid, n in per_system.items():
-        if not 1 <= n <= 2:
-            raise _fail(f, f"system {sid!r} has {n} planets (needs 1 or 2)")
+        if not 0 <= n <= 2:
+            raise _fail(f, f"system {sid!r} has {n} planets (needs 0, 1 or 2)")
         if c.systems[sid].start and n != 2:
             raise _fail(f, f"starting system {sid!r} needs 2 planets, has {n}")
     ends: set[str] = set()
@@ -550,38 +547,56 @@ def _check_cards(c: RiftContent) -> None:
             _unit_ref(f, f"card {card.id!r}", unit, c)
 
 
-def load_content(override_dir: Path | None = None) -> RiftContent:
-    """Load and cross-check all content; ``override_dir`` replaces the files it contains.
-    The packaged content (no override) is loaded once and cached."""
-    if override_dir is None:
-        return _load_default()
-    return _load(Path(override_dir))
+#: Designed boards (game option ``board``), each a file of systems, planets and wormholes:
+#: ``standard`` (board.toml) and ``classic`` (board_classic.toml, the first designed map).
+BOARDS = {"standard": "board.toml", "classic": "board_classic.toml"}
+
+FILES = ("board.toml", "units.toml", "upgrades.toml", "condition_tiles.toml",
+         "factions.toml", "occ_cards.toml", "rules.toml")
+"""The content files of the standard board, by name (an override directory may hold any of
+them); another board replaces ``board.toml`` with its own file (:func:`files_for`)."""
 
 
-@lru_cache(maxsize=1)
-def _load_default() -> RiftContent:
-    return _load(None)
+def files_for(board: str) -> tuple[str, ...]:
+    """The content file names read with ``board`` (a key of :data:`BOARDS`)."""
+    return (BOARDS[board], *FILES[1:])
 
 
-def _load(override_dir: Path | None) -> RiftContent:
-    def p(name: str) -> Path:
-        return content_path(CONTENT_DIR, override_dir, name)
+def load_content(override_dir: Path | None = None, overrides: tuple[str, ...] = (),
+                 board: str = "standard") -> RiftContent:
+    """Load and cross-check all content: the packaged files merged with ``override_dir``'s
+    files and the dotted ``overrides`` (see :class:`~starlanes.engine.content.ContentFiles`);
+    ``board`` names the board file (:data:`BOARDS`). The packaged content (no override) is
+    loaded once per board and cached. Raises ContentError for invalid files or an unknown
+    board."""
+    if board not in BOARDS:
+        raise ContentError(f"unknown board {board!r} (known: {', '.join(BOARDS)})")
+    if override_dir is None and not overrides:
+        return _load_default(board)
+    return _load(ContentFiles(CONTENT_DIR, files_for(board), override_dir, overrides),
+                 BOARDS[board])
 
-    board = p("board.toml")
-    upgrades = p("upgrades.toml")
-    rules, rule_entries = _load_rules(p("rules.toml"))
+
+@lru_cache(maxsize=4)
+def _load_default(board: str) -> RiftContent:
+    return _load(ContentFiles(CONTENT_DIR, files_for(board)), BOARDS[board])
+
+
+def _load(files: ContentFiles, board: str = "board.toml") -> RiftContent:
+    rules, rule_entries = _load_rules(files)
     c = RiftContent(
-        systems=load_table(board, "system", System),
-        planets=load_table(board, "planet", Planet),
-        wormholes=load_table(board, "wormhole", Wormhole),
-        units=load_table(p("units.toml"), "unit", Unit),
-        upgrades=load_table(upgrades, "upgrade", Upgrade),
-        outpost=_load_single(upgrades, "outpost", Outpost),
-        tiles=load_table(p("condition_tiles.toml"), "tile", Tile),
-        factions=load_table(p("factions.toml"), "faction", Faction),
-        cards=load_table(p("occ_cards.toml"), "card", Card),
+        systems=files.table(board, "system", System),
+        planets=files.table(board, "planet", Planet),
+        wormholes=files.table(board, "wormhole", Wormhole),
+        units=files.table("units.toml", "unit", Unit),
+        upgrades=files.table("upgrades.toml", "upgrade", Upgrade),
+        outpost=files.single("upgrades.toml", "outpost", Outpost),
+        tiles=files.table("condition_tiles.toml", "tile", Tile),
+        factions=files.table("factions.toml", "faction", Faction),
+        cards=files.table("occ_cards.toml", "card", Card),
         rules=rules,
         rule_entries=rule_entries,
+        fingerprint=files.fingerprint,
     )
     _check_board(c)
     _check_units(c)

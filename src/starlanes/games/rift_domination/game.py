@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlanes.engine import CONTENT_OPTION, Game, OptionSet, OptionSpec, register
+from starlanes.engine import (
+    CONTENT_OPTION,
+    CONTENT_SET_OPTION,
+    BadOptionError,
+    Game,
+    OptionSet,
+    OptionSpec,
+    register,
+)
 
 from .board import board_for
 from .content import load_content
@@ -29,16 +37,58 @@ class RiftDomination(Game):
         OptionSpec("first_round_no_instants", bool, False,
                    "the rulebook's first-session variant: no instant OCC-cards in round one",
                    ruling="RD-OCC-08"),
+        OptionSpec("board", str, "standard",
+                   "designed board: 'standard' (fewer one-planet systems, empty systems, "
+                   "neutral garrisons) or 'classic' (the first designed map)",
+                   choices=("standard", "classic"), ruling="RD-OPEN-06"),
+        OptionSpec("occ_timing", str, "always",
+                   "when any-time OCC-cards may be played: also in a window after every "
+                   "other seat's turn ('always') or only in the owner's turn ('own_turn')",
+                   choices=("always", "own_turn"), ruling="RD-OPEN-14"),
+        OptionSpec("factions", str, "",
+                   "fix each seat's faction, comma-separated faction ids in seat order "
+                   "(e.g. 'iron_bastion,the_void'); empty: drawn at set-up with one repick",
+                   ruling="RD-SET-09"),
         OptionSpec("warp_limit", str, "system",
                    "one warp per system in total ('system') or per player ('player')",
                    choices=("system", "player"), ruling="RD-OPEN-23"),
+        OptionSpec("battle_fire", str, "simultaneous",
+                   "within a battle phase both sides fire and casualties fall at its end "
+                   "('simultaneous'), or the attacker's casualties fall before the defender "
+                   "fires ('sequential')",
+                   choices=("simultaneous", "sequential"), ruling="RD-OPEN-07"),
+        OptionSpec("weapon_industry", str, "phase",
+                   "Weapon Industry doubles the damage of every hit of the player's volleys "
+                   "in the phase ('phase') or of one hit only ('one_shot')",
+                   choices=("phase", "one_shot"), ruling="RD-OCC-07"),
         CONTENT_OPTION,
+        CONTENT_SET_OPTION,
     ))
 
     def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
         super().__init__(players=players, seed=seed, **options)
-        self.content = load_content(self.content_dir())
+        self.content = load_content(self.content_dir(), self.content_overrides(),
+                                    self.options["board"])
         self.board = board_for(self.content, self.players, wormholes=False)
+        self.fixed_factions = self._fixed_factions()
+
+    def _fixed_factions(self) -> tuple[str, ...]:
+        """The ``factions`` option as one faction id per seat (empty: drawn at set-up).
+        Raises BadOptionError for a wrong count, an unknown id or a faction named twice."""
+        text = self.options["factions"].strip()
+        if not text:
+            return ()
+        ids = tuple(x.strip() for x in text.split(","))
+        if len(ids) != self.players:
+            raise BadOptionError(f"option factions names {len(ids)} factions for "
+                                 f"{self.players} seats")
+        unknown = [x for x in ids if x not in self.content.factions]
+        if unknown:
+            raise BadOptionError(f"option factions: unknown faction(s) {', '.join(unknown)}; "
+                                 f"see 'starlanes cards rift-domination --kind faction'")
+        if len(set(ids)) != len(ids):
+            raise BadOptionError("option factions names a faction twice")
+        return ids
 
     def new_initial_state(self) -> RiftState:
         from . import setup

@@ -1,8 +1,9 @@
 """A heuristic bot for Rift Domination that plays with purpose.
 
-It expands (carries troops to the nearest planet it does not hold and lands), builds mines
-for income, recruits carriers with infantry and then warships, plays helpful OCC-cards at
-once, attacks fleets it outguns (each battle won is 1 VP) and avoids fleets that outgun it,
+It expands (carries troops to the nearest planet it does not hold and lands, on a neutral
+planet only with more ground units than its garrison), builds mines for income, recruits
+carriers with infantry and then warships, plays helpful OCC-cards at once (also in the
+windows between other seats' turns), attacks fleets it outguns (each battle won is 1 VP) and avoids fleets that outgun it,
 and in battle focuses fire on damaged and valuable targets and retreats when outmatched.
 It reads only what its seat may see (public board and its own hand).
 """
@@ -71,13 +72,21 @@ def fleet_power(s: RiftState, seat: int, point: int) -> float:
     )
 
 
+ODDS_ATTACK = 0.6
+"""With odds: attack when the exact chance of winning the battle is at least this."""
+ODDS_MAX_STATES = 20_000
+
+
 class HeuristicAgent:
     """``act(state) -> Action``: a greedy rule-based player (see module docstring)."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, odds: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.odds = odds
+        if odds:
+            self.name = "heuristic:odds=1"
 
     def reset(self, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -207,6 +216,8 @@ class HeuristicAgent:
                 owner = s.planet_owner[p]
                 if owner == seat:
                     continue
+                if owner < 0 and not self._beats_garrison(s, seat, p):
+                    continue
                 if owner < 0 or self._ground_odds(s, seat, p) > 1.2:
                     return a
         moves = [a for a in legal if isinstance(a, Move) and not a.unit]
@@ -243,7 +254,8 @@ class HeuristicAgent:
             if enemies:
                 mine = power(seat, src)
                 theirs = max(power(o, dst) for o in enemies)
-                if mine >= 1.4 * theirs:
+                win = self._attack_odds(s, a) if self.odds else None
+                if (win >= ODDS_ATTACK) if win is not None else (mine >= 1.4 * theirs):
                     score += 3.0
                 else:
                     score -= 10.0
@@ -259,6 +271,29 @@ class HeuristicAgent:
                        and stats[u.kind].capacity > 0 for u in s.units.values()):
                     return a
         return Done()
+
+    def _beats_garrison(self, s: RiftState, seat: int, p: int) -> bool:
+        """True if landing now leaves units standing after the planet's garrison."""
+        g = s.board.planet_garrison[p] if s.board.planet_garrison else 0
+        if not g or s.tile_kind[p] == "civilized":
+            return True
+        pt = s.board.planet_point[p]
+        stats = s.stats[seat]
+        return sum(1 for u in s.units.values() if u.loc == pt and u.owner == seat
+                   and not u.landed and stats[u.kind].ground) > g
+
+    def _attack_odds(self, s: RiftState, a: Action) -> float | None:
+        """With ``odds``: the exact chance that the battle move ``a`` starts is won
+        (starlanes.analysis.odds, default policies); None where no exact answer exists
+        (skills the exact model leaves out, too many states), and the strength ratio
+        decides as without odds."""
+        from starlanes.analysis.odds import OddsError, action_odds
+
+        try:
+            r = action_odds(s, a, method="exact", max_states=ODDS_MAX_STATES)
+        except OddsError:
+            return None
+        return None if r is None else r.attacker_wins
 
     def _ground_odds(self, s: RiftState, seat: int, p: int) -> float:
         b = s.board
@@ -345,6 +380,9 @@ class HeuristicAgent:
                 if isinstance(a, JoinAttack):
                     return a
             return next(a for a in legal if isinstance(a, Attack))
+        if kind == "window":  # between turns: the same cards it would play in its own turn
+            card = self._good_card(s, seat, legal)
+            return card if card is not None else next(a for a in legal if isinstance(a, Pass))
         if kind in ("counter", "instant"):
             for a in legal:
                 if isinstance(a, PlayCard):
@@ -384,8 +422,13 @@ class HeuristicAgent:
         if targets:
             return max(targets, key=lambda a: self._target_value(s, a.target))
         overloads = [a for a in legal if isinstance(a, battle_mod.Overload)]
-        if overloads:
-            return overloads[0]
+        if overloads:  # all shields on the most valuable combatant
+            return max(overloads, key=lambda a: self._target_value(s, a.target)[1:])
+        rushes = [a for a in legal if isinstance(a, battle_mod.RepairRush)]
+        # Repair Rush: save a unit that would be destroyed, else keep the skill for later
+        if rushes and any(f.side == side and not f.gone and not f.building and f.lp <= 0
+                          for f in b.fighters.values()):
+            return rushes[-1]
         for a in legal:
             if isinstance(a, Pass):
                 return a

@@ -94,12 +94,36 @@ def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> l
         ships = [pick]
     carried = _load(s, seat, ships, cargo)
     units = s.units
+    toll = _warp_toll(s, seat, src, dst)
+    stats = s.stats[seat]
     for u in ships:
         x = units[u]
-        units[u] = x._replace(loc=dst, mp=x.mp - 1)
+        mp = x.mp - 1
+        if toll and mp > 0 and x.kind != "infantry":
+            # never below 0 left, and never the unit's allowance for the turn below 1
+            mp -= max(0, min(toll, mp, stats[x.kind].mp + s.turn_mp_bonus - 1))
+        units[u] = x._replace(loc=dst, mp=mp)
     for u in carried:
         units[u] = units[u]._replace(loc=dst)
+    if s.no_landing:  # a new arrival: the landing parties aboard may land again
+        s.no_landing = s.no_landing.difference(carried)
     return ships + carried
+
+
+def _warp_toll(s: RiftState, seat: int, src: int, dst: int) -> int:
+    """Movement points a unit of ``seat`` loses on entering ``dst``'s system from outside it
+    when another player has a warp there (RD-UPG-07, ruling RD-OPEN-23): the warp's -1 holds
+    "in that specific system", so it bites on entering, not only when movement points are
+    refreshed. The caller keeps it from taking a unit's allowance to 0."""
+    b = s.board
+    dsys = b.system_of[dst]
+    if dsys < 0 or b.system_of[src] == dsys:
+        return 0
+    ups, owner = s.planet_upgrades, s.planet_owner
+    for p in b.system_planets[dsys]:
+        if "warp" in ups[p] and owner[p] not in (-1, seat):
+            return s.content.rules.warp_mp
+    return 0
 
 
 def _enemy_fleet_at(s: RiftState, seat: int, p: int) -> bool:

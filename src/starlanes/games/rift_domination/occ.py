@@ -1,8 +1,8 @@
 """OCC-cards outside battle (OCC-CARDS, RD-OCC-01..08).
 
 Cards are drawn at the start of a turn (RD-TURN-02); an ``instant`` card is revealed and
-resolved on drawing (RD-OCC-03), except in round one with the ``first_round_no_instants``
-option, where it is put back and another drawn (RD-OCC-08). ``own_turn`` cards are played in
+resolved on drawing (RD-OCC-03), also at set-up, except at set-up and in round one with the
+``first_round_no_instants`` option, where it is put back and another drawn (RD-OCC-08). ``own_turn`` cards are played in
 steps 4-7 of their owner's turn; a card played against another player opens a reaction
 window in which the target may answer with a ``counter`` card, or (Vespians) sacrifice a
 diplomat (RD-FAC-05), or let it resolve. Battle cards are handled by ``battle``. There is no
@@ -86,7 +86,7 @@ def _targets(s: RiftState, seat: int, kind: str, p: dict[str, Any]) -> list[str]
 
         return [f"{ids[q]}:{u}" for q in b.in_play_planets for u in buildable(s, seat, q)]
     if kind in ("recruit", "free_units"):
-        return [ids[q] for q in s.military_bases(seat)]
+        return [ids[q] for q in free_bases(s, seat)]
     if kind == "teleport":
         bases = s.military_bases(seat)
         fleets = sorted({u.loc for u in s.units.values() if u.owner == seat and not u.landed})
@@ -97,12 +97,18 @@ def _targets(s: RiftState, seat: int, kind: str, p: dict[str, Any]) -> list[str]
     return None
 
 
-def own_turn_actions(s: RiftState, seat: int) -> list[Action]:
+#: Timings of the cards a seat may play in its own turn (steps 4-7).
+OWN_TURN = frozenset({"own_turn", "any_time"})
+
+
+def own_turn_actions(s: RiftState, seat: int, timings: frozenset[str] = OWN_TURN) -> list[Action]:
+    """Card plays open to ``seat`` outside battle: cards of the given timings with each of
+    their legal targets."""
     cards = s.content.cards
     out: list[Action] = []
     for cid in sorted(set(s.hands[seat])):
         card = cards[cid]
-        if card.timing != "own_turn":
+        if card.timing not in timings:
             continue
         kind, p = effect_of(card)
         targets = _targets(s, seat, kind, p)
@@ -182,9 +188,66 @@ def _instant_apply(s: RiftState, d: Decision, a: Action) -> None:
         resolve_effect(s, d.seat, d.data[0], "", d.seat)
 
 
+# ------------------------------------------------------------------ windows between turns
+#: Cards that may be played in a window between turns (RD-OCC-01).
+ANY_TIME = frozenset({"any_time"})
+
+
+def holds_any_time(s: RiftState, seat: int) -> bool:
+    cards = s.content.cards
+    return any(cards[c].timing == "any_time" for c in s.hands[seat])
+
+
+def open_window(s: RiftState) -> None:
+    """After a seat's turn, before the next turn or the end of the round: every other seat,
+    clockwise from the next one, may play ``any_time`` cards (RD-OCC-01 "the cards can
+    always be used, even during other player turns"; ruling RD-OPEN-14). A seat holding no
+    such card is skipped without a decision. Option ``occ_timing="own_turn"`` (the narrow
+    reading) opens no window."""
+    if s.options["occ_timing"] != "always":
+        return
+    _ask(s, tuple((s.seat + k) % s.n for k in range(1, s.n)))
+
+
+def _ask(s: RiftState, order: tuple[int, ...]) -> None:
+    """Push the window for the first seat of ``order`` that holds an any-time card; the
+    seats skipped before it are known (to every seat) to hold none."""
+    for i, seat in enumerate(order):
+        if holds_any_time(s, seat):
+            s.occ_known[seat] = (s.occ_known[seat][0], True)
+            s.push(Decision(seat, "window", (order[i + 1:],)))
+            return
+        s.occ_known[seat] = (len(s.hands[seat]), False)
+
+
+def skip_spent_window(s: RiftState) -> bool:
+    """If the top decision is a window whose seat no longer holds an any-time card (it
+    played its last), close it and ask the next seat. Returns True if it did."""
+    d = s.stack[-1]
+    if d.kind != "window" or holds_any_time(s, d.seat):
+        return False
+    s.stack.pop()
+    s.occ_known[d.seat] = (len(s.hands[d.seat]), False)
+    _ask(s, d.data[0])
+    return True
+
+
+def _window_legal(s: RiftState, d: Decision) -> list[Action]:
+    return [*own_turn_actions(s, d.seat, ANY_TIME), Pass()]
+
+
+def _window_apply(s: RiftState, d: Decision, a: Action) -> None:
+    if isinstance(a, PlayCard):
+        s.push(d)  # the seat may play more once this card (and any answer to it) is done
+        play_own_turn(s, d.seat, a)
+    else:
+        _ask(s, d.data[0])
+
+
 DECISIONS = {
     "counter": (_counter_legal, _counter_apply),
     "instant": (_instant_legal, _instant_apply),
+    "window": (_window_legal, _window_apply),
 }
 
 
@@ -208,7 +271,14 @@ def resolve_effect(s: RiftState, seat: int, card_id: str, target: str, victim: i
     elif kind == "income_up":
         s.income[seat] = min(s.content.rules.income_max, s.income[seat] + p["amount"])
     elif kind == "income_down":
-        s.income[seat] = max(floor, s.income[seat] - p["amount"])
+        # the counter cannot leave its printed track (3-23); each step it cannot drop
+        # costs ``else_lose`` resources instead, so the card never does nothing
+        drop = min(p["amount"], max(0, s.income[seat] - floor))
+        s.income[seat] -= drop
+        if drop:
+            s.log(f"{s.seat_name(seat)}'s resource-per-round counter drops to {s.income[seat]}")
+        if drop < p["amount"] and p["else_lose"]:
+            s.gain_resources(seat, -(p["amount"] - drop) * p["else_lose"], "OCC-card")
     elif kind == "drain_income":
         s.income[victim] = max(floor, s.income[victim] - p["amount"])
     elif kind == "steal_resources":
@@ -252,29 +322,44 @@ def resolve_effect(s: RiftState, seat: int, card_id: str, target: str, victim: i
     elif kind == "teleport":
         src, dst = target.split(">")
         a, q = b.index[src], b.planet_point[ids.index(dst)]
+        moved = {}
         for u, x in list(s.units.items()):
             if x.owner == seat and x.loc == a and not x.landed:
                 s.units[u] = x._replace(loc=q)
+                moved[u] = a
         s.log(f"{s.seat_name(seat)}'s fleet at {src} jumps to {dst}")
+        if s.enemy_fleet_at(seat, q):
+            # entering an enemy-held point starts a battle however the fleet got there
+            # (RD-MOV-10, ruling RD-OPEN-24); a retreat goes back to where it jumped from
+            from . import battle
+
+            battle.start_space_battle(s, seat, q, moved)
     else:
         s.log(f"{s.content.cards[card_id].name} has no effect outside battle")
 
 
+def free_bases(s: RiftState, seat: int) -> list[int]:
+    """The seat's planets with a military base whose orbit holds no enemy fleet: new units
+    are never placed into an enemy-held orbit (RD-REC-03, ruling RD-OPEN-24)."""
+    pp = s.board.planet_point
+    return [q for q in s.military_bases(seat) if not s.enemy_fleet_at(seat, pp[q])]
+
+
 def _place_units(s: RiftState, seat: int, unit: str, count: int, target: str) -> None:
-    """Units from a card go to the named base planet, else the first military base, else
-    the largest fleet; with none of these they are lost."""
+    """Units from a card go to the named base planet, else the first military base whose
+    orbit holds no enemy fleet, else the largest fleet; with none of these they are lost."""
     b = s.board
     point = -1
     if target:
         point = b.planet_point[b.planet_ids.index(target)]
     else:
-        bases = s.military_bases(seat)
+        bases = free_bases(s, seat)
         if bases:
             point = b.planet_point[bases[0]]
         else:
             locs: dict[int, int] = {}
             for x in s.units.values():
-                if x.owner == seat and not x.landed:
+                if x.owner == seat and not x.landed and not s.enemy_fleet_at(seat, x.loc):
                     locs[x.loc] = locs.get(x.loc, 0) + 1
             if locs:
                 point = max(sorted(locs), key=lambda q: locs[q])

@@ -28,10 +28,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def _ground_in_orbit(s: RiftState, seat: int, point: int) -> list[int]:
+    """The seat's ground units in the orbit at ``point`` that may land: not those that
+    retreated from a ground battle since they last arrived (ruling RD-OPEN-10)."""
     stats = s.stats[seat]
+    barred = s.no_landing
     return [
         uid for uid, u in s.units.items()
         if u.loc == point and u.owner == seat and not u.landed and stats[u.kind].ground
+        and uid not in barred
     ]
 
 
@@ -44,11 +48,13 @@ def planet_actions(s: RiftState, seat: int) -> list[Action]:
     enemy_ships: set[int] = set()
     landed_infantry: set[tuple[int, int]] = set()
     planet_of = b.planet_of
-    for u in s.units.values():
+    barred = s.no_landing
+    for uid, u in s.units.items():
         if planet_of[u.loc] < 0:
             continue
         if u.owner == seat:
-            own.setdefault(u.loc, []).append(u)
+            if not (barred and uid in barred and not u.landed):
+                own.setdefault(u.loc, []).append(u)
         elif not u.landed:
             enemy_ships.add(u.loc)
         elif u.kind == "infantry":
@@ -135,13 +141,35 @@ def _reveal(s: RiftState, p: int) -> None:
         s.log(f"{s.board.planet_ids[p]}: {s.tile_kind[p]} tile shows {s.tile_value[p]}")
 
 
+def _garrison_losses(s: RiftState, seat: int, p: int, landing: list[int]) -> list[int]:
+    """Neutral defenders (ruling RD-OPEN-25, designed ``garrison`` of the board's planet): a
+    landing on a planet no player holds loses that many ground units, cheapest first, before
+    the condition resolves; civilized planets (bought, RD-PLC-04) have none. Returns the
+    landing units left."""
+    g = s.board.planet_garrison[p] if s.board.planet_garrison else 0
+    if not g or s.tile_kind[p] == "civilized":
+        return landing
+    stats = s.stats[seat]
+    order = sorted(landing, key=lambda u: (stats[s.units[u].kind].cost, u))
+    lost, left = order[:g], order[g:]
+    for u in lost:
+        s.remove_unit(u)
+    s.log(f"the garrison of {s.board.planet_ids[p]} destroys {len(lost)} landing unit(s)")
+    return [u for u in landing if u in left]
+
+
 def take_uncontrolled(s: RiftState, seat: int, p: int, landing: list[int]) -> None:
-    """Resolve the condition of an uncontrolled planet for landing units (RD-PLC-04..12)."""
+    """Resolve the condition of an uncontrolled planet for landing units (RD-PLC-04..12),
+    after its garrison has fought the landing (ruling RD-OPEN-25)."""
     fx = s.fx[seat]
     assert fx is not None
     kind = s.tile_kind[p]
     name = s.board.planet_ids[p]
     value = s.tile_value[p]
+    landing = _garrison_losses(s, seat, p, landing)
+    if not landing:
+        s.log(f"{s.seat_name(seat)}'s landing on {name} is beaten off")
+        return
     _set_landed(s, landing)
     if kind == "dangerous":
         roll = s.rng.d6()
@@ -232,9 +260,14 @@ def set_owner(s: RiftState, p: int, seat: int) -> None:
     b = s.board
     sys = b.planet_system[p]
     if b.planet_huge[p]:
+        # SPECIAL PLANETS (RD-SPC-02/03, ruling RD-OPEN-21): 4 VP for the planet; taking
+        # one gives control of the whole central system, which scores only when control
+        # is gained (RD-SYS-04), not again for the second huge planet.
         s.gain_vp(seat, s.content.rules.huge_planet_vp, f"huge planet {b.planet_ids[p]}")
+        previous = s.system_owner[sys]
         s.system_owner[sys] = seat
-        gain_system(s, seat, sys)
+        if previous != seat:
+            gain_system(s, seat, sys)
         return
     members = b.system_planets[sys]
     controller = seat if all(s.planet_owner[q] == seat for q in members) else -1

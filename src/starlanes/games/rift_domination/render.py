@@ -3,7 +3,10 @@
 :func:`render` draws what one seat may see: the 6 x 5 grid of systems with their planets
 and units, the players, that seat's own OCC hand and, while one runs, the battle. It reads
 the state but never changes it, and shows nothing the seat's observation would hide
-(other hands, unrevealed tile values, the deck order).
+(other hands, unrevealed tile values, the deck order). Unit and upgrade ids are shortened
+on the board to their shortest unique prefix (``3fig``, ``[mil]``), which the notation
+accepts too, so cells fit 80 columns; :func:`legend` spells out every symbol and short name
+the board shows.
 """
 
 from __future__ import annotations
@@ -28,11 +31,29 @@ def seat_style(seat: int) -> str:
     return SEAT_STYLES[seat % len(SEAT_STYLES)] if seat >= 0 else "dim"
 
 
+TILE_CODES = {"civilized": "civ", "dangerous": "dan", "anomaly": "ano", "harvester": "har"}
+"""Short board names of the condition tile kinds (RD-PLC-03)."""
+
+
+def unit_codes(ids: list[str]) -> dict[str, str]:
+    """Short board names of unit (or upgrade) ids: the shortest prefix of 3+ letters no
+    other id shares (``fig`` fighter, ``car`` carrier, ``cor`` corvette); typed notation
+    accepts them as prefixes (``recruit inf C3a``)."""
+    out = {}
+    for uid in ids:
+        n = 3
+        while n < len(uid) and any(o != uid and o.startswith(uid[:n]) for o in ids):
+            n += 1
+        out[uid] = uid[:n]
+    return out
+
+
 def _unit_counts(s: RiftState, points: set[int]) -> dict[int, Counter[str]]:
+    codes = unit_codes(list(s.content.units))
     out: dict[int, Counter[str]] = {}
     for u in s.units.values():
         if u.loc in points:
-            key = u.kind + ("(l)" if u.landed else "")
+            key = codes.get(u.kind, u.kind) + ("(l)" if u.landed else "")
             out.setdefault(u.owner, Counter())[key] += 1
     return out
 
@@ -45,12 +66,12 @@ def _units_text(counts: dict[int, Counter[str]]) -> Text:
         parts = " ".join(
             f"{n}{kind}" for kind, n in sorted(counts[owner].items())
         )
-        t.append(f"P{owner}:", style=seat_style(owner))
+        t.append(f"P{owner}: ", style=seat_style(owner))
         t.append(parts)
     return t
 
 
-def _planet_line(s: RiftState, p: int) -> Text:
+def _planet_lines(s: RiftState, p: int) -> list[Text]:
     b = s.board
     owner = s.planet_owner[p]
     t = Text()
@@ -63,17 +84,17 @@ def _planet_line(s: RiftState, p: int) -> Text:
         t.append(" home", style="italic")
     kind = s.tile_kind[p]
     if kind:
-        t.append(f" {kind}" + (f"={s.tile_value[p]}" if s.tile_revealed[p] else "?"),
+        t.append(f" {TILE_CODES.get(kind, kind)}" + (f"={s.tile_value[p]}" if s.tile_revealed[p] else "?"),
                  style="cyan" if s.tile_revealed[p] else "dim cyan")
     ups = s.planet_upgrades[p]
     if ups:
-        t.append(" [" + ",".join(ups) + "]", style="magenta")
+        codes = unit_codes(list(s.content.upgrades))
+        t.append(" [" + ",".join(codes.get(u, u) for u in ups) + "]", style="magenta")
     orbit = b.planet_point[p]
     counts = _unit_counts(s, {orbit})
     if counts:
-        t.append(" ")
-        t.append_text(_units_text(counts))
-    return t
+        return [t, Text(" ").append_text(_units_text(counts))]
+    return [t]
 
 
 def _system_cell(s: RiftState, si: int) -> RenderableType:
@@ -87,7 +108,8 @@ def _system_cell(s: RiftState, si: int) -> RenderableType:
     if owner >= 0:
         head.append(f" P{owner}", style=seat_style(owner))
     lines: list[RenderableType] = [head]
-    lines.extend(_planet_line(s, p) for p in b.system_planets[si])
+    for p in b.system_planets[si]:
+        lines.extend(_planet_lines(s, p))
     others = {
         q for q in range(len(b.names))
         if b.system_of[q] == si and b.planet_of[q] < 0
@@ -113,7 +135,8 @@ def board_table(s: RiftState) -> Table:
     rows = [y for y in range(GRID_H)
             if any(b.system_point[by_pos[(x, y)]] >= 0 for x in cols if (x, y) in by_pos)]
     for x in cols:
-        table.add_column("ABCDEF"[x], justify="left", vertical="top", overflow="fold")
+        table.add_column("ABCDEF"[x], justify="left", vertical="top", overflow="fold",
+                         ratio=1)
     for y in rows:
         row: list[RenderableType] = []
         for x in cols:
@@ -133,7 +156,27 @@ def board_table(s: RiftState) -> Table:
     return table
 
 
-def players_table(s: RiftState, seat: int) -> Table:
+def legend(s: RiftState) -> Text:
+    """What the board's symbols and short names mean (only those on the board now)."""
+    ucodes = unit_codes(list(s.content.units))
+    gcodes = unit_codes(list(s.content.upgrades))
+    kinds = sorted({u.kind for u in s.units.values()})
+    built = sorted({u for ups in s.planet_upgrades for u in ups})
+    text = ("Legend: C3 system (column C, row 3) and C3a, C3b its planets; * huge central "
+            "planet (4 upgrade slots); P1 after a planet or system: its holder; home: a home "
+            "planet; condition tiles civ civilized, dan dangerous, ano anomaly, har harvester: "
+            "ano? value hidden until the planet is taken, dan=4 once shown; P0: 3fig under "
+            "a planet: 3 fighters of P0 in its orbit; (l) "
+            "landed on the planet; at: units at the system point; borders: units between "
+            "two systems (C3|C4). Short names may be typed: recruit inf C3a.")
+    if kinds:
+        text += " Units: " + ", ".join(f"{ucodes[k]} {k}" for k in kinds) + "."
+    if built:
+        text += " Upgrades: " + ", ".join(f"{gcodes[u]} {u}" for u in built) + "."
+    return Text(text, style="dim")
+
+
+def players_table(s: RiftState, seat: int, spectator: bool = False) -> Table:
     """Faction, resources, income, VP/target, hand size and roster of every seat."""
     table = Table(title="Players", show_lines=False)
     for col in ("seat", "faction", "res", "income", "VP", "hand", "roster"):
@@ -144,7 +187,7 @@ def players_table(s: RiftState, seat: int) -> Table:
         fname = s.content.factions[fid].name if fid in s.content.factions else "-"
         marker = ">" if i == turn else " "
         who = Text(f"{marker}P{i}", style=seat_style(i))
-        if i == seat:
+        if i == seat and not spectator:
             who.append(" (you)")
         table.add_row(
             who, Text(fname), str(s.resources[i]), str(s.income[i]),
@@ -154,13 +197,15 @@ def players_table(s: RiftState, seat: int) -> Table:
     return table
 
 
-def hand_table(s: RiftState, seat: int) -> RenderableType:
-    """``seat``'s own OCC-cards with their names and texts."""
+def hand_table(s: RiftState, seat: int, spectator: bool = False) -> RenderableType:
+    """``seat``'s own OCC-cards with their names and texts (the id is what ``play``
+    takes)."""
     hand = s.hands[seat] if 0 <= seat < s.n else []
     if not hand:
         return Text(f"P{seat} holds no OCC-cards.", style="dim")
-    table = Table(title=f"Your OCC-cards (P{seat})", show_lines=False)
-    table.add_column("card")
+    whose = f"P{seat}'s" if spectator else f"Your (P{seat})"
+    table = Table(title=f"{whose} OCC-cards (type: play ID)", show_lines=False)
+    table.add_column("id", no_wrap=True)
     table.add_column("name")
     table.add_column("timing")
     table.add_column("text")
@@ -235,13 +280,15 @@ def status_line(s: RiftState) -> Text:
     return t
 
 
-def render(state: RiftState, seat: int) -> RenderableType:
-    """Everything ``seat`` may see, as one rich renderable."""
+def render(state: RiftState, seat: int, spectator: bool = False) -> RenderableType:
+    """Everything ``seat`` may see, as one rich renderable (``spectator``: an onlooker's
+    view of that seat, nobody is "you")."""
     parts: list[RenderableType] = [
         status_line(state),
         board_table(state),
-        players_table(state, seat),
-        hand_table(state, seat),
+        legend(state),
+        players_table(state, seat, spectator),
+        hand_table(state, seat, spectator),
     ]
     bp = battle_panel(state)
     if bp is not None:

@@ -60,11 +60,20 @@ def apply(s: RiftState, action: Action) -> None:
 
 
 def advance(s: RiftState) -> None:
-    """Run automatic steps until a player must decide or the game is over."""
-    while not s.stack and s.battle is None:
+    """Run automatic steps until a player must decide or the game is over. A card window
+    whose seat has nothing left to play is closed without a decision."""
+    while True:
+        if s.stack:
+            if s.stack[-1].kind == "window" and occ.skip_spent_window(s):
+                continue
+            return
+        if s.battle is not None:
+            return
         if s.phase == "turn_start":
             turn.run_turn_start(s)
         elif s.phase == "turn_end":
             turn.run_turn_end(s)
+        elif s.phase == "between_turns":
+            turn.run_between_turns(s)
         else:
             return

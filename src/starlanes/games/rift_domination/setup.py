@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from starlanes.engine import Action, ContentError
 
+from . import occ
 from .actions import ChooseHome, KeepFaction, PlaceTile, RepickFaction
 from .board import board_for
 from .factions import compile_faction
@@ -102,6 +103,18 @@ def apply_tile(s: RiftState, a: Action) -> None:
 
 # ------------------------------------------------------------------ factions
 def _begin_factions(s: RiftState) -> None:
+    """Deal each seat a faction it may keep or repick once (RD-SET-09/10), or, with the
+    ``factions`` option (a designer's control, ruling in docs/rulings), give each seat the
+    faction named for it with no decision."""
+    fixed = s.game.fixed_factions
+    if fixed:
+        for seat, faction in enumerate(fixed):
+            s.faction[seat] = faction
+            s.log(f"P{seat} plays {s.content.factions[faction].name}")
+        s.faction_offer = ""
+        s.phase = "setup_faction"
+        _hand_out(s)
+        return
     pool = sorted(s.content.factions)
     s.rng.shuffle(pool)
     s.faction_pool = pool
@@ -174,8 +187,12 @@ def _hand_out(s: RiftState) -> None:
 
 
 def _draw_setup_card(s: RiftState, seat: int) -> None:
-    """Set-up hands hold no instant cards: an instant is put back and another drawn
-    (ruling RD-OPEN-14; set-up is not a turn, so nothing can resolve yet)."""
+    """One set-up card (RD-SET-17). An instant card is revealed and resolved at once, as on
+    any draw (RD-OCC-03); putting it back and drawing another is the rulebook's
+    first-session variant (RD-OCC-08), played with ``first_round_no_instants``."""
+    if not s.options["first_round_no_instants"]:
+        occ.draw_cards(s, seat, 1)
+        return
     for _ in range(len(s.deck)):
         card = s.deck.pop()
         if s.content.cards[card].timing != "instant":

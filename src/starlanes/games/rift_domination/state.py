@@ -25,6 +25,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import RiftDomination
 
 
+_INSTANTS: dict[int, frozenset[str]] = {}
+
+
+def _instant_ids(content: RiftContent) -> frozenset[str]:
+    """The ids of the instant OCC-cards of ``content`` (cached per content object)."""
+    got = _INSTANTS.get(id(content))
+    if got is None:
+        got = frozenset(c for c, card in content.cards.items() if card.timing == "instant")
+        _INSTANTS[id(content)] = got
+    return got
+
+
 class Unit(NamedTuple):
     """One unit tile: ``wounds`` are LP lost (damage tiles); ``mp`` movement points left this
     turn; ``landed`` means on the planet surface at orbit point ``loc`` (ground units)."""
@@ -47,6 +59,7 @@ class RiftState(GameState):
         "roster", "unlocks", "home", "repicked", "faction_pool", "faction_offer", "hands",
         "deck", "discard", "system_owner", "stack", "battle", "turn_mp_bonus", "end_reason",
         "winners", "log_lines", "target_vp", "setup_order", "options", "deck_unordered",
+        "no_landing", "target_reached", "occ_known",
     )
 
     def __init__(self, game: RiftDomination, content: RiftContent, board: Board) -> None:
@@ -96,7 +109,18 @@ class RiftState(GameState):
         self.winners: list[int] = []
         self.log_lines: list[str] = []
         self.target_vp = 0
+        # Someone has reached the target this game: the current round is the last
+        # (RD-WIN-06, ruling RD-OPEN-19), even if that player falls below it again.
+        self.target_reached = False
+        # What every seat knows of each hand from the card windows between turns (a seat
+        # with no any-time card is skipped, one with some is asked): per seat, (how many
+        # of its cards are known not to be any-time cards, whether it is known to hold an
+        # any-time card). Determinisations keep these facts (ruling RD-OPEN-14).
+        self.occ_known: list[tuple[int, bool]] = [(0, False)] * self.n
         self.setup_order: list[int] = []
+        # Ground units that retreated from a ground battle into orbit: they may not land
+        # again until they arrive at a point anew (ruling RD-OPEN-10).
+        self.no_landing: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------------ helpers
     def log(self, text: str) -> None:
@@ -125,9 +149,23 @@ class RiftState(GameState):
         ]
 
     def gain_vp(self, seat: int, n: int, reason: str) -> None:
-        """Add (or with negative ``n`` remove) victory points; VP never go below 0."""
-        self.vp[seat] = max(0, self.vp[seat] + n)
-        self.log(f"{self.seat_name(seat)} {'+' if n >= 0 else ''}{n} VP ({reason})")
+        """Add (or with negative ``n`` remove) victory points; VP never go below 0, and the
+        log says what really changed (e.g. "loses 1 VP, 2 would go below 0")."""
+        before = self.vp[seat]
+        self.vp[seat] = max(0, before + n)
+        if self.target_vp and self.vp[seat] >= self.target_vp:
+            self.target_reached = True
+        name = self.seat_name(seat)
+        if n >= 0:
+            self.log(f"{name} +{n} VP ({reason})")
+            return
+        lost = before - self.vp[seat]
+        if lost == -n:
+            self.log(f"{name} -{lost} VP ({reason})")
+        elif lost:
+            self.log(f"{name} loses {lost} VP ({reason}: {-n} due, VP cannot go below 0)")
+        else:
+            self.log(f"{name} has no VP to lose ({reason}: {-n} due, VP cannot go below 0)")
 
     def gain_resources(self, seat: int, n: int, reason: str) -> None:
         """Add resources (negative ``n`` removes, never below 0)."""
@@ -154,11 +192,25 @@ class RiftState(GameState):
         return card
 
     def discard_card(self, seat: int, card: str) -> None:
+        """Move ``card`` from the seat's hand to the (public) discard pile."""
         self.hands[seat].remove(card)
         self.discard.append(card)
+        known, holds = self.occ_known[seat]
+        if known or holds:
+            if self.content.cards[card].timing == "any_time":
+                holds = False  # it may have been the only one
+            else:
+                known -= 1  # it may have been one of the known ones
+            self.occ_known[seat] = (max(0, min(known, len(self.hands[seat]) - holds)), holds)
 
     def push(self, decision: Decision) -> None:
         self.stack.append(decision)
+
+    def enemy_fleet_at(self, seat: int, point: int) -> bool:
+        """True if another seat has units that are not landed at ``point`` (an
+        enemy-held point: entering it starts a battle, RD-MOV-10, ruling RD-OPEN-24)."""
+        return any(u.loc == point and u.owner != seat and not u.landed
+                   for u in self.units.values())
 
     def controls_planet_in_system(self, seat: int, system: int) -> bool:
         return any(self.planet_owner[p] == seat for p in self.board.system_planets[system])
@@ -254,7 +306,10 @@ class RiftState(GameState):
         c.winners = self.winners[:]
         c.log_lines = self.log_lines[:]
         c.target_vp = self.target_vp
+        c.target_reached = self.target_reached
+        c.occ_known = self.occ_known[:]
         c.setup_order = self.setup_order[:]
+        c.no_landing = self.no_landing
         return c
 
     def _digest_payload(self) -> Any:
@@ -269,29 +324,43 @@ class RiftState(GameState):
             [(d.seat, d.kind, repr(d.data)) for d in self.stack],
             None if self.battle is None else repr(self.battle.digest_data()),
             self.turn_mp_bonus, self.end_reason, self.winners,
-        ] + (["unordered deck"] if self.deck_unordered else [])
+        ] + (["unordered deck"] if self.deck_unordered else []) + (
+            [["no landing", sorted(self.no_landing)]] if self.no_landing else []) + (
+            ["target reached"] if self.target_reached else [])
 
     def _resample_hidden(self, seat: int, rng: random.Random) -> None:
         # OCC-cards: the other hands are dealt afresh from every card ``seat`` cannot see
         # (deck + other hands); the rest becomes an unordered deck drawn at random, which
-        # spares shuffling ~100 cards per determinisation.
-        unseen = list(self.deck)
+        # spares shuffling ~100 cards per determinisation. Instant cards are revealed when
+        # drawn (RD-OCC-03), so a hand never holds one unseen: they stay where they are and
+        # are never dealt into a hand.
+        instant = _instant_ids(self.content)
+        unseen = [c for c in self.deck if c not in instant]
+        deck_instants = [c for c in self.deck if c in instant]
+        kept: dict[int, list[str]] = {}
         need = 0
         for s in range(self.n):
             if s != seat:
-                unseen.extend(self.hands[s])
-                need += len(self.hands[s])
-        size = len(unseen)
-        for i in range(need):  # partial Fisher-Yates: a uniform draw of the dealt cards
-            j = i + int(rng.random() * (size - i))
-            unseen[i], unseen[j] = unseen[j], unseen[i]
-        i = 0
-        for s in range(self.n):
-            if s != seat:
-                k = len(self.hands[s])
-                self.hands[s] = unseen[i:i + k]
-                i += k
-        self.deck = unseen[i:]
+                hand = self.hands[s]
+                kept[s] = [c for c in hand if c in instant]
+                hidden = [c for c in hand if c not in instant]
+                unseen.extend(hidden)
+                need += len(hidden)
+        if any(k or h for s, (k, h) in enumerate(self.occ_known) if s != seat):
+            self._deal_known(seat, unseen, kept, rng)
+            self.deck += deck_instants
+        else:
+            size = len(unseen)
+            for i in range(need):  # partial Fisher-Yates: a uniform draw of the dealt cards
+                j = i + int(rng.random() * (size - i))
+                unseen[i], unseen[j] = unseen[j], unseen[i]
+            i = 0
+            for s in range(self.n):
+                if s != seat:
+                    k = len(self.hands[s]) - len(kept[s])
+                    self.hands[s] = kept[s] + unseen[i:i + k]
+                    i += k
+            self.deck = unseen[i:] + deck_instants
         self.deck_unordered = True
         # Condition tiles: hidden values are reshuffled among tiles of the same kind,
         # together with the values still in the bag and the tile in hand.
@@ -328,6 +397,33 @@ class RiftState(GameState):
         # set-up is over nothing draws from it again.
         if self.phase.startswith("setup"):
             quick_shuffle(self.faction_pool, rng)
+
+    def _deal_known(self, seat: int, unseen: list[str], kept: dict[int, list[str]],
+                    rng: random.Random) -> None:
+        """Deal the other hands from ``unseen`` keeping what the card windows told
+        ``seat``: each hand keeps its ``kept`` cards, gets its known number of cards that
+        are not any-time cards, then an any-time card if it is known to hold one, then
+        cards at random; the rest is the deck."""
+        cards = self.content.cards
+        quick_shuffle(unseen, rng)
+        plain = [c for c in unseen if cards[c].timing != "any_time"]
+        anytime = [c for c in unseen if cards[c].timing == "any_time"]
+        hands: dict[int, list[str]] = {}
+        for s in range(self.n):
+            if s == seat:
+                continue
+            known, holds = self.occ_known[s]
+            hand = list(kept.get(s, ())) + [plain.pop() for _ in range(min(known, len(plain)))]
+            if holds and anytime:
+                hand.append(anytime.pop())
+            hands[s] = hand
+        rest = plain + anytime
+        quick_shuffle(rest, rng)
+        for s, hand in hands.items():
+            while len(hand) < len(self.hands[s]):
+                hand.append(rest.pop())
+            self.hands[s] = hand
+        self.deck = rest
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: the public board, its own hand, others' hand sizes; tile

@@ -29,7 +29,8 @@ def reset_movement(s: RiftState, seat: int) -> None:
     """Movement points for the turn (RD-MOV-07) with warp (RD-UPG-07..09): +1 for the
     owner's units starting the turn in a system with its warp, -1 (never below 1) for other
     players' units there; infantry is not affected. Ruling RD-OPEN-23: the modifier is set
-    by the system a unit starts its turn in."""
+    by the system a unit starts its turn in; entering an enemy warp's system later costs
+    the point again (``movement._warp_toll``)."""
     b = s.board
     warp_sys: dict[int, int] = {}
     for p in b.in_play_planets:
@@ -101,10 +102,11 @@ def run_turn_start(s: RiftState) -> None:
 
 def fighter_points(s: RiftState, seat: int) -> list[int]:
     """Where free fighters may go: a point holding one of the seat's fleets, or the orbit of
-    one of its planets with a military base (RD-TURN-05)."""
+    one of its planets with a military base (RD-TURN-05), but not an orbit held by an
+    enemy fleet (ruling RD-OPEN-24)."""
     pts = {u.loc for u in s.units.values() if u.owner == seat and not u.landed}
     pts.update(s.board.planet_point[p] for p in s.military_bases(seat))
-    return sorted(pts)
+    return sorted(p for p in pts if not s.enemy_fleet_at(seat, p))
 
 
 def _fighters_legal(s: RiftState, d: Decision) -> list[Action]:
@@ -197,15 +199,16 @@ def apply_build(s: RiftState, a: Action) -> None:
 def recruit_points(s: RiftState, seat: int) -> dict[int, frozenset[str] | None]:
     """Planets where ``seat`` may recruit: those with a military base (any roster unit,
     RD-REC-03/04) and, for Vespian-like factions, orbits with one of its diplomats (the
-    listed units only, RD-FAC-04)."""
-    out: dict[int, frozenset[str] | None] = {p: None for p in s.military_bases(seat)}
+    listed units only, RD-FAC-04); never an orbit held by an enemy fleet (new units are
+    not placed into a battle, ruling RD-OPEN-24)."""
+    out: dict[int, frozenset[str] | None] = {p: None for p in occ.free_bases(s, seat)}
     fx = s.fx[seat]
     if fx and fx.diplomat_recruits:
         b = s.board
         for u in s.units.values():
             if u.owner == seat and u.kind == "diplomat":
                 p = b.planet_of[u.loc]
-                if p >= 0 and p not in out:
+                if p >= 0 and p not in out and not s.enemy_fleet_at(seat, u.loc):
                     out[p] = fx.diplomat_recruits
     return out
 
@@ -247,15 +250,23 @@ def apply_recruit(s: RiftState, a: Action) -> None:
 
 # ------------------------------------------------------------------ end of turn / round
 def run_turn_end(s: RiftState) -> None:
-    """Next seat clockwise; at the end of a round check victory (RD-WIN-01..07)."""
+    """The turn is over: the other seats get a window for any-time OCC-cards (RD-OCC-01,
+    ``occ.open_window``), then :func:`run_between_turns` moves on."""
     for uid, u in s.units.items():
         if u.owner == s.seat and u.mp:
             s.units[uid] = u._replace(mp=0)
     s.turn_mp_bonus = 0
+    s.no_landing = frozenset()
+    s.phase = "between_turns"
+    occ.open_window(s)
+
+
+def run_between_turns(s: RiftState) -> None:
+    """Next seat clockwise; at the end of a round check victory (RD-WIN-01..07)."""
     if s.seat + 1 < s.n:
         s.seat += 1
     else:
-        if max(s.vp) >= s.target_vp:
+        if s.target_reached or max(s.vp) >= s.target_vp:
             _finish(s, "victory_points")
             return
         if s.round >= s.options["round_limit"]:
@@ -268,9 +279,9 @@ def run_turn_end(s: RiftState) -> None:
 
 
 def _finish(s: RiftState, reason: str) -> None:
-    """Ruling RD-OPEN-19: after the last round the players with the most VP win (ties
-    share); a player who fell back below the target in that round can still win if no one
-    has more."""
+    """Ruling RD-OPEN-19: once anyone has reached the target the round is the last
+    (RD-WIN-06), even if that player falls back below it before the round ends; then the
+    players with the most VP win (ties share)."""
     best = max(s.vp)
     s.winners = [i for i, v in enumerate(s.vp) if v == best]
     s.end_reason = reason

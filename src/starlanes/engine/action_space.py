@@ -1,0 +1,149 @@
+"""Fixed action spaces: every action a game can ever offer, numbered 0..n-1.
+
+A game's companion module ``action_space`` defines two functions:
+
+- ``families(game) -> list[Family]``: the notation families in a fixed order, each a verb
+  (the notation's first token) and one token domain per argument, derived from the game's
+  loaded content and board (so a content pack gets its own numbering);
+- ``key(state, action) -> tuple[str, ...]``: the action's canonical key, the verb followed
+  by one token per argument. Usually the notation split on spaces; a game whose notation
+  names things that come and go (Galactic Domination's ship numbers) rewrites those tokens
+  into stable ones (the ship's slot).
+
+A module whose keys never look at the state sets ``STATELESS_KEYS = True``; the space then
+remembers each action's index.
+
+The index of a key is its family's offset plus the mixed-radix number of its argument
+tokens (first argument most significant). Numbering depends only on the families, so it is
+stable for a given content and player count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from math import prod
+from typing import TYPE_CHECKING, Any
+
+from .errors import ActionIndexError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .action import Action
+    from .state import GameState
+
+
+@dataclass(frozen=True)
+class Family:
+    """A notation family: ``verb`` and the token domain of each argument.
+
+    ``size`` is the number of keys it covers (the product of the domain sizes)."""
+
+    verb: str
+    domains: tuple[tuple[str, ...], ...] = ()
+    _lookup: tuple[dict[str, int], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "domains", tuple(tuple(d) for d in self.domains))
+        lookups = []
+        for d in self.domains:
+            table = {t: i for i, t in enumerate(d)}
+            if len(table) != len(d):
+                raise ValueError(f"family {self.verb!r} has a repeated token in a domain")
+            lookups.append(table)
+        object.__setattr__(self, "_lookup", tuple(lookups))
+
+    @property
+    def size(self) -> int:
+        return prod(len(d) for d in self.domains)
+
+
+class ActionSpace:
+    """The fixed numbering of a game's keys (see the module docstring).
+
+    ``size`` is the number of distinct actions; :meth:`index` and :meth:`key_at` convert
+    between keys and indices and raise :class:`ActionIndexError` outside the space.
+    """
+
+    def __init__(self, families: Sequence[Family],
+                 key: Callable[[GameState, Action], tuple[str, ...]],
+                 stateless: bool = False) -> None:
+        self.families = tuple(families)
+        self.key = key
+        self.stateless = stateless
+        self._memo: dict[Any, int] = {}
+        self.offsets: list[int] = []
+        self._by_head: dict[tuple[str, int], tuple[int, Family]] = {}
+        offset = 0
+        for fam in self.families:
+            head = (fam.verb, len(fam.domains))
+            if head in self._by_head:
+                raise ValueError(f"two families {fam.verb!r} with {len(fam.domains)} arguments")
+            self._by_head[head] = (offset, fam)
+            self.offsets.append(offset)
+            offset += fam.size
+        self.size = offset
+        self._last: tuple[Any, int, Any, dict[int, Any]] | None = None
+
+    def index(self, key: tuple[str, ...]) -> int:
+        """The index of ``key``; ActionIndexError if no family covers it."""
+        found = self._by_head.get((key[0], len(key) - 1)) if key else None
+        if found is None:
+            raise ActionIndexError(f"no action family {' '.join(key)!r} in the action space")
+        offset, fam = found
+        i = 0
+        for tok, dom, table in zip(key[1:], fam.domains, fam._lookup, strict=True):
+            j = table.get(tok)
+            if j is None:
+                raise ActionIndexError(
+                    f"token {tok!r} of {' '.join(key)!r} is outside the action space"
+                )
+            i = i * len(dom) + j
+        return offset + i
+
+    def key_at(self, index: int) -> tuple[str, ...]:
+        """The key numbered ``index``; ActionIndexError outside ``0..size-1``."""
+        if isinstance(index, bool) or not 0 <= int(index) < self.size:
+            raise ActionIndexError(f"action index {index!r} outside 0..{self.size - 1}")
+        index = int(index)
+        lo, hi = 0, len(self.offsets) - 1
+        while lo < hi:  # last family whose offset <= index
+            mid = (lo + hi + 1) // 2
+            if self.offsets[mid] <= index:
+                lo = mid
+            else:
+                hi = mid - 1
+        fam = self.families[lo]
+        rest = index - self.offsets[lo]
+        tokens: list[str] = []
+        for dom in reversed(fam.domains):
+            rest, j = divmod(rest, len(dom))
+            tokens.append(dom[j])
+        return (fam.verb, *reversed(tokens))
+
+    def legal_indices(self, state: GameState) -> dict[int, Action]:
+        """Index -> legal action of ``state``. Raises ActionIndexError if a legal action
+        falls outside the space (a gap in the game's families) or two share an index.
+        The last state's answer is kept until it changes (an apply, another state)."""
+        legal = state.legal_actions()
+        last = self._last
+        if (last is not None and last[0] is state and last[1] == len(state.history)
+                and last[2] is state._legal):
+            return last[3]
+        out: dict[int, Any] = {}
+        memo = self._memo if self.stateless else None
+        for a in legal:
+            i = memo.get(a) if memo is not None else None
+            if i is None:
+                i = self.index(self.key(state, a))
+                if memo is not None and len(memo) < 1_000_000:
+                    memo[a] = i
+            if i in out:
+                raise ActionIndexError(f"{out[i]} and {a} share action index {i}")
+            out[i] = a
+        self._last = (state, len(state.history), state._legal, out)
+        return out
+
+
+def notation_key(state: GameState, action: Action) -> tuple[str, ...]:
+    """The default key: the action's notation split on spaces."""
+    return tuple(str(action).split())
