@@ -1,0 +1,148 @@
+"""The ``starlanes`` app and what its commands share: option parsing, errors, agent lists.
+
+The commands themselves live in the sibling modules and register on :data:`app`.
+
+User errors (unknown game, bad option, bad agent spec, bad record, bad content) print one
+line ``error: ...`` on stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.markup import escape
+
+from starlanes.engine import (
+    AgentSpecError,
+    BadOptionError,
+    StarlanesError,
+    game_class,
+    load,
+)
+from starlanes.terminal import (
+    err,
+)
+
+app = typer.Typer(
+    help="Play, simulate and replay space-strategy tabletop games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+# ---------------------------------------------------------------------- helpers
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``error: message`` in red on stderr and exit with ``code``."""
+    err.print(f"[red]error: {escape(message)}[/red]", soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def parse_options(items: Sequence[str] | None, content: Path | None = None) -> dict[str, str]:
+    """``["round_limit=3", ...]`` as a dict; ``content`` adds the ``content`` option.
+
+    Raises BadOptionError for an item without ``=`` or with an empty key.
+    """
+    opts: dict[str, str] = {}
+    for item in items or ():
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise BadOptionError(f"option {item!r} is not of the form key=value")
+        opts[key] = value.strip()
+    if content is not None:
+        if not content.is_dir():
+            raise BadOptionError(f"content directory {str(content)!r} does not exist")
+        opts["content"] = str(content)
+    return opts
+
+
+def split_list(text: str) -> list[str]:
+    """Split a comma-separated list; agent parameters (``mcts:iterations=400,c=1.4``) stay
+    with their agent: a part containing ``=`` but no ``:`` continues the previous spec."""
+    items: list[str] = []
+    for raw in text.split(","):
+        part = raw.strip()
+        if items and "=" in part and ":" not in part and ":" in items[-1]:
+            items[-1] += "," + part
+        elif part:
+            items.append(part)
+        else:
+            raise AgentSpecError(f"empty entry in the list {text!r}")
+    return items
+
+
+def checked_setup(game: str, players: int | None, seed: int, option: list[str] | None,
+                  content: Path | None, agents: str) -> tuple[int, dict[str, str], list[str]]:
+    """Players (default: the game's minimum), options and agent specs of a bot run,
+    checked by loading the game once: bad players or options raise before any game."""
+    n = players if players is not None else game_class(game).min_players
+    opts = parse_options(option, content)
+    load(game, players=n, seed=seed, **opts)
+    return n, opts, split_list(agents)
+
+
+GameOptions = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", help="Game option NAME=VALUE; repeat for several. 'starlanes games GAME' "
+    "lists a game's options with type, default, allowed values and what each settles. "
+    "Content overrides: content.FILE.ID.KEY=VALUE, e.g. content.units.destroyer.cost=2 "
+    "(ids from 'starlanes cards GAME').")]
+ContentDir = Annotated[Path | None, typer.Option(
+    help="Directory of content TOML files merged over the packaged ones; it may hold only "
+         "the entries and keys it changes.")]
+MasterSeed = Annotated[int, typer.Option(
+    help="Master seed; game g uses a seed derived from it and g.")]
+MAX_GAMES = 10_000_000
+"""The most games one command plays: a bound that refuses absurd counts at once."""
+ActionCap = Annotated[int, typer.Option(
+    min=1, help="Stop a game after this many actions (end reason action_cap).")]
+
+
+def writable_file(path: Path, what: str) -> None:
+    """Check before any game is played that ``path`` can be written: its folder exists and
+    it is not a folder itself. Raises BadOptionError naming ``what`` and the path."""
+    if path.is_dir():
+        raise BadOptionError(f"{what} {str(path)!r} is a directory, not a file")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise BadOptionError(f"{what} {str(path)!r}: folder {str(parent)!r} does not exist")
+
+
+def writable_dir(path: Path, what: str) -> None:
+    """Create ``path`` (and its parents) now, so a bad output folder fails before any game.
+    Raises BadOptionError naming ``what`` when it cannot be made."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BadOptionError(f"{what} {str(path)!r} cannot be created: {e.strerror}") from None
+
+
+def seat_agents(agents: Sequence[str], players: int, game_number: int) -> list[str]:
+    """The agent of every seat in game ``game_number``: the list is cycled to ``players``
+    entries and rotated by the game number, so over ``players`` consecutive games every agent
+    sits in every seat equally often."""
+    if not agents:
+        raise AgentSpecError("no agents given")
+    if len(agents) > players:
+        raise AgentSpecError(f"{len(agents)} agents named for {players} seats")
+    cycled = [agents[i % len(agents)] for i in range(players)]
+    return [cycled[(i + game_number) % players] for i in range(players)]
+
+
+# ---------------------------------------------------------------------- entry point
+def main() -> None:
+    """Console-script entry point: run the app; user errors exit 2 with one red line."""
+    try:
+        app()
+    except StarlanesError as e:
+        err.print(f"[red]error: {escape(str(e))}[/red]", soft_wrap=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+

@@ -1,0 +1,218 @@
+"""``starlanes play`` (the terminal table) and ``starlanes replay`` (verify or step through a record)."""
+
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from starlanes.agents import make_agent
+from starlanes.cli.app import ContentDir, GameOptions, app, fail, parse_options, split_list
+from starlanes.engine import (
+    AgentSpecError,
+    BadOptionError,
+    GameRecord,
+    RecordError,
+    StarlanesError,
+    game_class,
+    load,
+)
+from starlanes.engine import replay as replay_record
+from starlanes.terminal import (
+    HUMAN,
+    Interrupted,
+    PlaySession,
+    autosave_path,
+    err,
+    out,
+    renderer_for,
+    results_table,
+    seat_label,
+)
+
+
+# ---------------------------------------------------------------------- play
+def _default_bot(game_id: str) -> str:
+    try:
+        make_agent("heuristic", game_id, 0)
+        return "heuristic"
+    except AgentSpecError:
+        err.print("[dim]no heuristic bot for this game yet: bots play at random[/dim]")
+        return "random"
+
+
+def _resolve_seats(game_id: str, seats_text: str | None, players: int | None,
+                   min_players: int) -> list[str]:
+    given = split_list(seats_text) if seats_text else []
+    n = players if players is not None else max(len(given), min_players)
+    cls = game_class(game_id)
+    if not cls.min_players <= n <= cls.max_players:
+        span = (f"exactly {cls.min_players}" if cls.min_players == cls.max_players
+                else f"{cls.min_players}-{cls.max_players}")
+        raise BadOptionError(f"{game_id} is played by {span} players, not {n}")
+    if len(given) > n:
+        raise BadOptionError(f"--seats names {len(given)} seats but --players is {n}")
+    if not given:
+        given = [HUMAN]
+    if len(given) < n:
+        given += [_default_bot(game_id)] * (n - len(given))
+    for spec in given:
+        if spec != HUMAN:
+            make_agent(spec, game_id, 0)  # a bad spec fails here, before the game starts
+    return given
+
+
+def _delay(text: str | None, watching: bool) -> float:
+    """``--delay``: seconds between drawn moves in watch mode, ``key`` (or a negative
+    number) to wait for Enter after each; by default 0.6 s on a terminal, 0 (moves only,
+    no pacing) when the output is piped."""
+    if text is None:
+        return 0.6 if watching and sys.stdout.isatty() else 0.0
+    if text.strip().lower() == "key":
+        return -1.0
+    try:
+        return float(text)
+    except ValueError:
+        raise BadOptionError(f"--delay takes seconds or 'key', not {text!r}") from None
+
+
+@app.command()
+def play(
+    game: Annotated[str | None, typer.Argument(
+        help="Game id (see 'starlanes games'); not needed with --load.")] = None,
+    seats: Annotated[str | None, typer.Option(
+        help="Comma-separated seat list: human or an agent spec per seat "
+             "(default: human, then heuristic bots). Bots only: watch mode.")] = None,
+    players: Annotated[int | None, typer.Option(
+        help="Number of players (default: number of seats, else the game's minimum).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Game seed (default: a fresh random seed, printed).")] = None,
+    option: GameOptions = None,
+    content: ContentDir = None,
+    load_file: Annotated[Path | None, typer.Option(
+        "--load", help="Resume the game saved in this record file.")] = None,
+    save: Annotated[Path | None, typer.Option(
+        help="Write the game record here when the game ends or you quit.")] = None,
+    confirm_forced: Annotated[bool, typer.Option(
+        "--confirm-forced", help="Ask even when only one action is legal.")] = False,
+    delay: Annotated[str | None, typer.Option(
+        help="Watch mode: seconds between moves, or 'key' to wait for Enter after each "
+             "(default 0.6 on a terminal, 0 when piped).")] = None,
+    autosave: Annotated[bool, typer.Option(
+        help="Save the game in the user's data directory after every decision.")] = True,
+) -> None:
+    """Play a game at the terminal, against bots or with friends at one keyboard."""
+    if load_file is not None:
+        if players is not None or seed is not None or option or content is not None:
+            raise BadOptionError(
+                "--load takes players, seed and options from the record; do not give them")
+        record = GameRecord.load(load_file)
+        if game is not None and record.game != game:
+            raise RecordError(f"{load_file} is a record of {record.game}, not {game}")
+        game = record.game
+        state = replay_record(record)
+        if seats is None and len(record.seats) == record.players:
+            seats = ",".join(record.seats)
+        seat_list = _resolve_seats(game, seats, record.players, record.players)
+        seed = record.seed
+        out.print(f"resumed {game} after {len(record.actions)} actions")
+    else:
+        if game is None:
+            raise BadOptionError("play needs a game id (see 'starlanes games') or --load FILE")
+        cls = game_class(game)
+        opts = parse_options(option, content)
+        seat_list = _resolve_seats(game, seats, players, cls.min_players)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        state = load(game, players=len(seat_list), seed=seed, **opts).new_initial_state()
+    watching = HUMAN not in seat_list
+    pace = _delay(delay, watching)
+    target = autosave_path(game, seed) if autosave else None
+    out.print(f"[bold]{escape(state.game.title)}[/bold], seed {seed}, seats: "
+              + ", ".join(f"P{i} {s}" for i, s in enumerate(seat_list)))
+    if target is not None:
+        out.print(f"[dim]autosave: {escape(str(target))}[/dim]", soft_wrap=True)
+    session = PlaySession(state, seat_list, seed, save, autosave=target,
+                          confirm_forced=confirm_forced, delay=pace)
+    try:
+        session.run()
+    except Interrupted as stop:
+        where = stop.path
+        if where is None:
+            err.print("interrupted (autosave is off: nothing was saved)")
+        else:
+            err.print(f"interrupted: game saved to {escape(str(where))}; resume with: "
+                      f"starlanes play --load {escape(str(where))}", soft_wrap=True)
+        raise typer.Exit(130) from None
+
+
+# ---------------------------------------------------------------------- replay
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record JSON file.")],
+    verify: Annotated[bool, typer.Option(
+        help="Only check that the record replays to its digest (exit 0) or not (exit 1).")]
+        = False,
+    step: Annotated[bool, typer.Option(
+        help="Step through the game: Enter shows the next action, q stops.")] = False,
+) -> None:
+    """Verify a saved game record, print its log, or step through it."""
+    if verify:
+        try:
+            record = GameRecord.load(file)
+            state = replay_record(record)
+        except RecordError as e:
+            fail(str(e), code=1)
+        out.print(f"ok: {len(record.actions)} actions replay to digest {state.digest()}")
+        return
+    record = GameRecord.load(file)
+    if step:
+        _step_through(record)
+        return
+    state = replay_record(record, verify=False)
+    for line in state.action_log():
+        out.print(escape(line))
+    seats = record.seats if len(record.seats) == record.players else ["?"] * record.players
+    if state.is_terminal():
+        out.print(results_table(state, seats))
+    else:
+        out.print(f"(unfinished: {len(record.actions)} actions so far)")
+    if state.digest() != record.digest:
+        err.print(f"[yellow]warning: the replay digest {state.digest()} differs from the "
+                  f"recorded {record.digest}[/yellow]")
+
+
+def _step_through(record: GameRecord) -> None:
+    state = replay_record(record, upto=0, verify=False)
+    render = renderer_for(record.game, spectator=True)
+    shown = 0
+    for i, text in enumerate(record.actions):
+        seat = state.current_player()
+        out.rule(f"action {i + 1}/{len(record.actions)}")
+        out.print(render(state, seat))
+        out.print(f"next: {escape(seat_label(state, seat))} plays [bold]{escape(text)}[/bold]")
+        out.print("Enter: next, q: stop> ", end="")
+        line = sys.stdin.readline()
+        if not line or line.strip().lower() in ("q", "quit"):
+            out.print()
+            return
+        try:
+            state.apply(state.game.parse_action(state, text))
+        except StarlanesError as e:
+            raise RecordError(f"action {i + 1} ({text!r}) does not replay: {e}") from None
+        log = state.action_log()
+        for entry in log[shown:]:
+            out.print("  " + escape(entry))
+        shown = len(log)
+    out.rule("end of record")
+    out.print(render(state, max(0, state.current_player())))
+    if state.is_terminal():
+        seats = record.seats if len(record.seats) == record.players else ["?"] * record.players
+        out.print(results_table(state, seats))
+
+

@@ -1,0 +1,115 @@
+"""What the terminal table's parts share: the consoles, seat labels, the board renderer,
+results, and writing records (including the autosave in the user's data directory)."""
+
+from __future__ import annotations
+
+import inspect
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rich.console import Console, RenderableType
+from rich.markup import escape
+from rich.pretty import Pretty
+from rich.table import Table
+
+from starlanes.engine import BadOptionError, GameRecord, GameState, game_module
+from starlanes.engine import replay as replay_record
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+HUMAN = "human"
+
+
+def renderer_for(game_id: str, spectator: bool = False
+                 ) -> Callable[[GameState, int], RenderableType]:
+    """The game's ``render(state, seat)``, or a plain view of the observation.
+
+    With ``spectator`` the board is drawn for an onlooker (a replay, or bots playing each
+    other): the seat is not labelled "you". A game's ``render`` that takes a ``spectator``
+    keyword gets it; one that does not is called as ``render(state, seat)``.
+    """
+    render = getattr(game_module(game_id, "render"), "render", None)
+    if render is None:
+        return lambda state, seat: Pretty(state.observation(seat))
+    if spectator and "spectator" in inspect.signature(render).parameters:
+        return lambda state, seat: render(state, seat, spectator=True)
+    return render
+
+
+def seat_label(state: GameState, seat: int) -> str:
+    """The seat's name in the game's words (``P1 (Vespians)``), else ``P1``."""
+    namer = getattr(state, "seat_name", None)
+    return namer(seat) if callable(namer) else f"P{seat}"
+
+
+def winners_of(state: GameState) -> list[int]:
+    if not state.is_terminal():
+        return []
+    return [i for i, r in enumerate(state.returns()) if r > 0]
+
+
+def end_reason_of(state: GameState) -> str:
+    reason = getattr(state, "end_reason", "")
+    return str(reason) if reason else "finished"
+
+
+def write_record(state: GameState, seats: Sequence[str], path: Path) -> None:
+    """Write ``state``'s game record to ``path`` (parents created).
+
+    Raises BadOptionError naming the path when it cannot be written.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        state.record(seats).save(path)
+    except OSError as e:
+        raise BadOptionError(f"cannot write {path}: {e.strerror}") from None
+
+
+def write_safe_record(state: GameState, seats: Sequence[str], path: Path) -> None:
+    """Like :func:`write_record`, but the digest is recomputed by replaying the actions,
+    so a record written after an interruption in the middle of an action still loads."""
+    record = state.record(seats)
+    try:
+        replayed = replay_record(record, verify=False)
+        record = GameRecord(**{**record.model_dump(), "digest": replayed.digest(),
+                               "finished": replayed.is_terminal(),
+                               "scores": replayed.scores()})
+    except Exception:  # noqa: BLE001 - keep the record as it is; better than none
+        pass
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        record.save(path)
+    except OSError as e:
+        raise BadOptionError(f"cannot write {path}: {e.strerror}") from None
+
+
+def data_dir() -> Path:
+    """The user's data directory for starlanes (platformdirs; ``STARLANES_DATA_DIR``
+    overrides it)."""
+    override = os.environ.get("STARLANES_DATA_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("starlanes", appauthor=False))
+
+
+def autosave_path(game_id: str, seed: int) -> Path:
+    """Where a game at the table is saved after every decision:
+    ``<data dir>/autosave/<game>-seed<seed>.json``."""
+    return data_dir() / "autosave" / f"{game_id}-seed{seed}.json"
+
+
+def results_table(state: GameState, seats: Sequence[str]) -> Table:
+    winners = winners_of(state)
+    table = Table(title=f"Game over: {end_reason_of(state)}")
+    table.add_column("seat")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    table.add_column("result")
+    for i, score in enumerate(state.scores()):
+        table.add_row(f"P{i}", escape(f"{seat_label(state, i)} [{seats[i]}]"), str(score),
+                      "winner" if i in winners else "")
+    return table

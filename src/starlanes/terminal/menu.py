@@ -1,0 +1,242 @@
+"""The action menu of the terminal table and the help commands built on the explanations.
+
+:class:`ActionMenu` numbers the legal actions grouped by kind (from ``game.describe``),
+each with its cost, and with its full text when the choice is small (a faction offer, a
+card window). :func:`describe_lines` answers ``? N``, :func:`refusal_lines` answers
+``why`` and :func:`info_lines` answers ``info THING`` from the game's content entries
+(``game.entries()``) and, for things on the table (ships, planets, units), from the
+seat's observation. Everything is read through the engine contract, so every game works;
+a game without explanations falls back to its notation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.markup import escape
+
+from starlanes.engine import Action, GameState
+from starlanes.engine.explain import ActionDescription, EntryText, Refusal
+
+LAST_KINDS = frozenset({"turn", "end", "done", "pass"})
+"""Kinds listed after all others."""
+
+SHOW_TEXT_UP_TO = 6
+"""Menus with at most this many actions show each action's full text."""
+
+
+def battle_odds_line(state: GameState, action: Action) -> str:
+    """The odds of the battle ``action`` would start, worked out on a determinisation for
+    the seat deciding (so nothing it may not see goes in), as one line; empty when the
+    action starts no battle."""
+    import random
+
+    from starlanes.analysis.odds import OddsError, action_odds
+
+    world = state.determinize(state.current_player(), random.Random(len(state.history)))
+    try:
+        report = action_odds(world, action, trials=300)
+    except OddsError:
+        return ""
+    if report is None:
+        return ""
+    o = report.outcomes
+    estimated = "" if report.method == "exact" else " (estimated)"
+    return (f"battle odds: win {o.get('attacker_wins', 0):.0%}, lose "
+            f"{o.get('defender_wins', 0):.0%}, both destroyed "
+            f"{o.get('mutual_destruction', 0):.0%}{estimated}")
+
+
+def safe_describe(state: GameState, action: Action) -> ActionDescription | None:
+    """``game.describe`` or None when the game has no explanations for it."""
+    try:
+        return state.game.describe(state, action)
+    except (NotImplementedError, KeyError):
+        return None
+
+
+def rules_hint(game_id: str, section: str) -> str:
+    """Where to read a rule group: the ``starlanes rules`` command and the reference file."""
+    topic = f" {section}" if section else ""
+    return f"starlanes rules {game_id}{topic}  (docs/rules/{game_id}.md)"
+
+
+@dataclass
+class ActionMenu:
+    """The legal actions of one decision, numbered in display order (grouped by kind)."""
+
+    state: GameState
+    actions: list[Action]
+    numbered: list[Action] = field(default_factory=list)
+    descriptions: dict[Action, ActionDescription | None] = field(default_factory=dict)
+    groups: list[tuple[str, list[Action]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        by_kind: dict[str, list[Action]] = {}
+        for a in self.actions:
+            d = safe_describe(self.state, a)
+            self.descriptions[a] = d
+            kind = d.kind if d is not None else str(a).split(" ", 1)[0]
+            by_kind.setdefault(kind, []).append(a)
+        # ending the turn or a step comes last, after the actions of the turn
+        self.groups = sorted(by_kind.items(), key=lambda kv: kv[0] in LAST_KINDS)
+        self.numbered = [a for _, group in self.groups for a in group]
+
+    def number_of(self, action: Action) -> int:
+        return self.numbered.index(action) + 1
+
+    def pick(self, n: int) -> Action | None:
+        return self.numbered[n - 1] if 1 <= n <= len(self.numbered) else None
+
+    def lines(self, width: int = 80) -> list[str]:
+        """Rich-markup lines: a header per kind, then ``N. notation (cost)``; a cost every
+        action of a group shares is shown once in its header; long groups are laid out in
+        columns that fit ``width``, small menus show each action's text."""
+        full = len(self.numbered) <= SHOW_TEXT_UP_TO
+        out = ["[bold]Legal actions[/bold]"]
+        n = 0
+        for kind, group in self.groups:
+            costs = {d.cost if d is not None else "" for d in map(self.descriptions.get, group)}
+            shared = next(iter(costs)) if len(group) > 1 and len(costs) == 1 else ""
+            if len(self.groups) > 1 or shared:
+                each = f", each [dim]{escape(shared)}[/dim]" if shared else ""
+                out.append(f" [bold cyan]{escape(kind)}[/bold cyan] ({len(group)}){each}")
+            cells: list[tuple[str, str]] = []  # (plain, markup)
+            for a in group:
+                n += 1
+                d = self.descriptions[a]
+                cost = f" ({d.cost})" if d is not None and d.cost and not shared else ""
+                plain = f"{n:>2}. {a}{cost}"
+                cells.append((plain, f"{n:>2}. {escape(str(a))}"
+                              + (f"[dim]{escape(cost)}[/dim]" if cost else "")))
+                if full and d is not None:
+                    cells.append(("", f"    [dim]{escape(d.text)}[/dim]"))
+            out.extend(_columns(cells, width) if not full else [m for _, m in cells])
+        if not full:
+            out.append("[dim]? N explains action N; why explains a refusal; help lists "
+                       "commands[/dim]")
+        return out
+
+
+def _columns(cells: list[tuple[str, str]], width: int) -> list[str]:
+    """Lay cells out row by row in as many columns as fit ``width`` (2 spaces indent)."""
+    if len(cells) <= 4:
+        return ["  " + m for _, m in cells]
+    cell = max(len(p) for p, _ in cells) + 2
+    per_row = max(1, (width - 2) // cell)
+    rows = []
+    for i in range(0, len(cells), per_row):
+        chunk = cells[i:i + per_row]
+        rows.append("  " + "".join(m + " " * (cell - len(p)) for p, m in chunk).rstrip())
+    return rows
+
+
+def describe_lines(game_id: str, d: ActionDescription | None, notation: str) -> list[str]:
+    """The full explanation of one action (``? N``)."""
+    if d is None:
+        return [f"{escape(notation)}: this game has no explanation for it yet."]
+    out = [f"[bold]{escape(d.notation)}[/bold]  [dim]({escape(d.kind)})[/dim]", escape(d.text)]
+    if d.cost:
+        out.append(f"cost: {escape(d.cost)}")
+    if d.changes:
+        out.append(f"changes: {escape(d.changes)}")
+    if d.rules:
+        out.append(f"rules: {escape(', '.join(d.rules))}")
+    out.append(f"read more: {escape(rules_hint(game_id, d.section))}")
+    return out
+
+
+def refusal_lines(game_id: str, refusal: Refusal | None, menu: ActionMenu) -> list[str]:
+    """The explanation of the last refused notation (``why``)."""
+    if refusal is None:
+        return ["Nothing was refused since your last decision."]
+    out = [f"[bold]{escape(refusal.text)!r}[/bold] was refused ({escape(refusal.kind)}):",
+           f"  {escape(refusal.reason)}"]
+    if refusal.rules:
+        from starlanes.engine.explain import rule_group
+
+        out.append(f"  rules: {escape(', '.join(refusal.rules))}; read more: "
+                   f"{escape(rules_hint(game_id, rule_group(refusal.rules[0])))}")
+    if refusal.nearest:
+        out.append("  nearest legal actions:")
+        by_text = {str(a): a for a in menu.numbered}
+        for text in refusal.nearest:
+            a = by_text.get(text)
+            num = f"{menu.number_of(a)}. " if a is not None else ""
+            out.append(f"    {num}{escape(text)}")
+    return out
+
+
+# ---------------------------------------------------------------------- info
+def _entries(state: GameState) -> list[EntryText]:
+    try:
+        return state.game.entries()
+    except (NotImplementedError, AttributeError):
+        return []
+
+
+def _entry_lines(e: EntryText) -> list[str]:
+    out = [f"[bold]{escape(e.name)}[/bold]  [dim]({escape(e.kind)} {escape(e.id)}"
+           f"{', designed' if e.source == 'designed' else ''})[/dim]"]
+    if e.text:
+        out.append(f"  {escape(e.text)}")
+    if e.stats:
+        shown = [k if v is True else f"{k} {v}" for k, v in e.stats.items()
+                 if v is not False and v != ""]
+        out.append("  " + escape(", ".join(shown)))
+    return out
+
+
+def _walk(node: Any, path: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """Every dict with an ``id`` in an observation, with where it was found."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    if isinstance(node, dict):
+        if "id" in node and not isinstance(node["id"], (dict, list)):
+            found.append((path, node))
+        for k, v in node.items():
+            found.extend(_walk(v, k))
+    elif isinstance(node, list):
+        for v in node:
+            found.extend(_walk(v, path))
+    return found
+
+
+def _observed_lines(where: str, obj: dict[str, Any]) -> list[str]:
+    kind = where.rstrip("s") or "object"
+    fields = ", ".join(f"{k} {v}" for k, v in obj.items() if k != "id" and v not in (None, []))
+    return [f"[bold]{escape(kind)} {escape(str(obj['id']))}[/bold] on the table: "
+            f"{escape(fields)}"]
+
+
+def info_lines(state: GameState, seat: int, thing: str) -> list[str]:
+    """Everything known about ``thing`` (an id or a name; ``#5`` or ``5`` for a ship):
+    its content entry and, if it is on the table, what the seat can see of it."""
+    want = thing.strip().lower().lstrip("#")
+    if not want:
+        return ["info needs a name: info THING (a unit, card, planet, ship ...)"]
+    entries = _entries(state)
+    exact = [e for e in entries if want in (e.id.lower(), e.name.lower())]
+    out: list[str] = []
+    on_table = [(w, o) for w, o in _walk(state.observation(seat))
+                if str(o["id"]).lower() == want]
+    for where, obj in on_table[:3]:
+        out.extend(_observed_lines(where, obj))
+        kind = str(obj.get("kind", "")).lower()
+        exact += [e for e in entries if kind and e.id.lower() == kind and e not in exact]
+    for e in exact:
+        out.extend(_entry_lines(e))
+    if out:
+        return out
+    loose = [e for e in entries if e.id.lower().startswith(want)
+             or want in e.name.lower()]
+    if len(loose) == 1:
+        return _entry_lines(loose[0])
+    if loose:
+        names = ", ".join(e.id for e in loose[:12])
+        return [f"{escape(thing)!r} matches several entries: {escape(names)}"]
+    if not entries:
+        return [f"nothing called {escape(thing)!r} is on the table (this game lists no "
+                "content entries yet)"]
+    return [f"nothing called {escape(thing)!r}; try an id from 'starlanes cards "
+            f"{state.game.game_id}'"]

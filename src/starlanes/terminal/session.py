@@ -1,0 +1,337 @@
+"""A game at the terminal table: :class:`PlaySession`.
+
+Humans type an action's number or its notation (case-insensitive, unambiguous prefixes
+accepted) or a command; bots act on their own. A decision with a single legal action is
+taken automatically unless ``confirm_forced``. With no human seat the session is watch
+mode: each move is drawn with the board, paced by ``delay`` seconds (or a key press per
+move when ``delay`` is negative); with ``delay`` 0 only the moves are printed. The game is
+written to ``autosave`` after every decision, and Ctrl-C saves before leaving.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.markup import escape
+
+from starlanes.agents import Agent, make_agent
+from starlanes.engine import GameState, HiddenAction, NotationError, StarlanesError, derive_seed
+from starlanes.engine.state import SPECTATOR
+
+from .common import (
+    HUMAN,
+    out,
+    renderer_for,
+    results_table,
+    seat_label,
+    winners_of,
+    write_record,
+    write_safe_record,
+)
+from .menu import ActionMenu, battle_odds_line, describe_lines, info_lines, refusal_lines
+
+LOG_TAIL = 12
+HELP_TEXT = (
+    "Type the number of an action or its notation (e.g. 'done'); notation ignores case and "
+    "may be shortened while it matches one action ('rec inf c3a').\n"
+    "Commands: ? N (explain action N), why (why the last typed action was refused), "
+    "info THING (a unit, card, planet or ship), actions (list them again), board, log, "
+    "undo (take back your last decision and the bot moves after it), save FILE, help, quit."
+)
+
+
+class Interrupted(Exception):  # noqa: N818 - a signal from the table, not an error
+    """Ctrl-C at the table; the game was saved to ``path``."""
+
+    def __init__(self, path: Path | None) -> None:
+        super().__init__(str(path))
+        self.path = path
+
+
+class PlaySession:
+    """One game at the terminal: humans type, bots act, ``undo`` restores clones."""
+
+    def __init__(self, state: GameState, seats: list[str], seed: int,
+                 save: Path | None, stdin: Any = None, *, autosave: Path | None = None,
+                 confirm_forced: bool = False, delay: float = 0.0) -> None:
+        self.state = state
+        self.seats = seats
+        self.game_id = state.game.game_id
+        self.humans = {i for i, s in enumerate(seats) if s == HUMAN}
+        self.agents: dict[int, Agent] = {
+            i: make_agent(spec, self.game_id, derive_seed(seed, "seat", i))
+            for i, spec in enumerate(seats) if spec != HUMAN
+        }
+        self.render = renderer_for(self.game_id)
+        self.watch_render = renderer_for(self.game_id, spectator=True)
+        self.save = save
+        self.autosave = autosave
+        self.confirm_forced = confirm_forced
+        self.delay = delay
+        # (seat, state before the decision, taken automatically)
+        self.undo_stack: list[tuple[int, GameState, bool]] = []
+        self.stdin = stdin or sys.stdin
+        self.last_human: int | None = None
+        self.menu: ActionMenu | None = None
+        self.last_refusal = None
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> bool:
+        """Play until the game ends (True) or a human quits (False).
+
+        Raises :class:`Interrupted` on Ctrl-C, after saving the game.
+        """
+        try:
+            return self._loop()
+        except KeyboardInterrupt:
+            out.print()
+            path = self.autosave or self.save
+            for target in {p for p in (self.autosave, self.save) if p is not None}:
+                write_safe_record(self.state, self.seats, target)
+            raise Interrupted(path) from None
+
+    def _loop(self) -> bool:
+        while not self.state.is_terminal():
+            seat = self.state.current_player()
+            legal = self.state.legal_actions()
+            if seat in self.humans:
+                if len(legal) == 1 and not self.confirm_forced:
+                    self.take(seat, legal[0], forced=True)
+                    continue
+                if not self.hand_over(seat) or not self.human_turn(seat):
+                    self.finish(quit_early=True)
+                    return False
+            elif not self.bot_turn(seat):
+                self.finish(quit_early=True)
+                return False
+        self.finish(quit_early=False)
+        return True
+
+    def take(self, seat: int, action: Any, forced: bool = False) -> None:
+        """Apply a human's action (remembered for undo) and autosave."""
+        self.undo_stack.append((seat, self.state.clone(), forced))
+        self.state.apply(action)
+        note = "  [dim](the only legal action)[/dim]" if forced else ""
+        out.print(f"{escape(seat_label(self.state, seat))} (you): "
+                  f"[bold]{escape(self.as_seen(action))}[/bold]{note}")
+        self.autosave_now()
+
+    def viewers(self) -> set[int]:
+        """The seats that may be looking at the screen now: the human who last had the
+        terminal; before any hand-over every human seat; with no human, a spectator."""
+        if not self.humans:
+            return {SPECTATOR}
+        return {self.last_human} if self.last_human is not None else set(self.humans)
+
+    def as_seen(self, action: Any) -> str:
+        """The notation of ``action`` (the last one applied) as every seat in
+        :meth:`viewers` may see it: another seat's secret choice (a face-down order, a card
+        bought from a private offer, a reserve swap) shows only its public part."""
+        for viewer in self.viewers():
+            seen = self.state.history_seen_by(viewer)[-1] if self.state.history else action
+            if isinstance(seen, HiddenAction):
+                return str(seen)
+        return str(action)
+
+    def autosave_now(self) -> None:
+        if self.autosave is not None:
+            write_record(self.state, self.seats, self.autosave)
+
+    def bot_turn(self, seat: int) -> bool:
+        """One bot move; in watch mode drawn and paced. False if the watcher stops."""
+        action = self.agents[seat].act(self.state)
+        self.state.apply(action)
+        line = (f"{escape(seat_label(self.state, seat))} {escape(f'[{self.seats[seat]}]')}: "
+                f"[bold]{escape(self.as_seen(action))}[/bold]")
+        if self.humans or self.delay == 0:
+            out.print(line)
+            if not self.humans:
+                self.autosave_now()
+            return True
+        self.autosave_now()
+        out.clear()
+        out.print(self.watch_render(self.state, max(0, self.state.current_player())))
+        out.print(line)
+        if self.delay > 0:
+            time.sleep(self.delay)
+            return True
+        return self.read("Enter: next move, q: stop> ") not in (None, "q", "quit")
+
+    def hand_over(self, seat: int) -> bool:
+        """Hotseat: when the decision passes to another human, clear the screen and wait
+        until that player has the terminal, so no one sees another seat's hand or secret
+        choices. False if input ends."""
+        if len(self.humans) < 2 or self.last_human in (None, seat):
+            self.last_human = seat
+            return True
+        self.last_human = seat
+        out.clear()
+        if out.is_terminal:
+            out.file.write("\x1b[3J")  # the scrollback too, not only the visible screen
+            out.file.flush()
+        out.rule(f"hand the terminal to {escape(seat_label(self.state, seat))}")
+        return self.read("press Enter when only that player can see the screen ") is not None
+
+    def finish(self, quit_early: bool) -> None:
+        if self.save is not None:
+            write_record(self.state, self.seats, self.save)
+            out.print(f"record saved to {escape(str(self.save))}")
+        self.autosave_now()
+        if quit_early and self.autosave is not None:
+            out.print(f"game saved to {escape(str(self.autosave))}; resume with: "
+                      f"starlanes play --load {escape(str(self.autosave))}", soft_wrap=True)
+        if not quit_early:
+            if not self.humans and self.delay == 0:
+                out.print(self.watch_render(self.state, 0))
+            out.print(results_table(self.state, self.seats))
+            won = winners_of(self.state)
+            names = ", ".join(seat_label(self.state, w) for w in won) or "nobody"
+            out.print(f"[bold]Winner{'s' if len(won) > 1 else ''}: {escape(names)}[/bold]")
+
+    # ------------------------------------------------------------------ a human decides
+    def show(self, seat: int) -> None:
+        out.rule(f"{escape(seat_label(self.state, seat))} to decide")
+        out.print(self.render(self.state, seat))
+        log = self.state.action_log()
+        if log:
+            out.print("[bold]Recent log[/bold]")
+            for line in log[-LOG_TAIL:]:
+                out.print("  " + escape(line))
+        self.show_actions()
+
+    def show_actions(self) -> None:
+        assert self.menu is not None
+        for line in self.menu.lines(out.width):
+            out.print(line)
+
+    def read(self, prompt: str) -> str | None:
+        out.print(prompt, end="")
+        line = self.stdin.readline()
+        if not line:
+            out.print()
+            return None
+        return line.strip()
+
+    def human_turn(self, seat: int) -> bool:
+        """Read until one action is applied; False if the human quits."""
+        self.menu = ActionMenu(self.state, self.state.legal_actions())
+        self.last_refusal = None
+        self.show(seat)
+        while True:
+            text = self.read(f"P{seat}> ")
+            if text is None:
+                out.print("input ended: leaving the game")
+                return False
+            if not text:
+                continue
+            outcome = self.command(seat, text)
+            if outcome == "quit":
+                return False
+            if outcome == "undone":
+                return True
+            if outcome == "again":
+                continue
+            action = self.choose(text)
+            if action is not None:
+                self.take(seat, action)
+                return True
+
+    def command(self, seat: int, text: str) -> str | None:
+        """Run a command: returns ``"quit"``, ``"undone"`` (the turn is over), ``"again"``
+        (read on), or None when ``text`` is no command (left to :meth:`choose`)."""
+        word, _, arg = text.partition(" ")
+        word, arg = word.lower(), arg.strip()
+        if word.startswith("?") and len(word) > 1:
+            word, arg = "?", (word[1:] + " " + arg).strip()
+        if word in ("quit", "exit", "q"):
+            return "quit"
+        if word == "help" or (word == "?" and not arg):
+            out.print(escape(HELP_TEXT))
+        elif word == "?":
+            self.explain(arg)
+        elif word == "why":
+            for line in refusal_lines(self.game_id, self.last_refusal, self.menu):
+                out.print(line)
+        elif word == "info":
+            for line in info_lines(self.state, seat, arg):
+                out.print(line)
+        elif word == "log":
+            for line in self.state.action_log():
+                out.print("  " + escape(line))
+        elif word == "board":
+            self.show(seat)
+        elif word == "actions":
+            self.show_actions()
+        elif word == "save":
+            self.save_as(arg)
+        elif word == "undo":
+            return "undone" if self.undo(seat) else "again"
+        else:
+            return None
+        return "again"
+
+    def explain(self, arg: str) -> None:
+        assert self.menu is not None
+        number = arg.isascii() and arg.isdigit()
+        action = self.menu.pick(int(arg)) if number else None
+        if action is None and not number:
+            try:
+                action = self.state.game.read_action(self.state, arg)
+            except NotationError as e:
+                out.print(f"[yellow]{escape(str(e))}[/yellow]")
+                return
+        if action is None:
+            out.print(f"[yellow]no action {arg}: choose 1-{len(self.menu.numbered)}[/yellow]")
+            return
+        for line in describe_lines(self.game_id, self.menu.descriptions.get(action),
+                                   str(action)):
+            out.print(line)
+        odds = battle_odds_line(self.state, action)
+        if odds:
+            out.print(f"  [green]{escape(odds)}[/green]")
+
+    def save_as(self, arg: str) -> None:
+        if not arg:
+            out.print("[yellow]save needs a file name: save FILE[/yellow]")
+            return
+        try:
+            write_record(self.state, self.seats, Path(arg))
+        except StarlanesError as e:
+            out.print(f"[yellow]{escape(str(e))}[/yellow]")
+            return
+        out.print(f"record saved to {escape(arg)}")
+
+    def undo(self, seat: int) -> bool:
+        stack = self.undo_stack
+        i = len(stack)
+        while i and stack[i - 1][0] == seat and stack[i - 1][2]:
+            i -= 1  # forced actions after the decision go with it
+        if not i or stack[i - 1][0] != seat:
+            out.print("[yellow]nothing of yours to undo[/yellow]")
+            return False
+        self.state = stack[i - 1][1]
+        del stack[i - 1:]
+        out.print("[cyan]took back your last decision[/cyan]")
+        self.autosave_now()
+        return True
+
+    def choose(self, text: str) -> Any:
+        assert self.menu is not None
+        if text.isascii() and text.isdigit():  # not '²' or '③', which int() refuses
+            action = self.menu.pick(int(text))
+            if action is None:
+                out.print(f"[yellow]no action {text}: choose 1-{len(self.menu.numbered)}"
+                          "[/yellow]")
+            return action
+        try:
+            return self.state.game.read_action(self.state, text)
+        except NotationError:
+            refusal = self.state.game.explain_refusal(self.state, text)
+            self.last_refusal = refusal
+            reason = refusal.reason if refusal is not None else f"{text!r} is not legal now"
+            out.print(f"[yellow]{escape(reason)}[/yellow] [dim](why: more; help: "
+                      "commands)[/dim]")
+            return None
