@@ -281,3 +281,13 @@ def test_halving_on_a_time_budget_runs_its_rounds():
                       root="halving")
     assert agent.act(state).n == 2
     assert agent.last_iterations > 2
+
+
+@pytest.mark.parametrize("spec", [
+    "mcts:c=nan", "mcts:c=inf", "mcts:iterations=1000000000000000000000000",
+    "mcts:seconds=1e12", "mcts:seconds=nan", "mcts:widening=-1", "mcts:prior_weight=nan",
+    "mcts:horizon=99999999", "mcts:depth=-3",
+])
+def test_absurd_mcts_parameters_are_refused_with_the_range(spec):
+    with pytest.raises(AgentSpecError, match="out of range"):
+        make_agent(spec, "galactic-domination", 0)

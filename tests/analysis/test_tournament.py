@@ -139,3 +139,63 @@ def test_bad_input_exits_2(args: tuple[str, ...], message: str, tmp_path: Path) 
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert message in proc.stderr
     assert proc.stdout == ""
+
+
+# ---------------------------------------------------------------------- faults
+_REAL_JOB = None
+
+
+def _dies_once(job):
+    """A worker job that kills its own process the first time game 1 is played."""
+    import starlanes.analysis.tournament as t
+
+    marker = Path(os.environ["STARLANES_TEST_MARKER"])
+    if job[0] == 1 and not marker.exists():
+        marker.write_text("died")
+        os._exit(9)
+    return t._REAL_PLAY_JOB(job)
+
+
+def test_a_dead_worker_is_replaced_and_the_run_gives_the_same_results(tmp_path, monkeypatch):
+    import starlanes.analysis.tournament as t
+
+    expected = run_tournament("galactic-domination", ["random", "heuristic"], 2, 4, seed=3,
+                              workers=1, progress=False)
+    monkeypatch.setenv("STARLANES_TEST_MARKER", str(tmp_path / "marker"))
+    monkeypatch.setattr(t, "_REAL_PLAY_JOB", t._play_job, raising=False)
+    monkeypatch.setattr(t, "_play_job", _dies_once)
+    rows = run_tournament("galactic-domination", ["random", "heuristic"], 2, 4, seed=3,
+                          workers=2, progress=False)
+    assert (tmp_path / "marker").exists()  # a worker really died
+    assert [r["digest"] for r in rows] == [r["digest"] for r in expected]
+
+
+def test_bad_output_paths_fail_before_any_game(tmp_path):
+    r = run("tournament", "galactic-domination", "--agents", "random,heuristic",
+            "--games", "2", "--plot", str(tmp_path / "missing" / "r.png"))
+    assert r.returncode == 2
+    assert "does not exist" in r.stderr and "Traceback" not in r.stderr
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = run("simulate", "galactic-domination", "--games", "1",
+            "--save-records", str(blocker / "records"))
+    assert r.returncode == 2 and "cannot be created" in r.stderr
+
+
+def test_ctrl_c_stops_a_worker_run_promptly_and_reports_finished_games(tmp_path):
+    import signal
+    import time
+
+    env = dict(os.environ, COLUMNS="200", NO_COLOR="1")
+    proc = subprocess.Popen(
+        [*_command(), "tournament", "rift-domination", "--agents", "heuristic,random",
+         "--players", "4", "--games", "400", "--workers", "2", "--json", "--no-plot"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 130
+    assert "Traceback" not in stderr and "interrupted" in stderr
+    if stdout.strip():
+        report = json.loads(stdout)
+        assert report["interrupted"] is True and report["games"] == len(report["results"])

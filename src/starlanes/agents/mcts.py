@@ -80,6 +80,21 @@ def score_evaluation(state: GameState) -> list[float]:
     return [(v - lo) / (hi - lo) for v in s]
 
 
+PARAMETER_RANGES: dict[str, tuple[float, float]] = {
+    "iterations": (0, 10_000_000),
+    "seconds": (0.0, 86_400.0),
+    "c": (0.0, 100.0),
+    "depth": (0, 1_000_000),
+    "widening": (0.0, 100.0),
+    "prior_weight": (0.0, 1_000.0),
+    "tree": (0, 1_000_000),
+    "horizon": (0, 10_000),
+}
+"""Inclusive bounds of the numeric MCTS parameters (iterations per decision, seconds per
+decision, ...): wide enough for any real search, narrow enough that a typo such as
+``iterations=10**24`` or ``c=nan`` is refused instead of running until killed."""
+
+
 class MCTSAgent(Agent):
     """MCTS / ISMCTS agent (see module docstring).
 
@@ -122,8 +137,16 @@ class MCTSAgent(Agent):
         if focus and prior != "heuristic":
             raise AgentSpecError("mcts focus=on needs prior=heuristic (the bot that plays "
                                  "the routine decisions)")
-        if depth < 0 or c < 0 or widening < 0 or tree < 0 or horizon < 0:
-            raise AgentSpecError("mcts depth, c, widening, tree and horizon must not be negative")
+        for key, value in (("iterations", iterations), ("seconds", seconds), ("c", c),
+                           ("depth", depth), ("widening", widening),
+                           ("prior_weight", prior_weight), ("tree", tree),
+                           ("horizon", horizon)):
+            low, high = PARAMETER_RANGES[key]
+            if not low <= value <= high:  # also false for NaN
+                raise AgentSpecError(
+                    f"mcts parameter {key}={value!r} is out of range: it must lie between "
+                    f"{low} and {high}"
+                )
         self.iterations = iterations
         self.seconds = seconds
         self.c = c

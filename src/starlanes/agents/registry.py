@@ -2,9 +2,22 @@
 
 A spec is an agent name, optionally followed by ``:`` and comma-separated ``key=value``
 parameters. :func:`make_agent` reads one and builds the agent for a game and a seed.
+
+Your own agents: ``package.module:ClassName`` (optionally ``:k=v,...``) imports
+``ClassName`` from an importable module, and a name registered by an installed package in
+the entry-point group ``starlanes.agents`` (``greedy = mypkg.bots:Greedy``) is a spec name
+like the built-in ones. The class must subclass :class:`~starlanes.agents.base.Agent`; it
+is built as ``ClassName(seed, **params)`` with the parameter values as strings. Because
+the spec names the class by import path, it loads the same way in worker processes
+started with ``spawn`` as in the parent.
 """
 
 from __future__ import annotations
+
+import importlib
+import re
+from importlib.metadata import entry_points
+from typing import Any
 
 from starlanes.engine import AgentSpecError, game_module
 
@@ -14,27 +27,68 @@ from .random_agent import RandomAgent
 #: Agent names a spec may use, with their parameters (name -> parameter names).
 AGENT_NAMES: dict[str, tuple[str, ...]] = {
     "random": (),
-    "heuristic": (),
+    "heuristic": ("odds",),
     "mcts": ("iterations", "seconds", "c", "depth", "rollout", "widening", "prior",
              "prior_weight", "reuse", "focus", "tree", "horizon", "root"),
 }
 
 
+ENTRY_POINT_GROUP = "starlanes.agents"
+"""Entry-point group in which installed packages name their agent classes."""
+
+_IMPORT_SPEC = re.compile(r"^\s*([A-Za-z_][\w.]*):([A-Za-z_]\w*)\s*(?::(.*))?$", re.S)
+
+
+def _entry_point_names() -> dict[str, Any]:
+    return {ep.name.lower(): ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _is_import_spec(text: str) -> re.Match[str] | None:
+    """The match of ``module:Class[:params]`` when the second part is a class name (has
+    no ``=``) and the first is not a built-in agent name."""
+    m = _IMPORT_SPEC.match(text)
+    if m is None or m.group(1).lower() in AGENT_NAMES:
+        return None
+    return m
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"name:k=v,k2=v2"`` into ``("name", {"k": "v", "k2": "v2"})``.
+    """Split ``"name:k=v,k2=v2"`` into ``("name", {"k": "v", "k2": "v2"})``; for an import
+    spec ``"pkg.mod:Class:k=v"`` the name is ``"pkg.mod:Class"``.
 
     Raises AgentSpecError for an empty or unknown name, a parameter without ``=``, an empty
-    key, a repeated key, or a parameter the agent does not take.
+    key, a repeated key, or a parameter a built-in agent does not take (a user's class
+    receives its parameters unchecked).
     """
     text = spec.strip()
+    m = _is_import_spec(text)
+    if m is not None:
+        return f"{m.group(1)}:{m.group(2)}", _parse_params(spec, m.group(3), m.group(3) is not None)
     name, sep, rest = text.partition(":")
     name = name.strip().lower()
     if not name:
         raise AgentSpecError(f"empty agent spec {spec!r}; agents: {', '.join(AGENT_NAMES)}")
     if name not in AGENT_NAMES:
+        if name in _entry_point_names():
+            return name, _parse_params(spec, rest, bool(sep))
         raise AgentSpecError(
-            f"unknown agent {name!r} in spec {spec!r}; agents: {', '.join(AGENT_NAMES)}"
+            f"unknown agent {name!r} in spec {spec!r}; agents: {', '.join(AGENT_NAMES)}, "
+            "an import path module:Class, or a name in the entry-point group "
+            f"{ENTRY_POINT_GROUP}"
         )
+    params = _parse_params(spec, rest, bool(sep))
+    allowed = AGENT_NAMES[name]
+    for key in params:
+        if key not in allowed:
+            takes = ", ".join(allowed) if allowed else "no parameters"
+            raise AgentSpecError(
+                f"agent {name!r} has no parameter {key!r} (it takes {takes})"
+            )
+    return name, params
+
+
+def _parse_params(spec: str, rest: str | None, sep: bool) -> dict[str, str]:
+    rest = rest or ""
     params: dict[str, str] = {}
     if sep:
         if not rest.strip():
@@ -50,14 +104,34 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             if key in params:
                 raise AgentSpecError(f"parameter {key!r} appears twice in agent spec {spec!r}")
             params[key] = value
-    allowed = AGENT_NAMES[name]
-    for key in params:
-        if key not in allowed:
-            takes = ", ".join(allowed) if allowed else "no parameters"
-            raise AgentSpecError(
-                f"agent {name!r} has no parameter {key!r} (it takes {takes})"
-            )
-    return name, params
+    return params
+
+
+def load_agent_class(name: str) -> type[Agent]:
+    """The Agent subclass named by an import path ``pkg.mod:Class`` or an entry-point name.
+
+    Raises AgentSpecError if the module or class cannot be found or is not an Agent.
+    """
+    if ":" in name:
+        module_name, _, cls_name = name.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as e:
+            raise AgentSpecError(f"cannot import agent module {module_name!r}: {e}") from None
+        cls = getattr(module, cls_name, None)
+        if cls is None:
+            raise AgentSpecError(f"module {module_name!r} has no {cls_name!r}")
+    else:
+        ep = _entry_point_names().get(name)
+        if ep is None:
+            raise AgentSpecError(f"no agent {name!r} in entry-point group {ENTRY_POINT_GROUP}")
+        try:
+            cls = ep.load()
+        except (ImportError, AttributeError) as e:
+            raise AgentSpecError(f"entry point {name!r} does not load: {e}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Agent)):
+        raise AgentSpecError(f"{name!r} is not a subclass of starlanes.agents.Agent")
+    return cls
 
 
 def make_agent(spec: str, game_id: str, seed: int) -> Agent:
@@ -67,10 +141,18 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
     the game does not offer; UnknownGameError for an unknown game.
     """
     name, params = parse_spec(spec)
+    if name not in AGENT_NAMES:
+        cls = load_agent_class(name)
+        try:
+            agent = cls(seed, **params)
+        except TypeError as e:
+            raise AgentSpecError(f"agent {name!r} does not take these parameters: {e}") from None
+        agent.name = spec.strip()
+        return agent
     if name == "random":
         return RandomAgent(seed)
     if name == "heuristic":
-        return _heuristic(game_id, seed)
+        return _heuristic(game_id, seed, params)
     from .mcts import make_mcts
 
     defaults = dict(getattr(game_module(game_id, "heuristic"), "MCTS_DEFAULTS", {}))
@@ -81,11 +163,18 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
     return agent
 
 
-def _heuristic(game_id: str, seed: int) -> Agent:
+def _heuristic(game_id: str, seed: int, params: dict[str, str] | None = None) -> Agent:
     module = game_module(game_id, "heuristic")
     if module is None:
         raise AgentSpecError(f"{game_id} has no heuristic agent yet")
     factory = getattr(module, "HeuristicAgent", None)
     if factory is None:
         raise AgentSpecError(f"{module.__name__} defines no HeuristicAgent")
+    if params and "odds" in params:  # battle odds in the attack decision (rift-domination)
+        if game_id != "rift-domination":
+            raise AgentSpecError(f"heuristic:odds is only offered for rift-domination, "
+                                 f"not {game_id}")
+        if params["odds"] not in ("0", "1"):
+            raise AgentSpecError(f"heuristic odds={params['odds']!r}: use 0 or 1")
+        return factory(seed, odds=params["odds"] == "1")
     return factory(seed)

@@ -11,11 +11,10 @@ from starlanes.engine import BadOptionError
 def plot_ratings(ratings: Mapping[str, Mapping[str, float]], path: Path,
                  title: str = "ratings") -> None:
     """Write the ratings plot to ``path`` (PNG). Raises BadOptionError if it cannot be
-    written."""
-    import matplotlib
+    written or matplotlib (the ``plot`` extra) is missing."""
+    from .html import require_matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = require_matplotlib()
 
     order = sorted(ratings, key=lambda a: ratings[a]["mu"])
     mus = [ratings[a]["mu"] for a in order]

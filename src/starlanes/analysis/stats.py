@@ -147,3 +147,129 @@ def mean_length(rows: Sequence[Row]) -> tuple[float | None, float]:
     rounds = [r["rounds"] for r in rows if r.get("rounds") is not None]
     mean_rounds = round(sum(rounds) / len(rounds), 3) if rounds else None
     return mean_rounds, round(sum(r["actions"] for r in rows) / len(rows), 3)
+
+
+# ---------------------------------------------------------------------- lab tests
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values (same order as given), each capped at 1.
+
+    The family-wise error rate stays at the level compared against whatever the number of
+    tests; an adjusted p-value below 0.05 is a discovery at 5% family-wise.
+    """
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def bonferroni_z(family: int, level: float = 0.95) -> float:
+    """z of a two-sided interval whose ``family`` members hold jointly at ``level``
+    (each at ``1 - (1 - level) / family``). ``family == 1`` gives :data:`Z95`."""
+    from scipy.stats import norm
+
+    return float(norm.ppf(1 - (1 - level) / (2 * max(1, family))))
+
+
+def binomial_p(wins: float, n: int, p0: float) -> float:
+    """Two-sided exact binomial test p-value of ``wins`` in ``n`` against rate ``p0``
+    (shared wins are rounded to whole wins). 1.0 without games."""
+    from scipy.stats import binomtest
+
+    if n <= 0:
+        return 1.0
+    k = min(n, max(0, round(wins)))
+    return float(binomtest(k, n, p0).pvalue)
+
+
+def rate_family(tallies: Mapping[str, tuple[float, int]], fair: float) -> dict[str, Any]:
+    """Win rates of a family of groups (seats, factions, openings) tested against ``fair``.
+
+    ``tallies`` maps a group to ``(wins, seat-games)``. Each entry has the plain
+    :func:`rate_entry` fields plus ``ci95_adj`` (a Wilson interval widened by Bonferroni
+    over the family so that all hold jointly at 95%), ``p`` (exact binomial test against
+    ``fair``), ``p_holm`` (Holm-adjusted over the family) and ``significant``
+    (``p_holm < 0.05``).
+    """
+    keys = list(tallies)
+    z = bonferroni_z(len(keys))
+    ps = [binomial_p(w, n, fair) for w, n in (tallies[k] for k in keys)]
+    adjusted = holm(ps)
+    out: dict[str, Any] = {}
+    for key, p, q in zip(keys, ps, adjusted, strict=True):
+        wins, n = tallies[key]
+        lo, hi = wilson_interval(wins, n, z)
+        out[key] = {**rate_entry(wins, n), "ci95_adj": [round(lo, 6), round(hi, 6)],
+                    "p": round(p, 6), "p_holm": round(q, 6), "significant": q < 0.05}
+    return out
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
+    """Paired comparison of two measures taken on the same games (``b - a`` per game).
+
+    Returns ``mean_a``, ``mean_b``, ``diff`` (mean of ``b - a``), ``ci95`` (Student t
+    interval of the mean difference), ``p`` (paired t-test; 1.0 when every difference is
+    equal, since nothing varies) and ``n``. Raises ValueError when the lengths differ.
+    """
+    from scipy import stats as st
+
+    if len(a) != len(b):
+        raise ValueError(f"paired samples differ in length: {len(a)} and {len(b)}")
+    n = len(a)
+    diffs = [y - x for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n if n else 0.0
+    if n < 2 or all(d == diffs[0] for d in diffs):
+        return {"n": n, "mean_a": _mean(a), "mean_b": _mean(b), "diff": round(mean, 6),
+                "ci95": [round(mean, 6), round(mean, 6)], "p": 1.0}
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    half = float(st.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+    p = float(st.ttest_rel(b, a).pvalue)
+    return {"n": n, "mean_a": _mean(a), "mean_b": _mean(b), "diff": round(mean, 6),
+            "ci95": [round(mean - half, 6), round(mean + half, 6)], "p": round(p, 6)}
+
+
+def two_rates(a: tuple[float, int], b: tuple[float, int]) -> dict[str, Any]:
+    """Two independent win rates ``(wins, games)``: ``rate_a``, ``rate_b``, ``diff``
+    (b - a) with a Newcombe hybrid-score 95% interval, and Fisher's exact test ``p``
+    (shared wins rounded)."""
+    from scipy.stats import fisher_exact
+
+    (wa, na), (wb, nb) = a, b
+    pa = wa / na if na else 0.0
+    pb = wb / nb if nb else 0.0
+    la, ha = wilson_interval(wa, na)
+    lb, hb = wilson_interval(wb, nb)
+    d = pb - pa
+    lo = d - math.sqrt((pb - lb) ** 2 + (ha - pa) ** 2)
+    hi = d + math.sqrt((hb - pb) ** 2 + (pa - la) ** 2)
+    ka, kb = round(wa), round(wb)
+    p = 1.0
+    if na and nb:
+        p = float(fisher_exact([[ka, na - ka], [kb, nb - kb]]).pvalue)
+    return {"rate_a": round(pa, 6), "rate_b": round(pb, 6), "games_a": na, "games_b": nb,
+            "diff": round(d, 6), "ci95": [round(lo, 6), round(hi, 6)], "p": round(p, 6)}
+
+
+def distribution(values: Sequence[float]) -> dict[str, Any]:
+    """``n``, ``mean``, ``min``, quartiles ``q1``/``median``/``q3``, ``max`` of a sample
+    (None entries dropped; all None when nothing is left)."""
+    xs = sorted(v for v in values if v is not None)
+    if not xs:
+        return {"n": 0, "mean": None, "min": None, "q1": None, "median": None, "q3": None,
+                "max": None}
+
+    def q(f: float) -> float:
+        pos = f * (len(xs) - 1)
+        lo = math.floor(pos)
+        hi = min(lo + 1, len(xs) - 1)
+        return round(xs[lo] + (xs[hi] - xs[lo]) * (pos - lo), 6)
+
+    return {"n": len(xs), "mean": _mean(xs), "min": xs[0], "q1": q(0.25), "median": q(0.5),
+            "q3": q(0.75), "max": xs[-1]}
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return round(sum(xs) / len(xs), 6) if xs else 0.0

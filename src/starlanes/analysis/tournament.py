@@ -14,22 +14,41 @@ Game ``g`` is seeded with ``derive_seed(seed, g)`` and the agent in seat ``s`` w
 from __future__ import annotations
 
 import itertools
+import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from starlanes.agents import make_agent
-from starlanes.engine import AgentSpecError, GameState, derive_seed, load
+from starlanes.engine import AgentSpecError, GameState, StarlanesError, derive_seed, load
 
 from .ratings import rate_games
 from .stats import first_seat_advantage, head_to_head, mean_length, seat_win_rates, win_rates
 
 #: Default per-game action cap: a game still running after this many actions is stopped.
 DEFAULT_ACTION_CAP = 200_000
+
+#: How many times a run replaces a worker pool that lost a process before giving up.
+MAX_POOL_RESTARTS = 3
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run of many games; ``rows`` holds the games that had finished
+    (result rows in game order), so a caller can still report them."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        super().__init__(f"interrupted after {len(rows)} finished games")
+        self.rows = rows
+
+
+class WorkerFailure(StarlanesError):
+    """Worker processes kept dying on the same games even after the pool was replaced."""
 
 
 # ---------------------------------------------------------------------- seating
@@ -87,15 +106,22 @@ def schedule_block(agents: Sequence[str]) -> int:
 # ---------------------------------------------------------------------- one game
 def play_game(game_id: str, players: int, seed: int, options: Mapping[str, str],
               specs: Sequence[str], agent_seeds: Sequence[int],
-              action_cap: int = DEFAULT_ACTION_CAP) -> tuple[GameState, dict[str, Any]]:
+              action_cap: int = DEFAULT_ACTION_CAP,
+              observer: Callable[[GameState, int, Any], None] | None = None,
+              ) -> tuple[GameState, dict[str, Any]]:
     """Play one bot game; returns the final state and its result row (``seed``,
     ``agents``, ``winners``, ``scores``, ``end_reason``, ``rounds``, ``actions``,
-    ``digest``)."""
+    ``digest``). ``observer(state, seat, action)``, when given, sees every action just
+    before it is applied (the lab uses it to note what each seat did)."""
     state = load(game_id, players=players, seed=seed, **options).new_initial_state()
     bots = [make_agent(s, game_id, k) for s, k in zip(specs, agent_seeds, strict=True)]
     n = 0
     while not state.is_terminal() and n < action_cap:
-        state.apply(bots[state.current_player()].act(state))
+        seat = state.current_player()
+        action = bots[seat].act(state)
+        if observer is not None:
+            observer(state, seat, action)
+        state.apply(action)
         n += 1
     terminal = state.is_terminal()
     reason = getattr(state, "end_reason", "") or "finished"
@@ -123,11 +149,18 @@ def run_tournament(game_id: str, agents: Sequence[str], players: int, games: int
                    seed: int = 0, options: Mapping[str, str] | None = None,
                    workers: int = 1, action_cap: int = DEFAULT_ACTION_CAP,
                    progress: bool = True,
-                   on_game: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+                   on_game: Callable[[int], None] | None = None, backend: str = "local",
+                   address: str | None = None,
+                   start_method: str | None = None) -> list[dict[str, Any]]:
     """Play the seat-balanced schedule; returns the result rows in game order.
 
-    ``workers`` > 1 plays games in that many processes. ``progress`` shows a bar on
-    stderr; ``on_game`` is called with each finished game's number.
+    ``workers`` > 1 plays games in that many processes, started with the multiprocessing
+    ``start_method`` (``"fork"``, ``"spawn"``, ``"forkserver"``; None: the platform's
+    default); ``backend="ray"`` sends them to Ray (see :mod:`starlanes.analysis.backends`;
+    ``address`` names the cluster). The rows are the same either way. Agents are rebuilt
+    from their specs in each worker, so a user's agent named ``module:Class`` works under
+    every start method when its module is importable. ``progress`` shows a bar on stderr;
+    ``on_game`` is called with each finished game's number.
     """
     opts = dict(options or {})
     jobs = [
@@ -149,15 +182,74 @@ def run_tournament(game_id: str, agents: Sequence[str], players: int, games: int
             if on_game is not None:
                 on_game(index)
 
-        if workers <= 1:
-            for job in jobs:
-                done(*_play_job(job))
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(_play_job, job) for job in jobs]
-                for future in as_completed(futures):
-                    done(*future.result())
+        try:
+            if backend != "local" or address is not None:
+                from .backends import _play_on_ray, check_backend
+
+                check_backend(backend, address)
+                _play_on_ray(jobs, _play_job, workers, address, done)
+            elif workers <= 1:
+                for job in jobs:
+                    done(*_play_job(job))
+            else:
+                _play_in_pool(jobs, workers, done, start_method=start_method)
+        except KeyboardInterrupt:
+            raise RunInterrupted([r for r in rows if r is not None]) from None
     return [r for r in rows if r is not None]
+
+
+def _ignore_sigint() -> None:
+    """Worker initialiser: Ctrl-C is the parent's to handle; it stops the workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and terminate the worker processes at once."""
+    # The executor has no public way to kill its workers before Python 3.14.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+
+
+def _play_in_pool(jobs: Sequence[tuple[Any, ...]], workers: int,
+                  done: Callable[[int, dict[str, Any]], None],
+                  play: Callable[[tuple[Any, ...]], tuple[int, dict[str, Any]]] | None = None,
+                  start_method: str | None = None) -> None:
+    """Play ``jobs`` in a pool of ``workers`` processes, calling ``done(index, row)`` as
+    each finishes. A worker that dies (killed, out of memory) breaks the pool: the games
+    that had not finished are played again in a fresh pool (they are seeded, so they give
+    the same results), at most :data:`MAX_POOL_RESTARTS` times; then WorkerFailure names
+    the games. Ctrl-C terminates the workers at once and propagates. ``play`` is the
+    picklable worker entry (job -> ``(index, row)``; default :func:`_play_job`); a job's
+    first item is its index."""
+    play = play if play is not None else _play_job
+    pending = {job[0]: job for job in jobs}
+    restarts = 0
+    while pending:
+        context = multiprocessing.get_context(start_method)
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint,
+                                   mp_context=context)
+        try:
+            futures = [pool.submit(play, job) for job in pending.values()]
+            for future in as_completed(futures):
+                try:
+                    index, row = future.result()
+                except BrokenProcessPool:
+                    break
+                pending.pop(index)
+                done(index, row)
+        except BaseException:
+            _stop_workers(pool)
+            raise
+        pool.shutdown(wait=True, cancel_futures=True)
+        if pending:
+            restarts += 1
+            if restarts > MAX_POOL_RESTARTS:
+                games = ", ".join(str(i) for i in sorted(pending)[:10])
+                raise WorkerFailure(
+                    f"worker processes died {restarts} times; games not played: {games}"
+                )
 
 
 def tournament_report(game_id: str, agents: Sequence[str], players: int, seed: int,
@@ -188,10 +280,11 @@ def tournament_report(game_id: str, agents: Sequence[str], players: int, seed: i
 def timed_tournament(game_id: str, agents: Sequence[str], players: int, games: int,
                      seed: int = 0, options: Mapping[str, str] | None = None,
                      workers: int = 1, action_cap: int = DEFAULT_ACTION_CAP,
-                     progress: bool = True) -> dict[str, Any]:
+                     progress: bool = True, backend: str = "local",
+                     address: str | None = None) -> dict[str, Any]:
     """Run a tournament and return its report (``wall_s`` measured here)."""
     start = time.perf_counter()
     rows = run_tournament(game_id, agents, players, games, seed, options, workers,
-                          action_cap, progress)
+                          action_cap, progress, backend=backend, address=address)
     return tournament_report(game_id, agents, players, seed, rows,
                              time.perf_counter() - start)

@@ -1,0 +1,74 @@
+"""Battle odds speed: exact Rift Domination space battles of mixed fleets (5v5, 10v10,
+20v20), engine Monte Carlo battles per second, and exact Interstellar Ambitions 6v6
+combats (given orders, and the attacker's best order).
+
+Run: python benchmarks/odds.py [--mc-trials N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from starlanes.analysis.odds import (
+    IACombatSpec,
+    RiftBattleSpec,
+    ia_odds,
+    odds_of_battle,
+    parse_fleet,
+    parse_ships,
+    rift_odds,
+)
+from starlanes.analysis.odds.rd_position import position
+from starlanes.analysis.odds.rd_sim import start
+
+IA_6V6 = ("destroyer, corvette, 2 strike_craft, squadron_leader, void_corsair",
+          "2 cruiser, battleship, destroyer, 2 corvette")
+
+FLEETS = {
+    "5v5": ("2 fighter, carrier, destroyer, cruiser",
+            "2 fighter, corvette, bomber, cruiser"),
+    "10v10": ("4 fighter, 2 carrier, 2 destroyer, corvette, cruiser",
+              "4 fighter, 2 corvette, 2 bomber, destroyer, cruiser"),
+    "20v20": ("8 fighter, 4 carrier, 4 destroyer, 2 corvette, 2 cruiser",
+              "8 fighter, 4 corvette, 4 bomber, 2 destroyer, 2 cruiser"),
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mc-trials", type=int, default=2000)
+    ap.add_argument("--max-states", type=int, default=2_000_000)
+    args = ap.parse_args()
+    for name, (a, d) in FLEETS.items():
+        spec = RiftBattleSpec(parse_fleet(a), parse_fleet(d))
+        t = time.perf_counter()
+        r = rift_odds(spec, method="exact", max_states=args.max_states)
+        dt = time.perf_counter() - t
+        pos, planet = position(spec)
+        s = start(pos, planet, 0)
+        t = time.perf_counter()
+        odds_of_battle(s, method="exact", max_states=args.max_states)
+        dp = time.perf_counter() - t
+        print(f"exact {name:>6}: {1000 * dt:9.1f} ms with set-up, {1000 * dp:9.1f} ms "
+              f"the dynamic programme  {r.states:>8} states  "
+              f"attacker wins {100 * r.attacker_wins:6.2f}%")
+    for name, (a, d) in FLEETS.items():
+        spec = RiftBattleSpec(parse_fleet(a), parse_fleet(d))
+        t = time.perf_counter()
+        rift_odds(spec, method="monte-carlo", trials=args.mc_trials)
+        dt = time.perf_counter() - t
+        print(f"engine Monte Carlo {name:>6}: {args.mc_trials / dt:9.0f} battles/s "
+              f"({args.mc_trials} battles)")
+    for orders in (("strongest", "strongest"), ("best", "strongest")):
+        spec = IACombatSpec(parse_ships(IA_6V6[0]), parse_ships(IA_6V6[1]), kind="invade",
+                            level=2, orders=orders)
+        t = time.perf_counter()
+        r = ia_odds(spec)
+        dt = time.perf_counter() - t
+        print(f"exact IA 6v6 invade, orders {orders[0]}/{orders[1]}: {1000 * dt:9.1f} ms  "
+              f"attacker wins {100 * r.attacker_wins:6.2f}%")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""Where many games are played: in this process, in a local process pool, or on Ray.
+
+Every job is a tuple whose first item is its index; ``play(job) -> (index, row)`` is a
+picklable module-level function. Jobs are seeded, so a game gives the same row wherever and
+however often it is played: the results do not depend on the backend or the worker count.
+
+``local`` plays in this process (``workers == 1``) or in a fault-tolerant process pool
+(:func:`starlanes.analysis.tournament._play_in_pool`). ``ray`` (the optional extra
+``starlanes[ray]``) sends batches of games as Ray tasks to the cluster at ``address``
+(``"auto"``, ``"ray://host:10001"``; None starts a local Ray with ``workers`` CPUs); a task
+whose worker dies is retried by Ray, so the lost games are played again with the same seeds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from starlanes.engine import BadOptionError
+
+from .tournament import MAX_POOL_RESTARTS, RunInterrupted, WorkerFailure, _play_in_pool
+
+#: Backends accepted by :func:`run_jobs`.
+BACKENDS = ("local", "ray")
+
+#: Ray batches: about this many tasks per worker, so scheduling overhead stays small while
+#: the load still evens out and progress still moves.
+TASKS_PER_WORKER = 4
+
+Job = tuple[Any, ...]
+Play = Callable[[Job], tuple[int, dict[str, Any]]]
+
+
+def check_backend(backend: str, address: str | None) -> None:
+    """Raise BadOptionError for an unknown backend, an address without Ray, or Ray missing."""
+    if backend not in BACKENDS:
+        raise BadOptionError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise BadOptionError("--ray-address needs --backend ray")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise BadOptionError(
+                "the ray backend needs Ray: pip install 'starlanes[ray]'") from None
+
+
+def run_jobs(jobs: Sequence[Job], play: Play, backend: str = "local", workers: int = 1,
+             address: str | None = None, progress: bool = True,
+             label: str = "games") -> list[dict[str, Any]]:
+    """Play ``jobs`` and return their rows in job order, with a progress bar on stderr.
+
+    Raises BadOptionError for a bad backend, WorkerFailure when workers keep dying, and
+    RunInterrupted (holding the finished rows) on Ctrl-C.
+    """
+    check_backend(backend, address)
+    rows: dict[int, dict[str, Any]] = {}
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    bar = Progress(*columns, console=Console(stderr=True), disable=not progress)
+    with bar:
+        task = bar.add_task(label, total=len(jobs))
+
+        def done(index: int, row: dict[str, Any]) -> None:
+            rows[index] = row
+            bar.advance(task)
+
+        try:
+            if backend == "ray":
+                _play_on_ray(jobs, play, workers, address, done)
+            elif workers <= 1:
+                for job in jobs:
+                    done(*play(job))
+            else:
+                _play_in_pool(jobs, workers, done, play)
+        except KeyboardInterrupt:
+            raise RunInterrupted([rows[i] for i in sorted(rows)]) from None
+    return [rows[job[0]] for job in jobs]
+
+
+def _play_batch(play: Play, batch: Sequence[Job]) -> list[tuple[int, dict[str, Any]]]:
+    """One Ray task: play a batch of jobs in the worker."""
+    return [play(job) for job in batch]
+
+
+def _play_on_ray(jobs: Sequence[Job], play: Play, workers: int, address: str | None,
+                 done: Callable[[int, dict[str, Any]], None]) -> None:
+    """Send ``jobs`` to Ray in batches and stream the rows back as tasks finish."""
+    import ray
+
+    started = not ray.is_initialized()
+    if started:
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                  "configure_logging": False}
+        if address is None:
+            kwargs["num_cpus"] = max(1, workers)
+        ray.init(address=address, **kwargs)
+    try:
+        slots = max(1, int(ray.cluster_resources().get("CPU", workers)))
+        size = max(1, math.ceil(len(jobs) / (slots * TASKS_PER_WORKER)))
+        remote = ray.remote(_play_batch).options(max_retries=MAX_POOL_RESTARTS,
+                                                 retry_exceptions=False)
+        play_ref = ray.put(play)
+        pending = [remote.remote(play_ref, list(jobs[i:i + size]))
+                   for i in range(0, len(jobs), size)]
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            try:
+                results = ray.get(ready[0])
+            except ray.exceptions.RayError as e:
+                raise WorkerFailure(f"a Ray task failed after {MAX_POOL_RESTARTS} retries: "
+                                    f"{type(e).__name__}") from None
+            for index, row in results:
+                done(index, row)
+    finally:
+        if started:
+            ray.shutdown()

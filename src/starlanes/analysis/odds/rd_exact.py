@@ -1,0 +1,468 @@
+"""Exact Rift Domination battle odds by dynamic programming (rulebook BATTLE, WEAPONS AND
+RANGE, UNIT-SKILLS; RD-BAT-02..12, RD-HIT-01..15, RD-SKL-02, RD-SKL-12).
+
+The combatants are read from the engine's own :class:`~starlanes.games.rift_domination.
+battle_model.Battle` as the game starts it, and hit chances come from its
+:func:`~starlanes.games.rift_domination.battle_model.needed_roll`, so the model and the
+game share one hit table. A battle state is canonical: per side the sorted tuple of
+``(type, LP left, shields left)`` of living combatants, with the phase and close round.
+Probability mass is pushed forward phase by phase (far, mid, close, then further close
+rounds until a side falls, retreats, or the attacker must leave after the last round);
+per phase each side's number of hits has the exact distribution of its dice (a sum of
+binomials, one per needed roll), and hits are placed one at a time by the targeting
+policy. Results of placing ``h`` hits on a fleet and of a fleet's dice are memoised.
+
+Modelled: simultaneous and sequential fire (``battle_fire``), first strike, faction hit
+bonuses, Rocket Barrage, Taunt, Defensive Ring (part of the starting LP and shields),
+forced and chosen retreats. Not modelled (the caller falls back to Monte Carlo on the
+engine): Repair Rush, Overload, Kamikaze, Repair Bldg and battle cards.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from starlanes.games.rift_domination import battle_skills as sk
+from starlanes.games.rift_domination.battle_model import (
+    ATTACKER,
+    CLOSE,
+    DEFENDER,
+    FAR,
+    MAX_CLOSE_ROUNDS,
+    PHASES,
+    WEAPONS,
+    Battle,
+    needed_roll,
+)
+
+from .policies import TargetView, wants_retreat
+from .tally import Tally
+
+UNMODELLED = frozenset({"repair_rush", "overload", "kamikaze", "repair_bldg"})
+"""Skills the exact model leaves out; a battle with a combatant using one is simulated."""
+
+
+_KEY = 1 << 31
+PRUNE = 1e-18
+"""Successors less likely than this are dropped in the vectorised step (their mass is
+counted in ``RiftExact.dropped`` and reported; it stays far below 1e-12)."""
+
+
+class TooLarge(Exception):
+    """The exact state space passed the limit; the caller falls back to Monte Carlo."""
+
+
+class CType(NamedTuple):
+    """A combatant type: what never changes during the battle."""
+
+    kind: str
+    lp_max: int
+    sh_max: int
+    weapons: tuple[int, int, int]
+    building: bool
+    taunt: bool
+    barrage: bool
+    cost: float
+
+    @property
+    def dice(self) -> int:
+        return sum(self.weapons)
+
+
+Fleet = tuple[tuple[int, int, int], ...]
+"""A side's living combatants, sorted: (type index, LP left, shields left)."""
+
+
+def phase_label(phase: int, rounds: int) -> str:
+    """``far``, ``mid``, ``close`` and ``close 2``.. for further close rounds."""
+    if phase < CLOSE:
+        return PHASES[phase]
+    return "close" if rounds == 0 else f"close {rounds + 1}"
+
+
+class RiftExact:
+    """The exact odds of the battle ``b`` (a Battle as the engine started it, no die rolled
+    yet) in ``state``. ``keys`` are the targeting policy key of each shooting side,
+    ``retreat`` the retreat policy of each side. :meth:`run` raises TooLarge past
+    ``max_states`` live states in one phase."""
+
+    def __init__(self, state: Any, b: Battle, keys: tuple[Callable, Callable],
+                 retreat: tuple[str, str], max_states: int = 200_000) -> None:
+        content = state.content
+        self.ground = b.ground
+        self.phase0 = b.phase
+        self.rounds0 = b.close_rounds
+        self.barrage_done = b.barrage_done
+        self.was_rolled = b.rolled
+        self.simultaneous = b.simultaneous
+        self.first = b.first_striker
+        self.order = tuple(b.order)
+        self.keys = keys
+        self.retreat = retreat
+        self.max_states = max_states
+        self.types: list[list[CType]] = [[], []]
+        index: list[dict[CType, int]] = [{}, {}]
+        start: list[list[tuple[int, int, int]]] = [[], []]
+        for f in b.fighters.values():
+            if not f.alive:
+                continue
+            if f.kind in content.units:
+                cost = float(content.units[f.kind].cost)
+            elif f.kind in content.upgrades:
+                cost = float(content.upgrades[f.kind].cost)
+            else:
+                cost = 1.0
+            t = CType(f.kind, f.lp_max, f.sh_max, (f.close, f.mid, f.long), f.building,
+                      "taunt" in f.skills, "rocket_barrage" in f.skills, cost)
+            i = index[f.side].setdefault(t, len(self.types[f.side]))
+            if i == len(self.types[f.side]):
+                self.types[f.side].append(t)
+            start[f.side].append((i, f.lp, f.sh))
+        self.start = (tuple(sorted(start[0])), tuple(sorted(start[1])))
+        self.bonus = []
+        for side in (ATTACKER, DEFENDER):
+            fx = state.fx[b.seats[side]]
+            hb = fx.hit_bonus if fx else {}
+            self.bonus.append(tuple(hb.get(w, 0) for w in WEAPONS))
+        self.need = [[[needed_roll(w, ph, self.bonus[s][wi]) for wi, w in enumerate(WEAPONS)]
+                      for ph in range(3)] for s in (0, 1)]
+        self.barrage_n = sk.rule(state, "rocket_barrage_targets")
+        self.barrage_p = (7 - sk.rule(state, "rocket_barrage_min_roll")) / 6
+        fxs = [state.fx[b.seats[s]] for s in (0, 1)]
+        self.win_vp = [sk.rule(state, "battle_win_vp") + (fx.battle_win_vp if fx else 0)
+                       for fx in fxs]
+        self.win_res = [fx.battle_win_resources if fx else 0 for fx in fxs]
+        self.salvage = [fx.salvage if fx else 0 for fx in fxs]
+        self.n_units = [sum(1 for u in self.start[s] if not self.types[s][u[0]].building)
+                        for s in (0, 1)]
+        self.cost0 = [sum(self.types[s][u[0]].cost for u in self.start[s]) for s in (0, 1)]
+        self._dist: dict[tuple, list[float]] = {}
+        self._hits: dict[tuple, list[Fleet]] = {}
+        self.states = 0
+        self.dropped = 0.0
+        self._np: dict[tuple, np.ndarray] = {}
+        self._ids: list[dict[Fleet, int]] = [{}, {}]
+        self._back: list[list[Fleet]] = [[], []]
+        self._ids_cache: dict[tuple, np.ndarray] = {}
+
+    # ------------------------------------------------------------------ pieces
+    def hit_dist(self, side: int, fleet: Fleet, phase: int) -> list[float]:
+        """P(side's volley scores h hits) for h = 0.. (RD-HIT-01..12)."""
+        key = (side, fleet, phase)
+        out = self._dist.get(key)
+        if out is not None:
+            return out
+        types = self.types[side]
+        need = self.need[side][phase]
+        by_need: Counter[int] = Counter()
+        for t, _lp, _sh in fleet:
+            for wi, n in enumerate(types[t].weapons):
+                if n:
+                    by_need[need[wi]] += n
+        out = [1.0]
+        for nd, n in by_need.items():
+            p = (7 - nd) / 6
+            for _ in range(n):
+                nxt = [0.0] * (len(out) + 1)
+                for h, q in enumerate(out):
+                    nxt[h] += q * (1 - p)
+                    nxt[h + 1] += q * p
+                out = nxt
+        self._dist[key] = out
+        return out
+
+    def take_hits(self, shooter: int, fleet: Fleet, h: int) -> Fleet:
+        """``fleet`` (of the side opposite ``shooter``) after ``h`` hits of 1 damage, each
+        placed by the shooter's targeting policy; Taunt (RD-SKL-12) limits the choice to
+        taunting combatants while one lives; damage goes to shields first (RD-HIT-14)."""
+        key = (shooter, fleet)
+        seq = self._hits.get(key)
+        if seq is None:
+            seq = [fleet]
+            self._hits[key] = seq
+        while len(seq) <= h:
+            cur = seq[-1]
+            if not cur:
+                seq.append(cur)
+                continue
+            seq.append(self._one_hit(shooter, cur))
+        return seq[h]
+
+    def _one_hit(self, shooter: int, fleet: Fleet) -> Fleet:
+        types = self.types[1 - shooter]
+        pool = set(fleet)
+        taunts = {u for u in pool if types[u[0]].taunt}
+        if taunts:
+            pool = taunts
+        key = self.keys[shooter]
+
+        def view(u: tuple[int, int, int]) -> tuple:
+            t = types[u[0]]
+            return key(TargetView(t.kind, u[1], u[2], t.lp_max, t.sh_max, t.cost, t.dice))
+
+        target = max(pool, key=view)
+        units = list(fleet)
+        units.remove(target)
+        t, lp, sh = target
+        if sh > 0:
+            units.append((t, lp, sh - 1))
+        elif lp > 1:
+            units.append((t, lp - 1, sh))
+        return tuple(sorted(units))
+
+    def strength(self, side: int, fleet: Fleet) -> float:
+        types = self.types[side]
+        return sum(lp + sh + 1.5 * types[t].dice for t, lp, sh in fleet)
+
+    def can_retreat(self, side: int, fleet: Fleet) -> bool:
+        """Whether ``side`` has a unit that can leave (buildings never move)."""
+        types = self.types[side]
+        return any(not types[t].building for t, _, _ in fleet)
+
+    def has_weapons(self, side: int, fleet: Fleet) -> bool:
+        types = self.types[side]
+        return any(types[t].dice for t, _, _ in fleet)
+
+    def _barrage(self, fleets: list[Fleet]) -> list[tuple[list[Fleet], float]]:
+        """RD-SKL-02 at the start of a space battle: every Rocket Barrage unit (attacker's
+        first) fires at up to 3 enemy fighters; each dies on 4+ (ruling RD-OPEN-16)."""
+        out = [(list(fleets), 1.0)]
+        for side in (ATTACKER, DEFENDER):
+            types = self.types[side]
+            shooters = sum(1 for t, _, _ in fleets[side] if types[t].barrage)
+            for _ in range(shooters):
+                nxt = []
+                for fl, q in out:
+                    enemy = fl[1 - side]
+                    et = self.types[1 - side]
+                    fighters = [u for u in enemy if et[u[0]].kind == "fighter"]
+                    n = min(self.barrage_n, len(fighters))
+                    probs = binom(n, self.barrage_p)
+                    for k, pk in enumerate(probs):
+                        if pk == 0:
+                            continue
+                        units = list(enemy)
+                        for u in fighters[:k]:
+                            units.remove(u)
+                        new = list(fl)
+                        new[1 - side] = tuple(units)
+                        nxt.append((new, q * pk))
+                out = nxt
+        return out
+
+    # ------------------------------------------------------------------ the flow
+    def run(self, tally: Tally) -> None:
+        """Push the battle's probability through all phases into ``tally``."""
+        dist: dict[tuple[Fleet, Fleet], float] = {self.start: 1.0}
+        self.rolled = self.was_rolled or any(
+            self.has_weapons(s, self.start[s]) for s in (0, 1)) or any(
+            t.barrage for s in (0, 1) for t in self.types[s])
+        phase = self.phase0
+        rounds = self.rounds0
+        while dist:
+            label = phase_label(phase, rounds)
+            if phase == FAR and not self.barrage_done:
+                pre: dict[tuple[Fleet, Fleet], float] = defaultdict(float)
+                for (a, d), p in dist.items():
+                    for fl, q in self._barrage([a, d]):
+                        pre[(fl[0], fl[1])] += p * q
+                dist = self._ended(pre, tally, label)
+            dist = self._fire(dist, phase, tally, label)
+            if phase < CLOSE:
+                phase += 1
+                continue
+            rounds += 1
+            dist = self._retreats(dist, rounds, tally, label)
+
+    def _ended(self, dist: dict, tally: Tally, label: str) -> dict:
+        live = {}
+        for (a, d), p in dist.items():
+            if a and d:
+                live[(a, d)] = p
+            else:
+                self._finish(tally, p, a, d, label, None)
+        return live
+
+    def _fire(self, dist: dict, phase: int, tally: Tally, label: str) -> dict:
+        nxt: dict[tuple[Fleet, Fleet], float] = defaultdict(float)
+        self.states += len(dist)
+        if len(dist) > self.max_states:
+            raise TooLarge(f"more than {self.max_states} battle states in one phase")
+        split = not self.simultaneous or self.first >= 0
+        if not split and len(dist) > 64:
+            return self._ended(self._fire_together(dist, phase), tally, label)
+        x, y = self.order
+        for fleets, p in dist.items():
+            if not split:
+                ha = self.hit_dist(ATTACKER, fleets[0], phase)
+                hd = self.hit_dist(DEFENDER, fleets[1], phase)
+                for i, pa in enumerate(ha):
+                    if pa == 0:
+                        continue
+                    d2 = self.take_hits(ATTACKER, fleets[1], i)
+                    for j, pd in enumerate(hd):
+                        if pd:
+                            nxt[(self.take_hits(DEFENDER, fleets[0], j), d2)] += p * pa * pd
+                continue
+            hx = self.hit_dist(x, fleets[x], phase)
+            for i, px in enumerate(hx):
+                if px == 0:
+                    continue
+                fy = self.take_hits(x, fleets[y], i)
+                if not fy:
+                    pair = [fleets[0], fleets[1]]
+                    pair[y] = fy
+                    nxt[(pair[0], pair[1])] += p * px
+                    continue
+                hy = self.hit_dist(y, fy, phase)
+                for j, py in enumerate(hy):
+                    if py == 0:
+                        continue
+                    pair = [fleets[0], fleets[1]]
+                    pair[y] = fy
+                    pair[x] = self.take_hits(y, fleets[x], j)
+                    nxt[(pair[0], pair[1])] += p * px * py
+        return self._ended(nxt, tally, label)
+
+    def _fire_together(self, dist: dict, phase: int) -> dict:
+        """Simultaneous fire for many states at once (numpy): each state's successors are
+        the outer product of the two sides' independent volleys; equal successors are
+        merged by integer keys."""
+        back = self._back
+        keys: list[np.ndarray] = []
+        weights: list[np.ndarray] = []
+        for (a, d), p in dist.items():
+            ha = self._np_dist(ATTACKER, a, phase)
+            hd = self._np_dist(DEFENDER, d, phase)
+            d_ids = self._hit_ids(ATTACKER, d, len(ha))
+            a_ids = self._hit_ids(DEFENDER, a, len(hd))
+            keys.append((a_ids[:, None] * _KEY + d_ids[None, :]).ravel())
+            weights.append((p * np.outer(hd, ha)).ravel())
+        k = np.concatenate(keys)
+        w = np.concatenate(weights)
+        keep = w >= PRUNE
+        self.dropped += float(w[~keep].sum())
+        k, w = k[keep], w[keep]
+        uniq, inv = np.unique(k, return_inverse=True)
+        sums = np.bincount(inv, weights=w)
+        out: dict[tuple[Fleet, Fleet], float] = {}
+        for key, q in zip(uniq.tolist(), sums.tolist(), strict=True):
+            if q > 0:
+                out[(back[0][key // _KEY], back[1][key % _KEY])] = q
+        return out
+
+    def _np_dist(self, side: int, fleet: Fleet, phase: int) -> np.ndarray:
+        key = (side, fleet, phase)
+        out = self._np.get(key)
+        if out is None:
+            out = self._np[key] = np.asarray(self.hit_dist(side, fleet, phase))
+        return out
+
+    def _hit_ids(self, shooter: int, fleet: Fleet, n: int) -> np.ndarray:
+        """Ids of ``fleet`` after 0..n-1 hits from ``shooter`` (ids index ``_back``)."""
+        key = (shooter, fleet)
+        out = self._ids_cache.get(key)
+        if out is None or len(out) < n:
+            side = 1 - shooter
+            ids, back = self._ids[side], self._back[side]
+            vals = []
+            for h in range(n):
+                f = self.take_hits(shooter, fleet, h)
+                i = ids.get(f)
+                if i is None:
+                    i = ids[f] = len(back)
+                    back.append(f)
+                vals.append(i)
+            out = self._ids_cache[key] = np.asarray(vals, dtype=np.int64)
+        return out[:n]
+
+    def _retreats(self, dist: dict, rounds: int, tally: Tally, label: str) -> dict:
+        """RD-BAT-08/12 after a close round: the attacker, then the defender, may retreat;
+        a side without weapons must, and the attacker must after the last round."""
+        live = {}
+        for (a, d), p in dist.items():
+            fleets = (a, d)
+            gone = None
+            for side in (ATTACKER, DEFENDER):
+                mine = fleets[side]
+                if not self.can_retreat(side, mine):
+                    continue
+                forced = not self.has_weapons(side, mine) or (
+                    side == ATTACKER and rounds >= MAX_CLOSE_ROUNDS)
+                if forced or (self.retreat[side] != "never" and wants_retreat(
+                        self.retreat[side], self.strength(side, mine),
+                        self.strength(1 - side, fleets[1 - side]))):
+                    gone = side
+                    break
+            if gone is None:
+                live[(a, d)] = p
+            else:
+                self._finish(tally, p, a, d, label, gone)
+        return live
+
+    def fleet_text(self, side: int, fleet: Fleet) -> str:
+        types = self.types[side]
+        c: Counter[str] = Counter()
+        for t, lp, sh in fleet:
+            ct = types[t]
+            c[TargetView(ct.kind, lp, sh, ct.lp_max, ct.sh_max, ct.cost, ct.dice).label] += 1
+        return ", ".join(f"{n} {k}" if n > 1 else k for k, n in sorted(c.items()))
+
+    def _finish(self, tally: Tally, p: float, a: Fleet, d: Fleet, label: str,
+                retreated: int | None) -> None:
+        fleets = (a, d)
+        if retreated is not None:
+            outcome = ("attacker_retreats", "defender_retreats")[retreated]
+            winner = 1 - retreated
+        elif a and not d:
+            outcome, winner = "attacker_wins", ATTACKER
+        elif d and not a:
+            outcome, winner = "defender_wins", DEFENDER
+        else:
+            outcome, winner = "mutual_destruction", -1
+        units = [sum(1 for u in fleets[s] if not self.types[s][u[0]].building)
+                 for s in (0, 1)]
+        lost = (self.n_units[0] - units[0], self.n_units[1] - units[1])
+        cost = [self.cost0[s] - sum(self.types[s][u[0]].cost for u in fleets[s])
+                for s in (0, 1)]
+        vp = [0.0, 0.0]
+        res = [0.0, 0.0]
+        if winner >= 0 and self.rolled:
+            vp[winner] = self.win_vp[winner]
+            res[winner] = self.win_res[winner] + self.salvage[winner] * lost[1 - winner]
+        tally.add(p, outcome, label, (self.fleet_text(0, a), self.fleet_text(1, d)),
+                  (len(a), len(d)), lost, (cost[0], cost[1]), (vp[0], vp[1]),
+                  (res[0], res[1]))
+
+
+def binom(n: int, p: float) -> list[float]:
+    """P(k successes in n trials) for k = 0..n."""
+    out = [1.0]
+    for _ in range(n):
+        nxt = [0.0] * (len(out) + 1)
+        for k, q in enumerate(out):
+            nxt[k] += q * (1 - p)
+            nxt[k + 1] += q * p
+        out = nxt
+    return out
+
+
+def unmodelled(b: Battle) -> str:
+    """Why the exact model cannot take battle ``b`` from where it stands ("" if it can):
+    skills it leaves out, battle cards in effect, or a phase already under way."""
+    skills = sorted({s for f in b.fighters.values() if f.alive for s in f.skills & UNMODELLED})
+    if skills:
+        return "skills the exact model leaves out: " + ", ".join(skills)
+    if (any(b.weapon_industry) or any(b.hit_boost) or any(b.blocked) or any(b.repair_card)
+            or any(b.rush_pool) or b.bonus_hits):
+        return "battle cards are in effect"
+    if b.stage not in ("open", "phase_start", "cards", "overload") or (
+            b.pending is not None and b.pending[0] not in ("cancel", "cards", "overload")):
+        return "the current phase is under way"
+    if any(f.lp <= 0 and not f.gone for f in b.fighters.values()):
+        return "casualties are waiting to be removed"
+    return ""
