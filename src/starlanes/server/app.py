@@ -1,0 +1,238 @@
+"""HTTP and websocket routes of ``starlanes serve``.
+
+JSON over HTTP for everything a client asks or does; a websocket per viewer for fresh views.
+Seat tokens travel in the ``Authorization: Bearer`` header (HTTP) or the ``token`` query
+parameter (websocket, seat links). Errors are answered as ``{"error": reason}`` with the
+status of the :mod:`.errors` class (400 bad request, 401 no or wrong token, 403 not allowed,
+404 unknown game, 409 stale action, 422 illegal action).
+
+Routes (all under ``/api`` except the pages):
+
+- ``GET /api/games`` lobby; ``POST /api/games`` create; ``GET /api/catalogue`` games and
+  their options and agents;
+- ``POST /api/games/{id}/join`` take a seat -> token and seat link;
+- ``GET /api/games/{id}/view`` a seat's view (token) or the spectators' (none);
+- ``POST /api/games/{id}/actions`` ``{"seq": n, "action": notation}``;
+- ``POST /api/games/{id}/undo``; ``POST /api/games/{id}/rematch``;
+- ``GET /api/games/{id}/describe?action=`` the explanation of one legal action (deciding seat);
+- ``GET /api/games/{id}/odds?action=`` battle odds for a seat (of an action, or of its battle);
+- ``GET /api/games/{id}/layout`` static drawing data (board geometry, content names);
+- ``GET /api/games/{id}/record`` the game record once the game is over;
+- ``GET /api/games/{id}/replay?step=&seat=`` the view at a step (spectators' view of a
+  running game; any seat's once it is over); ``POST /api/replay`` the same for an uploaded
+  game record ``{"record": ..., "step": n, "seat": s}``, with the game's layout;
+- ``GET /api/rules/{game}`` the rules reference; ``WS /ws/games/{id}?token=``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from starlanes.agents.registry import AGENT_NAMES
+from starlanes.engine import GameRecord, StarlanesError, game_class, game_ids
+
+from .bots import BotPool
+from .errors import ServerError
+from .replays import record_replay
+from .service import GameService
+from .store import Store, database_url, upgrade
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+class CreateGame(BaseModel):
+    game: str
+    players: int | None = Field(default=None, ge=1, le=64)
+    seats: list[str] = Field(min_length=1, max_length=64)
+    options: dict[str, Any] = {}
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
+    bot_seconds: float = 2.0
+    clock_seconds: float = 0.0
+
+
+class Join(BaseModel):
+    name: str = Field(min_length=1, max_length=200)
+    seat: int | None = Field(default=None, ge=0, le=64)
+
+
+class ReplayRecord(BaseModel):
+    record: dict[str, Any]
+    step: int = Field(default=0, ge=0)
+    seat: int | None = Field(default=None, ge=0, le=64)
+
+
+class Act(BaseModel):
+    seq: int = Field(ge=0)
+    action: str = Field(min_length=1, max_length=500)
+
+
+def _token(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, value = authorization.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else None
+
+
+def create_app(db_url: str | None = None, bot_workers: int = 2,
+               migrate: bool = True) -> FastAPI:
+    """The server app on the database at ``db_url`` (default: SQLite in the user's data
+    directory), with ``bot_workers`` processes for bots (0: in a thread)."""
+    url = database_url(db_url)
+    if migrate:
+        upgrade(url)
+    service = GameService(Store(url), BotPool(bot_workers))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        yield
+        await service.stop()
+
+    app = FastAPI(title="starlanes", lifespan=lifespan, docs_url="/api/docs",
+                  openapi_url="/api/openapi.json")
+    app.state.service = service
+
+    @app.exception_handler(ServerError)
+    async def _server_error(_req: Request, e: ServerError) -> JSONResponse:
+        return JSONResponse({"error": str(e)}, status_code=e.status)
+
+    @app.exception_handler(StarlanesError)
+    async def _bad_input(_req: Request, e: StarlanesError) -> JSONResponse:
+        return JSONResponse({"error": str(e)}, status_code=400)
+
+    # -------------------------------------------------------------- lobby
+    @app.get("/api/catalogue")
+    def catalogue() -> dict[str, Any]:
+        games = []
+        for gid in game_ids():
+            cls = game_class(gid)
+            games.append({
+                "id": gid, "title": cls.title, "min_players": cls.min_players,
+                "max_players": cls.max_players, "summary": getattr(cls, "summary", ""),
+                "options": [{"name": o.name, "kind": o.kind.__name__, "default": o.default,
+                             "choices": list(o.choices), "minimum": o.minimum,
+                             "maximum": o.maximum, "help": o.help}
+                            for o in cls.option_set.specs if o.name != "content"],
+            })
+        return {"games": games, "agents": list(AGENT_NAMES)}
+
+    @app.get("/api/games")
+    def lobby() -> dict[str, Any]:
+        return {"games": service.lobby()}
+
+    @app.post("/api/games", status_code=201)
+    async def create(body: CreateGame) -> dict[str, Any]:
+        live = service.create(body.game, body.players, body.seats, body.options, body.seed,
+                              body.bot_seconds, body.clock_seconds)
+        return {"id": live.id, "url": f"/games/{live.id}"}
+
+    @app.post("/api/games/{game_id}/join")
+    async def join(game_id: str, body: Join, request: Request) -> dict[str, Any]:
+        seat, token = await service.join(game_id, body.name, body.seat)
+        link = f"/games/{game_id}?token={token}"
+        return {"seat": seat, "token": token, "link": link,
+                "url": str(request.base_url).rstrip("/") + link}
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(game_id: str) -> dict[str, Any]:
+        live = service.rematch(game_id)
+        return {"id": live.id, "url": f"/games/{live.id}"}
+
+    # -------------------------------------------------------------- play
+    @app.get("/api/games/{game_id}/view")
+    def view(game_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        return service.view(game_id, _token(authorization))
+
+    @app.post("/api/games/{game_id}/actions")
+    async def act(game_id: str, body: Act,
+                  authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        text = await service.act(game_id, _token(authorization), body.seq, body.action)
+        live = service.live(game_id)
+        return {"applied": text, "seq": live.seq, "digest": live.state.digest()}
+
+    @app.post("/api/games/{game_id}/undo")
+    async def undo(game_id: str,
+                   authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        await service.undo(game_id, _token(authorization))
+        return {"seq": service.live(game_id).seq}
+
+    @app.get("/api/games/{game_id}/describe")
+    def describe(game_id: str, action: str,
+                 authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        return service.describe(game_id, _token(authorization), action)
+
+    @app.get("/api/games/{game_id}/odds")
+    def odds(game_id: str, action: str | None = None,
+             authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        return service.odds(game_id, _token(authorization), action)
+
+    @app.get("/api/games/{game_id}/layout")
+    def layout(game_id: str) -> dict[str, Any]:
+        live = service.live(game_id)
+        return live.game.layout(live.state)
+
+    @app.get("/api/games/{game_id}/record")
+    def record(game_id: str) -> Response:
+        rec = service.record(game_id)
+        return Response(rec.to_json(), media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="{game_id}.json"'})
+
+    @app.get("/api/games/{game_id}/replay")
+    def replay(game_id: str, step: int | None = None, seat: int | None = None) -> dict[str, Any]:
+        return service.replay(game_id, step, seat)
+
+    @app.post("/api/replay")
+    def replay_record(body: ReplayRecord) -> dict[str, Any]:
+        import json
+
+        rec = GameRecord.from_json(json.dumps(body.record))
+        return record_replay(rec, body.step, body.seat)
+
+    @app.get("/api/rules/{game}")
+    def rules(game: str) -> dict[str, Any]:
+        from starlanes.reference import reference_text
+
+        game_class(game)  # 400 naming the known games for an unknown id
+        return {"game": game, "text": reference_text(game)}
+
+    @app.websocket("/ws/games/{game_id}")
+    async def socket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+        try:
+            sub = service.subscribe(game_id, token)
+        except ServerError as e:
+            await ws.close(code=4000 + e.status, reason=str(e)[:120])
+            return
+        await ws.accept()
+        try:
+            while True:
+                await ws.send_json(await sub.queue.get())
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            service.unsubscribe(game_id, sub)
+
+    # -------------------------------------------------------------- pages
+    if WEB.is_dir():
+        app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+        @app.get("/", include_in_schema=False)
+        def index() -> FileResponse:
+            return FileResponse(WEB / "index.html")
+
+        @app.get("/replay", include_in_schema=False)
+        def replay_page() -> FileResponse:
+            return FileResponse(WEB / "replay.html")
+
+        @app.get("/games/{game_id}", include_in_schema=False)
+        def table(game_id: str) -> FileResponse:
+            return FileResponse(WEB / "table.html")
+
+    return app

@@ -1,0 +1,98 @@
+"""Replays for the browser's replay viewer: the view of a game at step N, rebuilt from its
+actions through the engine contract only (``load``, ``parse_action``, ``apply``,
+``observation``, ``public_observation``, ``action_log``, ``digest``, ``layout``).
+
+What a viewer may see: a stored game's public view at any step, even while it is running
+(the public observation holds nothing hidden); a seat's view of a stored game only once the
+game is over (its record is public then); any view of an uploaded game record (whoever holds
+a record holds its seed and every action, so nothing in it is hidden from them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlanes.engine import GameRecord, GameState, StarlanesError, load
+
+from .errors import BadRequest, Forbidden
+
+MAX_REPLAY_ACTIONS = 20_000
+"""The longest action list replayed on request (real games are a few thousand at most)."""
+
+
+def replay_state(game_id: str, players: int, seed: int, options: dict[str, Any],
+                 actions: list[str], step: int) -> tuple[Any, GameState]:
+    """The game and its state after the first ``step`` of ``actions`` (0: the set-up).
+
+    Raises BadRequest naming the problem for a step outside 0..len(actions), too many
+    actions, a game that cannot be loaded or an action that does not apply."""
+    if len(actions) > MAX_REPLAY_ACTIONS:
+        raise BadRequest(f"the record has {len(actions)} actions; at most "
+                         f"{MAX_REPLAY_ACTIONS} are replayed")
+    if not 0 <= step <= len(actions):
+        raise BadRequest(f"step {step} is outside the game: it has steps 0 to {len(actions)}")
+    try:
+        game = load(game_id, players=players, seed=seed, **dict(options))
+    except StarlanesError as e:
+        raise BadRequest(f"the game cannot be loaded: {e}") from None
+    state = game.new_initial_state()
+    for i, text in enumerate(actions[:step]):
+        try:
+            state.apply(game.parse_action(state, text))
+        except StarlanesError as e:
+            raise BadRequest(f"action {i + 1} ({text!r}) does not replay: {e}") from None
+    return game, state
+
+
+def replay_view(game: Any, state: GameState, *, step: int, total: int, seat: int | None,
+                labels: list[str], finished: bool, actions: list[str]) -> dict[str, Any]:
+    """The view of ``seat`` (None: a spectator) at ``step`` of ``total``, shaped like a
+    table view without legal actions: ``observation``, ``log`` (the whole log up to this
+    step), ``digest``, ``scores``, ``result`` at the end, ``seats`` labels and the notation of
+    the action that led here (``last``, only when the whole game may be seen, i.e.
+    ``finished``: a running game's notation may name a secret choice)."""
+    if seat is not None and not 0 <= seat < game.players:
+        raise BadRequest(f"seat {seat} is not in the game: seats are 0 to {game.players - 1}")
+    observation = state.observation(seat) if seat is not None else state.public_observation()
+    result = None
+    if state.is_terminal():
+        returns = state.returns()
+        result = {"winners": [i for i, r in enumerate(returns) if r > 0],
+                  "scores": list(state.scores()),
+                  "end_reason": str(getattr(state, "end_reason", "") or "finished")}
+    waiting = None if state.is_terminal() else state.current_player()
+    return {
+        "game": game.game_id, "title": getattr(game, "title", game.game_id),
+        "players": game.players, "step": step, "total": total, "seq": step, "you": seat,
+        "seats": [{"seat": i, "label": labels[i] if i < len(labels) else f"P{i}",
+                   "name": "", "bot": None, "open": False} for i in range(game.players)],
+        "waiting_for": waiting,
+        "waiting_label": labels[waiting] if waiting is not None and waiting < len(labels)
+        else None,
+        "your_turn": False, "legal": [], "can_undo": False,
+        "scores": list(state.scores()), "result": result,
+        "observation": observation, "log": list(state.action_log()),
+        "log_total": len(state.action_log()), "digest": state.digest(),
+        "last": actions[step - 1] if step > 0 and finished else None,
+        "finished": finished,
+    }
+
+
+def record_replay(record: GameRecord, step: int, seat: int | None) -> dict[str, Any]:
+    """The view at ``step`` of an uploaded game record, with the game's ``layout``."""
+    game, state = replay_state(record.game, record.players, record.seed, record.options,
+                               record.actions, step)
+    labels = [f"P{i} ({name})" if name else f"P{i}"
+              for i, name in enumerate(record.seats + [""] * game.players)][:game.players]
+    view = replay_view(game, state, step=step, total=len(record.actions), seat=seat,
+                       labels=labels, finished=True, actions=record.actions)
+    view["layout"] = game.layout(state)
+    return view
+
+
+def check_seat_view(finished: bool, seat: int | None) -> None:
+    """Raises Forbidden for a seat's view of a stored game still being played."""
+    if seat is not None and not finished:
+        raise Forbidden("a seat's view of a game still being played is shown only to that "
+                        "seat, at its table; the replay shows the spectators' view until "
+                        "the game is over")

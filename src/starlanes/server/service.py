@@ -1,0 +1,362 @@
+"""The game service: the lobby, seats and tokens, actions, undo, bots, turn clocks and the
+push of fresh views to every connected viewer.
+
+Order of every write: check (under the game's lock), commit to the store, change the live
+state, then acknowledge and push. A restarted service rebuilds every game from the store
+and lets waiting bots play on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlanes.agents import make_agent
+from starlanes.engine import (
+    BadOptionError,
+    GameRecord,
+    StarlanesError,
+    derive_seed,
+    game_class,
+    load,
+)
+
+from .bots import BotJob, BotPool, timed_spec
+from .errors import Forbidden, NotFound, ServerError, Stale, Unauthorized
+from .replays import check_seat_view, replay_state, replay_view
+from .store import GameRow, SeatRow, Store, StoreError
+from .tables import HUMAN, LiveGame
+from .tokens import new_game_id, new_token, token_hash, token_matches
+from .views import game_view, lobby_entry
+
+log = logging.getLogger("starlanes.server")
+
+MAX_NAME = 40
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """A connected viewer: its seat (None: spectator) and the queue its socket reads."""
+
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(64))
+
+
+class GameService:
+    """Everything the HTTP and websocket routes do, without HTTP."""
+
+    def __init__(self, store: Store, bots: BotPool) -> None:
+        self.store = store
+        self.bots = bots
+        self.games: dict[str, LiveGame] = {}
+        self.subscribers: dict[str, set[Subscriber]] = {}
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._clock_tasks: dict[str, asyncio.Task[None]] = {}
+
+    # ------------------------------------------------------------------ life cycle
+    async def start(self) -> None:
+        """Rebuild every stored game and let bots and clocks run on."""
+        for row in self.store.games():
+            try:
+                live = LiveGame.rebuild(row, self.store.seats(row.id),
+                                        self.store.actions(row.id))
+            except StoreError as e:
+                log.error("skipping game %s: %s", row.id, e)
+                continue
+            self.games[row.id] = live
+            self._after_change(live, push=False)
+
+    async def stop(self) -> None:
+        for task in [*self._bot_tasks.values(), *self._clock_tasks.values()]:
+            task.cancel()
+        self.bots.close()
+
+    # ------------------------------------------------------------------ lobby
+    def create(self, game: str, players: int | None, seats: Sequence[str],
+               options: dict[str, Any] | None = None, seed: int | None = None,
+               bot_seconds: float = 2.0, clock_seconds: float = 0.0,
+               rematch_of: str | None = None) -> LiveGame:
+        """Create a game; ``seats`` holds ``human`` or an agent spec per seat. Raises
+        BadOptionError / AgentSpecError (400) naming the problem; nothing is stored then."""
+        cls = game_class(game)
+        n = players if players is not None else len(seats) or cls.min_players
+        if len(seats) != n:
+            raise BadOptionError(f"{len(seats)} seats named for {n} players")
+        if not 0 <= bot_seconds <= 600 or not 0 <= clock_seconds <= 7 * 86400:
+            raise BadOptionError("bot_seconds must lie in 0..600 and clock_seconds in "
+                                 "0..604800")
+        if seed is None:
+            seed = secrets.randbits(62)
+        opts = dict(options or {})
+        load(game, players=n, seed=seed, **opts)  # checks players and options
+        kinds = []
+        for spec in seats:
+            spec = spec.strip()
+            if spec.lower() != HUMAN:
+                make_agent(spec, game, 0)
+                spec = timed_spec(spec, bot_seconds)
+            else:
+                spec = HUMAN
+            kinds.append(spec)
+        row = GameRow(id=new_game_id(), game=game, players=n, seed=seed, options=opts,
+                      bot_seconds=bot_seconds, clock_seconds=clock_seconds,
+                      rematch_of=rematch_of)
+        seat_rows = [SeatRow(game_id=row.id, seat=i, kind=k,
+                             name="" if k == HUMAN else f"bot {k}", token_hash=None)
+                     for i, k in enumerate(kinds)]
+        self.store.create_game(row, seat_rows)
+        stored = self.store.game(row.id)
+        assert stored is not None
+        live = LiveGame.rebuild(stored, self.store.seats(row.id), [])
+        self.games[row.id] = live
+        self._after_change(live, push=False)
+        return live
+
+    def lobby(self) -> list[dict[str, Any]]:
+        return [lobby_entry(g) for g in sorted(self.games.values(),
+                                               key=lambda g: g.row.created, reverse=True)]
+
+    def live(self, game_id: str) -> LiveGame:
+        live = self.games.get(game_id)
+        if live is None:
+            raise NotFound(f"no game {game_id!r}")
+        return live
+
+    async def join(self, game_id: str, name: str, seat: int | None = None) -> tuple[int, str]:
+        """Take an open human seat (the first open one when ``seat`` is None); returns the
+        seat and its token. Raises Forbidden when the seat is taken or held by a bot."""
+        live = self.live(game_id)
+        name = " ".join(str(name).split())[:MAX_NAME]
+        if not name:
+            raise BadOptionError("a display name is needed to join")
+        async with live.lock:
+            if seat is None:
+                free = [s.seat for s in live.seats if s.is_open]
+                if not free:
+                    raise Forbidden("every seat of this game is taken")
+                seat = free[0]
+            if not 0 <= seat < len(live.seats):
+                raise NotFound(f"game {game_id} has no seat {seat}")
+            info = live.seats[seat]
+            if not info.is_open:
+                raise Forbidden(f"seat {seat} is " + ("held by a bot" if info.is_bot
+                                                      else "already taken"))
+            token = new_token()
+            hashed = token_hash(token)
+            if not self.store.claim_seat(game_id, seat, name, hashed):
+                raise Forbidden(f"seat {seat} was taken a moment ago")
+            info.name, info.token_hash = name, hashed
+            live.version += 1
+        self._after_change(live)
+        return seat, token
+
+    def seat_of(self, live: LiveGame, token: str | None) -> int:
+        """The seat whose token this is; Unauthorized (401) for none or a wrong one."""
+        if not token:
+            raise Unauthorized("no seat token: open the game with your seat link")
+        for info in live.seats:
+            if token_matches(token, info.token_hash):
+                return info.seat
+        raise Unauthorized("this seat token belongs to no seat of this game")
+
+    # ------------------------------------------------------------------ play
+    async def act(self, game_id: str, token: str | None, seq: int, notation: str) -> str:
+        """Apply a seat's action chosen at ``seq``; returns the notation applied."""
+        live = self.live(game_id)
+        seat = self.seat_of(live, token)
+        if not isinstance(notation, str) or not notation.strip():
+            raise BadOptionError("no action given")
+        async with live.lock:
+            text = live.apply(self.store, seat, seq, notation)
+        self._after_change(live)
+        return text
+
+    async def undo(self, game_id: str, token: str | None) -> None:
+        live = self.live(game_id)
+        seat = self.seat_of(live, token)
+        async with live.lock:
+            live.undo(self.store, seat, self.store.actions(game_id))
+        self._after_change(live)
+
+    def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        live = self.live(game_id)
+        seat = self.seat_of(live, token) if token else None
+        return game_view(live, seat)
+
+    def odds(self, game_id: str, token: str | None, notation: str | None) -> dict[str, Any]:
+        """Battle odds for the table: of the battle the battle ``notation`` (a legal action
+        of the seat) would start, or of the battle the seat is in. Computed on a
+        determinisation for that seat, so nothing it may not see (other hands, future dice)
+        goes into the answer. ``{"odds": null}`` when there is no battle to judge."""
+        from starlanes.analysis.odds import action_odds, battle_odds_for_state
+
+        live = self.live(game_id)
+        seat = self.seat_of(live, token)
+        rng = random.Random(live.seq)
+        world = live.state.determinize(seat, rng)
+        if notation:
+            if live.waiting_for() != seat:
+                raise Forbidden("odds of an action are for the seat deciding now")
+            try:
+                action = live.game.read_action(world, notation)
+            except StarlanesError:
+                return {"odds": None}  # not an action of this seat's decision any more
+            report = action_odds(world, action, trials=300)
+        else:
+            report = battle_odds_for_state(world, seat, trials=300)
+        return {"odds": None if report is None else report.to_json()}
+
+    def describe(self, game_id: str, token: str | None, notation: str) -> dict[str, Any]:
+        """The explanation of one legal action, for the seat deciding now (other viewers
+        get no explanation of a decision that is not theirs)."""
+        live = self.live(game_id)
+        seat = self.seat_of(live, token)
+        if live.waiting_for() != seat:
+            raise Forbidden("explanations of the legal actions are for the seat deciding now")
+        return live.describe_one(notation)
+
+    def record(self, game_id: str) -> GameRecord:
+        """The game record; only once the game is over (before, it would reveal hidden
+        choices such as secret buys to anyone who downloads it)."""
+        live = self.live(game_id)
+        if not live.state.is_terminal():
+            raise Forbidden("the record is available when the game is over")
+        return export_record(self.store, game_id)
+
+    def replay(self, game_id: str, step: int | None, seat: int | None) -> dict[str, Any]:
+        """The view at ``step`` (None: the latest) of a stored game, rebuilt from its stored
+        actions: the spectators' view at any time, a seat's view once the game is over.
+        Raises NotFound, Forbidden (a seat's view of a running game) or BadRequest."""
+        live = self.live(game_id)
+        finished = live.state.is_terminal()
+        check_seat_view(finished, seat)
+        actions = [a.notation for a in self.store.actions(game_id)]
+        step = len(actions) if step is None else step
+        game, state = replay_state(live.row.game, live.row.players, live.row.seed,
+                                   dict(live.row.options), actions, step)
+        labels = [live.seat_label(s.seat) for s in live.seats]
+        view = replay_view(game, state, step=step, total=len(actions), seat=seat,
+                           labels=labels, finished=finished, actions=actions)
+        view["id"] = game_id
+        return view
+
+    def rematch(self, game_id: str) -> LiveGame:
+        """A new game with the same game, players, options, seat kinds and clocks."""
+        live = self.live(game_id)
+        row = live.row
+        kinds = [s.kind for s in live.seats]
+        return self.create(row.game, row.players, kinds, dict(row.options),
+                           seed=derive_seed(row.seed, "rematch", live.seq) >> 1,
+                           bot_seconds=row.bot_seconds, clock_seconds=row.clock_seconds,
+                           rematch_of=row.id)
+
+    # ------------------------------------------------------------------ pushing views
+    def subscribe(self, game_id: str, token: str | None) -> Subscriber:
+        live = self.live(game_id)
+        seat = self.seat_of(live, token) if token else None
+        sub = Subscriber(seat)
+        self.subscribers.setdefault(game_id, set()).add(sub)
+        sub.queue.put_nowait(game_view(live, seat))
+        return sub
+
+    def unsubscribe(self, game_id: str, sub: Subscriber) -> None:
+        self.subscribers.get(game_id, set()).discard(sub)
+
+    def _push(self, live: LiveGame) -> None:
+        subs = self.subscribers.get(live.id)
+        if not subs:
+            return
+        views: dict[int | None, dict[str, Any]] = {}
+        for sub in list(subs):
+            view = views.get(sub.seat)
+            if view is None:
+                view = views[sub.seat] = game_view(live, sub.seat)
+            if sub.queue.full():  # a viewer that stopped reading gets only the newest
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    sub.queue.get_nowait()
+            sub.queue.put_nowait(view)
+
+    def _after_change(self, live: LiveGame, push: bool = True) -> None:
+        if push:
+            self._push(live)
+        live.restart_clock()
+        self._kick_clock(live)
+        waiting = live.waiting_for()
+        if waiting is not None and live.seats[waiting].is_bot:
+            task = self._bot_tasks.get(live.id)
+            if task is None or task.done():
+                self._bot_tasks[live.id] = asyncio.get_running_loop().create_task(
+                    self._run_bots(live))
+
+    # ------------------------------------------------------------------ bots and clocks
+    async def _run_bots(self, live: LiveGame) -> None:
+        while True:
+            waiting = live.waiting_for()
+            if waiting is None or not live.seats[waiting].is_bot:
+                return
+            seq = live.seq
+            job = BotJob(live.id, live.row.game, live.row.players, live.row.seed,
+                         dict(live.row.options), tuple(str(a) for a in live.state.history),
+                         waiting, live.seats[waiting].kind)
+            try:
+                notation = await self.bots.move(job)
+            except Exception as e:  # noqa: BLE001 - a broken bot must not stop the server
+                log.error("bot of seat %s in game %s failed: %s", waiting, live.id, e)
+                return
+            try:
+                async with live.lock:
+                    live.apply(self.store, waiting, seq, notation, by="bot")
+            except Stale:
+                continue  # someone undid or the clock moved first: think again
+            except (ServerError, StarlanesError) as e:
+                log.error("bot move %r refused in game %s: %s", notation, live.id, e)
+                return
+            self._push(live)
+            live.restart_clock()
+            self._kick_clock(live)
+
+    def _kick_clock(self, live: LiveGame) -> None:
+        if live.clock_deadline is None:
+            return
+        task = self._clock_tasks.get(live.id)
+        if task is None or task.done():
+            self._clock_tasks[live.id] = asyncio.get_running_loop().create_task(
+                self._run_clock(live))
+
+    async def _run_clock(self, live: LiveGame) -> None:
+        while live.clock_deadline is not None:
+            delay = live.clock_deadline - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(min(delay, 1.0))
+                continue
+            waiting, seq = live.waiting_for(), live.seq
+            if waiting is None or live.seats[waiting].is_bot:
+                return
+            job = BotJob(live.id, live.row.game, live.row.players, live.row.seed,
+                         dict(live.row.options), tuple(str(a) for a in live.state.history),
+                         waiting, "heuristic")
+            notation = await self.bots.move(job)
+            try:
+                async with live.lock:
+                    live.apply(self.store, waiting, seq, notation, by="clock")
+            except Stale:
+                pass
+            self._after_change(live)
+
+
+def export_record(store: Store, game_id: str) -> GameRecord:
+    """The usual game record of a stored game (``starlanes replay --verify`` accepts it)."""
+    row = store.game(game_id)
+    if row is None:
+        raise NotFound(f"no game {game_id!r} in the database")
+    live = LiveGame.rebuild(row, store.seats(game_id), store.actions(game_id))
+    seats = [s.kind if s.is_bot else (s.name or "human") for s in live.seats]
+    return live.state.record(seats)
+

@@ -1,0 +1,220 @@
+"""Persistence of the game server: SQLAlchemy 2 models and the store that reads and writes them.
+
+Event-sourced: the ``games`` table holds each game's settings, the ``seats`` table who sits
+where (a hash of each seat token, never the token), and the ``actions`` table every
+decision as ``(game, seq, seat, notation, digest after, time)``. A game's state is rebuilt
+by replaying its actions; nothing else is the truth. Every write is committed before the
+server acknowledges it.
+
+The schema is created and changed only by the Alembic migrations in ``migrations/``
+(``starlanes db upgrade``); :func:`upgrade` runs them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    delete,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from starlanes.engine import StarlanesError
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class StoreError(StarlanesError):
+    """The database cannot be opened, is not at the current schema, or refused a write."""
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One game's settings: game id, player count, seed, options, bot budget, turn clock."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    bot_seconds: Mapped[float] = mapped_column(default=2.0)
+    clock_seconds: Mapped[float] = mapped_column(default=0.0)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SeatRow(Base):
+    """A seat of a game: ``kind`` is ``human`` or an agent spec; a human seat is open until
+    someone joins it (``token_hash`` set)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(80), default="")
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ActionRow(Base):
+    """One decision: sequence number (0-based), seat, notation, state digest after it."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(Text)
+    digest: Mapped[str] = mapped_column(String(64))
+    by: Mapped[str] = mapped_column(String(32), default="player")
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+def database_url(url: str | None = None) -> str:
+    """``url`` as given, or the SQLite file ``starlanes.db`` in the user's data directory
+    (created if missing)."""
+    if url:
+        return url
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("starlanes", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'starlanes.db'}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets write-ahead logging and full fsync so a killed
+    server loses no committed action."""
+    try:
+        engine = create_engine(url, future=True, pool_pre_ping=True)
+    except Exception as e:  # noqa: BLE001 - any driver/URL problem becomes one line
+        raise StoreError(f"cannot open database {url!r}: {e}") from None
+    if engine.dialect.name == "sqlite":
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(conn: Any, _record: Any) -> None:
+            cur = conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+    return engine
+
+
+def upgrade(url: str) -> None:
+    """Bring the database at ``url`` to the newest schema with the Alembic migrations.
+    Raises StoreError when the database cannot be reached."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    try:
+        command.upgrade(cfg, "head")
+    except Exception as e:  # noqa: BLE001
+        raise StoreError(f"cannot upgrade database {url!r}: {e}") from None
+
+
+class Store:
+    """Reads and writes games, seats and actions; every method commits its own transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with self._sessions() as s, s.begin():
+            yield s
+
+    # -------------------------------------------------------------- games and seats
+    def create_game(self, row: GameRow, seats: list[SeatRow]) -> None:
+        with self.session() as s:
+            s.add(row)
+            s.flush()
+            for seat in seats:
+                s.add(seat)
+
+    def games(self) -> list[GameRow]:
+        with self.session() as s:
+            return list(s.scalars(select(GameRow).order_by(GameRow.created)))
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self.session() as s:
+            return s.get(GameRow, game_id)
+
+    def seats(self, game_id: str) -> list[SeatRow]:
+        with self.session() as s:
+            return list(s.scalars(select(SeatRow).where(SeatRow.game_id == game_id)
+                                  .order_by(SeatRow.seat)))
+
+    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> bool:
+        """Give an open human seat to ``name``; False if it is taken or not human."""
+        with self.session() as s:
+            row = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id,
+                                                  SeatRow.seat == seat)
+                            .with_for_update()).first()
+            if row is None or row.kind != "human" or row.token_hash is not None:
+                return False
+            row.name = name
+            row.token_hash = token_hash
+            return True
+
+    # -------------------------------------------------------------- actions
+    def actions(self, game_id: str) -> list[ActionRow]:
+        with self.session() as s:
+            return list(s.scalars(select(ActionRow).where(ActionRow.game_id == game_id)
+                                  .order_by(ActionRow.seq)))
+
+    def append_action(self, game_id: str, seq: int, seat: int, notation: str, digest: str,
+                      by: str = "player") -> None:
+        """Commit one action; raises StoreError if ``seq`` is already taken."""
+        try:
+            with self.session() as s:
+                s.add(ActionRow(game_id=game_id, seq=seq, seat=seat, notation=notation,
+                                digest=digest, by=by))
+        except Exception as e:  # noqa: BLE001 - an integrity error is a lost race
+            raise StoreError(f"action {seq} of game {game_id} could not be stored: "
+                             f"{type(e).__name__}") from None
+
+    def truncate_actions(self, game_id: str, keep: int) -> None:
+        """Delete every action with ``seq >= keep`` (an undo)."""
+        with self.session() as s:
+            s.execute(delete(ActionRow).where(ActionRow.game_id == game_id,
+                                              ActionRow.seq >= keep))
+
+
+
+

@@ -1,0 +1,249 @@
+"""One live game on the server: its state rebuilt from the stored actions, one writer at a
+time, sequence numbers, the undo floor and the turn clock.
+
+The server knows no game: it reaches the rules only through the engine contract
+(``load``, ``legal_actions``, ``read_action``, ``apply``, ``observation``,
+``public_observation``, ``ends_undo``, ``describe``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlanes.engine import Game, GameState, StarlanesError, load
+
+from .errors import Forbidden, Illegal, Stale
+from .store import ActionRow, GameRow, SeatRow, Store, StoreError
+
+HUMAN = "human"
+
+
+@dataclass
+class SeatInfo:
+    """A seat as the server keeps it in memory (the token only as its hash)."""
+
+    seat: int
+    kind: str
+    name: str
+    token_hash: str | None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind != HUMAN
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind == HUMAN and self.token_hash is None
+
+
+@dataclass
+class Note:
+    """A line the server adds to the log (a move made when a turn clock ran out)."""
+
+    seq: int
+    text: str
+
+
+@dataclass
+class LiveGame:
+    """A game being played: settings, seats, the current state and what undo may reach.
+
+    ``seq`` is the number of actions applied; an action must name it. ``undo_floor`` is the
+    ``seq`` before which nothing may be taken back. ``lock`` makes this game's writes one
+    at a time.
+    """
+
+    row: GameRow
+    seats: list[SeatInfo]
+    game: Game
+    state: GameState
+    seq: int = 0
+    undo_floor: int = 0
+    bys: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    clock_deadline: float | None = None
+    version: int = 0
+    _described: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def rebuild(cls, row: GameRow, seats: list[SeatRow], actions: list[ActionRow]) -> LiveGame:
+        """Replay the stored ``actions``; raises StoreError if a stored action no longer
+        applies or a digest differs (the rules changed under a stored game)."""
+        try:
+            game = load(row.game, players=row.players, seed=row.seed, **dict(row.options))
+        except StarlanesError as e:
+            raise StoreError(f"game {row.id} cannot be loaded: {e}") from None
+        state = game.new_initial_state()
+        live = cls(row=row, seats=[SeatInfo(s.seat, s.kind, s.name, s.token_hash)
+                                   for s in seats], game=game, state=state)
+        for a in actions:
+            before = state.clone()
+            try:
+                state.apply(game.parse_action(state, a.notation))
+            except StarlanesError as e:
+                raise StoreError(f"game {row.id}: stored action {a.seq} "
+                                 f"({a.notation!r}) does not apply: {e}") from None
+            if state.digest() != a.digest:
+                raise StoreError(f"game {row.id}: replay of action {a.seq} gives digest "
+                                 f"{state.digest()}, stored {a.digest}")
+            live.seq += 1
+            live.bys.append(a.by)
+            if a.by == "clock":
+                live.notes.append(Note(a.seq, _clock_note(state, a.seat, a.notation)))
+            if state.ends_undo(before, a.seat):
+                live.undo_floor = live.seq
+        return live
+
+    # ------------------------------------------------------------------ questions
+    def seat_label(self, seat: int) -> str:
+        info = self.seats[seat]
+        namer = getattr(self.state, "seat_name", None)
+        base = namer(seat) if callable(namer) else f"P{seat}"
+        who = info.name or ("bot " + info.kind if info.is_bot else "open seat")
+        return f"{base} ({who})"
+
+    def waiting_for(self) -> int | None:
+        """The seat the game waits for, or None when it is over."""
+        if self.state.is_terminal():
+            return None
+        return self.state.current_player()
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take back its last decision now."""
+        return (self.seq > self.undo_floor and not self.state.is_terminal()
+                and self.state.current_player() == seat)
+
+    # ------------------------------------------------------------------ writing
+    def check_turn(self, seat: int, seq: int) -> None:
+        if self.state.is_terminal():
+            raise Stale("the game is over")
+        if seq != self.seq:
+            raise Stale(f"the action was chosen at move {seq}, but the game is at move "
+                        f"{self.seq}; look at the board again")
+        if self.state.current_player() != seat:
+            waiting = self.state.current_player()
+            raise Forbidden(f"it is not your decision: the game waits for "
+                            f"{self.seat_label(waiting)}")
+
+    def apply(self, store: Store, seat: int, seq: int, notation: str,
+              by: str = "player") -> str:
+        """Check, store, then apply one action of ``seat`` chosen at ``seq``; returns the
+        notation applied. Raises Stale (409), Forbidden (403) or Illegal (422) without
+        changing anything; StoreError if the database refused the write (also unchanged).
+        Call it holding ``lock``."""
+        self.check_turn(seat, seq)
+        try:
+            action = self.game.read_action(self.state, notation)
+        except StarlanesError as e:
+            raise Illegal(str(e)) from None
+        after = self.state.clone()
+        after.apply(action)
+        text = str(action)
+        store.append_action(self.id, self.seq, seat, text, after.digest(), by)
+        final = after.ends_undo(self.state, seat)
+        self.state = after
+        self.seq += 1
+        self.bys.append(by)
+        if by == "clock":
+            self.notes.append(Note(self.seq - 1, _clock_note(after, seat, text)))
+        if final:
+            self.undo_floor = self.seq
+        self.version += 1
+        return text
+
+    def undo(self, store: Store, seat: int, actions: list[ActionRow]) -> None:
+        """Take back ``seat``'s last decision (Board Game Arena's policy: only until another
+        seat has decided, chance was used or the game ended). Raises Forbidden otherwise.
+        ``actions`` are the stored actions, used to rebuild the earlier state."""
+        if not self.can_undo(seat):
+            raise Forbidden("nothing to take back: your last decision is final (another "
+                            "seat has decided since, dice were rolled or a card was "
+                            "revealed)" if self.seq else "nothing to take back yet")
+        keep = self.seq - 1
+        store.truncate_actions(self.id, keep)
+        rebuilt = LiveGame.rebuild(self.row, [], actions[:keep])
+        self.state = rebuilt.state
+        self.seq = keep
+        self.bys = self.bys[:keep]
+        self.notes = [n for n in self.notes if n.seq < keep]
+        self.version += 1
+
+    # ------------------------------------------------------------------ clock
+    def restart_clock(self) -> None:
+        """Start the turn clock for the seat now deciding, if the game has one and that
+        seat is human."""
+        waiting = self.waiting_for()
+        if (self.row.clock_seconds > 0 and waiting is not None
+                and not self.seats[waiting].is_bot):
+            self.clock_deadline = time.monotonic() + self.row.clock_seconds
+        else:
+            self.clock_deadline = None
+
+    def log_lines(self) -> list[str]:
+        """The game's own log with the server's notes (clock moves) after the line count
+        they followed. Game logs are public text; secrets are never written into them."""
+        lines = list(self.state.action_log())
+        for note in self.notes:
+            lines.append(note.text)
+        return lines
+
+    def describe_legal(self) -> list[dict[str, Any]]:
+        """The legal actions with their explanation (kind, text, cost, rule IDs), worked out
+        once per position. With more than :data:`DESCRIBE_ALL` legal actions only one action
+        of each verb is described (for its kind); the others carry ``"more": true`` and
+        their explanation is fetched when the player looks at one (:meth:`describe_one`)."""
+        if self._described is not None and self._described[0] == (self.seq, self.version):
+            return self._described[1]
+        legal = self.state.legal_actions()
+        full = len(legal) <= DESCRIBE_ALL
+        kinds: dict[str, str] = {}
+        out: list[dict[str, Any]] = []
+        for a in legal:
+            text = str(a)
+            verb = text.split(" ", 1)[0]
+            if full or verb not in kinds:
+                item = self._describe(a)
+                kinds[verb] = item["kind"]
+            else:
+                item = {"notation": text, "kind": kinds[verb], "text": "", "cost": "",
+                        "rules": [], "more": True}
+            out.append(item)
+        self._described = ((self.seq, self.version), out)
+        return out
+
+    def describe_one(self, notation: str) -> dict[str, Any]:
+        """The explanation of one legal action now. Raises Illegal when it is not legal."""
+        for a in self.state.legal_actions():
+            if str(a) == notation:
+                return self._describe(a)
+        raise Illegal(f"{notation!r} is not a legal action now")
+
+    def _describe(self, a: Any) -> dict[str, Any]:
+        item: dict[str, Any] = {"notation": str(a), "kind": "", "text": "", "cost": "",
+                                "rules": []}
+        try:
+            d = self.game.describe(self.state, a)
+            item.update(kind=d.kind, text=d.text, cost=d.cost, changes=d.changes,
+                        rules=list(d.rules), section=d.section)
+        except NotImplementedError:
+            item["kind"] = str(a).split(" ", 1)[0]
+        return item
+
+
+DESCRIBE_ALL = 40
+"""Positions with at most this many legal actions send every explanation with the view."""
+
+
+def _clock_note(state: GameState, seat: int, notation: str) -> str:
+    namer = getattr(state, "seat_name", None)
+    who = namer(seat) if callable(namer) else f"P{seat}"
+    return f"{who}'s turn clock ran out: the heuristic bot decided for them"

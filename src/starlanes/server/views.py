@@ -1,0 +1,70 @@
+"""What each viewer is sent: a seat's view is built from ``observation(seat)``, a spectator's
+from ``public_observation()``; never by filtering a full state. Lobby entries carry no
+hidden information at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .tables import LiveGame
+
+LOG_LINES = 200
+"""The newest log lines sent with a view (the full log is in the game record)."""
+
+
+def seats_view(live: LiveGame) -> list[dict[str, Any]]:
+    return [{"seat": s.seat, "label": live.seat_label(s.seat), "name": s.name,
+             "bot": s.kind if s.is_bot else None, "open": s.is_open}
+            for s in live.seats]
+
+
+def result_view(live: LiveGame) -> dict[str, Any] | None:
+    state = live.state
+    if not state.is_terminal():
+        return None
+    returns = state.returns()
+    reason = getattr(state, "end_reason", "") or "finished"
+    return {"winners": [i for i, r in enumerate(returns) if r > 0],
+            "scores": list(state.scores()), "end_reason": str(reason)}
+
+
+def game_view(live: LiveGame, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (None: a spectator): observation, whose decision it is, the
+    legal actions with explanations when it is this seat's decision, the log, scores."""
+    state = live.state
+    waiting = live.waiting_for()
+    observation = state.observation(seat) if seat is not None else state.public_observation()
+    yours = seat is not None and waiting == seat
+    log = live.log_lines()
+    return {
+        "id": live.id,
+        "game": live.row.game,
+        "title": getattr(live.game, "title", live.row.game),
+        "players": live.row.players,
+        "seq": live.seq,
+        "you": seat,
+        "seats": seats_view(live),
+        "waiting_for": waiting,
+        "waiting_label": live.seat_label(waiting) if waiting is not None else None,
+        "your_turn": yours,
+        "legal": live.describe_legal() if yours else [],
+        "can_undo": seat is not None and live.can_undo(seat),
+        "scores": list(state.scores()),
+        "result": result_view(live),
+        "observation": observation,
+        "log": log[-LOG_LINES:],
+        "log_total": len(log),
+        "clock_seconds": live.row.clock_seconds,
+    }
+
+
+def lobby_entry(live: LiveGame) -> dict[str, Any]:
+    """A game as the lobby lists it: settings, seats and status, nothing hidden."""
+    state = live.state
+    status = ("finished" if state.is_terminal()
+              else "open" if any(s.is_open for s in live.seats) else "in progress")
+    return {"id": live.id, "game": live.row.game, "players": live.row.players,
+            "options": dict(live.row.options), "status": status, "moves": live.seq,
+            "seats": seats_view(live), "created": live.row.created.isoformat(),
+            "rematch_of": live.row.rematch_of}

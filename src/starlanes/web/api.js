@@ -1,0 +1,85 @@
+// The server's JSON API and its websocket, as small async functions.
+// Every call returns parsed JSON or throws an Error whose message is the server's reason.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = {};
+  try {
+    data = text ? JSON.parse(text) : {};
+  } catch {
+    data = { error: text };
+  }
+  if (!response.ok) {
+    let reason = data.error;
+    if (!reason && Array.isArray(data.detail)) {
+      reason = data.detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ");
+    }
+    throw new ApiError(response.status, reason || `${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+export const api = {
+  catalogue: () => call("GET", "/api/catalogue"),
+  lobby: () => call("GET", "/api/games"),
+  create: (settings) => call("POST", "/api/games", settings),
+  join: (id, name, seat) => call("POST", `/api/games/${id}/join`, { name, seat }),
+  view: (id, token) => call("GET", `/api/games/${id}/view`, undefined, token),
+  layout: (id) => call("GET", `/api/games/${id}/layout`),
+  act: (id, token, seq, action) => call("POST", `/api/games/${id}/actions`, { seq, action }, token),
+  undo: (id, token) => call("POST", `/api/games/${id}/undo`, {}, token),
+  rematch: (id) => call("POST", `/api/games/${id}/rematch`, {}),
+  rules: (game) => call("GET", `/api/rules/${game}`),
+  describe: (id, token, action) => call("GET", `/api/games/${id}/describe?action=${encodeURIComponent(action)}`, undefined, token),
+  odds: (id, token, action) => call("GET", `/api/games/${id}/odds?action=${encodeURIComponent(action)}`, undefined, token),
+  replay: (id, step, seat) => call("GET", `/api/games/${id}/replay?${new URLSearchParams({ ...(step === null ? {} : { step }), ...(seat === null ? {} : { seat }) })}`),
+  replayRecord: (record, step, seat) => call("POST", "/api/replay", { record, step, seat }),
+};
+
+// Open the game's websocket and call onView with every view pushed; reconnects after a
+// drop with a growing delay. Returns a function that closes it for good.
+export function watch(id, token, onView, onStatus) {
+  let socket = null;
+  let closed = false;
+  let delay = 500;
+  const open = () => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = token ? `?token=${encodeURIComponent(token)}` : "";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${id}${query}`);
+    socket.onopen = () => {
+      delay = 500;
+      onStatus?.("live");
+    };
+    socket.onmessage = (event) => onView(JSON.parse(event.data));
+    socket.onclose = (event) => {
+      if (closed) return;
+      if (event.code >= 4400 && event.code < 4500) {
+        onStatus?.(`refused: ${event.reason}`);
+        return;
+      }
+      onStatus?.("reconnecting");
+      setTimeout(open, delay);
+      delay = Math.min(delay * 2, 8000);
+    };
+  };
+  open();
+  return () => {
+    closed = true;
+    socket?.close();
+  };
+}

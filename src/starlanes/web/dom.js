@@ -1,0 +1,80 @@
+// Small DOM helpers shared by the lobby and the tables: element building (text is always
+// inserted as text, never as HTML) and a minimal Markdown reader for the rules reference.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  return fill(node, attrs, children);
+}
+
+export function svg(tag, attrs = {}, ...children) {
+  return fill(document.createElementNS(SVG, tag), attrs, children);
+}
+
+function fill(node, attrs, children) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.setAttribute("class", v);
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) {
+    if (c === undefined || c === null || c === "") continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+// Inline Markdown: `code` and **bold**; everything else is text.
+function inline(text) {
+  const out = [];
+  const pattern = /(`[^`]+`|\*\*[^*]+\*\*)/g;
+  let last = 0;
+  for (const m of text.matchAll(pattern)) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    const token = m[0];
+    out.push(token.startsWith("`") ? el("code", {}, token.slice(1, -1)) : el("strong", {}, token.slice(2, -2)));
+    last = m.index + token.length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
+// Block Markdown: headings, bullet and numbered lists, paragraphs.
+export function markdown(text) {
+  const nodes = [];
+  let list = null;
+  let para = [];
+  const flush = () => {
+    if (para.length) nodes.push(el("p", {}, ...inline(para.join(" "))));
+    para = [];
+  };
+  for (const raw of text.split("\n")) {
+    const line = raw.trimEnd();
+    const heading = line.match(/^(#{1,4})\s+(.*)$/);
+    const item = line.match(/^\s*(?:[-*]|\d+\.)\s+(.*)$/);
+    if (heading) {
+      flush();
+      list = null;
+      const level = heading[1].length;
+      const id = heading[2].match(/\(([A-Z]+-[A-Z-]+)\)\s*$/)?.[1];
+      nodes.push(el(`h${level + 1}`, id ? { id } : {}, ...inline(heading[2])));
+    } else if (item) {
+      flush();
+      if (!list) {
+        list = el("ul");
+        nodes.push(list);
+      }
+      list.append(el("li", {}, ...inline(item[1])));
+    } else if (!line.trim()) {
+      flush();
+      list = null;
+    } else {
+      list = null;
+      para.push(line.trim());
+    }
+  }
+  flush();
+  return nodes;
+}

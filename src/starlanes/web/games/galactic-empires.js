@@ -1,0 +1,144 @@
+// The Galactic Empires table: each seat's fleet (Sector HQ with its damage, ships, bases,
+// crew and equipment under the card they are attached to, terrain with its points), your
+// hand and reserve fleet, the point pool; every card as a clean frame (name, empire, type,
+// strength, shields, weapons, full text). Weapons fire is drawn as an arrow from the firer
+// to the target; an open reaction or counter window is shown as a banner to the seat that
+// may answer, with its pass button.
+import { svg } from "../dom.js";
+
+const SEAT_MARKS = ["\u25cf", "\u25a0", "\u25b2", "\u25c6"];
+
+function cardOf(ctx, name) {
+  const id = String(name).split("#")[0];
+  return ctx.layout.cards[id] ?? { name: id, type_name: "", text: "", empire: "", weapons: "" };
+}
+
+function cardFrame(ctx, word, extra = {}) {
+  const { el } = ctx;
+  const c = cardOf(ctx, word);
+  const weapons = [...(c.weapons || "")].map((w) => ctx.layout.weapons[w] ?? w).join(", ");
+  const stats = [c.strength ? `strength ${c.strength}` : "", c.shields ? `shields ${c.shields}` : "", weapons ? `weapons: ${weapons}` : ""].filter(Boolean).join(" \u00b7 ");
+  const pts = (p, label) => (Object.keys(p || {}).length ? `${label} ${Object.entries(p).map(([k, v]) => `${v} ${k}`).join(", ")}` : "");
+  const live = ctx.view.legal.some((a) => a.notation.split(/\s+/).includes(word));
+  const frame = el("div", { class: `ge-card type-${c.type}${live && ctx.view.your_turn ? " live" : ""}${ctx.selected === word ? " selected" : ""}`, "data-card": word,
+    onclick: (e) => { e.stopPropagation(); ctx.select(word, c.name); } },
+  el("div", { class: "ge-head" }, el("strong", {}, c.name), el("span", { class: "muted" }, ` ${c.type_name}${c.empire && c.empire !== "generic" ? ` \u00b7 ${c.empire}` : ""}`)),
+  stats ? el("div", { class: "ge-stats" }, stats) : "",
+  extra.state ? el("div", { class: "ge-state" }, extra.state) : "",
+  el("div", { class: "ge-text" }, [pts(c.requires, "needs"), pts(c.generates, "gives")].filter(Boolean).join("; ")),
+  el("div", { class: "ge-text" }, c.text || ""));
+  ctx.tip(frame, `${c.name} (${word}). ${c.text || ""}`);
+  return frame;
+}
+
+function unitState(u) {
+  const bits = [];
+  if (u.damage) bits.push(`${u.damage} damage`);
+  if (u.shield_damage) bits.push(`${u.shield_damage} shield damage`);
+  if (u.permanent) bits.push(`${u.permanent} permanent`);
+  if (u.ammo) bits.push(`${u.ammo} ammo`);
+  if (u.charge) bits.push(`charged ${u.charge}`);
+  if (u.engaged) bits.push("engaged");
+  if (u.against >= 0) bits.push(`against P${u.against}'s fleet`);
+  return bits.join(", ");
+}
+
+export function setup(ctx) {
+  ctx.legend.replaceChildren(
+    "Each row is a seat's fleet: its Sector HQ (damage against the limit), then its cards in play; crew and equipment sit inside the card they are attached to. ",
+    "Seats are marked \u25cf \u25a0 \u25b2 \u25c6 besides their colour. Cards with a gold edge can act now: click a card to see its actions. ",
+    "An orange arrow shows weapons fire from the firer to its target.",
+  );
+}
+
+export function draw(view, ctx) {
+  if (!view) return;
+  const { el } = ctx;
+  const obs = view.observation;
+  const wrap = el("div", { class: "ge-table" });
+  const banner = windowBanner(view, ctx);
+  if (banner) wrap.append(banner);
+  const byHost = new Map();
+  for (const u of obs.units) if (u.host >= 0) byHost.set(u.host, [...(byHost.get(u.host) ?? []), u]);
+  for (const p of obs.players) {
+    const row = el("section", { class: `ge-fleet seat-${p.seat}${obs.current_player === p.seat ? " waiting" : ""}`, "data-seat": p.seat });
+    const hq = el("div", { class: "ge-card ge-hq", "data-card": `HQ${p.seat}`, onclick: (e) => { e.stopPropagation(); ctx.select(`HQ${p.seat}`, `P${p.seat}'s Sector HQ`); } },
+      el("div", { class: "ge-head" }, el("strong", {}, `${SEAT_MARKS[p.seat % 4]} P${p.seat} Sector HQ`)),
+      el("div", { class: "ge-stats" }, `damage ${p.hq_damage} of ${ctx.layout.hq_limit}`),
+      el("meter", { min: 0, max: ctx.layout.hq_limit, value: p.hq_damage }),
+      el("div", { class: "ge-text" }, `${p.alive ? "" : "destroyed \u00b7 "}hand ${p.hand_size}, reserve ${p.reserve_size}${p.major ? ` \u00b7 ${ctx.layout.empires[p.major]?.name ?? p.major}` : ""}`));
+    const cards = el("div", { class: "ge-row" }, hq);
+    for (const u of obs.units.filter((x) => x.owner === p.seat && x.host < 0)) {
+      const word = `${u.card}#${u.id}`;
+      const frame = cardFrame(ctx, word, { state: unitState(u) });
+      frame.dataset.unit = u.id;
+      for (const a of byHost.get(u.id) ?? []) {
+        const sub = cardFrame(ctx, `${a.card}#${a.id}`, { state: unitState(a) });
+        sub.classList.add("attached");
+        sub.dataset.unit = a.id;
+        frame.append(sub);
+      }
+      cards.append(frame);
+    }
+    row.append(cards);
+    wrap.append(row);
+  }
+  const me = view.you !== null ? obs.players[view.you] : null;
+  if (me?.hand) {
+    wrap.append(el("h3", {}, `Your hand (${me.hand.length})`), el("div", { class: "ge-row" }, ...me.hand.map((w) => cardFrame(ctx, w))));
+    wrap.append(el("h3", {}, `Your reserve fleet (${me.reserve.length})`), el("div", { class: "ge-row" }, ...me.reserve.map((w) => cardFrame(ctx, w))));
+  }
+  wrap.addEventListener("click", () => ctx.select(null));
+  ctx.board.replaceChildren(wrap);
+  requestAnimationFrame(() => drawFire(obs, ctx, wrap));
+  drawPanels(view, ctx);
+}
+
+// A reaction or counter window: who may answer, what they answer, and the pass.
+function windowBanner(view, ctx) {
+  const { el } = ctx;
+  const obs = view.observation;
+  const kinds = obs.decisions ?? [];
+  const open = kinds.length && ["react", "counter"].includes(kinds[kinds.length - 1]);
+  if (!open) return null;
+  const what = obs.pending ? `${obs.pending.kind}${obs.pending.card ? ` of ${cardOf(ctx, obs.pending.card).name}` : ""} at ${obs.pending.target}` : "the last play";
+  const word = kinds[kinds.length - 1] === "react" ? "reaction" : "counter";
+  if (!view.your_turn) return el("div", { class: "ge-window" }, `A ${word} window is open against ${what}: waiting for ${view.waiting_label}.`);
+  const pass = view.legal.find((a) => !["react", "counter"].includes(a.notation.split(" ")[0]));
+  return el("div", { class: "ge-window yours" }, el("strong", {}, `You may play a ${word} against ${what}. `),
+    "Pick one of your cards with a gold edge, or ",
+    pass ? el("button", { type: "button", class: "pass", "data-notation": pass.notation, onclick: (e) => { e.stopPropagation(); ctx.play(pass.notation); } }, pass.notation === "pass" ? "pass" : `pass (${pass.notation})`) : "");
+}
+
+function drawFire(obs, ctx, wrap) {
+  // The fire being answered: from the firing fleet (its picked weapons' cards when the
+  // observation names them) to the target.
+  const p = obs.pending;
+  if (!p || p.kind !== "fire") return;
+  const firer = (obs.picks ?? []).map((pk) => wrap.querySelector(`[data-unit="${pk[0]}"]`)).find(Boolean);
+  const from = firer ?? wrap.querySelector(`.ge-fleet[data-seat="${obs.turn}"] .ge-hq`);
+  const to = /^HQ/.test(String(p.target)) ? wrap.querySelector(`[data-card="${p.target}"]`) : wrap.querySelector(`[data-unit="${p.target}"]`);
+  if (!from || !to) return;
+  const box = wrap.getBoundingClientRect();
+  const a = from.getBoundingClientRect();
+  const b = to.getBoundingClientRect();
+  const x1 = a.left + a.width / 2 - box.left;
+  const y1 = a.top + a.height / 2 - box.top;
+  const x2 = b.left + b.width / 2 - box.left;
+  const y2 = b.top + b.height / 2 - box.top;
+  const layer = svg("svg", { class: "ge-arrows", width: box.width, height: box.height },
+    svg("defs", {}, svg("marker", { id: "ge-head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 8, markerHeight: 8, orient: "auto" }, svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#ff9f1a" }))),
+    svg("line", { x1, y1, x2, y2, class: "ge-fire", "marker-end": "url(#ge-head)" }),
+    svg("text", { x: (x1 + x2) / 2 + 6, y: (y1 + y2) / 2, class: "ge-fire-label" }, `${p.damage} damage`));
+  wrap.append(layer);
+}
+
+function drawPanels(view, ctx) {
+  const { el } = ctx;
+  const obs = view.observation;
+  const pool = Object.entries(obs.pool).map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v)));
+  ctx.panels.replaceChildren(el("section", { class: "card" },
+    el("h2", {}, `Round ${obs.round}: P${obs.turn}'s turn, ${obs.phase}`),
+    el("p", {}, `Plays left: ${obs.plays}; deck ${obs.deck_sizes.join("/")} cards`),
+    el("h3", {}, "Point pool"), el("table", { class: "empires" }, ...pool)));
+}

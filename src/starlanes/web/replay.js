@@ -1,0 +1,131 @@
+// The replay viewer: a finished or running server game, or an uploaded game record, stepped
+// through action by action (first, back, forward, last, slider, arrow keys), from the view
+// of any seat or the spectators, drawn by the same game modules as the tables, with the log
+// up to that step. The address names the position (?game=ID&step=N&seat=K) to share it.
+import { api } from "./api.js";
+import { el } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const source = { game: params.get("game"), record: null };
+let step = params.has("step") ? Number(params.get("step")) : null;
+let seat = params.get("seat") === null || params.get("seat") === "" ? null : Number(params.get("seat"));
+let total = 0;
+let module = null;
+let loadedGame = null;
+
+const ctx = {
+  view: null, layout: null, board: $("board"), legend: $("legend"), panels: $("game-panels"),
+  selected: null, el, tip, orderPlan: [],
+  select: (id) => { ctx.selected = id; module?.draw(ctx.view, ctx); },
+  play: () => {},
+  redraw: () => module?.draw(ctx.view, ctx),
+};
+
+function tip(target, text) {
+  target.addEventListener("mouseenter", () => {
+    const box = $("tip");
+    box.textContent = text;
+    box.hidden = false;
+    const r = target.getBoundingClientRect();
+    box.style.left = `${Math.min(window.innerWidth - 340, r.left)}px`;
+    box.style.top = `${r.bottom + window.scrollY + 6}px`;
+  });
+  target.addEventListener("mouseleave", () => { $("tip").hidden = true; });
+}
+
+async function fetchView() {
+  if (source.record) return api.replayRecord(source.record, step ?? source.record.actions.length, seat);
+  return api.replay(source.game, step, seat);
+}
+
+async function show() {
+  $("replay-error").textContent = "";
+  let view;
+  try {
+    view = await fetchView();
+  } catch (e) {
+    $("replay-error").textContent = e.message;
+    return;
+  }
+  if (loadedGame !== view.game || (source.record && view.layout)) {
+    ctx.layout = view.layout ?? await api.layout(source.game);
+    if (loadedGame !== view.game) {
+      try { module = await import(`./games/${view.game}.js`); } catch { module = await import("./games/generic.js"); }
+      module.setup?.(ctx);
+      loadedGame = view.game;
+    }
+  }
+  step = view.step;
+  total = view.total;
+  ctx.view = view;
+  document.body.dataset.step = String(view.step);
+  document.body.dataset.digest = view.digest;
+  $("title").textContent = `Replay: ${view.title}`;
+  $("status").textContent = view.result ? "game over" : view.waiting_label ? `next: ${view.waiting_label}` : "";
+  $("slider").max = String(total);
+  $("slider").value = String(step);
+  $("step-label").textContent = `action ${step} of ${total}`;
+  $("last-action").textContent = step === 0 ? "the set-up" : view.last ? `${step}: ${view.last}` : `${step} actions played`;
+  const seats = $("seat");
+  if (seats.options.length !== view.players + 1) {
+    seats.replaceChildren(el("option", { value: "" }, "spectators"), ...view.seats.map((s) => el("option", { value: String(s.seat) }, s.label)));
+  }
+  seats.value = seat === null ? "" : String(seat);
+  $("seats").replaceChildren(...view.seats.map((s) => el("div", { class: `seat seat-${s.seat}${view.waiting_for === s.seat ? " waiting" : ""}` },
+    el("span", { class: "swatch" }), el("span", {}, s.label), el("span", { class: "score" }, `${view.scores[s.seat]}`))));
+  const log = $("log");
+  log.replaceChildren(...view.log.map((line) => el("li", {}, line)));
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  module.draw(view, ctx);
+  if (source.game) {
+    const query = new URLSearchParams({ game: source.game, step: String(step), ...(seat === null ? {} : { seat: String(seat) }) });
+    history.replaceState(null, "", `/replay?${query}`);
+    $("share").href = `/replay?${query}`;
+  }
+}
+
+function go(to) {
+  const target = Math.max(0, Math.min(total, to));
+  if (target === step && ctx.view) return;
+  step = target;
+  show();
+}
+
+$("first").addEventListener("click", () => go(0));
+$("prev").addEventListener("click", () => go(step - 1));
+$("next").addEventListener("click", () => go(step + 1));
+$("last").addEventListener("click", () => go(total));
+$("slider").addEventListener("change", () => go(Number($("slider").value)));
+$("seat").addEventListener("change", () => { seat = $("seat").value === "" ? null : Number($("seat").value); show(); });
+$("load-game").addEventListener("click", () => {
+  source.game = $("game-id").value.trim();
+  source.record = null;
+  step = null;
+  show();
+});
+$("record-file").addEventListener("change", async () => {
+  const file = $("record-file").files[0];
+  if (!file) return;
+  try {
+    source.record = JSON.parse(await file.text());
+  } catch (e) {
+    $("replay-error").textContent = `${file.name} is not a game record: ${e.message}`;
+    return;
+  }
+  source.game = null;
+  step = 0;
+  show();
+});
+document.addEventListener("keydown", (e) => {
+  if (["INPUT", "SELECT"].includes(e.target.tagName) && e.target.type !== "range") return;
+  if (e.key === "ArrowRight") go(step + 1);
+  else if (e.key === "ArrowLeft") go(step - 1);
+  else if (e.key === "Home") go(0);
+  else if (e.key === "End") go(total);
+});
+
+if (source.game) {
+  $("game-id").value = source.game;
+  show();
+}

@@ -1,0 +1,301 @@
+// The table shell every game shares: whose turn, players, the log, the legal actions
+// grouped by kind with their explanations, search and typed notation, undo, game over and
+// the rules reference. The board and the game's own panels come from the game's module in
+// games/<game>.js, which exports setup(ctx) and draw(view, ctx).
+import { api, watch } from "./api.js";
+import { el, markdown } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const gameId = location.pathname.split("/").filter(Boolean).pop();
+const stored = JSON.parse(localStorage.getItem(`starlanes:${gameId}`) ?? "null");
+const token = params.get("token") ?? stored?.token ?? null;
+if (params.get("token")) {
+  localStorage.setItem(`starlanes:${gameId}`, JSON.stringify({ token, seat: null }));
+}
+
+const ctx = {
+  view: null,
+  layout: null,
+  board: $("board"),
+  legend: $("legend"),
+  panels: $("game-panels"),
+  selected: null,
+  select,
+  play,
+  tip,
+  redraw: () => module?.draw(ctx.view, ctx),
+  el,
+};
+let module = null;
+let busy = false;
+
+// ------------------------------------------------------------------ helpers
+// A tooltip on target; text is a string or a function giving it (possibly async).
+function tip(target, text) {
+  target.addEventListener("mouseenter", async () => {
+    const box = $("tip");
+    box.textContent = typeof text === "function" ? await text() : text;
+    box.hidden = false;
+    const r = target.getBoundingClientRect();
+    box.style.left = `${Math.min(window.innerWidth - 340, r.left)}px`;
+    box.style.top = `${r.bottom + window.scrollY + 6}px`;
+  });
+  target.addEventListener("mouseleave", () => { $("tip").hidden = true; });
+}
+
+function explain(item) {
+  const parts = [item.text || item.notation];
+  if (item.cost) parts.push(`Cost: ${item.cost}.`);
+  if (item.changes) parts.push(item.changes);
+  if (item.rules?.length) parts.push(`Rules: ${item.rules.join(", ")}${item.section ? ` (see "${item.section}" in how to play)` : ""}.`);
+  return parts.join("\n");
+}
+
+function actionButton(item) {
+  const li = el("li");
+  const button = el("button", { type: "button", class: "action", "data-notation": item.notation, onclick: () => play(item.notation) },
+    el("code", {}, item.notation), item.cost ? el("span", { class: "cost" }, item.cost) : "");
+  const text = el("span", { class: "what" }, item.text || "");
+  // In a position with many legal actions the view carries the explanation of one action
+  // per verb; the others are asked for when the player looks at them.
+  tip(button, async () => {
+    if (item.more && token) {
+      try {
+        Object.assign(item, await api.describe(gameId, token, item.notation), { more: false });
+        text.textContent = item.text || "";
+      } catch {
+        /* the position moved on: the next view brings fresh actions */
+      }
+    }
+    return explain(item);
+  });
+  li.append(button, text);
+  return li;
+}
+
+// Before a player commits to an action that starts a battle, show its odds: the server
+// works them out for this seat (on what this seat may know) and says nothing for actions
+// that start no battle. Only the few actions of a selection are asked about.
+const ODDS_KINDS = new Set(["move", "land", "attack", "raid", "invade"]);
+async function showOdds(items) {
+  if (!token || !ctx.view?.your_turn) return;
+  const seq = ctx.view.seq;
+  const asked = items.filter((a) => ODDS_KINDS.has((a.kind || "").toLowerCase())
+    || ODDS_KINDS.has(a.notation.split(" ")[0].toLowerCase())).slice(0, 8);
+  for (const item of asked) {
+    let answer;
+    try {
+      answer = await api.odds(gameId, token, item.notation);
+    } catch {
+      continue;
+    }
+    if (!answer.odds || ctx.view.seq !== seq) continue;
+    const o = answer.odds.outcomes;
+    const pct = (x) => `${Math.round(100 * x)}%`;
+    const line = `battle odds: win ${pct(o.attacker_wins ?? 0)}, lose ${pct(o.defender_wins ?? 0)}` +
+      (o.mutual_destruction ? `, both destroyed ${pct(o.mutual_destruction)}` : "") +
+      (answer.odds.method !== "exact" ? " (estimated)" : "");
+    const button = $("selection-list").querySelector(`button[data-notation="${CSS.escape(item.notation)}"]`);
+    button?.parentElement.append(el("span", { class: "odds", "data-odds": item.notation }, line));
+  }
+}
+
+// ------------------------------------------------------------------ acting
+// Returns false without sending when another action is still on its way (the caller may
+// try again), true once the server took this one, undefined when it refused it.
+async function play(notation) {
+  if (busy || !ctx.view) return false;
+  busy = true;
+  $("act-error").textContent = "";
+  try {
+    await api.act(gameId, token, ctx.view.seq, notation);
+    $("search").value = "";
+    select(null);
+    return true;
+  } catch (e) {
+    $("act-error").textContent = e.message;
+  } finally {
+    busy = false;
+  }
+}
+
+// Show the legal actions that involve a board object (a planet, a point, a unit kind, a
+// card id, or a run of words such as "C1b C1" for the moves between two points): their
+// notation names it as consecutive words.
+function select(objectId, title) {
+  ctx.selected = objectId;
+  const box = $("selection");
+  if (!objectId || !ctx.view) {
+    box.hidden = true;
+    module?.draw(ctx.view, ctx);
+    return;
+  }
+  const want = String(objectId).toLowerCase().split(/\s+/);
+  const involves = (notation) => {
+    const words = notation.toLowerCase().split(/[\s@]+/);
+    for (let i = 0; i + want.length <= words.length; i += 1) {
+      if (want.every((w, k) => words[i + k] === w)) return true;
+    }
+    return false;
+  };
+  const items = ctx.view.legal.filter((a) => involves(a.notation));
+  $("selection-title").textContent = items.length ? `${title ?? objectId}: ${items.length} action(s)` : `${title ?? objectId}: no action involves it now`;
+  $("selection-list").replaceChildren(...items.map(actionButton));
+  showOdds(items);
+  box.hidden = false;
+  module?.draw(ctx.view, ctx);
+}
+
+// ------------------------------------------------------------------ drawing
+function drawActions(view) {
+  $("tip").hidden = true;
+  const mine = view.your_turn;
+  $("actions-title").textContent = mine ? `Your decision (${view.legal.length} options)` : view.result ? "The game is over" : `Waiting for ${view.waiting_label ?? "..."}`;
+  const filter = $("search").value.trim().toLowerCase();
+  const groups = new Map();
+  for (const item of view.legal) {
+    if (filter && !item.notation.toLowerCase().includes(filter) && !(item.text || "").toLowerCase().includes(filter)) continue;
+    const kind = item.kind || item.notation.split(" ")[0];
+    if (!groups.has(kind)) groups.set(kind, []);
+    groups.get(kind).push(item);
+  }
+  const box = $("groups");
+  box.replaceChildren();
+  for (const [kind, items] of groups) {
+    const open = groups.size <= 3 || items.length <= 6;
+    const details = el("details", { class: "group" }, el("summary", {}, `${kind} (${items.length})`));
+    details.open = open;
+    details.append(el("ul", { class: "action-list" }, ...items.map(actionButton)));
+    box.append(details);
+  }
+  $("search").disabled = !mine;
+  $("undo").hidden = !view.can_undo;
+}
+
+function drawSeats(view) {
+  const rows = view.seats.map((s) => {
+    const row = el("div", { class: `seat seat-${s.seat}${view.waiting_for === s.seat ? " waiting" : ""}` },
+      el("span", { class: "swatch" }), el("span", {}, s.label), el("span", { class: "score" }, `${view.scores[s.seat]}`));
+    if (view.you === s.seat) row.append(el("em", {}, " you"));
+    return row;
+  });
+  $("seats").replaceChildren(...rows);
+}
+
+function drawLog(view) {
+  const log = $("log");
+  log.replaceChildren(...view.log.map((line) => el("li", {}, line)));
+  log.start = view.log_total - view.log.length + 1;
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+}
+
+function drawResult(view) {
+  if (!view.result) return;
+  const r = view.result;
+  const names = r.winners.map((w) => view.seats[w].label).join(" and ") || "nobody";
+  $("result").replaceChildren(
+    el("p", {}, `Winner: ${names} (${r.end_reason}).`),
+    el("table", {}, ...view.seats.map((s) => el("tr", {}, el("td", {}, s.label), el("td", {}, r.scores[s.seat]), el("td", {}, r.winners.includes(s.seat) ? "winner" : "")))),
+  );
+  $("record-link").href = `/api/games/${gameId}/record`;
+  if (!$("gameover").open && !$("gameover").dataset.seen) {
+    $("gameover").dataset.seen = "1";
+    $("gameover").showModal();
+  }
+}
+
+function draw(view) {
+  ctx.view = view;
+  document.body.dataset.seq = view.seq;
+  document.body.dataset.turn = view.your_turn ? "yours" : view.result ? "over" : "waiting";
+  $("title").textContent = view.title;
+  const status = view.result ? "game over" : view.your_turn ? "your turn" : `waiting for ${view.waiting_label}`;
+  $("status").textContent = status;
+  $("status").className = `status${view.your_turn ? " yours" : ""}`;
+  document.title = `${view.your_turn ? "(your turn) " : ""}${view.title} - starlanes`;
+  $("link-button").hidden = view.you === null;
+  drawSeats(view);
+  drawActions(view);
+  drawLog(view);
+  if (ctx.selected) select(ctx.selected);
+  else module?.draw(view, ctx);
+  drawResult(view);
+}
+
+// ------------------------------------------------------------------ start
+async function main() {
+  let view;
+  try {
+    view = await api.view(gameId, token);
+  } catch (e) {
+    $("title").textContent = e.message;
+    return;
+  }
+  ctx.layout = await api.layout(gameId);
+  try {
+    module = await import(`./games/${view.game}.js`);
+  } catch {
+    module = await import("./games/generic.js");
+  }
+  module.setup?.(ctx);
+  $("replay-link").href = `/replay?game=${gameId}`;
+  draw(view);
+  watch(gameId, token, draw, (s) => { $("connection").textContent = s === "live" ? "" : s; });
+  $("search").addEventListener("input", () => drawActions(ctx.view));
+  $("search").addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    const text = $("search").value.trim();
+    const shown = [...$("groups").querySelectorAll("button.action")];
+    if (shown.length === 1) play(shown[0].dataset.notation);
+    else if (text) play(text);
+  });
+  $("clear-selection").addEventListener("click", () => select(null));
+  $("undo").addEventListener("click", async () => {
+    try { await api.undo(gameId, token); } catch (e) { $("act-error").textContent = e.message; }
+  });
+  $("rematch").addEventListener("click", async () => {
+    const game = await api.rematch(gameId);
+    location.href = game.url;
+  });
+  $("close-gameover").addEventListener("click", () => $("gameover").close());
+  $("link-button").addEventListener("click", async () => {
+    await navigator.clipboard?.writeText(`${location.origin}/games/${gameId}?token=${token}`);
+    $("link-button").textContent = "link copied";
+  });
+  $("rules-button").addEventListener("click", async () => {
+    const box = $("rules-text");
+    if (!box.dataset.loaded) {
+      try {
+        const rules = await api.rules(ctx.view.game);
+        box.replaceChildren(...markdown(rules.text));
+      } catch (e) {
+        box.textContent = e.message;
+      }
+      box.dataset.loaded = "1";
+    }
+    $("rules").showModal();
+  });
+  $("close-rules").addEventListener("click", () => $("rules").close());
+  document.addEventListener("keydown", shortcut);
+}
+
+// Keyboard: "/" the action list's search, "e" ends the turn (or passes, or says done) when
+// that is one of the legal actions, "u" undo, Escape clears the board selection.
+const ENDINGS = ["end", "end-turn", "pass", "done"];
+function shortcut(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey || ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+  if (e.key === "/") {
+    e.preventDefault();
+    $("search").focus();
+  } else if (e.key === "Escape") {
+    select(null);
+  } else if (e.key === "u" && ctx.view?.can_undo) {
+    $("undo").click();
+  } else if (e.key === "e" && ctx.view?.your_turn) {
+    const end = ctx.view.legal.find((a) => ENDINGS.includes(a.notation));
+    if (end) play(end.notation);
+  }
+}
+
+main();

@@ -1,0 +1,163 @@
+"""The Rift Domination table in a real browser: Playwright for Python driving Debian's
+Chromium against ``starlanes serve`` in a subprocess.
+
+A game is created in the lobby and played to its end against a heuristic bot by clicking the
+board (a planet, then an action of that planet) or the action list; two seat links and a
+spectator watch one game, and neither player's page shows the other's OCC-cards.
+Screenshots go to ``screenshots/`` at the project root (or $STARLANES_SCREENSHOTS).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .conftest import Server
+
+playwright_api = pytest.importorskip("playwright.sync_api",
+                                     reason="Playwright for Python is not installed")
+
+CHROMIUM = os.environ.get("STARLANES_CHROMIUM") or shutil.which("chromium") \
+    or shutil.which("chromium-browser")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(os.environ.get("STARLANES_SCREENSHOTS",
+                            Path(__file__).resolve().parents[2] / "screenshots"))
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium found (install Debian's 'chromium' package or set "
+                             "STARLANES_CHROMIUM to a Chromium binary)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(f"sqlite:///{tmp_path / 'browser.db'}")
+    s.start()
+    yield s
+    s.kill()
+
+
+def _page(browser, errors):
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # A 4xx answer (a stale explanation or odds request the table handles) is not an error.
+    page.on("console", lambda m: errors.append(m.text)
+            if m.type == "error" and "status of 4" not in m.text else None)
+    return page
+
+
+def _decide(page, rng: random.Random) -> None:
+    """Take one decision the way a player would: pick a legal action; if it names a planet
+    on the board, click the planet and then the action in the list of that planet's
+    actions; otherwise click it in the grouped action list."""
+    seq = page.locator("body").get_attribute("data-seq")
+    buttons = page.locator("#groups button.action")
+    notations = [buttons.nth(i).get_attribute("data-notation") for i in range(buttons.count())]
+    choice = rng.choice(notations)
+    planets = [w for w in choice.split() if page.locator(f'[data-planet="{w}"]').count()]
+    if planets:
+        # The planet's disc: its group's box also spans the tile and upgrade labels, whose
+        # centre may fall on empty board.
+        page.locator(f'[data-planet="{planets[0]}"] circle').first.click()
+        page.locator(f'#selection-list button[data-notation="{choice}"]').click()
+    else:
+        for details in page.locator("#groups details:not([open])").all():
+            details.locator("summary").click()
+        page.locator(f'#groups button[data-notation="{choice}"]').first.click()
+    page.wait_for_function(f"document.body.dataset.seq !== '{seq}'")
+
+
+def test_a_game_against_a_bot_is_played_to_its_end_by_clicking(browser, server):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server.url("/"))
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", "rift-domination")
+    page.select_option("#players", "2")
+    page.locator("#seats select").nth(1).select_option("heuristic")
+    page.locator("#options-box summary").click()
+    page.fill('[data-option="round_limit"]', "4")
+    page.fill("#name", "Ann")
+    page.screenshot(path=SHOTS / "lobby.png")
+    page.click("#create-button")
+    page.wait_for_selector(".rd-board")
+    rng = random.Random(1)
+    decisions = 0
+    shot_battle = False
+    while True:
+        page.wait_for_function("document.body.dataset.turn !== 'waiting'", timeout=60_000)
+        if page.locator("body").get_attribute("data-turn") == "over":
+            break
+        if decisions == 12:
+            page.screenshot(path=SHOTS / "rift-domination-table.png")
+        if not shot_battle and page.locator("text=Battle at").count():
+            page.screenshot(path=SHOTS / "rift-domination-battle.png")
+            shot_battle = True
+        _decide(page, rng)
+        decisions += 1
+        assert decisions < 1500
+    page.wait_for_selector("#gameover[open]")
+    page.screenshot(path=SHOTS / "rift-domination-game-over.png")
+    assert "Winner" in page.locator("#result").inner_text()
+    href = page.locator("#record-link").get_attribute("href")
+    record = httpx.get(server.url(href)).json()
+    assert record["finished"] and record["game"] == "rift-domination"
+    assert decisions > 10
+    assert not errors, errors
+    page.close()
+
+
+def test_two_seat_links_and_a_spectator_see_only_their_own_cards(browser, server):
+    gid = httpx.post(server.url("/api/games"), json={
+        "game": "rift-domination", "players": 2, "seats": ["human", "human"],
+        "seed": 12}).json()["id"]
+    joined = [httpx.post(server.url(f"/api/games/{gid}/join"),
+                         json={"name": name, "seat": i}).json()
+              for i, name in enumerate(("Ann", "Bob"))]
+    errors: list[str] = []
+    pages = [_page(browser, errors) for _ in range(3)]
+    for page, url in zip(pages, [server.url(j["link"]) for j in joined]
+                         + [server.url(f"/games/{gid}")], strict=True):
+        page.goto(url)
+        page.wait_for_selector(".rd-board")
+    rng = random.Random(4)
+    layout = httpx.get(server.url(f"/api/games/{gid}/layout")).json()
+    for _ in range(40):
+        views = [httpx.get(server.url(f"/api/games/{gid}/view"),
+                           headers={"Authorization": f"Bearer {j['token']}"}).json()
+                 for j in joined]
+        seat = views[0]["waiting_for"]
+        if seat is None:
+            break
+        _decide(pages[seat], rng)
+    views = [httpx.get(server.url(f"/api/games/{gid}/view"),
+                       headers={"Authorization": f"Bearer {j['token']}"}).json() for j in joined]
+    hands = [set(v["observation"]["players"][i]["hand"]) for i, v in enumerate(views)]
+    public = set(views[0]["observation"]["discard"])
+    for i in range(2):
+        pages[i].wait_for_function(f"document.body.dataset.seq === '{views[i]['seq']}'")
+        text = pages[i].locator("#game-panels").inner_text()
+        assert f"Your OCC-cards ({len(hands[i])})" in text
+        for card in hands[1 - i] - hands[i] - public:
+            assert layout["cards"][card]["name"] not in text, (i, card)
+    spectator = pages[2].locator("body").inner_text()
+    assert "Your OCC-cards" not in spectator and "Your decision" not in spectator
+    for card in (hands[0] | hands[1]) - public:
+        assert layout["cards"][card]["name"] not in pages[2].locator("#game-panels").inner_text()
+    pages[0].screenshot(path=SHOTS / "rift-domination-seat-0.png")
+    pages[2].screenshot(path=SHOTS / "rift-domination-spectator.png")
+    assert not errors, errors

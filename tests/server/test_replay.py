@@ -1,0 +1,90 @@
+"""The replay endpoints: a stored game's view at every step, rebuilt from its actions, with
+the digests the server reported while it was played; seats' views only once a game is over;
+uploaded game records."""
+
+from __future__ import annotations
+
+import random
+
+from starlanes.engine import GameRecord
+
+from .conftest import create, join, view
+
+
+def _play(client, gid, tokens, n, rng):
+    """Play ``n`` random decisions; returns the digest the server acknowledged after each."""
+    digests = []
+    for _ in range(n):
+        v = view(client, gid, None)
+        seat = v["waiting_for"]
+        if seat is None:
+            break
+        mine = view(client, gid, tokens[seat])
+        action = rng.choice(mine["legal"])["notation"]
+        r = client.post(f"/api/games/{gid}/actions", json={"seq": mine["seq"], "action": action},
+                        headers={"Authorization": f"Bearer {tokens[seat]}"})
+        assert r.status_code == 200, r.text
+        digests.append(r.json()["digest"])
+    return digests
+
+
+def test_each_step_of_a_stored_game_has_the_digest_acknowledged_when_it_was_played(client):
+    gid = create(client, game="interstellar-ambitions", players=3,
+                 seats=["human", "human", "human"])
+    tokens = [join(client, gid, name) for name in ("Ann", "Bob", "Cy")]
+    digests = _play(client, gid, tokens, 25, random.Random(3))
+    assert len(digests) == 25
+    for step, digest in enumerate(digests, start=1):
+        r = client.get(f"/api/games/{gid}/replay", params={"step": step})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["digest"] == digest and body["step"] == step and body["total"] == 25
+    latest = client.get(f"/api/games/{gid}/replay").json()
+    assert latest["step"] == 25 and latest["observation"] == view(client, gid, None)["observation"]
+    # a running game: the spectators' view only, and no action notation (it may be secret)
+    assert latest["last"] is None and latest["you"] is None
+    r = client.get(f"/api/games/{gid}/replay", params={"step": 3, "seat": 0})
+    assert r.status_code == 403 and "still being played" in r.json()["error"]
+
+
+def test_a_step_outside_the_game_is_refused_with_the_range(client):
+    gid = create(client, seats=["human", "human"])
+    r = client.get(f"/api/games/{gid}/replay", params={"step": 5})
+    assert r.status_code == 400 and "steps 0 to 0" in r.json()["error"]
+    assert client.get("/api/games/nosuch/replay").status_code == 404
+
+
+def test_a_finished_game_replays_from_any_seat_with_its_hand(client):
+    gid = create(client, game="galactic-empires", seats=["heuristic", "heuristic"],
+                 options={"turn_cap": 6})
+    import time
+
+    deadline = time.monotonic() + 120
+    while view(client, gid, None)["result"] is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    record = GameRecord.from_json(client.get(f"/api/games/{gid}/record").text)
+    step = len(record.actions) // 2
+    seat0 = client.get(f"/api/games/{gid}/replay", params={"step": step, "seat": 0}).json()
+    public = client.get(f"/api/games/{gid}/replay", params={"step": step}).json()
+    assert seat0["observation"]["players"][0]["hand"] is not None
+    assert public["observation"]["players"][0]["hand"] is None
+    assert seat0["last"] == record.actions[step - 1]
+    end = client.get(f"/api/games/{gid}/replay").json()
+    assert end["digest"] == record.digest and end["result"]["scores"] == record.scores
+    # the same record uploaded replays to the same digests, with the game's layout
+    up = client.post("/api/replay", json={"record": record.model_dump(), "step": step,
+                                          "seat": 1}).json()
+    assert up["digest"] == seat0["digest"] and up["layout"]["game"] == "galactic-empires"
+    assert up["observation"]["players"][1]["hand"] is not None
+
+
+def test_an_uploaded_record_that_does_not_replay_is_refused_with_the_reason(client):
+    gid = create(client, game="galactic-domination", seats=["human", "human"])
+    record = {"game": "galactic-domination", "version": "1", "players": 2, "seed": 1,
+              "actions": ["fly to the moon"], "digest": "x"}
+    r = client.post("/api/replay", json={"record": record, "step": 1})
+    assert r.status_code == 400 and "does not replay" in r.json()["error"]
+    r = client.post("/api/replay", json={"record": {"game": "x"}, "step": 0})
+    assert r.status_code == 400 and "malformed game record" in r.json()["error"]
+    assert gid
