@@ -1,0 +1,122 @@
+"""A PettingZoo AEC environment for any starlanes game with a fixed action space.
+
+``env("galactic-domination", players=2, seed=0)`` gives the wrapped environment (order
+enforcing, as PettingZoo's own games); agents are ``seat_0`` .. ``seat_{n-1}``. Each
+agent's observation is a dict of ``observation`` (its observation tensor) and
+``action_mask`` (int8, 1 at its legal action indices, all 0 when it is not to act). An
+action is an index of the game's fixed action space. Rewards come at the end: each seat's
+``returns()`` (1 to the winner, shared on ties). ``max_steps`` truncates a game that runs
+too long (every agent truncated, no reward).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from starlanes.engine import load
+
+from . import spaces_for
+
+
+class StarlanesAEC(AECEnv):
+    """The raw AEC environment (see the module docstring). Raises the engine's errors for
+    an unknown game or bad options, and ActionIndexError for an index that is not a legal
+    action of the agent to act."""
+
+    metadata = {"render_modes": ["ansi"], "name": "starlanes_v0", "is_parallelizable": False}
+
+    def __init__(self, game: str, players: int | None = None, seed: int = 0,
+                 render_mode: str | None = None, max_steps: int = 100_000,
+                 **options: Any) -> None:
+        super().__init__()
+        self.game_id = game
+        self._options = options
+        self._seed = seed
+        self.game = load(game, players=players, seed=seed, **options)
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.possible_agents = [f"seat_{i}" for i in range(self.game.players)]
+        obs, act = spaces_for(self.game)
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.action_spaces = {a: act for a in self.possible_agents}
+        self.metadata = dict(self.metadata, name=f"starlanes_{game.replace('-', '_')}_v0")
+        self.state: Any = None
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def _select(self) -> None:
+        self.agent_selection = self.possible_agents[self.state.current_player()]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seed = seed
+        self.game = load(self.game_id, players=self.game.players, seed=self._seed,
+                         **self._options)
+        self.state = self.game.new_initial_state()
+        self.steps = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._select()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        import numpy as np
+
+        seat = self.possible_agents.index(agent)
+        n = self.game.num_distinct_actions()
+        if not self.state.is_terminal() and self.state.current_player() == seat:
+            mask = self.state.legal_action_mask().astype(np.int8)
+        else:
+            mask = np.zeros(n, dtype=np.int8)
+        return {"observation": self.state.observation_tensor(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply(self.game.index_to_action(self.state, int(action)))
+        self.steps += 1
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self.state.is_terminal():
+            for a, r in zip(self.possible_agents, self.state.returns(), strict=True):
+                self.rewards[a] = float(r)
+                self.terminations[a] = True
+        elif self.steps >= self.max_steps:
+            for a in self.agents:
+                self.truncations[a] = True
+        else:
+            self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        last = str(self.state.history[-1]) if self.state.history else "(start)"
+        return f"{self.game_id} step {self.steps}: {last}"
+
+    def close(self) -> None:
+        return None
+
+
+def raw_env(game: str, **kwargs: Any) -> StarlanesAEC:
+    """The unwrapped AEC environment."""
+    return StarlanesAEC(game, **kwargs)
+
+
+def env(game: str, **kwargs: Any) -> Any:
+    """The AEC environment with PettingZoo's order-enforcing wrapper."""
+    return wrappers.OrderEnforcingWrapper(raw_env(game, **kwargs))

@@ -1,0 +1,81 @@
+"""PettingZoo AEC and Gymnasium environments pass their frameworks' own checks."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not installed")
+gym = pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+from starlanes.envs import pettingzoo as pz  # noqa: E402
+from starlanes.envs.gymnasium import ENV_IDS, StarlanesEnv  # noqa: E402
+
+from .conftest import research_games  # noqa: E402
+
+GAMES = research_games()
+
+
+@pytest.mark.parametrize("game_id, players", GAMES)
+def test_pettingzoo_api_test(game_id, players):
+    api_test(pz.env(game_id, players=players, seed=4), num_cycles=200)
+
+
+@pytest.mark.parametrize("game_id, players", GAMES)
+def test_pettingzoo_game_plays_to_the_end_with_returns_as_rewards(game_id, players):
+    env = pz.env(game_id, players=players, seed=2, turn_limit=3) \
+        if game_id == "galactic-domination" else pz.env(game_id, players=players, seed=2)
+    env.reset(seed=2)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter(max_iter=50_000):
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(rng.choice(legal)))
+    state = env.unwrapped.state
+    assert state.is_terminal()
+    assert [totals[a] for a in env.possible_agents] == pytest.approx(state.returns())
+
+
+@pytest.mark.parametrize("game_id, players", GAMES)
+def test_gymnasium_check_env(game_id, players):
+    check_env(StarlanesEnv(game_id, players=players, opponents="random", max_steps=300),
+              skip_render_check=True)
+
+
+def test_registered_ids_make_the_game_and_opponents_play():
+    env = gym.make("starlanes/GalacticDomination-v0", opponents="random", turn_limit=3)
+    obs, _ = env.reset(seed=1)
+    import numpy as np
+
+    done = False
+    reward = 0.0
+    while not done:
+        action = int(np.flatnonzero(obs["action_mask"])[0])
+        obs, reward, term, trunc, _ = env.step(action)
+        done = term or trunc
+    inner = env.unwrapped
+    assert inner.state.is_terminal()
+    assert reward == inner.state.returns()[0]
+    assert set(ENV_IDS.values()) == {"rift-domination", "galactic-domination",
+                                     "interstellar-ambitions", "galactic-empires"}
+
+
+def test_an_illegal_index_ends_the_gym_episode_without_changing_the_game():
+    env = StarlanesEnv("galactic-domination", opponents="random")
+    obs, _ = env.reset(seed=0)
+    import numpy as np
+
+    before = env.state.digest()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, term, _, info = env.step(illegal)
+    assert term and reward == -1.0 and info["illegal_action"]
+    assert env.state.digest() == before
