@@ -103,6 +103,30 @@ def test_resources_are_plain_counts(rd):
     assert s.resources[0] == 2
 
 
+def test_resources_are_one_number_with_no_cube_denominations(rd):
+    """RD-TURN-07: a white cube counts as 5 resources, so cubes are only change: a cost is
+    taken from one resource count to the exact unit, whatever cubes would have made it."""
+    s = _recruit(rd, resources=23)  # four white cubes and three single ones
+    rd.do(s, "recruit fighter B1a")
+    fighter = s.content.units["fighter"].cost
+    assert s.resources[0] == 23 - fighter
+    while "recruit fighter B1a" in rd.legal(s):
+        rd.do(s, "recruit fighter B1a")
+    assert s.resources[0] == 23 % fighter
+
+
+def test_printed_component_counts_do_not_cap_units(rd):
+    """RD-CMP-03 (ruling: components are not limits): with more fighters on the board than
+    the box's 486 unit tiles, the turn's two free fighters are still placed."""
+    s = _turn_start(rd)
+    rd.own(s, "B1a", 0, ("military_base",))
+    for _ in range(500):
+        rd.place(s, 0, "fighter", "C1")
+    advance(s)
+    rd.do(s, "fighters C1")
+    assert len(rd.units_of(s, 0, "fighter", at="C1")) == 502
+
+
 def test_move_again_after_a_battle(rd):
     """RD-TURN-09: after a battle, step 5 may be repeated while units have movement points
     left (RD-WIN-05: the won battle is worth 1 VP)."""
