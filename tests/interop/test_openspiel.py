@@ -7,7 +7,7 @@ import json
 import pytest
 
 pyspiel = pytest.importorskip(
-    "pyspiel", reason="open_spiel is not installed (pip install 'starlanes[openspiel]')")
+    "pyspiel", reason="open_spiel is not installed (pip install 'starlanes[rl]')")
 np = pytest.importorskip("numpy", reason="the rl extra (numpy) is not installed")
 
 import random  # noqa: E402

@@ -65,7 +65,7 @@ class StarlanesAEC(AECEnv):
         previous = self.agent_selection
         if previous != agent and previous in self.infos:
             self.infos[previous]["action_mask"] = self._no_mask
-        self.agent_selection = agent
+        self.agent_selection = self._mask_agent = agent
         self._mask = self.state.game.action_space().legal_mask(self.state, np.int8)
         self.infos[agent]["action_mask"] = self._mask
 
@@ -88,14 +88,9 @@ class StarlanesAEC(AECEnv):
         self._select()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seats[agent]
-        state = self.state
-        if agent == self.agent_selection and not state.is_terminal():
-            mask = self._mask
-        else:
-            mask = self._no_mask
-        return {"observation": state.observation_tensor(seat), "action_mask": mask.copy()
-                if mask is self._no_mask else mask}
+        mask = self._mask if agent == self._mask_agent else self._no_mask.copy()
+        return {"observation": self.state.observation_tensor(self._seats[agent]),
+                "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -108,12 +103,14 @@ class StarlanesAEC(AECEnv):
         self.steps += 1
         if state.is_terminal():
             self.infos[agent]["action_mask"] = self._no_mask
+            self._mask_agent = None
             for a, r in zip(self.possible_agents, state.returns(), strict=True):
                 self.rewards[a] = float(r)
                 self.terminations[a] = True
             self._accumulate_rewards()
         elif self.steps >= self.max_steps:
             self.infos[agent]["action_mask"] = self._no_mask
+            self._mask_agent = None
             for a in self.agents:
                 self.truncations[a] = True
         else:
