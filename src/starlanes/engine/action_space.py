@@ -136,11 +136,11 @@ class ActionSpace:
         """Index -> legal action of ``state``. Raises ActionIndexError if a legal action
         falls outside the space (a gap in the game's families) or two share an index.
         The last state's answer is kept until it changes (an apply, another state)."""
-        legal = state.legal_actions()
         last = self._last
         if (last is not None and last[0] is state and last[1] == len(state.history)
                 and last[2] is state._legal):
             return last[3]
+        legal = state.legal_actions()
         out: dict[int, Any] = {}
         if self.stateless:
             memo = self._memo
