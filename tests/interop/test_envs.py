@@ -79,3 +79,30 @@ def test_an_illegal_index_ends_the_gym_episode_without_changing_the_game():
     _, reward, term, _, info = env.step(illegal)
     assert term and reward == -1.0 and info["illegal_action"]
     assert env.state.digest() == before
+
+
+@pytest.mark.parametrize("game_id, players", GAMES[:1] + GAMES[-1:])
+def test_pettingzoo_mask_is_in_the_acting_agents_info_and_cleared_on_truncation(
+        game_id, players):
+    import numpy as np
+
+    e = pz.env(game_id, players=players, seed=1, max_steps=6)
+    e.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(6):
+        agent = e.agent_selection
+        obs, _, term, trunc, info = e.last()
+        state = e.unwrapped.state
+        assert info["action_mask"] is obs["action_mask"]
+        assert np.array_equal(info["action_mask"], state.legal_action_mask())
+        for other in e.agents:
+            if other != agent:
+                assert not e.infos[other]["action_mask"].any()
+                assert not e.observe(other)["action_mask"].any()
+        _, _, _, _, bare = e.last(observe=False)
+        assert bare["action_mask"] is info["action_mask"]
+        e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert all(e.truncations.values())
+    for agent in e.agents:
+        assert not e.observe(agent)["action_mask"].any()
+        assert not e.infos[agent]["action_mask"].any()

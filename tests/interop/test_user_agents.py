@@ -46,7 +46,8 @@ def test_user_agent_plays_a_tournament_in_spawned_workers():
     assert [r["digest"] for r in rows] == [r["digest"] for r in serial]
 
 
-def test_cli_tournament_takes_the_documented_example_agent():
+def test_cli_tournament_takes_the_documented_example_agent(tmp_path):
+    """Runs in a temporary directory: the tournament writes its ratings chart there."""
     import os
     import subprocess
     import sys
@@ -59,6 +60,6 @@ def test_cli_tournament_takes_the_documented_example_agent():
         [sys.executable, "-m", "starlanes.cli", "tournament", "galactic-domination",
          "--agents", "tests.interop.user_agent:Greedy:tries=5,random", "--games", "2",
          "--workers", "2", "--seed", "3", "--option", "turn_limit=3"],
-        capture_output=True, text=True, timeout=300, env=env, cwd=root)
+        capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "tests.interop.user_agent:Greedy:tries=5" in proc.stdout

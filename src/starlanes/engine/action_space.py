@@ -11,7 +11,9 @@ A game's companion module ``action_space`` defines two functions:
   into stable ones (the ship's slot).
 
 A module whose keys never look at the state sets ``STATELESS_KEYS = True``; the space then
-remembers each action's index.
+remembers each action's index. Every space also remembers each key's index, so a key is
+decoded once. ``families`` must not depend on the seed: one space serves every Game of the
+same class, player count, options and content (see ``Game.action_space``).
 
 The index of a key is its family's offset plus the mixed-radix number of its argument
 tokens (first argument most significant). Numbering depends only on the families, so it is
@@ -71,6 +73,7 @@ class ActionSpace:
         self.key = key
         self.stateless = stateless
         self._memo: dict[Any, int] = {}
+        self._key_memo: dict[tuple[str, ...], int] = {}
         self.offsets: list[int] = []
         self._by_head: dict[tuple[str, int], tuple[int, Family]] = {}
         offset = 0
@@ -86,6 +89,15 @@ class ActionSpace:
 
     def index(self, key: tuple[str, ...]) -> int:
         """The index of ``key``; ActionIndexError if no family covers it."""
+        i = self._key_memo.get(key)
+        if i is not None:
+            return i
+        i = self._decode(key)
+        if len(self._key_memo) < _MEMO_CAP:
+            self._key_memo[key] = i
+        return i
+
+    def _decode(self, key: tuple[str, ...]) -> int:
         found = self._by_head.get((key[0], len(key) - 1)) if key else None
         if found is None:
             raise ActionIndexError(f"no action family {' '.join(key)!r} in the action space")
@@ -124,24 +136,55 @@ class ActionSpace:
         """Index -> legal action of ``state``. Raises ActionIndexError if a legal action
         falls outside the space (a gap in the game's families) or two share an index.
         The last state's answer is kept until it changes (an apply, another state)."""
-        legal = state.legal_actions()
         last = self._last
         if (last is not None and last[0] is state and last[1] == len(state.history)
                 and last[2] is state._legal):
             return last[3]
+        legal = state.legal_actions()
         out: dict[int, Any] = {}
-        memo = self._memo if self.stateless else None
-        for a in legal:
-            i = memo.get(a) if memo is not None else None
-            if i is None:
-                i = self.index(self.key(state, a))
-                if memo is not None and len(memo) < 1_000_000:
-                    memo[a] = i
-            if i in out:
-                raise ActionIndexError(f"{out[i]} and {a} share action index {i}")
-            out[i] = a
+        if self.stateless:
+            memo = self._memo
+            for a in legal:
+                i = memo.get(a)
+                if i is None:
+                    i = self.index(self.key(state, a))
+                    if len(memo) < _MEMO_CAP:
+                        memo[a] = i
+                out[i] = a
+        else:
+            index, key = self.index, self.key
+            for a in legal:
+                out[index(key(state, a))] = a
+        if len(out) != len(legal):
+            self._refuse_shared(state, legal)
         self._last = (state, len(state.history), state._legal, out)
         return out
+
+    def legal_mask(self, state: GameState, dtype: Any = None) -> Any:
+        """A numpy array of length :attr:`size` (``dtype``, bool by default), 1/True
+        exactly at the indices of ``state``'s legal actions (see :meth:`legal_indices`
+        for the errors)."""
+        import numpy as np
+
+        legal = self.legal_indices(state)
+        mask = np.zeros(self.size, dtype=np.bool_ if dtype is None else dtype)
+        if legal:
+            mask[np.fromiter(legal, dtype=np.intp, count=len(legal))] = 1
+        return mask
+
+    def _refuse_shared(self, state: GameState, legal: list[Action]) -> None:
+        """Raise ActionIndexError naming two legal actions that share an index."""
+        seen: dict[int, Action] = {}
+        for a in legal:
+            i = self.index(self.key(state, a))
+            if i in seen:
+                raise ActionIndexError(f"{seen[i]} and {a} share action index {i}")
+            seen[i] = a
+        raise ActionIndexError("the legal actions list holds a repeated action")
+
+
+_MEMO_CAP = 1_000_000
+"""How many actions and keys a space remembers the index of (then it decodes afresh)."""
 
 
 def notation_key(state: GameState, action: Action) -> tuple[str, ...]:

@@ -25,6 +25,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
 
 
+_SPACES: dict[tuple[Any, ...], ActionSpace] = {}
+"""Action spaces already built, by game class, player count, content and options."""
+_COMPANIONS: dict[tuple[type, str], Any] = {}
+"""Companion modules already imported, by game class and module name."""
+
+
 class Game(ABC):
     """Base class of every game.
 
@@ -106,11 +112,14 @@ class Game(ABC):
 
     # ------------------------------------------------------------- explanations
     def _companion(self, name: str) -> Any:
-        from .registry import game_module
-
-        module = game_module(type(self), name)
+        module = _COMPANIONS.get((type(self), name))
         if module is None:
-            raise NotImplementedError(f"{self.game_id} has no {name} module")
+            from .registry import game_module
+
+            module = game_module(type(self), name)
+            if module is None:
+                raise NotImplementedError(f"{self.game_id} has no {name} module")
+            _COMPANIONS[type(self), name] = module
         return module
 
     def read_action(self, state: GameState, text: str) -> Action:
@@ -174,16 +183,25 @@ class Game(ABC):
     # ------------------------------------------------------------- research interface
     def action_space(self) -> ActionSpace:
         """The game's fixed action space at this player count and content (see
-        :mod:`starlanes.engine.action_space`), built once per Game from its
-        ``action_space`` companion module. Raises NotImplementedError for a game without
-        one."""
+        :mod:`starlanes.engine.action_space`), built from its ``action_space`` companion
+        module once for every Game of the same class, player count, options and content
+        (so a new game with another seed keeps the space's remembered indices). Raises
+        NotImplementedError for a game without one."""
         space = self.__dict__.get("_action_space")
         if space is None:
-            module = self._companion("action_space")
-            from .action_space import ActionSpace
+            ident = (type(self), self.players, self.content_fingerprint,
+                     repr(sorted(self.options.items())))
+            space = _SPACES.get(ident)
+            if space is None:
+                module = self._companion("action_space")
+                from .action_space import ActionSpace
 
-            space = self.__dict__["_action_space"] = ActionSpace(
-                module.families(self), module.key, getattr(module, "STATELESS_KEYS", False))
+                space = ActionSpace(module.families(self), module.key,
+                                    getattr(module, "STATELESS_KEYS", False))
+                if len(_SPACES) >= 64:
+                    _SPACES.pop(next(iter(_SPACES)))
+                _SPACES[ident] = space
+            self.__dict__["_action_space"] = space
         return space
 
     def num_distinct_actions(self) -> int:
@@ -201,9 +219,9 @@ class Game(ABC):
         """The legal action of ``state`` numbered ``index``. Raises ActionIndexError if
         ``index`` is outside the space or names no legal action now."""
         space = self.action_space()
-        key = space.key_at(index)
-        action = space.legal_indices(state).get(int(index))
+        action = None if isinstance(index, bool) else space.legal_indices(state).get(index)
         if action is None:
+            key = space.key_at(index)  # raises for an index outside the space
             raise ActionIndexError(f"action index {index} ({' '.join(key)}) is not legal now")
         return action
 

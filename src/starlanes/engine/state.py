@@ -284,13 +284,7 @@ class GameState(ABC):
         """A numpy bool array of length ``game.num_distinct_actions()``, True exactly at
         the indices of the legal actions (all False when terminal). Needs numpy (the
         ``rl`` extra); raises ActionIndexError if a legal action is outside the space."""
-        import numpy as np
-
-        space = self.game.action_space()
-        mask = np.zeros(space.size, dtype=bool)
-        for i in space.legal_indices(self):
-            mask[i] = True
-        return mask
+        return self.game.action_space().legal_mask(self)
 
     def observation_tensor(self, seat: int) -> Any:
         """``observation(seat)`` as a fixed-shape float32 numpy array of shape

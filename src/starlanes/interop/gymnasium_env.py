@@ -66,16 +66,20 @@ class StarlanesEnv(gym.Env):
     def _obs(self) -> dict[str, Any]:
         import numpy as np
 
-        if self.state.is_terminal():
+        state = self.state
+        if state.is_terminal():
             mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         else:
-            mask = self.state.legal_action_mask().astype(np.int8)
-        return {"observation": self.state.observation_tensor(self.seat), "action_mask": mask}
+            mask = state.game.action_space().legal_mask(state, np.int8)
+        return {"observation": state.observation_tensor(self.seat), "action_mask": mask}
 
     def _play_opponents(self) -> None:
-        s = self.state
-        while not s.is_terminal() and s.current_player() != self.seat:
-            s.apply(self.bots[s.current_player()].act(s))
+        s, seat, bots = self.state, self.seat, self.bots
+        while not s.is_terminal():
+            who = s.current_player()
+            if who == seat:
+                return
+            s.apply(bots[who].act(s))
 
     def reset(self, *, seed: int | None = None,
               options: dict | None = None) -> tuple[dict[str, Any], dict]:

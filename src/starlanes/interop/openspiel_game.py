@@ -4,14 +4,28 @@ observation tensor registered as a Python game with ``pyspiel``.
 ``register()`` (run on import) registers ``python_starlanes_<game>`` (dashes become
 underscores) for every such game; ``pyspiel.load_game("python_starlanes_galactic_domination",
 {"players": 2, "seed": 7})`` then makes one; the ``options`` parameter is a JSON object of
-game options (``'{"turn_limit": 20}'``). The engine draws its own chance (dice, shuffles)
-inside ``apply`` from the state's seeded RNG, so OpenSpiel sees no chance nodes: the game
-type says ``SAMPLED_STOCHASTIC`` and a different ``seed`` parameter gives a different
-deal. Information is imperfect for games with hidden information, rewards are terminal
-(the engine's ``returns()``: 1 to the winner, shared on ties, 0 when nobody wins, so the
-utility is general-sum). Actions are fixed action-space indices; the observation tensor is
-the engine's ``observation_tensor(player)``; the information-state string is the history as
-the player knows it (other seats' secret choices hidden) plus its observation.
+game options (``'{"turn_limit": 20}'``).
+
+Chance. The engines resolve chance inside ``apply``: an action that rolls dice, shuffles
+or draws takes its outcome from the state's RNG, seeded by the ``seed`` parameter, in the
+same call. OpenSpiel therefore sees no chance nodes (``max_chance_outcomes`` is 0) and the
+game type says ``SAMPLED_STOCHASTIC``: a player action's result is sampled, not
+enumerated, and replaying the same actions with the same ``seed`` gives the same game.
+The RNG's state (the future rolls, the deck order) is part of the OpenSpiel state that no
+player sees, so every game is ``IMPERFECT_INFORMATION``, Galactic Domination included
+(its rulebook hides nothing, but the future rolls are still unknown to the players):
+perfect-information search would otherwise read the real future rolls off a clone.
+``resample_from_infostate`` is the engine's determinisation (hidden cards and tiles
+reshuffled, the RNG reseeded), so a search sees fresh chance, never the real one.
+
+Rewards are terminal (the engine's ``returns()``: 1 to the winner, shared on ties, 0 when
+nobody wins, so the utility is general-sum). Actions are fixed action-space indices. The
+observation tensor is the engine's ``observation_tensor(player)``; the observation string
+its JSON ``observation(player)``. The information-state string is the history as the
+player knows it (other seats' secret choices hidden) followed by its observation string;
+the information-state tensor is the observation tensor (a fixed shape cannot hold a history
+of unbounded length), so tensor-based methods get the player's current view, and the
+information-state string, which keys ISMCTS nodes, tells histories apart.
 """
 
 from __future__ import annotations
@@ -22,13 +36,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from starlanes.engine import game_ids, game_module, load
+from starlanes.engine import BadOptionError, game_ids, game_module, load
 
 MAX_GAME_LENGTH = 1_000_000
 """The game length OpenSpiel is told (the engines end games by their own limits)."""
-
-_NO_HIDDEN = {"galactic-domination"}  # rulings: nothing hidden, chance only
-
 
 def short_name(game_id: str) -> str:
     return "python_starlanes_" + game_id.replace("-", "_")
@@ -36,17 +47,15 @@ def short_name(game_id: str) -> str:
 
 def _game_type(game_id: str) -> Any:
     g = load(game_id)
-    info = (pyspiel.GameType.Information.PERFECT_INFORMATION if game_id in _NO_HIDDEN
-            else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
     return pyspiel.GameType(
         short_name=short_name(game_id), long_name=f"starlanes {g.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-        information=info,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=g.max_players, min_num_players=g.min_players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"players": g.min_players, "seed": 0, "options": ""})
 
@@ -58,7 +67,14 @@ class StarlanesSpielGame(pyspiel.Game):
 
     def __init__(self, params: dict | None = None) -> None:
         params = dict(params or {})
-        options = json.loads(params.get("options") or "{}")
+        text = params.get("options") or "{}"
+        try:
+            options = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise BadOptionError(f"the options parameter is not JSON ({e}): {text!r}") from None
+        if not isinstance(options, dict):
+            raise BadOptionError(f"the options parameter must be a JSON object of game "
+                                 f"options, got {text!r}")
         self.engine_game = load(self.game_id, players=int(params.get("players", 0)) or None,
                                 seed=int(params.get("seed", 0)), **options)
         g = self.engine_game
@@ -76,13 +92,39 @@ class StarlanesSpielGame(pyspiel.Game):
         return _Observer(self.engine_game, perfect_recall)
 
 
-class StarlanesSpielState(pyspiel.State):
-    """A state: wraps an engine state; ``_apply_action`` takes a fixed action index."""
+class _Engine:
+    """The engine game and state behind an OpenSpiel state. pyspiel clones a Python state
+    from C++ by deep-copying its attributes; this holder is its only one and deep-copies as
+    the engine clones (the state's own mutable parts; the game and its content shared)."""
 
-    def __init__(self, game: StarlanesSpielGame) -> None:
+    __slots__ = ("game", "state")
+
+    def __init__(self, game: Any, state: Any) -> None:
+        self.game = game
+        self.state = state
+
+    def __deepcopy__(self, memo: dict) -> _Engine:
+        return _Engine(self.game, self.state.clone())
+
+
+class StarlanesSpielState(pyspiel.State):
+    """A state: wraps an engine state (``inner``); ``_apply_action`` takes a fixed action
+    index."""
+
+    def __init__(self, game: StarlanesSpielGame, inner: Any = None) -> None:
         super().__init__(game)
-        self.engine_game = game.engine_game
-        self.inner = self.engine_game.new_initial_state()
+        g = game.engine_game
+        self._engine = _Engine(g, g.new_initial_state() if inner is None else inner)
+
+    @property
+    def inner(self) -> Any:
+        """The engine state."""
+        return self._engine.state
+
+    @property
+    def engine_game(self) -> Any:
+        """The engine game."""
+        return self._engine.game
 
     def current_player(self) -> int:
         if self.inner.is_terminal():
@@ -110,19 +152,14 @@ class StarlanesSpielState(pyspiel.State):
         import random
 
         seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else 0
-        clone = self.clone()
-        clone.inner = self.inner.determinize(player_id, random.Random(seed))
-        return clone
+        inner = self.inner.determinize(player_id, random.Random(seed))
+        return StarlanesSpielState(self.get_game(), inner)
 
     def __deepcopy__(self, memo: dict) -> StarlanesSpielState:
         return self.clone()
 
     def clone(self) -> StarlanesSpielState:
-        c = StarlanesSpielState.__new__(StarlanesSpielState)
-        pyspiel.State.__init__(c, self.get_game())
-        c.engine_game = self.engine_game
-        c.inner = self.inner.clone()
-        return c
+        return StarlanesSpielState(self.get_game(), self.inner.clone())
 
     def returns(self) -> list[float]:
         return [float(r) for r in self.inner.returns()] if self.inner.is_terminal() \
@@ -133,8 +170,9 @@ class StarlanesSpielState(pyspiel.State):
 
 
 class _Observer:
-    """OpenSpiel's observer: ``tensor`` is the engine's observation tensor; strings are the
-    JSON observation, preceded by the player's view of the history for perfect recall."""
+    """OpenSpiel's observer: ``tensor`` is the engine's observation tensor (for the
+    information state too); strings are the JSON observation, preceded for the information
+    state by the player's view of the history."""
 
     def __init__(self, game: Any, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall

@@ -7,12 +7,19 @@ agent's observation is a dict of ``observation`` (its observation tensor) and
 action is an index of the game's fixed action space. Rewards come at the end: each seat's
 ``returns()`` (1 to the winner, shared on ties). ``max_steps`` truncates a game that runs
 too long (every agent truncated, no reward).
+
+The acting agent's mask is also in its ``infos[agent]["action_mask"]`` (the same array as
+in its observation; the other agents' infos hold a shared, read-only all-zero mask), so
+masked play that needs no observation tensor can call ``last(observe=False)`` and skip
+encoding it. The mask is computed once per step, the observation tensor only when an agent
+is observed; observations are new arrays each step.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -43,6 +50,7 @@ class StarlanesAEC(AECEnv):
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: act for a in self.possible_agents}
         self.metadata = dict(self.metadata, name=f"starlanes_{game.replace('-', '_')}_v0")
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         self.state: Any = None
 
     def observation_space(self, agent: str) -> Any:
@@ -52,7 +60,14 @@ class StarlanesAEC(AECEnv):
         return self.action_spaces[agent]
 
     def _select(self) -> None:
-        self.agent_selection = self.possible_agents[self.state.current_player()]
+        """Point ``agent_selection`` at the seat to act and give it its mask."""
+        agent = self.possible_agents[self.state.current_player()]
+        previous = self.agent_selection
+        if previous != agent and previous in self.infos:
+            self.infos[previous]["action_mask"] = self._no_mask
+        self.agent_selection = self._mask_agent = agent
+        self._mask = self.state.game.action_space().legal_mask(self.state, np.int8)
+        self.infos[agent]["action_mask"] = self._mask
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
@@ -62,23 +77,20 @@ class StarlanesAEC(AECEnv):
         self.state = self.game.new_initial_state()
         self.steps = 0
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._no_mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
+        self._no_mask.flags.writeable = False
+        self.infos: dict[str, dict] = {a: {"action_mask": self._no_mask} for a in self.agents}
+        self.agent_selection = None
         self._select()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        import numpy as np
-
-        seat = self.possible_agents.index(agent)
-        n = self.game.num_distinct_actions()
-        if not self.state.is_terminal() and self.state.current_player() == seat:
-            mask = self.state.legal_action_mask().astype(np.int8)
-        else:
-            mask = np.zeros(n, dtype=np.int8)
-        return {"observation": self.state.observation_tensor(seat), "action_mask": mask}
+        mask = self._mask if agent == self._mask_agent else self._no_mask.copy()
+        return {"observation": self.state.observation_tensor(self._seats[agent]),
+                "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -86,19 +98,23 @@ class StarlanesAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(self.game.index_to_action(self.state, int(action)))
+        state = self.state
+        state.apply(self.game.index_to_action(state, int(action)))
         self.steps += 1
-        self.rewards = {a: 0.0 for a in self.agents}
-        if self.state.is_terminal():
-            for a, r in zip(self.possible_agents, self.state.returns(), strict=True):
+        if state.is_terminal():
+            self.infos[agent]["action_mask"] = self._no_mask
+            self._mask_agent = None
+            for a, r in zip(self.possible_agents, state.returns(), strict=True):
                 self.rewards[a] = float(r)
                 self.terminations[a] = True
+            self._accumulate_rewards()
         elif self.steps >= self.max_steps:
+            self.infos[agent]["action_mask"] = self._no_mask
+            self._mask_agent = None
             for a in self.agents:
                 self.truncations[a] = True
         else:
             self._select()
-        self._accumulate_rewards()
         if self.render_mode == "ansi":
             self.render()
 
@@ -117,6 +133,16 @@ def raw_env(game: str, **kwargs: Any) -> StarlanesAEC:
     return StarlanesAEC(game, **kwargs)
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper whose ``last`` asks the environment directly
+    once it has been reset (the wrapper's attribute forwarding costs more than the call)."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)
+        return self.env.last(observe)
+
+
 def env(game: str, **kwargs: Any) -> Any:
     """The AEC environment with PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, **kwargs))
+    return _OrderEnforcing(raw_env(game, **kwargs))
