@@ -140,8 +140,7 @@ def encode(state: IAState, seat: int) -> Any:
     nv: list[float] = []  # ... and their values
     flag = f.append
 
-    def rel(x: int) -> int:
-        return (x - seat) % n
+    slot = [(x - seat) % n for x in range(n)]
 
     # 1. head
     p = lay.at["head"]
@@ -153,14 +152,14 @@ def encode(state: IAState, seat: int) -> Any:
     nv.extend((s.round, s.round / s.options["round_limit"]))
     if cur == seat:
         flag(p + 2)
-    flag(p + 3 + rel(s.seat))
-    flag(p + 3 + SLOTS + rel(s.start))
+    flag(p + 3 + slot[s.seat])
+    flag(p + 3 + SLOTS + slot[s.start])
     if cur >= 0:
-        flag(p + 3 + 2 * SLOTS + rel(cur))
+        flag(p + 3 + 2 * SLOTS + slot[cur])
     p += 3 + 3 * SLOTS
     if s.end_trigger >= 0:
         flag(p)
-        flag(p + 1 + rel(s.end_trigger))
+        flag(p + 1 + slot[s.end_trigger])
     q = p + 1 + SLOTS
     nx.extend(range(q, q + 11))
     nv.extend((s.final_left, len(s.shadow_deck), len(s.tech_deck), len(s.merc_deck),
@@ -172,13 +171,13 @@ def encode(state: IAState, seat: int) -> Any:
         f.extend(p + x for x in s.offer)
     # 2. pending decision
     if top is not None:
-        _decision(lay, top, rel, f, nx, nv)
+        _decision(lay, top, slot, f, nx, nv)
     # 3. seats
     owner = s.tech_owner
     nt, nc = lay.nt, lay.nc
     label_at = lay.label_at
     for i in range(n):
-        q = lay.at["seats"] + rel(i) * lay.seat_size
+        q = lay.at["seats"] + slot[i] * lay.seat_size
         flag(q)
         nx.extend((q + 1, q + 2, q + 3, q + 4, q + 5))
         r = s.res[i]
@@ -211,7 +210,7 @@ def encode(state: IAState, seat: int) -> Any:
     p = lay.at["planets"]
     ps = lay.planet_size
     for i in range(n):
-        o = rel(i)
+        o = slot[i]
         for pl, lvl, markers in s.planets[i]:
             q = p + pl * ps
             flag(q + o)
@@ -239,13 +238,13 @@ def encode(state: IAState, seat: int) -> Any:
     f.extend(p + a for a in s.ambitions)
     # 10. combat
     if s.combat is not None:
-        _combat(lay, s.combat, seat, rel, f, nx, nv)
+        _combat(lay, s.combat, seat, slot, f, nx, nv)
     out = np.bincount(f, minlength=lay.size).astype(np.float32)
     out[nx] = nv
     return out
 
 
-def _decision(lay: _Layout, d: Any, rel: Any, f: list[int], nx: list[int],
+def _decision(lay: _Layout, d: Any, slot: list[int], f: list[int], nx: list[int],
               nv: list[float]) -> None:
     """Section 2 for the decision ``d`` on top of the stack."""
     p = lay.at["decision"]
@@ -267,14 +266,14 @@ def _decision(lay: _Layout, d: Any, rel: Any, f: list[int], nx: list[int],
         checker = d.seat if kind == "boost" else data[6]
         f.append(p + card)
         p += lay.nc
-        f.append(p + rel(target))
-        f.append(p + SLOTS + rel(checker))
+        f.append(p + slot[target])
+        f.append(p + SLOTS + slot[checker])
         p += 2 * SLOTS
         nx.extend((p, p + 1, p + 2))
         nv.extend((mod, boosts, opposes))
 
 
-def _combat(lay: _Layout, cb: Combat, seat: int, rel: Any, f: list[int], nx: list[int],
+def _combat(lay: _Layout, cb: Combat, seat: int, slot: list[int], f: list[int], nx: list[int],
             nv: list[float]) -> None:
     """Section 10 for the fight ``cb`` as ``seat`` sees it (Combat.view's rules)."""
     p = lay.at["combat"]
@@ -284,8 +283,8 @@ def _combat(lay: _Layout, cb: Combat, seat: int, rel: Any, f: list[int], nx: lis
     p += 7
     f.append(p + lay.stage_index[cb.stage])
     p += len(STAGES)
-    f.append(p + rel(cb.seats[0]))
-    f.append(p + SLOTS + rel(cb.seats[1]))
+    f.append(p + slot[cb.seats[0]])
+    f.append(p + SLOTS + slot[cb.seats[1]])
     p += 2 * SLOTS
     choices = cb.secret.choices
     for side in (0, 1):
