@@ -41,6 +41,7 @@ fight is open). Layout, in order (docs/research.md lists the same):
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from .action_space import POSITIONS, ship_labels
@@ -72,7 +73,9 @@ STAGES = ("emergency", "emergency_draw", "prebattle", "order", "fight", "unmatch
 
 
 class _Layout:
-    """Named offsets of one content's tensor."""
+    """Named offsets of one content's tensor, and position tables that turn a state's
+    lists of card, planet or token numbers straight into tensor positions (a table made
+    by ``_table`` sends -1, an empty slot, to ``trash``, one past the end)."""
 
     def __init__(self, game: InterstellarAmbitions) -> None:
         c = game.content
@@ -80,12 +83,6 @@ class _Layout:
         self.np, self.ne = len(c.planet_ids), len(c.event_ids)
         self.ns, self.na = len(c.ship_ids), len(c.ambition_ids)
         self.labels = ship_labels(c)
-        first: list[int] = []
-        for i, lb in enumerate(self.labels):
-            if "/" not in lb:
-                first.append(i)
-        self.label_at = tuple(first)
-        """Index in ``labels`` of each ship card's undamaged label (damage adds to it)."""
         self.decision_index = {k: i for i, k in enumerate(DECISIONS)}
         self.stage_index = {k: i for i, k in enumerate(STAGES)}
         nt, nc, npl, ne, ns, na = self.nt, self.nc, self.np, self.ne, self.ns, self.na
@@ -110,6 +107,41 @@ class _Layout:
             self.at[name] = pos
             pos += size
         self.size = pos
+        self.trash = pos
+        at, ps = self.at, self.planet_size
+        self.offer = self._table(at["head"] + 48, nc)
+        self.hand = self._table(at["hand"], nc)
+        self.planet = tuple(at["planets"] + pl * ps for pl in range(npl))
+        self.planet_up = self._table(at["planets"] + SLOTS + 1, npl, ps)
+        self.planet_gone = self._table(at["planets"] + SLOTS + 2, npl, ps)
+        self.planet_done = self._table(at["planets"] + SLOTS + 3, npl, ps)
+        self.tech_up = self._table(at["techs"], nt, 2)
+        self.tech_gone = self._table(at["techs"] + 1, nt, 2)
+        self.merc_up = self._table(at["piles"], ns)
+        self.merc_gone = self._table(at["piles"] + ns, ns)
+        self.emerg_gone = self._table(at["piles"] + 2 * ns, ns)
+        self.shadow_gone = self._table(at["discards"], nc)
+        self.event_gone = self._table(at["discards"] + nc, ne)
+        self.ambition = self._table(at["ambitions"], na)
+        self.seat: list[dict[str, Any]] = []
+        for k in range(SLOTS):
+            q = at["seats"] + k * self.seat_size
+            ships = {}
+            for i, lb in enumerate(self.labels):
+                sid, _, dmg = lb.partition("/")
+                ships[(c.ship_index[sid], int(dmg or 0))] = q + 36 + 2 * nt + i
+            self.seat.append({
+                "at": q,
+                "tokens": tuple(range(q + 6, q + 31)),  # code -1 (the pool) is the last
+                "known": self._table(q + 36, nt),
+                "owned": self._table(q + 36 + nt, nt),
+                "ships": ships,
+                "seen": self._table(q + 36 + 2 * nt + len(self.labels), nc),
+                "claims": q + 36 + 2 * nt + len(self.labels) + nc,
+            })
+
+    def _table(self, start: int, count: int, step: int = 1) -> tuple[int, ...]:
+        return (*range(start, start + count * step, step), self.trash)
 
 
 _LAYOUTS: dict[str, _Layout] = {}
@@ -162,84 +194,71 @@ def encode(state: IAState, seat: int) -> Any:
         flag(p + 1 + slot[s.end_trigger])
     q = p + 1 + SLOTS
     nx.extend(range(q, q + 11))
+    decks = s.planet_decks
     nv.extend((s.final_left, len(s.shadow_deck), len(s.tech_deck), len(s.merc_deck),
-               len(s.emerg_deck), len(s.colony_deck), *(len(d) for d in s.planet_decks),
-               len(s.offer)))
-    p = q + 11
+               len(s.emerg_deck), len(s.colony_deck), len(decks[0]), len(decks[1]),
+               len(decks[2]), len(decks[3]), len(s.offer)))
     top = s.stack[-1] if s.stack else None
     if s.offer and top is not None and top.seat == seat:
-        f.extend(p + x for x in s.offer)
+        f.extend(map(lay.offer.__getitem__, s.offer))
     # 2. pending decision
     if top is not None:
         _decision(lay, top, slot, f, nx, nv)
     # 3. seats
     owner = s.tech_owner
-    nt, nc = lay.nt, lay.nc
-    label_at = lay.label_at
     for i in range(n):
-        q = lay.at["seats"] + slot[i] * lay.seat_size
+        tab = lay.seat[slot[i]]
+        q = tab["at"]
         flag(q)
-        nx.extend((q + 1, q + 2, q + 3, q + 4, q + 5))
-        r = s.res[i]
-        nv.extend((r[0], r[1], r[2], r[3], len(s.hands[i])))
-        q += 6
-        f.extend(q + t if t >= 0 else q + 24 for t in s.tokens[i])
-        q += 25
-        m, st = s.medals[i], s.stats[i]
-        nx.extend((q, q + 1, q + 2, q + 3, q + 4))
-        nv.extend((m[0], m[1], st[0], st[1], st[2]))
-        q += 5
-        for t in s.known[i]:
-            flag(q + t)
-            if owner[t] == i:
-                flag(q + nt + t)
-        q += 2 * nt
-        f.extend(q + label_at[card] + dmg for card, dmg in s.ships[i])
-        q += len(lay.labels)
+        nx.extend((q + 1, q + 2, q + 3, q + 4, q + 5, q + 31, q + 32, q + 33, q + 34, q + 35))
+        r, m, st = s.res[i], s.medals[i], s.stats[i]
+        nv.extend((r[0], r[1], r[2], r[3], len(s.hands[i]), m[0], m[1], st[0], st[1], st[2]))
+        f.extend(map(tab["tokens"].__getitem__, s.tokens[i]))
+        known = s.known[i]
+        if known:
+            f.extend(map(tab["known"].__getitem__, known))
+            owned = tab["owned"]
+            f.extend([owned[t] for t in known if owner[t] == i])
+        if s.ships[i]:
+            f.extend(map(tab["ships"].__getitem__, s.ships[i]))
         if i != seat and s.seen_cards:
-            f.extend(q + x for v, h, x in s.seen_cards if v == seat and h == i)
-        q += nc
+            seen = tab["seen"]
+            f.extend([seen[x] for v, h, x in s.seen_cards if v == seat and h == i])
         for a, claims in enumerate(s.claims):
             if i in claims:
-                nx.append(q + s.ambitions[a])
+                nx.append(tab["claims"] + s.ambitions[a])
                 nv.append(claims.index(i) + 1)
     # 4. own hand
-    p = lay.at["hand"]
-    f.extend(p + x for x in s.hands[seat])
+    f.extend(map(lay.hand.__getitem__, s.hands[seat]))
     # 5. planets
-    p = lay.at["planets"]
-    ps = lay.planet_size
+    base = lay.planet
     for i in range(n):
         o = slot[i]
         for pl, lvl, markers in s.planets[i]:
-            q = p + pl * ps
+            q = base[pl]
             flag(q + o)
             nx.append(q + SLOTS)
             nv.append(lvl)
-            f.extend(q + SLOTS + 4 + e for e in markers)
+            for e in markers:
+                flag(q + SLOTS + 4 + e)
+    up = lay.planet_up.__getitem__
     for slots in s.planet_slots:
-        f.extend(p + pl * ps + SLOTS + 1 for pl in slots if pl >= 0)
-    f.extend(p + pl * ps + SLOTS + 2 for pl in s.planet_discard)
-    f.extend(p + pl * ps + SLOTS + 3 for pl, done in enumerate(s.colonised) if done)
-    # 6. techs
-    p = lay.at["techs"]
-    f.extend(p + 2 * t for t in s.tech_slots if t >= 0)
-    f.extend(p + 2 * t + 1 for t in s.tech_discard)
-    # 7. ship piles
-    p = lay.at["piles"]
-    f.extend(p + x for x in s.merc_slots if x >= 0)
-    f.extend(p + lay.ns + x for x in s.merc_discard)
-    f.extend(p + 2 * lay.ns + x for x in s.emerg_discard)
-    # 8. discards, 9. ambitions
-    p = lay.at["discards"]
-    f.extend(p + x for x in s.shadow_discard)
-    f.extend(p + nc + x for x in s.colony_discard)
-    p = lay.at["ambitions"]
-    f.extend(p + a for a in s.ambitions)
+        f.extend(map(up, slots))
+    f.extend(map(lay.planet_gone.__getitem__, s.planet_discard))
+    f.extend(compress(lay.planet_done, s.colonised))
+    # 6. techs, 7. ship piles, 8. discards, 9. ambitions
+    f.extend(map(lay.tech_up.__getitem__, s.tech_slots))
+    f.extend(map(lay.tech_gone.__getitem__, s.tech_discard))
+    f.extend(map(lay.merc_up.__getitem__, s.merc_slots))
+    f.extend(map(lay.merc_gone.__getitem__, s.merc_discard))
+    f.extend(map(lay.emerg_gone.__getitem__, s.emerg_discard))
+    f.extend(map(lay.shadow_gone.__getitem__, s.shadow_discard))
+    f.extend(map(lay.event_gone.__getitem__, s.colony_discard))
+    f.extend(map(lay.ambition.__getitem__, s.ambitions))
     # 10. combat
     if s.combat is not None:
         _combat(lay, s.combat, seat, slot, f, nx, nv)
-    out = np.bincount(f, minlength=lay.size).astype(np.float32)
+    out = np.bincount(f, minlength=lay.size + 1)[:lay.size].astype(np.float32)
     out[nx] = nv
     return out
 
