@@ -188,3 +188,14 @@ def test_hidden_orders_and_hands_stay_out_of_the_tensor(ia) -> None:
             assert np.array_equal(s.determinize(seat, rng).observation_tensor(seat), t)
     lay = tensor.layout(s.game)
     assert s.observation_tensor(0).shape == (lay.size,)
+
+
+def test_tensor_refuses_a_bad_seat(ia) -> None:
+    """A seat outside the game is named in the error, not wrapped around."""
+    from starlanes.engine import BadSeatError
+
+    s = ia.fresh(3)
+    assert np.array_equal(s.observation_tensor(np.int64(1)), s.observation_tensor(1))
+    for bad in (3, -1, True, "0", 1.0):
+        with pytest.raises(BadSeatError, match="seat must be an integer 0-2"):
+            s.observation_tensor(bad)

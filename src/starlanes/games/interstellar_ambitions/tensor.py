@@ -161,10 +161,15 @@ def shape(game: InterstellarAmbitions) -> tuple[int]:
 
 
 def encode(state: IAState, seat: int) -> Any:
-    """The tensor of ``observation(seat)`` (see the module docstring)."""
+    """The tensor of ``observation(seat)``: float32, shape :func:`shape`, laid out as the
+    module docstring says. ``seat`` is an integer seat (numpy integers too); anything else
+    raises BadSeatError."""
     import numpy as np
 
     s = state
+    if not isinstance(seat, (int, bool)) and hasattr(seat, "__index__"):
+        seat = seat.__index__()
+    s._check_seat(seat)
     lay = layout(s.game)
     n = s.n
     f: list[int] = []  # positions of counts: each entry adds 1 there
