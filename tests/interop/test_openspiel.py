@@ -14,7 +14,8 @@ from starlanes.interop import openspiel_game as og  # noqa: E402
 
 from .conftest import research_games  # noqa: E402
 
-SHORT = {"galactic-domination": {"turn_limit": 4}, "rift-domination": {"round_limit": 2}}
+SHORT = {"galactic-domination": {"turn_limit": 4}, "rift-domination": {"round_limit": 2},
+         "galactic-empires": {"turn_cap": 4}}
 
 
 @pytest.mark.parametrize("game_id, players", research_games())
