@@ -277,11 +277,12 @@ def families(game: GalacticEmpires) -> list[Family]:
 class _Ranks:
     """Copy ranks of one state, seen by the seat to act (built once per state)."""
 
-    __slots__ = ("state", "moves", "actor", "units", "held", "t")
+    __slots__ = ("state", "moves", "legal", "actor", "units", "held", "t")
 
     def __init__(self, s: GEState) -> None:
         self.state = s
         self.moves = len(s.history)
+        self.legal = s._legal
         self.actor = s.current_player()
         self.t = tokens(s.game)
         self.held: dict[int, dict[int, str]] = {}
@@ -361,9 +362,10 @@ _LAST: list = [None]
 
 
 def ranks(s: GEState) -> _Ranks:
-    """The copy ranks of state ``s`` (the last state's are kept until it changes)."""
+    """The copy ranks of state ``s`` (the last state's are kept until it changes: an
+    action applied, or its legal actions recomputed)."""
     r = _LAST[0]
-    if r is None or r.state is not s or r.moves != len(s.history):
+    if r is None or r.state is not s or r.moves != len(s.history) or r.legal is not s._legal:
         r = _LAST[0] = _Ranks(s)
     return r
 

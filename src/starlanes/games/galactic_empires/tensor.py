@@ -125,10 +125,15 @@ _INDEX: dict[int, tuple[tuple[str, ...], Any]] = {}
 
 def _card_index(lay: _Layout, defs: tuple[str, ...]) -> Any:
     """Card instance -> its card's index in ``lay.cards``, a numpy array cached per deal
-    list."""
+    list. Raises ValueError for a card of no deck of the content (no game deals one)."""
     got = _INDEX.get(id(defs))
     if got is None or got[0] is not defs:
         import numpy as np
+
+        stray = [c for c in defs if c not in lay.card_index]
+        if stray:
+            raise ValueError(f"{stray[0]!r} is in no deck of the content: the observation "
+                             "tensor has no place for it")
 
         got = _INDEX[id(defs)] = (defs, np.array([lay.card_index[c] for c in defs],
                                                  dtype=np.intp))
