@@ -139,6 +139,7 @@ def test_keys_name_each_card_by_its_id_and_masks_survive_determinisation(players
     steps = 0
     while not s.is_terminal() and steps < 1500:
         legal = s.legal_actions()
+        assert int(s.legal_action_mask().sum()) == len(legal)
         for a in legal:
             k = key(s, a)
             assert not any("#" in tok for tok in k), k
