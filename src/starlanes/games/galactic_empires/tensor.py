@@ -120,12 +120,13 @@ def shape(game: GalacticEmpires) -> tuple[int]:
     return (layout(game).size,)
 
 
-_INDEX: dict[int, tuple[tuple[str, ...], Any]] = {}
+_INDEX: dict[int, tuple[tuple[str, ...], Any, list[int]]] = {}
 
 
-def _card_index(lay: _Layout, defs: tuple[str, ...]) -> Any:
-    """Card instance -> its card's index in ``lay.cards``, a numpy array cached per deal
-    list. Raises ValueError for a card of no deck of the content (no game deals one)."""
+def _card_index(lay: _Layout, defs: tuple[str, ...]) -> tuple[Any, list[int]]:
+    """Card instance -> its card's index in ``lay.cards``, as a numpy array and a list,
+    cached per deal list. Raises ValueError for a card of no deck of the content (no game
+    deals one)."""
     got = _INDEX.get(id(defs))
     if got is None or got[0] is not defs:
         import numpy as np
@@ -135,9 +136,9 @@ def _card_index(lay: _Layout, defs: tuple[str, ...]) -> Any:
             raise ValueError(f"{stray[0]!r} is in no deck of the content: the observation "
                              "tensor has no place for it")
 
-        got = _INDEX[id(defs)] = (defs, np.array([lay.card_index[c] for c in defs],
-                                                 dtype=np.intp))
-    return got[1]
+        index = [lay.card_index[c] for c in defs]
+        got = _INDEX[id(defs)] = (defs, np.array(index, dtype=np.intp), index)
+    return got[1], got[2]
 
 
 def encode(state: GEState, seat: int) -> Any:
@@ -149,7 +150,7 @@ def encode(state: GEState, seat: int) -> Any:
     out = np.zeros(lay.size, dtype=np.float32)
     n = s.n
     nc = len(lay.cards)
-    cidx = _card_index(lay, s.defs)
+    index, cidx = _card_index(lay, s.defs)
     keys: list[int] = []  # sparse writes, done together at the end
     vals: list[float] = []
     # 1. head
@@ -158,17 +159,28 @@ def encode(state: GEState, seat: int) -> Any:
         keys.append(p + PHASES.index(s.phase))
     p += len(PHASES)
     actor = s.current_player()
+    if actor == seat:
+        keys.append(p)
+    if s.seat == seat:
+        keys.append(p + 1)
     if actor >= 0:
         keys.append(p + 2 + (actor - seat) % n)
     keys.append(p + 2 + n + (s.seat - seat) % n)
     keys.append(p + 2 + 2 * n + (s.first - seat) % n)
     vals += [1.0] * len(keys)
-    out[p:p + 2] = (actor == seat, s.seat == seat)
     p += 2 + 3 * n
-    out[p:p + 11] = (s.round, s.plays, s.ship_plays, s.draw_allow, *s.pool)
+    for k, x in enumerate((s.round, s.plays, s.ship_plays, s.draw_allow, *s.pool), p):
+        if x:
+            keys.append(k)
+            vals.append(x)
     p += 11
-    for d in s.stack:
-        out[p + DECISIONS.index(d.kind)] += 1
+    if s.stack:
+        waiting: dict[int, int] = {}
+        for d in s.stack:
+            k = p + DECISIONS.index(d.kind)
+            waiting[k] = waiting.get(k, 0) + 1
+        keys += waiting
+        vals += waiting.values()
     # 2. seats
     pend = s.pending
     target = pend[1] if pend and pend[0] == "fire" else pend[2] if pend else None
@@ -182,17 +194,27 @@ def encode(state: GEState, seat: int) -> Any:
         hq = hq_code(o)
         deck = s.decks[0] if basic else s.decks[o]
         pile = s.discards[0] if basic else s.discards[o]
-        out[q:q + 2] = (s.alive[o], s.hq[o])
+        for k, x in enumerate((s.alive[o], s.hq[o]), q):
+            if x:
+                keys.append(k)
+                vals.append(x)
         q += 2 + len(lay.empires)
-        out[q:q + 9] = (
+        for k, x in enumerate((
             s.turns[o], len(s.hands[o]), len(s.reserve[o]),
             len(deck) + (len(pile) if basic else 0), len(pile),
             aim == hq, hq in fired_at, target == hq, target == fleet_code(o),
-        )
+        ), q):
+            if x:
+                keys.append(k)
+                vals.append(x)
     # 3. cards
     q = lay.at["cards"]
-    if s.hands[seat]:
-        out[q:q + nc] = np.bincount(cidx[s.hands[seat]], minlength=nc)
+    counts: dict[int, int] = {}
+    for i in s.hands[seat]:
+        k = q + cidx[i]
+        counts[k] = counts.get(k, 0) + 1
+    keys += counts
+    vals += counts.values()
     q += nc
     for j, i in enumerate(reserve_order(s, seat)):
         keys.append(q + j * nc + cidx[i])
@@ -200,7 +222,7 @@ def encode(state: GEState, seat: int) -> Any:
     q += n * nc
     piles = s.discards[0] if len(s.discards) == 1 else [i for pl in s.discards for i in pl]
     if piles:
-        out[q:q + nc] = np.bincount(cidx[piles], minlength=nc)
+        out[q:q + nc] = np.bincount(index[piles], minlength=nc)
     q += nc
     mine = s.discards[0] if basic else s.discards[seat]
     for i in reversed(mine):
