@@ -72,6 +72,11 @@ class Game(ABC):
     @abstractmethod
     def new_initial_state(self) -> GameState: ...
 
+    def __deepcopy__(self, memo: dict) -> Game:
+        """A Game is its configuration and loaded content, never changed once made: a deep
+        copy is the game itself (states that deep-copy their game share it)."""
+        return self
+
     def content_dir(self) -> Path | None:
         """The directory named by the ``content`` option, or None for the packaged files.
 

@@ -184,6 +184,11 @@ class GameState(ABC):
         c._secrets = self._secrets
         return c
 
+    def __deepcopy__(self, memo: dict) -> GameState:
+        """``copy.deepcopy`` is :meth:`clone`: the static data (content, map) is never
+        copied (OpenSpiel's ``Clone`` of a Python state deep-copies its attributes)."""
+        return self.clone()
+
     def determinize(self, seat: int, rng: random.Random) -> GameState:
         """A clone in which everything ``seat`` cannot see is resampled with ``rng``.
 
