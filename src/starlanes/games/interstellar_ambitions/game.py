@@ -80,11 +80,6 @@ class InterstellarAmbitions(Game):
                                  f"got {passive} passive and {len(index) - passive} active")
         return tuple(index)
 
-    def __deepcopy__(self, memo: dict) -> InterstellarAmbitions:
-        """A game is fixed once loaded (players, seed, options, content), so a deep copy
-        is the game itself; its states copy themselves with :meth:`IAState.clone`."""
-        return self
-
     def new_initial_state(self) -> IAState:
         from . import rules, setup
 

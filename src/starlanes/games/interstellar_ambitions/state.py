@@ -214,11 +214,6 @@ class IAState(GameState):
         c.seen_cards = self.seen_cards
         return c
 
-    def __deepcopy__(self, memo: dict) -> IAState:
-        """``copy.deepcopy`` is :meth:`clone`: the changing parts copied, content shared
-        (OpenSpiel's Python-game wrapper deep-copies a state's attributes on every clone)."""
-        return self.clone()  # type: ignore[return-value]
-
     def _digest_payload(self) -> Any:
         return [
             self.phase, self.seat, self.start, self.round, self.step, self.res, self.planets,
