@@ -6,7 +6,8 @@ them, merged with an override directory and dotted overrides (entry by entry, se
 models below and cross-checks the tables against each other. Any problem raises
 :class:`~starlanes.engine.errors.ContentError` naming the file, the entry and the field.
 
-Files: ``board.toml`` ([[system]], [[planet]], [[wormhole]]), ``units.toml`` ([[unit]]),
+Files: ``board.toml`` ([[system]], [[planet]], [[wormhole]]; read by
+:mod:`.board_content`), ``units.toml`` ([[unit]]),
 ``upgrades.toml`` ([[upgrade]] and one [outpost]), ``condition_tiles.toml`` ([[tile]]),
 ``factions.toml`` ([[faction]]), ``occ_cards.toml`` ([[card]]) and ``rules.toml`` ([[rule]],
 one numeric constant each, gathered into :class:`Rules`). Reference:
@@ -25,6 +26,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from starlanes.engine.content import ContentEntry, ContentFiles
 from starlanes.engine.errors import ContentError
 
+from .board_content import (  # noqa: F401  (the board names are part of this module's API)
+    BOARDS,
+    CENTRAL_SYSTEM,
+    GRID_H,
+    GRID_W,
+    PLANET_COUNT,
+    SYSTEM_COUNT,
+    Planet,
+    System,
+    Wormhole,
+    check_board,
+    load_board,
+)
+
 CONTENT_DIR = Path(__file__).with_name("content")
 
 UNIT_IDS = (
@@ -35,13 +50,9 @@ UNIT_IDS = (
 UPGRADE_IDS = (
     "warp", "mine", "trading_outpost", "artillery", "military_base", "shield_generator",
 )
-SYSTEM_COUNT = 30
-PLANET_COUNT = 44
 FACTION_COUNT = 30
 DECK_SIZE = 100
 MIN_CARD_VARIANTS = 26
-GRID_W, GRID_H = 6, 5
-CENTRAL_SYSTEM = "C3"
 
 Skill = Literal[
     "repair_rush", "repair_bldg", "rocket_barrage", "kamikaze", "bombardment",
@@ -61,40 +72,6 @@ class _Param(BaseModel):
     """Base of ability and effect parameter tables: strict, immutable."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-# --------------------------------------------------------------------------- board
-
-
-class System(ContentEntry):
-    id: str = Field(pattern=r"^[A-F][1-5]$")
-    x: Annotated[int, Field(ge=0, lt=GRID_W)]
-    y: Annotated[int, Field(ge=0, lt=GRID_H)]
-    small_area: bool
-    start: Literal["white", "yellow", ""] = ""
-    central: bool = False
-
-    @model_validator(mode="after")
-    def _id_matches_position(self) -> System:
-        if self.id != f"{'ABCDEF'[self.x]}{self.y + 1}":
-            raise ValueError(f"id must be column letter + row number of x={self.x}, y={self.y}")
-        return self
-
-
-class Planet(ContentEntry):
-    id: str = Field(pattern=r"^[A-F][1-5][a-d]$")
-    system: str
-    name: str = Field(min_length=1)
-    huge: bool = False
-    #: Neutral defenders: landing units this planet destroys while no player holds it
-    #: (ruling RD-OPEN-25); designed per board, 0 on the classic board.
-    garrison: NonNeg = 0
-
-
-class Wormhole(ContentEntry):
-    id: str = Field(pattern=r"^W[1-9]$")
-    a: str
-    b: str
 
 
 # --------------------------------------------------------------------------- units, upgrades
@@ -446,44 +423,6 @@ def _load_rules(files: ContentFiles) -> tuple[Rules, dict[str, RuleValue]]:
     return rules, entries
 
 
-def _check_board(c: RiftContent) -> None:
-    f = "board.toml"
-    if len(c.systems) != SYSTEM_COUNT:
-        raise _fail(f, f"needs exactly {SYSTEM_COUNT} systems, has {len(c.systems)}")
-    central = [s.id for s in c.systems.values() if s.central]
-    if central != [CENTRAL_SYSTEM]:
-        raise _fail(f, f"exactly {CENTRAL_SYSTEM} must be central, found {central}")
-    if not c.systems[CENTRAL_SYSTEM].small_area:
-        raise _fail(f, f"the central system {CENTRAL_SYSTEM} must be in the small area")
-    for s in c.systems.values():
-        if s.start == "yellow" and not s.small_area:
-            raise _fail(f, f"system {s.id!r}: a yellow start must be in the small area")
-    if len(c.planets) != PLANET_COUNT:
-        raise _fail(f, f"needs exactly {PLANET_COUNT} planets, has {len(c.planets)}")
-    per_system: dict[str, int] = dict.fromkeys(c.systems, 0)
-    for p in c.planets.values():
-        if p.system not in c.systems:
-            raise _fail(f, f"planet {p.id!r}: unknown system {p.system!r}")
-        if not p.id.startswith(p.system):
-            raise _fail(f, f"planet {p.id!r}: id must start with its system id {p.system!r}")
-        if p.huge != (p.system == CENTRAL_SYSTEM):
-            raise _fail(f, f"planet {p.id!r}: exactly the planets of {CENTRAL_SYSTEM} are huge")
-        per_system[p.system] += 1
-    for sid, n in per_system.items():
-        if not 0 <= n <= 2:
-            raise _fail(f, f"system {sid!r} has {n} planets (needs 0, 1 or 2)")
-        if c.systems[sid].start and n != 2:
-            raise _fail(f, f"starting system {sid!r} needs 2 planets, has {n}")
-    ends: set[str] = set()
-    for w in c.wormholes.values():
-        for end in (w.a, w.b):
-            if end not in c.systems:
-                raise _fail(f, f"wormhole {w.id!r}: unknown system {end!r}")
-            if end in ends:
-                raise _fail(f, f"wormhole {w.id!r}: system {end!r} already has a wormhole end")
-            ends.add(end)
-
-
 def _check_units(c: RiftContent) -> None:
     extra, missing = sorted(set(c.units) - set(UNIT_IDS)), sorted(set(UNIT_IDS) - set(c.units))
     if extra or missing:
@@ -547,10 +486,6 @@ def _check_cards(c: RiftContent) -> None:
             _unit_ref(f, f"card {card.id!r}", unit, c)
 
 
-#: Designed boards (game option ``board``), each a file of systems, planets and wormholes:
-#: ``standard`` (board.toml) and ``classic`` (board_classic.toml, the first designed map).
-BOARDS = {"standard": "board.toml", "classic": "board_classic.toml"}
-
 FILES = ("board.toml", "units.toml", "upgrades.toml", "condition_tiles.toml",
          "factions.toml", "occ_cards.toml", "rules.toml")
 """The content files of the standard board, by name (an override directory may hold any of
@@ -584,10 +519,11 @@ def _load_default(board: str) -> RiftContent:
 
 def _load(files: ContentFiles, board: str = "board.toml") -> RiftContent:
     rules, rule_entries = _load_rules(files)
+    systems, planets, wormholes = load_board(files, board)
     c = RiftContent(
-        systems=files.table(board, "system", System),
-        planets=files.table(board, "planet", Planet),
-        wormholes=files.table(board, "wormhole", Wormhole),
+        systems=systems,
+        planets=planets,
+        wormholes=wormholes,
         units=files.table("units.toml", "unit", Unit),
         upgrades=files.table("upgrades.toml", "upgrade", Upgrade),
         outpost=files.single("upgrades.toml", "outpost", Outpost),
@@ -598,7 +534,7 @@ def _load(files: ContentFiles, board: str = "board.toml") -> RiftContent:
         rule_entries=rule_entries,
         fingerprint=files.fingerprint,
     )
-    _check_board(c)
+    check_board(c.systems, c.planets, c.wormholes, board)
     _check_units(c)
     _check_tiles(c)
     _check_factions(c)
