@@ -419,7 +419,8 @@ def _load_rules(files: ContentFiles) -> tuple[Rules, dict[str, RuleValue]]:
         rules = Rules.model_validate({k: e.value for k, e in entries.items()})
     except ValidationError as e:
         err = e.errors()[0]
-        raise _fail("rules.toml", f"entry {err['loc'][0]!r}: value: {err['msg']}") from None
+        raise _fail("rules.toml", f"entry {err['loc'][0]!r}: key 'value': {err['msg']}, "
+                                  f"got {err.get('input')!r}") from None
     return rules, entries
 
 
@@ -469,8 +470,22 @@ def _check_factions(c: RiftContent) -> None:
                     _unit_ref(f, f"{w}: diplomat_recruits", u, c)
             elif a.kind in ("unit_stat", "unit_discount"):
                 _unit_ref(f, f"{w}: {a.kind}", a.unit, c, star=a.kind == "unit_discount")
+                if a.kind == "unit_stat":
+                    _check_stat_change(f, w, c.units[a.unit], a.stat, a.delta)
             elif a.kind == "upgrade_discount" and a.upgrade != "*" and a.upgrade not in c.upgrades:
                 raise _fail(f, f"{w}: upgrade_discount: unknown upgrade id {a.upgrade!r}")
+
+
+def _check_stat_change(f: str, where: str, unit: Unit, stat: str, delta: int) -> None:
+    """A ``unit_stat`` delta may be negative (a faction may weaken a unit), but the changed
+    stat must stay one the unit may have: LP >= 1, a ship's mp >= 1, the rest >= 0."""
+    low = 1 if stat == "lp" or (stat == "mp" and unit.used_capacity == 0) else 0
+    if getattr(unit, stat) + delta < low:
+        raise _fail(f, f"{where}: key 'abilities': unit_stat leaves the {unit.id}'s {stat} at "
+                       f"{getattr(unit, stat) + delta} (at least {low})")
+    if stat == "mp" and unit.used_capacity > 0 and delta:
+        raise _fail(f, f"{where}: key 'abilities': a carried unit ({unit.id}) has no mp to "
+                       f"change")
 
 
 def _check_cards(c: RiftContent) -> None:
