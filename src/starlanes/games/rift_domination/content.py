@@ -66,6 +66,8 @@ SKILLS: tuple[str, ...] = get_args(Skill)
 CONDITIONS: tuple[str, ...] = get_args(Condition)
 NonNeg = Annotated[int, Field(ge=0)]
 Pos = Annotated[int, Field(ge=1)]
+Die = Annotated[int, Field(ge=1, le=6)]
+"""A face of the six-sided die (rulebook: Space Battle, Dangerous Planets)."""
 
 
 class _Param(BaseModel):
@@ -330,7 +332,7 @@ class Rules(BaseModel):
     negotiate_cards: NonNeg
     negotiate_fighters: NonNeg
     negotiate_free_upgrade: Annotated[int, Field(ge=0, le=1)]
-    dangerous_min_roll: Pos
+    dangerous_min_roll: Die
     anomaly_free_infantry: NonNeg
     mine_income: NonNeg
     harvester_two_mines_bonus: NonNeg
@@ -340,8 +342,8 @@ class Rules(BaseModel):
     repair_rush_amount: NonNeg
     repair_bldg_amount: NonNeg
     rocket_barrage_targets: Pos
-    rocket_barrage_min_roll: Pos
-    kamikaze_min_roll: Pos
+    rocket_barrage_min_roll: Die
+    kamikaze_min_roll: Die
     kamikaze_damage: Pos
     bombardment_damage: Pos
     bombardment_2_damage: Pos
