@@ -14,8 +14,12 @@ Run: ``python benchmarks/soak.py --games 100 [--game GAME] [--agents random,heur
   other seat's secret action in full;
 
 and, at the end of each game, the record round trip: the record written as JSON, read
-back and replayed with verification gives the same digest, scores and end. The clone and
-determinisation checks run every ``--deep-every`` actions (1: every action).
+back and replayed with verification gives the same digest, scores and end, and a
+determinisation for every seat compared entry by entry with the whole history. The clone and
+determinisation checks run every ``--deep-every`` actions (1, the default: every action; 0:
+never, leaving the light checks above and the end-of-game ones). History is append-only, so
+each per-action check compares the entries added since the previous one and the entries
+still secret; the end-of-game check compares them all.
 
 It prints, per game, player count and agent kind: games played, invariant issues, and how
 the games ended (end reasons, including the safety caps). Exit status 1 if any issue was
@@ -36,8 +40,12 @@ from starlanes.agents import make_agent
 from starlanes.engine import SPECTATOR, GameRecord, HiddenAction, game_class, game_ids, replay
 
 
-def _check_step(state, rng: random.Random, deep: bool) -> list[str]:
-    """The invariants after one action; a list of readable issues (empty when all hold)."""
+def _check_step(state, rng: random.Random, deep: bool, checked: int = 0) -> list[str]:
+    """The invariants after one action; a list of readable issues (empty when all hold).
+
+    ``checked``: the history entries before this index were compared with the
+    determinisations' already (history is append-only), so only the newer entries and the
+    still-secret ones are compared again; :func:`_check_history` compares all of them."""
     issues: list[str] = []
     legal = state.legal_actions()
     if state.is_terminal():
@@ -64,19 +72,41 @@ def _check_step(state, rng: random.Random, deep: bool) -> list[str]:
         d = state.determinize(seat, random.Random(rng.getrandbits(32)))
         if d.observation(seat) != state.observation(seat):
             issues.append(f"determinisation for seat {seat} changed its observation")
-        seen = d.history
-        full = state.history
-        for index, entry in enumerate(full):
-            if isinstance(seen[index], HiddenAction):
-                continue
-            if str(seen[index]) != str(entry):
-                issues.append(f"determinisation rewrote history entry {index}")
-                break
-        if state.history_seen_by(seat) != seen:
-            issues.append(f"history_seen_by({seat}) differs from the determinisation's")
-        for index, seen_by, _shown, _topic in state._secrets:
-            if seat not in seen_by and not isinstance(seen[index], HiddenAction):
-                issues.append(f"seat {seat} sees another seat's secret action {index}")
+        indices = [*range(checked, len(state.history)),
+                   *(e[0] for e in state._secrets if e[0] < checked)]
+        issues.extend(_compare_history(state, d, seat, indices))
+    return issues
+
+
+def _compare_history(state, d, seat: int, indices) -> list[str]:
+    """Issues in the history entries ``indices`` of determinisation ``d`` for ``seat``:
+    every entry the same as the state's except secrets ``seat`` did not see, which must
+    be hidden, and the same as :meth:`history_seen_by`."""
+    seen = d.history
+    full = state.history
+    by_seat = state.history_seen_by(seat)
+    if len(seen) != len(full):
+        return [f"determinisation for seat {seat} has a history of another length"]
+    hidden = {index for index, seen_by, _shown, _topic in state._secrets
+              if seat not in seen_by}
+    for index in indices:
+        if index in hidden:
+            if not isinstance(seen[index], HiddenAction):
+                return [f"seat {seat} sees another seat's secret action {index}"]
+        elif isinstance(seen[index], HiddenAction) or str(seen[index]) != str(full[index]):
+            return [f"determinisation for seat {seat} rewrote history entry {index}"]
+        if str(by_seat[index]) != str(seen[index]):
+            return [f"history_seen_by({seat}) differs from the determinisation's at {index}"]
+    return []
+
+
+def _check_history(state, rng: random.Random) -> list[str]:
+    """At the end of a game: every history entry of a determinisation for every seat
+    compared with the state's (the per-action checks compare only the newer entries)."""
+    issues: list[str] = []
+    for seat in range(state.game.players):
+        d = state.determinize(seat, random.Random(rng.getrandbits(32)))
+        issues.extend(_compare_history(state, d, seat, range(len(state.history))))
     return issues
 
 
@@ -99,16 +129,19 @@ def soak(game_id: str, players: int, kind: str, games: int, seed: int, deep_ever
         state = starlanes.load(game_id, players=players, seed=game_seed).new_initial_state()
         agents = [make_agent(kind, game_id, game_seed * 16 + i) for i in range(players)]
         rng = random.Random(game_seed)
-        step = 0
+        step = checked = 0
         while not state.is_terminal():
             state.apply(agents[state.current_player()].act(state))
             step += 1
-            found = _check_step(state, rng, deep=step % deep_every == 0)
+            deep = deep_every > 0 and step % deep_every == 0
+            found = _check_step(state, rng, deep, checked)
+            if deep:
+                checked = len(state.history)
             issues.extend(f"{game_id} p{players} {kind} seed {game_seed} step {step}: {i}"
                           for i in found)
         actions += step
         issues.extend(f"{game_id} p{players} {kind} seed {game_seed}: {i}"
-                      for i in _check_record(state))
+                      for i in [*_check_history(state, rng), *_check_record(state)])
         ends[getattr(state, "end_reason", "") or "ended"] += 1
     return ends, issues, actions
 
@@ -120,9 +153,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, action="append", help="player counts (default all)")
     p.add_argument("--agents", default="random,heuristic")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--deep-every", type=int, default=1)
+    p.add_argument("--deep-every", type=int, default=1,
+                   help="clone and determinisation checks every K actions (default 1: "
+                        "every action; 0: never, light checks only)")
     a = p.parse_args(argv)
     total_issues = 0
+    start = time.perf_counter()
     for game_id in a.game or game_ids():
         cls = game_class(game_id)
         counts = a.players or range(cls.min_players, cls.max_players + 1)
@@ -130,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
             for kind in a.agents.split(","):
                 t = time.perf_counter()
                 ends, issues, actions = soak(game_id, players, kind, a.games, a.seed,
-                                             max(1, a.deep_every))
+                                             max(0, a.deep_every))
                 total_issues += len(issues)
                 endings = ", ".join(f"{k} {v}" for k, v in ends.most_common())
                 print(f"{game_id} players={players} agents={kind}: games {a.games}, "
@@ -138,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"({time.perf_counter() - t:.1f}s)", flush=True)
                 for line in issues[:5]:
                     print("  " + line)
-    print(f"total issues: {total_issues}")
+    print(f"total issues: {total_issues} ({time.perf_counter() - start:.0f}s)")
     return 1 if total_issues else 0
 
 

@@ -147,12 +147,52 @@ def type_name(annotation: Any) -> str:
         annotation, getattr(annotation, "__name__", str(annotation)))
 
 
+def _strip(annotation: Any) -> tuple[Any, tuple[Any, ...]]:
+    """``annotation`` without ``Annotated`` and ``Optional`` wrappers, and its metadata."""
+    meta: tuple[Any, ...] = ()
+    while True:
+        origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+        if origin is typing.Annotated:
+            annotation, meta = args[0], meta + tuple(args[1:])
+        elif origin in (typing.Union, types.UnionType):
+            rest = [a for a in args if a is not type(None)]
+            if len(rest) != 1:
+                return annotation, meta
+            annotation = rest[0]
+        else:
+            return annotation, meta
+
+
 def _field_type(model: type[BaseModel], loc: tuple[Any, ...]) -> str:
-    """The expected type of the top-level field at ``loc`` ('' if unknown)."""
+    """The expected type of the field at ``loc``, following nested tables, arrays and
+    models ('' if unknown)."""
     if not loc or not isinstance(loc[0], str) or loc[0] not in model.model_fields:
         return ""
     info = model.model_fields[loc[0]]
-    return type_name(info.annotation) + _bounds(info.metadata)
+    annotation, meta = info.annotation, tuple(info.metadata)
+    for step in loc[1:]:
+        annotation, more = _strip(annotation)
+        meta += more
+        origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+        if origin in (tuple, list) and isinstance(step, int) and args:
+            annotation, meta = args[0], ()
+        elif origin is dict and len(args) == 2:
+            annotation, meta = args[1], ()
+        elif (isinstance(annotation, type) and issubclass(annotation, BaseModel)
+              and isinstance(step, str) and step in annotation.model_fields):
+            sub = annotation.model_fields[step]
+            annotation, meta = sub.annotation, tuple(sub.metadata)
+        else:
+            return ""
+    return type_name(annotation) + _bounds(meta)
+
+
+def key_path(loc: Iterable[Any]) -> str:
+    """A validation location as a key path: ``('effects', 0, 'n')`` -> ``effects[0].n``."""
+    out = ""
+    for p in loc:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
 
 
 def describe_error(model: type[BaseModel], e: ValidationError) -> str:
@@ -160,19 +200,25 @@ def describe_error(model: type[BaseModel], e: ValidationError) -> str:
     the value given."""
     err = e.errors()[0]
     loc = tuple(err["loc"])
-    key = ".".join(str(p) for p in loc)
+    key = key_path(loc)
     kind = err["type"]
     if kind == "extra_forbidden":
         known = ", ".join(model.model_fields) if len(loc) == 1 else ""
         return (f"unknown key {key!r} (extra keys are not permitted)"
                 + (f"; known keys: {known}" if known else ""))
     if kind == "missing":
-        missing = [".".join(str(p) for p in x["loc"]) for x in e.errors()
-                   if x["type"] == "missing"]
+        missing = [key_path(x["loc"]) for x in e.errors() if x["type"] == "missing"]
         types_ = ", ".join(f"{m}: {_field_type(model, (m,))}" for m in missing
                            if m in model.model_fields)
         return (f"missing key(s) {', '.join(repr(m) for m in missing)}; a new entry needs "
                 f"every required key ({types_})")
+    if kind == "value_error":
+        # a model's own check: its message names the key inside the table at ``loc``
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        inner = re.match(r"key '([^']*)': ", msg)
+        if inner and key:
+            return f"key '{key}.{inner.group(1)}': {msg[inner.end():]}"
+        return f"key {key!r}: {msg}" if key else msg
     if not loc:
         return err["msg"]
     expected = _field_type(model, loc)

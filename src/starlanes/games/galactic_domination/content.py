@@ -134,7 +134,8 @@ def _build_board(files: ContentFiles) -> Board:
     for link in files.table(path, "link", Link).values():
         for a, b in link.pairs:
             if a not in index or b not in index or a == b:
-                raise _fail(path, f"link {link.id!r}: bad sector pair {a!r}-{b!r}")
+                raise _fail(path, f"entry {link.id!r}: key 'pairs': bad sector pair "
+                                  f"{a!r}-{b!r} (sectors are zone id + 1..3, e.g. A1)")
             nbrs[index[a]].add(index[b])
             nbrs[index[b]].add(index[a])
     adj = tuple(tuple(sorted(s)) for s in nbrs)

@@ -92,6 +92,13 @@ EFFECT_KINDS: dict[str, str] = {
     "override": "counter-reaction 4c: cancel the target's reaction card",
     "dampen": "counter-reaction 4c: the target's reaction card works at half value",
 }
+#: Effect kinds that take an amount ``n`` (at least 1); the others take none.
+AMOUNT_KINDS = frozenset({
+    "shields", "shield_refit", "weapon", "strength", "command", "terrain_bonus", "op_repair",
+    "op_damage", "op_board", "damage", "damage_fleet", "repair", "permanent", "hq_damage",
+    "hq_repair", "draw", "discard_random", "deflect", "hq_screen", "return_fire",
+    "emergency_repair",
+})
 REACTION_KINDS = frozenset({
     "deflect", "evade", "hq_screen", "return_fire", "emergency_repair", "cancel_card",
 })
@@ -118,7 +125,9 @@ class Effect(BaseModel):
     @model_validator(mode="after")
     def _known(self) -> Effect:
         if self.kind not in EFFECT_KINDS:
-            raise ValueError(f"unknown effect kind {self.kind!r}")
+            raise ValueError(f"key 'kind': unknown effect kind {self.kind!r}")
+        if self.kind in AMOUNT_KINDS and self.n < 1:
+            raise ValueError(f"key 'n': a {self.kind} effect needs n >= 1, got {self.n}")
         if self.kind == "weapon" and (len(self.symbol) != 1 or self.symbol not in WEAPON_SYMBOLS):
             raise ValueError("a weapon effect needs one weapon symbol")
         if self.kind == "terrain_bonus" and self.point not in POINT_TYPES:
@@ -228,6 +237,13 @@ class Content:
     fingerprint: str = ""
 
 
+#: The decks the game itself names: the Basic Sets of option ``deck`` (GE-DECK-01) and the
+#: default Standard Game decks of option ``decks``, each with the structure it must have.
+BASIC_SETS = ("krebiz-argonian", "corporate-mechad")
+STANDARD_DEFAULT = ("krebiz", "argonian", "corporate", "mechad")
+REQUIRED_DECKS: dict[str, str] = {
+    **dict.fromkeys(BASIC_SETS, "basic"), **dict.fromkeys(STANDARD_DEFAULT, "standard")}
+
 #: Standard Game deck-construction rules (ruling GE-OPEN-01).
 STANDARD_MIN_CARDS = 40
 STANDARD_MAX_COPIES = 3
@@ -292,11 +308,13 @@ FILES = ("terrain.toml", "ships.toml", "cards.toml", "decks.toml", "empires.toml
 
 def _load(files: ContentFiles) -> Content:
     cards: dict[str, Card] = {}
+    file_of: dict[str, str] = {}
     for fn in ("terrain.toml", "ships.toml", "cards.toml"):
         part = files.table(fn, "card", Card)
         for k in part:
             if k in cards:
                 raise ContentError(f"{fn}: card id {k!r} appears twice")
+            file_of[k] = fn
         cards.update(part)
     decks = files.table("decks.toml", "deck", Deck)
     empires = files.table("empires.toml", "empire", EmpireEntry)
@@ -304,10 +322,22 @@ def _load(files: ContentFiles) -> Content:
     for d in decks.values():
         problems = deck_problems(content, d)
         if problems:
-            raise ContentError(f"decks.toml: deck {d.id!r}: {problems[0]}")
+            raise ContentError(f"decks.toml: entry {d.id!r}: key 'cards': {problems[0]}")
+    for ident, structure in REQUIRED_DECKS.items():
+        if ident not in decks:
+            raise ContentError(
+                f"decks.toml: no entry {ident!r} (key 'id'): the game deals this "
+                f"{structure} deck by default (options deck and decks), so it must exist")
+        if decks[ident].structure != structure:
+            raise ContentError(f"decks.toml: entry {ident!r}: key 'structure': must be "
+                               f"{structure!r} (the game deals it as a {structure} deck)")
     for c in cards.values():
         if c.empire not in empires:
-            raise ContentError(f"empires.toml: no entry for the empire {c.empire!r} of {c.id}")
+            raise ContentError(f"{file_of[c.id]}: entry {c.id!r}: key 'empire': "
+                               f"empires.toml has no entry {c.empire!r}")
+        if c.tech and c.tech not in empires:
+            raise ContentError(f"{file_of[c.id]}: entry {c.id!r}: key 'tech': unknown "
+                               f"empire {c.tech!r} (empires.toml)")
     return content
 
 

@@ -15,7 +15,7 @@ from starlanes.engine import (
     register,
 )
 
-from .content import deck_problems, load_content
+from .content import BASIC_SETS, deck_problems, load_content
 from .setup import begin, deck_lists
 from .state import GEState
 
@@ -36,7 +36,7 @@ class GalacticEmpires(Game):
                    "Basic Game (one shared deck) or Standard Game (one deck each)",
                    choices=("basic", "standard"), ruling="GE-OPEN-01"),
         OptionSpec("deck", str, "auto", "Basic Game deck: a Basic Set pairing or both",
-                   choices=("auto", "krebiz-argonian", "corporate-mechad", "both")),
+                   choices=("auto", *BASIC_SETS, "both")),
         OptionSpec("decks", str, "", "Standard Game decks, comma-separated, one per seat "
                    "(cycled); default krebiz,argonian,corporate,mechad"),
         OptionSpec("first_turns", str, "own",

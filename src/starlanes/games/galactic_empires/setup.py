@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .content import stocked_minor
+from .content import BASIC_SETS, STANDARD_DEFAULT, stocked_minor
 from .state import POOL_NAMES, H, P, S, X
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -13,7 +13,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
 
 HAND_SIZE = 9
-STANDARD_DEFAULT = ("krebiz", "argonian", "corporate", "mechad")
 
 
 def deck_lists(content: Content, structure: str, deck: str, decks: str,
@@ -22,8 +21,8 @@ def deck_lists(content: Content, structure: str, deck: str, decks: str,
     player in the Standard Game."""
     if structure == "basic":
         if deck == "auto":
-            deck = "krebiz-argonian" if players == 2 else "both"
-        names = ["krebiz-argonian", "corporate-mechad"] if deck == "both" else [deck]
+            deck = BASIC_SETS[0] if players == 2 else "both"
+        names = list(BASIC_SETS) if deck == "both" else [deck]
         out: list[str] = []
         for nm in names:
             for cid, k in sorted(content.decks[nm].cards.items()):

@@ -19,8 +19,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
+from starlanes.engine.content import CONTENT_NUMBER_LIMIT as CONTENT_LIMIT
 from starlanes.engine.content import ContentEntry, ContentFiles
 from starlanes.engine.errors import ContentError
 
@@ -37,14 +38,54 @@ Effect = tuple[str, int, str]
 """A hook: (kind, amount, argument) e.g. ("extra_die_vs", 1, "heavy")."""
 
 
+#: The hook vocabulary (docs/content, "The hook vocabulary"): kind -> what its ``arg`` names
+#: ("" none, "resource" one of :data:`RESOURCES`, "colonise" food or ore, "class" light or
+#: heavy, "ship" a ship id) and the range of its ``n`` (a die face for ``hit_on`` and
+#: ``pre_battle_leave``; a count, bonus or reduction, never negative, otherwise).
+HOOK_KINDS: dict[str, tuple[str, int, int]] = {
+    "produce_extra": ("resource", 0, CONTENT_LIMIT), "produce_marker": ("", 0, CONTENT_LIMIT),
+    "colonise_discount": ("colonise", 0, CONTENT_LIMIT),
+    "research_discount": ("", 0, CONTENT_LIMIT), "build_discount": ("", 0, CONTENT_LIMIT),
+    "repair_free": ("", 0, CONTENT_LIMIT), "raid_bonus": ("", 0, CONTENT_LIMIT),
+    "invade_bonus": ("", 0, CONTENT_LIMIT), "defence_bonus": ("", 0, CONTENT_LIMIT),
+    "bombard_bonus": ("", 0, CONTENT_LIMIT), "bombard_shield": ("", 0, CONTENT_LIMIT),
+    "sabotage_bonus": ("", 0, CONTENT_LIMIT), "infiltrate_bonus": ("", 0, CONTENT_LIMIT),
+    "shadow_bonus": ("", 0, CONTENT_LIMIT), "shadow_shield": ("", 0, CONTENT_LIMIT),
+    "vp_bonus": ("", 0, CONTENT_LIMIT), "vp_marker": ("", 0, CONTENT_LIMIT),
+    "extra_die_vs": ("class", 0, CONTENT_LIMIT), "ally_extra_die": ("ship", 0, CONTENT_LIMIT),
+    "pre_battle_destroy": ("ship", 0, CONTENT_LIMIT), "pre_battle_leave": ("", 1, 6),
+    "defence_only": ("", 0, CONTENT_LIMIT), "natural6_extra_hit": ("", 0, CONTENT_LIMIT),
+    "hit_on": ("", 1, 6), "armour": ("", 0, CONTENT_LIMIT), "total_bonus": ("", 0, CONTENT_LIMIT),
+}
+_ARG_VALUES = {"resource": RESOURCES, "colonise": ("food", "ore"), "class": ("light", "heavy")}
+
+
 class Hook(ContentEntry):
-    """One special effect in the shared hook vocabulary (docs/content)."""
+    """One special effect in the shared hook vocabulary (:data:`HOOK_KINDS`): its ``kind``,
+    amount ``n`` and argument ``arg`` (a ship id is checked against ships.toml on loading)."""
 
     source: Literal["rulebook", "designed"] = "designed"
     rationale: str = "effect of its card"
     kind: str
-    n: int = 0
+    n: NonNeg = 0
     arg: str = ""
+
+    @model_validator(mode="after")
+    def _in_vocabulary(self) -> Hook:
+        if self.kind not in HOOK_KINDS:
+            raise ValueError(f"key 'kind': unknown hook kind {self.kind!r} (known: "
+                             f"{', '.join(HOOK_KINDS)})")
+        arg_kind, low, high = HOOK_KINDS[self.kind]
+        if not low <= self.n <= high:
+            raise ValueError(f"key 'n': {self.kind} takes n from {low} to {high}, "
+                             f"got {self.n}")
+        allowed = _ARG_VALUES.get(arg_kind)
+        if allowed is not None and self.arg not in allowed:
+            raise ValueError(f"key 'arg': {self.kind} needs arg one of "
+                             f"{', '.join(allowed)}, got {self.arg!r}")
+        if arg_kind == "ship" and not self.arg:
+            raise ValueError(f"key 'arg': {self.kind} needs a ship id")
+        return self
 
 
 class Cost(ContentEntry):
@@ -103,12 +144,16 @@ SHADOW_EFFECTS = (
 )
 
 
+#: Shadow effects whose ``arg`` names a resource.
+SHADOW_RESOURCE_EFFECTS = ("gain", "lose", "steal")
+
+
 class ShadowCard(ContentEntry):
     id: str
     name: str
     kind: ShadowKind
     effect: str
-    n: int = 0
+    n: NonNeg = 0
     arg: str = ""
     count: Annotated[int, Field(ge=1)] = 1
     text: str = ""
@@ -126,7 +171,7 @@ class Ambition(ContentEntry):
     name: str
     kind: Literal["passive", "active"]
     condition: str
-    n: int = 0
+    n: Annotated[int, Field(ge=1)] = 1
     core: bool = False
     text: str = ""
 
@@ -135,6 +180,14 @@ EVENT_EFFECTS = (
     "gain", "lose", "level", "fail", "produce_marker", "bombard_shield", "vp_marker",
     "free_ship", "draw_shadow", "medal",
 )
+
+
+#: Colony-event effects whose ``arg`` names a resource; ``free_ship``'s names a ship id.
+EVENT_RESOURCE_EFFECTS = ("gain", "lose")
+LEVEL_STEP_LIMIT = 4
+"""A ``level`` event moves the start level by at most this much either way (levels run
+1..5, IA-PLN-05, ruling IA-OPEN-12); it is the one number of the content that may be
+negative."""
 
 
 class ColonyEvent(ContentEntry):
@@ -146,6 +199,17 @@ class ColonyEvent(ContentEntry):
     arg: str = ""
     count: Annotated[int, Field(ge=1)] = 1
     text: str = ""
+
+    @model_validator(mode="after")
+    def _n_fits_effect(self) -> ColonyEvent:
+        if self.effect == "level":
+            if not -LEVEL_STEP_LIMIT <= self.n <= LEVEL_STEP_LIMIT:
+                raise ValueError(f"key 'n': a level event moves the start level by "
+                                 f"-{LEVEL_STEP_LIMIT} to {LEVEL_STEP_LIMIT}, got {self.n}")
+        elif self.n < 0:
+            raise ValueError(f"key 'n': must be >= 0 for effect {self.effect!r} (only a "
+                             f"level event may be negative), got {self.n}")
+        return self
 
 
 class BoardRule(ContentEntry):
@@ -313,6 +377,12 @@ def _load(files: ContentFiles) -> IAContent:
 
 
 REQUIRED_RULES = ("tech_slots", "merc_slots", "planet_slots_per_type", "round_limit_default")
+#: The range of each board rule's value: at least one slot of each kind (ruling
+#: IA-OPEN-10), and the round cap within the ``round_limit`` option's range.
+RULE_BOUNDS: dict[str, tuple[int, int]] = {
+    "tech_slots": (1, 30), "merc_slots": (1, 15), "planet_slots_per_type": (1, 10),
+    "round_limit_default": (1, 1000),
+}
 
 
 def _check(planets: dict[str, PlanetCard], techs: dict[str, TechCard],
@@ -350,3 +420,38 @@ def _check(planets: dict[str, PlanetCard], techs: dict[str, TechCard],
     for r in REQUIRED_RULES:
         if r not in rules:
             raise ContentError(f"board.toml: rule {r!r} is missing")
+    for r, v in rules.items():
+        if r not in RULE_BOUNDS:
+            raise ContentError(f"board.toml: entry {r!r}: unknown rule (known: "
+                               f"{', '.join(RULE_BOUNDS)})")
+        low, high = RULE_BOUNDS[r]
+        if not low <= v <= high:
+            raise ContentError(f"board.toml: entry {r!r}: key 'value': must be from {low} "
+                               f"to {high}, got {v}")
+    _check_references(planets, techs, ships, shadow, events)
+
+
+def _check_references(planets: dict[str, PlanetCard], techs: dict[str, TechCard],
+                      ships: dict[str, ShipCard], shadow: dict[str, ShadowCard],
+                      events: dict[str, ColonyEvent]) -> None:
+    """Every id or resource an entry names exists: hook ship ids, the ship of a
+    ``free_ship`` event, the resource of ``gain`` / ``lose`` / ``steal`` effects."""
+    for fn, table in (("planets.toml", planets), ("techs.toml", techs),
+                      ("ships.toml", ships)):
+        for e in table.values():
+            for i, h in enumerate(e.effects):
+                if HOOK_KINDS[h.kind][0] == "ship" and h.arg not in ships:
+                    raise ContentError(f"{fn}: entry {e.id!r}: key 'effects[{i}].arg': "
+                                       f"unknown ship id {h.arg!r} (ships.toml)")
+    for c in shadow.values():
+        if c.effect in SHADOW_RESOURCE_EFFECTS and c.arg not in RESOURCES:
+            raise ContentError(f"shadow.toml: entry {c.id!r}: key 'arg': {c.effect} needs "
+                               f"one of {', '.join(RESOURCES)}, got {c.arg!r}")
+    for ev in events.values():
+        if ev.effect in EVENT_RESOURCE_EFFECTS and ev.arg not in RESOURCES:
+            raise ContentError(f"colony_events.toml: entry {ev.id!r}: key 'arg': "
+                               f"{ev.effect} needs one of {', '.join(RESOURCES)}, "
+                               f"got {ev.arg!r}")
+        if ev.effect == "free_ship" and ev.arg not in ships:
+            raise ContentError(f"colony_events.toml: entry {ev.id!r}: key 'arg': unknown "
+                               f"ship id {ev.arg!r} (ships.toml)")

@@ -6,7 +6,8 @@ them, merged with an override directory and dotted overrides (entry by entry, se
 models below and cross-checks the tables against each other. Any problem raises
 :class:`~starlanes.engine.errors.ContentError` naming the file, the entry and the field.
 
-Files: ``board.toml`` ([[system]], [[planet]], [[wormhole]]), ``units.toml`` ([[unit]]),
+Files: ``board.toml`` ([[system]], [[planet]], [[wormhole]]; read by
+:mod:`.board_content`), ``units.toml`` ([[unit]]),
 ``upgrades.toml`` ([[upgrade]] and one [outpost]), ``condition_tiles.toml`` ([[tile]]),
 ``factions.toml`` ([[faction]]), ``occ_cards.toml`` ([[card]]) and ``rules.toml`` ([[rule]],
 one numeric constant each, gathered into :class:`Rules`). Reference:
@@ -25,6 +26,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from starlanes.engine.content import ContentEntry, ContentFiles
 from starlanes.engine.errors import ContentError
 
+from .board_content import (  # noqa: F401  (the board names are part of this module's API)
+    BOARDS,
+    CENTRAL_SYSTEM,
+    GRID_H,
+    GRID_W,
+    PLANET_COUNT,
+    SYSTEM_COUNT,
+    Planet,
+    System,
+    Wormhole,
+    check_board,
+    load_board,
+)
+
 CONTENT_DIR = Path(__file__).with_name("content")
 
 UNIT_IDS = (
@@ -35,13 +50,9 @@ UNIT_IDS = (
 UPGRADE_IDS = (
     "warp", "mine", "trading_outpost", "artillery", "military_base", "shield_generator",
 )
-SYSTEM_COUNT = 30
-PLANET_COUNT = 44
 FACTION_COUNT = 30
 DECK_SIZE = 100
 MIN_CARD_VARIANTS = 26
-GRID_W, GRID_H = 6, 5
-CENTRAL_SYSTEM = "C3"
 
 Skill = Literal[
     "repair_rush", "repair_bldg", "rocket_barrage", "kamikaze", "bombardment",
@@ -55,46 +66,14 @@ SKILLS: tuple[str, ...] = get_args(Skill)
 CONDITIONS: tuple[str, ...] = get_args(Condition)
 NonNeg = Annotated[int, Field(ge=0)]
 Pos = Annotated[int, Field(ge=1)]
+Die = Annotated[int, Field(ge=1, le=6)]
+"""A face of the six-sided die (rulebook: Space Battle, Dangerous Planets)."""
 
 
 class _Param(BaseModel):
     """Base of ability and effect parameter tables: strict, immutable."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-# --------------------------------------------------------------------------- board
-
-
-class System(ContentEntry):
-    id: str = Field(pattern=r"^[A-F][1-5]$")
-    x: Annotated[int, Field(ge=0, lt=GRID_W)]
-    y: Annotated[int, Field(ge=0, lt=GRID_H)]
-    small_area: bool
-    start: Literal["white", "yellow", ""] = ""
-    central: bool = False
-
-    @model_validator(mode="after")
-    def _id_matches_position(self) -> System:
-        if self.id != f"{'ABCDEF'[self.x]}{self.y + 1}":
-            raise ValueError(f"id must be column letter + row number of x={self.x}, y={self.y}")
-        return self
-
-
-class Planet(ContentEntry):
-    id: str = Field(pattern=r"^[A-F][1-5][a-d]$")
-    system: str
-    name: str = Field(min_length=1)
-    huge: bool = False
-    #: Neutral defenders: landing units this planet destroys while no player holds it
-    #: (ruling RD-OPEN-25); designed per board, 0 on the classic board.
-    garrison: NonNeg = 0
-
-
-class Wormhole(ContentEntry):
-    id: str = Field(pattern=r"^W[1-9]$")
-    a: str
-    b: str
 
 
 # --------------------------------------------------------------------------- units, upgrades
@@ -353,7 +332,7 @@ class Rules(BaseModel):
     negotiate_cards: NonNeg
     negotiate_fighters: NonNeg
     negotiate_free_upgrade: Annotated[int, Field(ge=0, le=1)]
-    dangerous_min_roll: Pos
+    dangerous_min_roll: Die
     anomaly_free_infantry: NonNeg
     mine_income: NonNeg
     harvester_two_mines_bonus: NonNeg
@@ -363,8 +342,8 @@ class Rules(BaseModel):
     repair_rush_amount: NonNeg
     repair_bldg_amount: NonNeg
     rocket_barrage_targets: Pos
-    rocket_barrage_min_roll: Pos
-    kamikaze_min_roll: Pos
+    rocket_barrage_min_roll: Die
+    kamikaze_min_roll: Die
     kamikaze_damage: Pos
     bombardment_damage: Pos
     bombardment_2_damage: Pos
@@ -442,46 +421,9 @@ def _load_rules(files: ContentFiles) -> tuple[Rules, dict[str, RuleValue]]:
         rules = Rules.model_validate({k: e.value for k, e in entries.items()})
     except ValidationError as e:
         err = e.errors()[0]
-        raise _fail("rules.toml", f"entry {err['loc'][0]!r}: value: {err['msg']}") from None
+        raise _fail("rules.toml", f"entry {err['loc'][0]!r}: key 'value': {err['msg']}, "
+                                  f"got {err.get('input')!r}") from None
     return rules, entries
-
-
-def _check_board(c: RiftContent) -> None:
-    f = "board.toml"
-    if len(c.systems) != SYSTEM_COUNT:
-        raise _fail(f, f"needs exactly {SYSTEM_COUNT} systems, has {len(c.systems)}")
-    central = [s.id for s in c.systems.values() if s.central]
-    if central != [CENTRAL_SYSTEM]:
-        raise _fail(f, f"exactly {CENTRAL_SYSTEM} must be central, found {central}")
-    if not c.systems[CENTRAL_SYSTEM].small_area:
-        raise _fail(f, f"the central system {CENTRAL_SYSTEM} must be in the small area")
-    for s in c.systems.values():
-        if s.start == "yellow" and not s.small_area:
-            raise _fail(f, f"system {s.id!r}: a yellow start must be in the small area")
-    if len(c.planets) != PLANET_COUNT:
-        raise _fail(f, f"needs exactly {PLANET_COUNT} planets, has {len(c.planets)}")
-    per_system: dict[str, int] = dict.fromkeys(c.systems, 0)
-    for p in c.planets.values():
-        if p.system not in c.systems:
-            raise _fail(f, f"planet {p.id!r}: unknown system {p.system!r}")
-        if not p.id.startswith(p.system):
-            raise _fail(f, f"planet {p.id!r}: id must start with its system id {p.system!r}")
-        if p.huge != (p.system == CENTRAL_SYSTEM):
-            raise _fail(f, f"planet {p.id!r}: exactly the planets of {CENTRAL_SYSTEM} are huge")
-        per_system[p.system] += 1
-    for sid, n in per_system.items():
-        if not 0 <= n <= 2:
-            raise _fail(f, f"system {sid!r} has {n} planets (needs 0, 1 or 2)")
-        if c.systems[sid].start and n != 2:
-            raise _fail(f, f"starting system {sid!r} needs 2 planets, has {n}")
-    ends: set[str] = set()
-    for w in c.wormholes.values():
-        for end in (w.a, w.b):
-            if end not in c.systems:
-                raise _fail(f, f"wormhole {w.id!r}: unknown system {end!r}")
-            if end in ends:
-                raise _fail(f, f"wormhole {w.id!r}: system {end!r} already has a wormhole end")
-            ends.add(end)
 
 
 def _check_units(c: RiftContent) -> None:
@@ -530,8 +472,22 @@ def _check_factions(c: RiftContent) -> None:
                     _unit_ref(f, f"{w}: diplomat_recruits", u, c)
             elif a.kind in ("unit_stat", "unit_discount"):
                 _unit_ref(f, f"{w}: {a.kind}", a.unit, c, star=a.kind == "unit_discount")
+                if a.kind == "unit_stat":
+                    _check_stat_change(f, w, c.units[a.unit], a.stat, a.delta)
             elif a.kind == "upgrade_discount" and a.upgrade != "*" and a.upgrade not in c.upgrades:
                 raise _fail(f, f"{w}: upgrade_discount: unknown upgrade id {a.upgrade!r}")
+
+
+def _check_stat_change(f: str, where: str, unit: Unit, stat: str, delta: int) -> None:
+    """A ``unit_stat`` delta may be negative (a faction may weaken a unit), but the changed
+    stat must stay one the unit may have: LP >= 1, a ship's mp >= 1, the rest >= 0."""
+    low = 1 if stat == "lp" or (stat == "mp" and unit.used_capacity == 0) else 0
+    if getattr(unit, stat) + delta < low:
+        raise _fail(f, f"{where}: key 'abilities': unit_stat leaves the {unit.id}'s {stat} at "
+                       f"{getattr(unit, stat) + delta} (at least {low})")
+    if stat == "mp" and unit.used_capacity > 0 and delta:
+        raise _fail(f, f"{where}: key 'abilities': a carried unit ({unit.id}) has no mp to "
+                       f"change")
 
 
 def _check_cards(c: RiftContent) -> None:
@@ -546,10 +502,6 @@ def _check_cards(c: RiftContent) -> None:
         if unit is not None:
             _unit_ref(f, f"card {card.id!r}", unit, c)
 
-
-#: Designed boards (game option ``board``), each a file of systems, planets and wormholes:
-#: ``standard`` (board.toml) and ``classic`` (board_classic.toml, the first designed map).
-BOARDS = {"standard": "board.toml", "classic": "board_classic.toml"}
 
 FILES = ("board.toml", "units.toml", "upgrades.toml", "condition_tiles.toml",
          "factions.toml", "occ_cards.toml", "rules.toml")
@@ -584,10 +536,11 @@ def _load_default(board: str) -> RiftContent:
 
 def _load(files: ContentFiles, board: str = "board.toml") -> RiftContent:
     rules, rule_entries = _load_rules(files)
+    systems, planets, wormholes = load_board(files, board)
     c = RiftContent(
-        systems=files.table(board, "system", System),
-        planets=files.table(board, "planet", Planet),
-        wormholes=files.table(board, "wormhole", Wormhole),
+        systems=systems,
+        planets=planets,
+        wormholes=wormholes,
         units=files.table("units.toml", "unit", Unit),
         upgrades=files.table("upgrades.toml", "upgrade", Upgrade),
         outpost=files.single("upgrades.toml", "outpost", Outpost),
@@ -598,7 +551,7 @@ def _load(files: ContentFiles, board: str = "board.toml") -> RiftContent:
         rule_entries=rule_entries,
         fingerprint=files.fingerprint,
     )
-    _check_board(c)
+    check_board(c.systems, c.planets, c.wormholes, board)
     _check_units(c)
     _check_tiles(c)
     _check_factions(c)
