@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from starlanes.engine import Action, Decision
 
 from . import battle, occ, planets
-from .actions import Attack, Consume, Done, JoinAttack, Land, Lift, Move, Negotiate
+from .actions import Attack, Consume, Done, JoinAttack, Land, Lift, Move, Negotiate, action
+from .survey import kind_sets, survey_units
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
@@ -30,10 +31,10 @@ CARGO_ORDER = {"infantry": 0, "engineer": 1, "diplomat": 2, "kamikaze_drone": 3,
 def _stacks(s: RiftState, seat: int) -> dict[int, tuple[list[int], list[int]]]:
     """point -> (ships with movement points left, passengers) of ``seat``'s stacks."""
     out: dict[int, tuple[list[int], list[int]]] = {}
-    carried = {k for k, st in s.stats[seat].items() if st.used_capacity > 0}
-    for uid, u in s.units.items():
-        # indices: 0 owner, 1 kind, 2 loc, 3 landed, 4 mp (hot loop: no attribute access)
-        if u[0] != seat or u[3]:
+    carried = kind_sets(s.stats[seat]).carried
+    for uid, u in s.units.of[seat].items():
+        # indices: 1 kind, 2 loc, 3 landed, 4 mp (hot loop: no attribute access)
+        if u[3]:
             continue
         entry = out.get(u[2])
         if entry is None:
@@ -45,6 +46,22 @@ def _stacks(s: RiftState, seat: int) -> dict[int, tuple[list[int], list[int]]]:
     return out
 
 
+def _stack_at(s: RiftState, seat: int, point: int) -> tuple[list[int], list[int]]:
+    """(ships with movement points left, passengers) of ``seat``'s stack at ``point``: the
+    entry of :func:`_stacks` for that point, found without building the others."""
+    ships: list[int] = []
+    cargo: list[int] = []
+    carried = kind_sets(s.stats[seat]).carried
+    for uid, u in s.units.of[seat].items():
+        if u[2] != point or u[3]:
+            continue
+        if u[1] in carried:
+            cargo.append(uid)
+        elif u[4] > 0:
+            ships.append(uid)
+    return ships, cargo
+
+
 def _neighbors(s: RiftState, seat: int, p: int) -> tuple[int, ...]:
     fx = s.fx[seat]
     b = s.board
@@ -52,22 +69,25 @@ def _neighbors(s: RiftState, seat: int, p: int) -> tuple[int, ...]:
 
 
 def move_actions(s: RiftState) -> list[Action]:
+    """Step 5-6 actions of the seat in turn: moves of each stack (whole, or one ship of a
+    kind when the stack has several ships), then planet actions, card plays and done."""
     seat = s.seat
     names = s.board.names
+    survey = survey_units(s, seat)
     out: list[Action] = []
-    for p, (ships, _cargo) in _stacks(s, seat).items():
-        if not ships:
+    for p, kinds in survey.ships.items():
+        if not kinds:
             continue
-        kinds = sorted({s.units[u].kind for u in ships}) if len(ships) > 1 else []
+        detach = sorted(set(kinds)) if len(kinds) > 1 else ()
         src = names[p]
         for q in _neighbors(s, seat, p):
             dst = names[q]
-            out.append(Move(src, dst))
-            for k in kinds:
-                out.append(Move(src, dst, k))
-    out.extend(planets.planet_actions(s, seat))
+            out.append(action(Move, src, dst))
+            for k in detach:
+                out.append(action(Move, src, dst, k))
+    out.extend(planets.planet_actions(s, seat, survey))
     out.extend(occ.own_turn_actions(s, seat))
-    out.append(Done())
+    out.append(action(Done))
     return out
 
 
@@ -88,7 +108,7 @@ def _load(s: RiftState, seat: int, ships: list[int], cargo: list[int]) -> list[i
 
 def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> list[int]:
     """Move ships (and their cargo) from ``src`` to ``dst``; returns the uids moved."""
-    ships, cargo = _stacks(s, seat).get(src, ([], []))
+    ships, cargo = _stack_at(s, seat, src)
     if kind:
         pick = max((u for u in ships if s.units[u].kind == kind), key=lambda u: (s.units[u].mp, -u))
         ships = [pick]
@@ -127,7 +147,7 @@ def _warp_toll(s: RiftState, seat: int, src: int, dst: int) -> int:
 
 
 def _enemy_fleet_at(s: RiftState, seat: int, p: int) -> bool:
-    return any(u.loc == p and u.owner != seat and not u.landed for u in s.units.values())
+    return s.units.fleet_at(p, seat)
 
 
 def _joinable(s: RiftState, seat: int, target: int) -> list[int]:

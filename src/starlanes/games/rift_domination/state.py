@@ -5,21 +5,24 @@ GAME STRUCTURE: steps 1-4 and 7), ``movement`` (MOVEMENT, steps 5-6), ``planets`
 CONDITIONS, SYSTEMS, SPECIAL PLANETS), ``battle`` (BATTLE, UNIT-SKILLS), ``occ``
 (OCC-CARDS). This module holds the data they share and the engine contract.
 
-Units are immutable :class:`Unit` tuples in a dict by unit id, so ``clone()`` copies a dict
-of references; planets and players are flat lists of ints, strings and tuples.
+Units are immutable :class:`Unit` tuples in a :class:`UnitTable` by unit id (a dict that also
+keeps each seat's units and fleets, see ``units``), so ``clone()`` copies a dict of
+references; planets and players are flat lists of ints, strings and tuples.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from starlanes.engine import Action, Decision, GameRng, GameState, quick_shuffle
 from starlanes.engine.state import TERMINAL, shared_returns
 
+from . import battle, rules
 from .board import Board
 from .content import RiftContent
 from .factions import FactionRules, UnitStats
+from .units import Unit, UnitTable
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import RiftDomination
@@ -35,18 +38,6 @@ def _instant_ids(content: RiftContent) -> frozenset[str]:
         got = frozenset(c for c, card in content.cards.items() if card.timing == "instant")
         _INSTANTS[id(content)] = got
     return got
-
-
-class Unit(NamedTuple):
-    """One unit tile: ``wounds`` are LP lost (damage tiles); ``mp`` movement points left this
-    turn; ``landed`` means on the planet surface at orbit point ``loc`` (ground units)."""
-
-    owner: int
-    kind: str
-    loc: int
-    landed: bool
-    mp: int
-    wounds: int
 
 
 class RiftState(GameState):
@@ -73,7 +64,7 @@ class RiftState(GameState):
         self.step = 0
         self.seat = 0
         self.round = 0
-        self.units: dict[int, Unit] = {}
+        self.units = UnitTable(self.n)
         self.next_uid = 1
         np_ = len(board.planet_ids)
         self.planet_owner = [-1] * np_
@@ -143,10 +134,9 @@ class RiftState(GameState):
         del self.units[uid]
 
     def units_at(self, point: int, owner: int | None = None) -> list[int]:
-        return [
-            u for u, x in self.units.items()
-            if x.loc == point and (owner is None or x.owner == owner)
-        ]
+        if owner is not None:
+            return [u for u, x in self.units.of[owner].items() if x.loc == point]
+        return [u for u, x in self.units.items() if x.loc == point]
 
     def gain_vp(self, seat: int, n: int, reason: str) -> None:
         """Add (or with negative ``n`` remove) victory points; VP never go below 0, and the
@@ -209,8 +199,7 @@ class RiftState(GameState):
     def enemy_fleet_at(self, seat: int, point: int) -> bool:
         """True if another seat has units that are not landed at ``point`` (an
         enemy-held point: entering it starts a battle, RD-MOV-10, ruling RD-OPEN-24)."""
-        return any(u.loc == point and u.owner != seat and not u.landed
-                   for u in self.units.values())
+        return self.units.fleet_at(point, seat)
 
     def controls_planet_in_system(self, seat: int, system: int) -> bool:
         return any(self.planet_owner[p] == seat for p in self.board.system_planets[system])
@@ -237,8 +226,6 @@ class RiftState(GameState):
         if self.stack:
             return self.stack[-1].seat
         if self.battle is not None:
-            from . import battle
-
             return battle.current_player(self)
         return self.seat
 
@@ -246,13 +233,9 @@ class RiftState(GameState):
         return self.phase == "over"
 
     def _legal_actions(self) -> list[Action]:
-        from . import rules
-
         return rules.legal_actions(self)
 
     def _apply(self, action: Action) -> None:
-        from . import rules
-
         rules.apply(self, action)
 
     def returns(self) -> list[float]:

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from starlanes.engine import Action, Decision
 
 from . import occ
-from .actions import Build, Demolish, Done, EndTurn, PlaceFighters, Recruit, Unlock
+from .actions import Build, Demolish, Done, EndTurn, PlaceFighters, Recruit, Unlock, action
+from .survey import enemy_fleet_points
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
@@ -37,9 +38,7 @@ def reset_movement(s: RiftState, seat: int) -> None:
         if "warp" in s.planet_upgrades[p] and s.planet_owner[p] >= 0:
             warp_sys[b.planet_system[p]] = s.planet_owner[p]
     stats = s.stats[seat]
-    for uid, u in s.units.items():
-        if u.owner != seat:
-            continue
+    for uid, u in s.units.of[seat].items():
         st = stats[u.kind]
         mp = st.mp if st.used_capacity == 0 else 0
         if mp and warp_sys and u.kind != "infantry":
@@ -104,14 +103,14 @@ def fighter_points(s: RiftState, seat: int) -> list[int]:
     """Where free fighters may go: a point holding one of the seat's fleets, or the orbit of
     one of its planets with a military base (RD-TURN-05), but not an orbit held by an
     enemy fleet (ruling RD-OPEN-24)."""
-    pts = {u.loc for u in s.units.values() if u.owner == seat and not u.landed}
+    pts = set(s.units.afloat[seat])
     pts.update(s.board.planet_point[p] for p in s.military_bases(seat))
-    return sorted(p for p in pts if not s.enemy_fleet_at(seat, p))
+    return sorted(pts - s.units.fleet_points(seat))
 
 
 def _fighters_legal(s: RiftState, d: Decision) -> list[Action]:
     names = s.board.names
-    return [PlaceFighters(names[p]) for p in fighter_points(s, d.seat)]
+    return [action(PlaceFighters, names[p]) for p in fighter_points(s, d.seat)]
 
 
 def _fighters_apply(s: RiftState, d: Decision, a: Action) -> None:
@@ -205,11 +204,15 @@ def recruit_points(s: RiftState, seat: int) -> dict[int, frozenset[str] | None]:
     fx = s.fx[seat]
     if fx and fx.diplomat_recruits:
         b = s.board
-        for u in s.units.values():
-            if u.owner == seat and u.kind == "diplomat":
+        enemy = None
+        for u in s.units.of[seat].values():
+            if u.kind == "diplomat":
                 p = b.planet_of[u.loc]
-                if p >= 0 and p not in out and not s.enemy_fleet_at(seat, u.loc):
-                    out[p] = fx.diplomat_recruits
+                if p >= 0 and p not in out:
+                    if enemy is None:
+                        enemy = enemy_fleet_points(s, seat)
+                    if u.loc not in enemy:
+                        out[p] = fx.diplomat_recruits
     return out
 
 
@@ -252,8 +255,8 @@ def apply_recruit(s: RiftState, a: Action) -> None:
 def run_turn_end(s: RiftState) -> None:
     """The turn is over: the other seats get a window for any-time OCC-cards (RD-OCC-01,
     ``occ.open_window``), then :func:`run_between_turns` moves on."""
-    for uid, u in s.units.items():
-        if u.owner == s.seat and u.mp:
+    for uid, u in s.units.of[s.seat].items():
+        if u.mp:
             s.units[uid] = u._replace(mp=0)
     s.turn_mp_bonus = 0
     s.no_landing = frozenset()

@@ -1,0 +1,149 @@
+"""Units on the board: the :class:`Unit` tile and the :class:`UnitTable` that holds them.
+
+The rules ask two questions of the units over and over: "which units does this seat have"
+(its stacks, its landings, its movement points) and "is there an enemy fleet at this point"
+(RD-MOV-10, ruling RD-OPEN-24). Scanning every unit of every seat for each answer was most
+of the cost of a move, so the table keeps, next to the units by id, each seat's units (in
+unit-id order, the order of the whole table) and how many of each seat's units are not
+landed at each point, updated as units are added, changed and removed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+
+class Unit(NamedTuple):
+    """One unit tile: ``wounds`` are LP lost (damage tiles); ``mp`` movement points left this
+    turn; ``landed`` means on the planet surface at orbit point ``loc`` (ground units)."""
+
+    owner: int
+    kind: str
+    loc: int
+    landed: bool
+    mp: int
+    wounds: int
+
+
+class UnitTable(dict):  # type: ignore[type-arg]
+    """unit id -> :class:`Unit` for a game of ``players`` seats, a dict whose writes also
+    keep two per-seat views (read them, never write them):
+
+    * ``of[seat]``: unit id -> Unit of that seat's units, in the table's order;
+    * ``afloat[seat]``: point -> number of that seat's units there that are not landed
+      (points with none are absent).
+
+    Raises ValueError for a unit whose owner is not a seat 0..players-1. ``copy()`` gives an
+    independent table; the views are shared with the copy until either table is written
+    (copy on write: a clone that is only looked at never copies them).
+    """
+
+    __slots__ = ("of", "afloat", "_shared")
+
+    def __init__(self, players: int, units: Mapping[int, Unit] | Iterable[tuple[int, Unit]] = ()
+                 ) -> None:
+        super().__init__()
+        self.of: list[dict[int, Unit]] = [{} for _ in range(players)]
+        self.afloat: list[dict[int, int]] = [{} for _ in range(players)]
+        self._shared = False
+        for uid, u in (units.items() if isinstance(units, Mapping) else units):
+            self[uid] = u
+
+    def _unshare(self) -> None:
+        self.of = [d.copy() for d in self.of]
+        self.afloat = [d.copy() for d in self.afloat]
+        self._shared = False
+
+    def __setitem__(self, uid: int, u: Unit) -> None:
+        if self._shared:
+            self._unshare()
+        owner = u[0]
+        of = self.of
+        if not 0 <= owner < len(of):
+            raise ValueError(f"unit {uid}: owner must be a seat 0-{len(of) - 1}, got {owner!r}")
+        old = dict.get(self, uid)
+        dict.__setitem__(self, uid, u)
+        if old is not None:
+            if old[2] == u[2] and old[3] == u[3] and old[0] == owner:
+                of[owner][uid] = u  # same place: only the counts of afloat stay as they are
+                return
+            if not old[3]:
+                self._leave(old[0], old[2])
+            if old[0] != owner:  # keep the seat's view in the table's order
+                del of[old[0]][uid]
+                of[owner] = {k: v for k, v in self.items() if v[0] == owner}
+        of[owner][uid] = u
+        if not u[3]:
+            fl = self.afloat[owner]
+            fl[u[2]] = fl.get(u[2], 0) + 1
+
+    def _leave(self, owner: int, point: int) -> None:
+        fl = self.afloat[owner]
+        left = fl[point] - 1
+        if left:
+            fl[point] = left
+        else:
+            del fl[point]
+
+    def __delitem__(self, uid: int) -> None:
+        if self._shared:
+            self._unshare()
+        u = dict.pop(self, uid)
+        del self.of[u[0]][uid]
+        if not u[3]:
+            self._leave(u[0], u[2])
+
+    def pop(self, uid: int, *default: Any) -> Any:  # type: ignore[override]
+        if uid not in self:
+            if default:
+                return default[0]
+            raise KeyError(uid)
+        u = self[uid]
+        del self[uid]
+        return u
+
+    def popitem(self) -> tuple[int, Unit]:
+        uid = next(reversed(self))
+        return uid, self.pop(uid)
+
+    def setdefault(self, uid: int, default: Unit) -> Unit:  # type: ignore[override]
+        if uid not in self:
+            self[uid] = default
+        return self[uid]
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for uid, u in dict(*args, **kwargs).items():
+            self[uid] = u
+
+    def clear(self) -> None:
+        dict.clear(self)
+        self.of = [{} for _ in self.of]
+        self.afloat = [{} for _ in self.afloat]
+        self._shared = False
+
+    def copy(self) -> UnitTable:  # type: ignore[override]
+        c = UnitTable.__new__(UnitTable)
+        dict.update(c, self)
+        c.of = self.of
+        c.afloat = self.afloat
+        c._shared = self._shared = True
+        return c
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (UnitTable, (len(self.of), list(self.items())))
+
+    def fleet_at(self, point: int, not_of: int) -> bool:
+        """True if a seat other than ``not_of`` has units at ``point`` that are not landed."""
+        for seat, fl in enumerate(self.afloat):  # noqa: SIM110 - hot path: no generator
+            if seat != not_of and point in fl:
+                return True
+        return False
+
+    def fleet_points(self, not_of: int) -> set[int]:
+        """Points where a seat other than ``not_of`` has units that are not landed."""
+        out: set[int] = set()
+        for seat, fl in enumerate(self.afloat):
+            if seat != not_of:
+                out.update(fl)
+        return out
