@@ -21,6 +21,7 @@ from starlanes.engine import Action, Decision
 from . import battle, occ, planets
 from .actions import Attack, Consume, Done, JoinAttack, Land, Lift, Move, Negotiate, action
 from .survey import kind_sets, survey_units
+from .units import Unit, new_unit
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
@@ -72,23 +73,37 @@ def move_actions(s: RiftState) -> list[Action]:
     """Step 5-6 actions of the seat in turn: moves of each stack (whole, or one ship of a
     kind when the stack has several ships), then planet actions, card plays and done."""
     seat = s.seat
-    names = s.board.names
     survey = survey_units(s, seat)
+    memo = s.board.memo
+    fx = s.fx[seat]
+    warp = fx is not None and fx.wormhole_mastery
     out: list[Action] = []
     for p, kinds in survey.ships.items():
         if not kinds:
             continue
-        detach = sorted(set(kinds)) if len(kinds) > 1 else ()
-        src = names[p]
-        for q in _neighbors(s, seat, p):
-            dst = names[q]
-            out.append(action(Move, src, dst))
-            for k in detach:
-                out.append(action(Move, src, dst, k))
+        key = ("moves", p, warp, tuple(sorted(set(kinds))) if len(kinds) > 1 else ())
+        moves = memo.get(key)
+        if moves is None:
+            moves = memo[key] = _stack_moves(s, seat, p, key[3])
+        out.extend(moves)
     out.extend(planets.planet_actions(s, seat, survey))
     out.extend(occ.own_turn_actions(s, seat))
     out.append(action(Done))
     return out
+
+
+def _stack_moves(s: RiftState, seat: int, p: int, detach: tuple[str, ...]) -> tuple[Action, ...]:
+    """The moves of a stack at ``p``: to each neighbour the whole stack, then one ship of
+    each kind in ``detach`` (sorted; empty for a stack of one ship)."""
+    names = s.board.names
+    src = names[p]
+    out: list[Action] = []
+    for q in _neighbors(s, seat, p):
+        dst = names[q]
+        out.append(action(Move, src, dst))
+        for k in detach:
+            out.append(action(Move, src, dst, k))
+    return tuple(out)
 
 
 def _load(s: RiftState, seat: int, ships: list[int], cargo: list[int]) -> list[int]:
@@ -122,9 +137,10 @@ def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> l
         if toll and mp > 0 and x.kind != "infantry":
             # never below 0 left, and never the unit's allowance for the turn below 1
             mp -= max(0, min(toll, mp, stats[x.kind].mp + s.turn_mp_bonus - 1))
-        units[u] = x._replace(loc=dst, mp=mp)
+        units[u] = new_unit(Unit, (x[0], x[1], dst, x[3], mp, x[5]))
     for u in carried:
-        units[u] = units[u]._replace(loc=dst)
+        x = units[u]
+        units[u] = new_unit(Unit, (x[0], x[1], dst, x[3], x[4], x[5]))
     if s.no_landing:  # a new arrival: the landing parties aboard may land again
         s.no_landing = s.no_landing.difference(carried)
     return ships + carried

@@ -30,19 +30,19 @@ def effect_of(card: Any) -> tuple[str, dict[str, Any]]:
     return kind, data
 
 
-_EFFECTS: dict[int, tuple[Any, tuple[str, dict[str, Any]]]] = {}
+_EFFECT_CACHE: dict[int, tuple[Any, tuple[str, dict[str, Any]]]] = {}
 
 
-def _effect(card: Any) -> tuple[str, dict[str, Any]]:
+def cached_effect(card: Any) -> tuple[str, dict[str, Any]]:
     """:func:`effect_of` cached per card object, for the rules' hot paths: content is not
     changed once loaded, and the params dict returned here is shared, so read it only."""
-    hit = _EFFECTS.get(id(card))
+    hit = _EFFECT_CACHE.get(id(card))
     if hit is not None and hit[0] is card:
         return hit[1]
     got = effect_of(card)
-    if len(_EFFECTS) > 4096:
-        _EFFECTS.clear()
-    _EFFECTS[id(card)] = (card, got)
+    if len(_EFFECT_CACHE) > 4096:
+        _EFFECT_CACHE.clear()
+    _EFFECT_CACHE[id(card)] = (card, got)
     return got
 
 
@@ -128,7 +128,7 @@ def own_turn_actions(s: RiftState, seat: int, timings: frozenset[str] = OWN_TURN
         card = cards[cid]
         if card.timing not in timings:
             continue
-        kind, p = _effect(card)
+        kind, p = cached_effect(card)
         targets = _targets(s, seat, kind, p)
         if targets is None:
             out.append(action(PlayCard, cid))
@@ -162,7 +162,7 @@ def _counter_legal(s: RiftState, d: Decision) -> list[Action]:
     cards = s.content.cards
     out: list[Action] = [
         action(PlayCard, c) for c in sorted(set(s.hands[seat]))
-        if cards[c].timing == "counter" and _effect(cards[c])[0] == "counter"
+        if cards[c].timing == "counter" and cached_effect(cards[c])[0] == "counter"
     ]
     fx = s.fx[seat]
     if fx is not None and fx.diplomat_shield and _diplomats(s, seat):
@@ -272,7 +272,7 @@ DECISIONS = {
 # ------------------------------------------------------------------ effects
 def resolve_effect(s: RiftState, seat: int, card_id: str, target: str, victim: int) -> None:
     """Apply a non-battle card effect for ``seat``; ``victim`` is the targeted seat."""
-    kind, p = _effect(s.content.cards[card_id])
+    kind, p = cached_effect(s.content.cards[card_id])
     b = s.board
     ids = b.planet_ids
     floor = s.content.rules.income_start

@@ -52,7 +52,7 @@ def planet_actions(s: RiftState, seat: int, survey: Survey | None = None) -> lis
     planet_ids = b.planet_ids
     planet_owner = s.planet_owner
     tile_kind = s.tile_kind
-    enemy_ships = survey.enemy_fleets
+    fleets, own_fleets = s.units.afloat_all, s.units.afloat[seat]
     lifters = survey.lifters
     consumes = fx is not None and bool(fx.consume)
     out: list[Action] = []
@@ -64,7 +64,7 @@ def planet_actions(s: RiftState, seat: int, survey: Survey | None = None) -> lis
         ground, troops, landed, diplomat = own[point]
         p = planet_of[point]
         owner = planet_owner[p]
-        hostile = point in enemy_ships
+        hostile = fleets.get(point, 0) > own_fleets.get(point, 0)  # an enemy fleet there
         # troops: any ground unit but a diplomat (ruling RD-OPEN-10)
         payable = owner >= 0 or tile_kind[p] != "civilized" or can_pay
         if ground and not hostile and (owner == seat or (troops and payable)):

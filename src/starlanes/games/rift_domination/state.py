@@ -15,29 +15,18 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from starlanes.engine import Action, Decision, GameRng, GameState, quick_shuffle
+from starlanes.engine import Action, Decision, GameRng, GameState
 from starlanes.engine.state import TERMINAL, shared_returns
 
 from . import battle, rules
 from .board import Board
 from .content import RiftContent
 from .factions import FactionRules, UnitStats
+from .hidden import resample_hidden
 from .units import Unit, UnitTable
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import RiftDomination
-
-
-_INSTANTS: dict[int, frozenset[str]] = {}
-
-
-def _instant_ids(content: RiftContent) -> frozenset[str]:
-    """The ids of the instant OCC-cards of ``content`` (cached per content object)."""
-    got = _INSTANTS.get(id(content))
-    if got is None:
-        got = frozenset(c for c, card in content.cards.items() if card.timing == "instant")
-        _INSTANTS[id(content)] = got
-    return got
 
 
 class RiftState(GameState):
@@ -312,101 +301,7 @@ class RiftState(GameState):
             ["target reached"] if self.target_reached else [])
 
     def _resample_hidden(self, seat: int, rng: random.Random) -> None:
-        # OCC-cards: the other hands are dealt afresh from every card ``seat`` cannot see
-        # (deck + other hands); the rest becomes an unordered deck drawn at random, which
-        # spares shuffling ~100 cards per determinisation. Instant cards are revealed when
-        # drawn (RD-OCC-03), so a hand never holds one unseen: they stay where they are and
-        # are never dealt into a hand.
-        instant = _instant_ids(self.content)
-        unseen = [c for c in self.deck if c not in instant]
-        deck_instants = [c for c in self.deck if c in instant]
-        kept: dict[int, list[str]] = {}
-        need = 0
-        for s in range(self.n):
-            if s != seat:
-                hand = self.hands[s]
-                kept[s] = [c for c in hand if c in instant]
-                hidden = [c for c in hand if c not in instant]
-                unseen.extend(hidden)
-                need += len(hidden)
-        if any(k or h for s, (k, h) in enumerate(self.occ_known) if s != seat):
-            self._deal_known(seat, unseen, kept, rng)
-            self.deck += deck_instants
-        else:
-            size = len(unseen)
-            for i in range(need):  # partial Fisher-Yates: a uniform draw of the dealt cards
-                j = i + int(rng.random() * (size - i))
-                unseen[i], unseen[j] = unseen[j], unseen[i]
-            i = 0
-            for s in range(self.n):
-                if s != seat:
-                    k = len(self.hands[s]) - len(kept[s])
-                    self.hands[s] = kept[s] + unseen[i:i + k]
-                    i += k
-            self.deck = unseen[i:] + deck_instants
-        self.deck_unordered = True
-        # Condition tiles: hidden values are reshuffled among tiles of the same kind,
-        # together with the values still in the bag and the tile in hand.
-        kinds, revealed, tile_value = self.tile_kind, self.tile_revealed, self.tile_value
-        slots: dict[str, list[int]] = {}
-        for p, k in enumerate(kinds):
-            if k and not revealed[p]:
-                at = slots.get(k)
-                if at is None:
-                    slots[k] = [p]
-                else:
-                    at.append(p)
-        by_kind = {k: [tile_value[p] for p in at] for k, at in slots.items()}
-        bag_slots: dict[str, list[int]] = {}
-        for j, (k, v) in enumerate(self.tile_bag):
-            by_kind.setdefault(k, []).append(v)
-            bag_slots.setdefault(k, []).append(j)
-        in_hand = self.tile_in_hand
-        if in_hand is not None:  # its value is hidden from everyone (ruling RD-OPEN-05)
-            by_kind.setdefault(in_hand[0], []).append(in_hand[1])
-        for k, values in by_kind.items():
-            if len(values) > 1:
-                quick_shuffle(values, rng)
-            it = iter(values)
-            for p in slots.get(k, ()):
-                tile_value[p] = next(it)
-            for j in bag_slots.get(k, ()):
-                self.tile_bag[j] = (k, next(it))
-            if in_hand is not None and in_hand[0] == k:
-                self.tile_in_hand = (k, next(it))
-        # The kinds still in the bag are hidden too: their order is reshuffled.
-        quick_shuffle(self.tile_bag, rng)
-        # So is the order of the factions not yet drawn (a repick draws from it); once
-        # set-up is over nothing draws from it again.
-        if self.phase.startswith("setup"):
-            quick_shuffle(self.faction_pool, rng)
-
-    def _deal_known(self, seat: int, unseen: list[str], kept: dict[int, list[str]],
-                    rng: random.Random) -> None:
-        """Deal the other hands from ``unseen`` keeping what the card windows told
-        ``seat``: each hand keeps its ``kept`` cards, gets its known number of cards that
-        are not any-time cards, then an any-time card if it is known to hold one, then
-        cards at random; the rest is the deck."""
-        cards = self.content.cards
-        quick_shuffle(unseen, rng)
-        plain = [c for c in unseen if cards[c].timing != "any_time"]
-        anytime = [c for c in unseen if cards[c].timing == "any_time"]
-        hands: dict[int, list[str]] = {}
-        for s in range(self.n):
-            if s == seat:
-                continue
-            known, holds = self.occ_known[s]
-            hand = list(kept.get(s, ())) + [plain.pop() for _ in range(min(known, len(plain)))]
-            if holds and anytime:
-                hand.append(anytime.pop())
-            hands[s] = hand
-        rest = plain + anytime
-        quick_shuffle(rest, rng)
-        for s, hand in hands.items():
-            while len(hand) < len(self.hands[s]):
-                hand.append(rest.pop())
-            self.hands[s] = hand
-        self.deck = rest
+        resample_hidden(self, seat, rng)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: the public board, its own hand, others' hand sizes; tile

@@ -54,51 +54,57 @@ class Survey:
     * ``own``: orbit point -> [ground unit in orbit, troops (a ground unit but a diplomat)
       in orbit, landed unit, diplomat] for the seat's units at planets, leaving out
       units in orbit barred from landing (ruling RD-OPEN-10);
-    * ``lifters``: points where the seat has a ship with capacity and a movement point;
-    * ``enemy_fleets``: points holding another seat's units that are not landed.
+    * ``lifters``: points where the seat has a ship with capacity and a movement point.
     """
 
-    __slots__ = ("ships", "own", "lifters", "enemy_fleets")
+    __slots__ = ("ships", "own", "lifters")
 
     def __init__(self) -> None:
         self.ships: dict[int, list[str]] = {}
         self.own: dict[int, list[bool]] = {}
         self.lifters: set[int] = set()
-        self.enemy_fleets: set[int] = set()
 
 
 def survey_units(s: RiftState, seat: int) -> Survey:
     """One pass over ``seat``'s units (in unit-id order); see :class:`Survey`."""
     out = Survey()
     ships, own, lifters = out.ships, out.own, out.lifters
-    out.enemy_fleets = s.units.fleet_points(seat)
     carried, ground, lift = kind_sets(s.stats[seat])
     planet_of = s.board.planet_of
     barred = s.no_landing
-    for uid, (_owner, kind, loc, landed, mp, _wounds) in s.units.of[seat].items():
-        if not landed:
-            got = ships.get(loc)
-            if got is None:
-                got = ships[loc] = []
-            if mp > 0:
-                if kind not in carried:
-                    got.append(kind)
-                if kind in lift:
-                    lifters.add(loc)
-            if barred and uid in barred:
+    for uid, u in s.units.of[seat].items():
+        loc = u[2]
+        if u[3]:  # landed
+            if planet_of[loc] < 0:
                 continue
-        if planet_of[loc] >= 0:
             flags = own.get(loc)
             if flags is None:
-                flags = own[loc] = [False, False, False, False]
-            if landed:
+                flags = own[loc] = [False, False, True, False]
+            else:
                 flags[2] = True
-            elif kind in ground:
-                flags[0] = True
-                if kind != "diplomat":
-                    flags[1] = True
-            if kind == "diplomat":
+            if u[1] == "diplomat":
                 flags[3] = True
+            continue
+        kind = u[1]
+        got = ships.get(loc)
+        if got is None:
+            got = ships[loc] = []
+        if u[4] > 0:
+            if kind not in carried:
+                got.append(kind)
+            if kind in lift:
+                lifters.add(loc)
+        if planet_of[loc] < 0 or (barred and uid in barred):
+            continue
+        flags = own.get(loc)
+        if flags is None:
+            flags = own[loc] = [False, False, False, False]
+        if kind in ground:
+            flags[0] = True
+            if kind != "diplomat":
+                flags[1] = True
+        if kind == "diplomat":
+            flags[3] = True
     return out
 
 

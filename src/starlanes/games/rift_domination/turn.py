@@ -152,20 +152,29 @@ def upgrade_cost(s: RiftState, seat: int, upgrade: str) -> int:
 
 
 def build_actions(s: RiftState) -> list[Action]:
+    """Step 4 actions of the seat in turn, planet by planet: each upgrade it can afford
+    and may build there (:func:`buildable`), then demolishing each upgrade there; then
+    card plays and done."""
     seat = s.seat
     ids = s.board.planet_ids
     out: list[Action] = []
     res = s.resources[seat]
+    owner, upgrades = s.planet_owner, s.planet_upgrades
+    affordable: list[str] | None = None
     for p in s.board.in_play_planets:
-        if s.planet_owner[p] != seat:
+        if owner[p] != seat:
             continue
-        for up in buildable(s, seat, p):
-            if upgrade_cost(s, seat, up) <= res:
-                out.append(Build(up, ids[p]))
-        for up in sorted(set(s.planet_upgrades[p])):
-            out.append(Demolish(up, ids[p]))
+        if len(upgrades[p]) < slots(s, p):
+            if affordable is None:
+                affordable = [up for up in s.content.upgrades if upgrade_cost(s, seat, up) <= res]
+            for up in affordable:
+                if up != "warp" or not warp_blocked(s, seat, p):
+                    out.append(action(Build, up, ids[p]))
+        if upgrades[p]:
+            for up in sorted(set(upgrades[p])):
+                out.append(action(Demolish, up, ids[p]))
     out.extend(occ.own_turn_actions(s, seat))
-    out.append(Done())
+    out.append(action(Done))
     return out
 
 
@@ -229,9 +238,9 @@ def recruit_actions(s: RiftState) -> list[Action]:
         for p, only in recruit_points(s, seat).items():
             for k in affordable:
                 if only is None or k in only:
-                    out.append(Recruit(k, ids[p]))
+                    out.append(action(Recruit, k, ids[p]))
     out.extend(occ.own_turn_actions(s, seat))
-    out.append(EndTurn())
+    out.append(action(EndTurn))
     return out
 
 

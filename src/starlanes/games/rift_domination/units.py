@@ -26,26 +26,33 @@ class Unit(NamedTuple):
     wounds: int
 
 
+new_unit = tuple.__new__
+"""``new_unit(Unit, (owner, kind, loc, landed, mp, wounds))``: a Unit built without the
+keyword handling of ``Unit(...)`` or ``_replace`` (hot paths of the rules)."""
+
+
 class UnitTable(dict):  # type: ignore[type-arg]
     """unit id -> :class:`Unit` for a game of ``players`` seats, a dict whose writes also
-    keep two per-seat views (read them, never write them):
+    keep per-seat views (read them, never write them):
 
     * ``of[seat]``: unit id -> Unit of that seat's units, in the table's order;
     * ``afloat[seat]``: point -> number of that seat's units there that are not landed
-      (points with none are absent).
+      (points with none are absent);
+    * ``afloat_all``: point -> number of units of all seats there that are not landed.
 
     Raises ValueError for a unit whose owner is not a seat 0..players-1. ``copy()`` gives an
     independent table; the views are shared with the copy until either table is written
     (copy on write: a clone that is only looked at never copies them).
     """
 
-    __slots__ = ("of", "afloat", "_shared")
+    __slots__ = ("of", "afloat", "afloat_all", "_shared")
 
     def __init__(self, players: int, units: Mapping[int, Unit] | Iterable[tuple[int, Unit]] = ()
                  ) -> None:
         super().__init__()
         self.of: list[dict[int, Unit]] = [{} for _ in range(players)]
         self.afloat: list[dict[int, int]] = [{} for _ in range(players)]
+        self.afloat_all: dict[int, int] = {}
         self._shared = False
         for uid, u in (units.items() if isinstance(units, Mapping) else units):
             self[uid] = u
@@ -53,6 +60,7 @@ class UnitTable(dict):  # type: ignore[type-arg]
     def _unshare(self) -> None:
         self.of = [d.copy() for d in self.of]
         self.afloat = [d.copy() for d in self.afloat]
+        self.afloat_all = self.afloat_all.copy()
         self._shared = False
 
     def __setitem__(self, uid: int, u: Unit) -> None:
@@ -66,7 +74,7 @@ class UnitTable(dict):  # type: ignore[type-arg]
         dict.__setitem__(self, uid, u)
         if old is not None:
             if old[2] == u[2] and old[3] == u[3] and old[0] == owner:
-                of[owner][uid] = u  # same place: only the counts of afloat stay as they are
+                of[owner][uid] = u  # same place: the counts stay as they are
                 return
             if not old[3]:
                 self._leave(old[0], old[2])
@@ -75,21 +83,29 @@ class UnitTable(dict):  # type: ignore[type-arg]
                 of[owner] = {k: v for k, v in self.items() if v[0] == owner}
         of[owner][uid] = u
         if not u[3]:
+            point = u[2]
             fl = self.afloat[owner]
-            fl[u[2]] = fl.get(u[2], 0) + 1
+            fl[point] = fl.get(point, 0) + 1
+            total = self.afloat_all
+            total[point] = total.get(point, 0) + 1
 
     def _leave(self, owner: int, point: int) -> None:
-        fl = self.afloat[owner]
-        left = fl[point] - 1
-        if left:
-            fl[point] = left
-        else:
-            del fl[point]
+        for fl in (self.afloat[owner], self.afloat_all):
+            left = fl[point] - 1
+            if left:
+                fl[point] = left
+            else:
+                del fl[point]
 
     def __delitem__(self, uid: int) -> None:
         if self._shared:
             self._unshare()
         u = dict.pop(self, uid)
+        # A dict keeps a hole where an entry was removed, and copying a dict with holes
+        # takes the slow path (entry by entry): rebuild it without, in the same order.
+        rest = dict(self)
+        dict.clear(self)
+        dict.update(self, rest)
         del self.of[u[0]][uid]
         if not u[3]:
             self._leave(u[0], u[2])
@@ -120,6 +136,7 @@ class UnitTable(dict):  # type: ignore[type-arg]
         dict.clear(self)
         self.of = [{} for _ in self.of]
         self.afloat = [{} for _ in self.afloat]
+        self.afloat_all = {}
         self._shared = False
 
     def copy(self) -> UnitTable:  # type: ignore[override]
@@ -127,6 +144,7 @@ class UnitTable(dict):  # type: ignore[type-arg]
         dict.update(c, self)
         c.of = self.of
         c.afloat = self.afloat
+        c.afloat_all = self.afloat_all
         c._shared = self._shared = True
         return c
 
@@ -135,15 +153,9 @@ class UnitTable(dict):  # type: ignore[type-arg]
 
     def fleet_at(self, point: int, not_of: int) -> bool:
         """True if a seat other than ``not_of`` has units at ``point`` that are not landed."""
-        for seat, fl in enumerate(self.afloat):  # noqa: SIM110 - hot path: no generator
-            if seat != not_of and point in fl:
-                return True
-        return False
+        return self.afloat_all.get(point, 0) > self.afloat[not_of].get(point, 0)
 
     def fleet_points(self, not_of: int) -> set[int]:
         """Points where a seat other than ``not_of`` has units that are not landed."""
-        out: set[int] = set()
-        for seat, fl in enumerate(self.afloat):
-            if seat != not_of:
-                out.update(fl)
-        return out
+        own = self.afloat[not_of]
+        return {p for p, n in self.afloat_all.items() if n > own.get(p, 0)}
