@@ -21,7 +21,6 @@ Search determinises the same position thousands of times, so this is written for
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from starlanes.engine import quick_shuffle
@@ -32,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .content import RiftContent
     from .state import RiftState
 
-_MISSES = 12
+_TRIES = (None,) * 12
 """Draws that may miss an allowed card before the allowed cards are listed."""
 
 
@@ -66,26 +65,6 @@ def card_sets(content: RiftContent) -> CardSets:
         _SETS.clear()
     _SETS[id(content)] = (content, sets)
     return sets
-
-
-def _take(pool: list[str], end: int, allowed: frozenset[str],
-          draw: Callable[[], float]) -> str | None:
-    """Take from ``pool[:end]`` a card in ``allowed``, each such card equally likely,
-    moving ``pool[end - 1]`` into its place (the caller then shortens ``end`` by one); None
-    if there is none."""
-    for _ in range(_MISSES):
-        j = int(draw() * end)
-        c = pool[j]
-        if c in allowed:
-            pool[j] = pool[end - 1]
-            return c
-    found = [j for j in range(end) if pool[j] in allowed]
-    if not found:
-        return None
-    j = found[int(draw() * len(found))]
-    c = pool[j]
-    pool[j] = pool[end - 1]
-    return c
 
 
 def resample_hidden(s: RiftState, seat: int, rng: random.Random) -> None:
@@ -128,54 +107,64 @@ def _deal_hands(s: RiftState, seat: int, rng: random.Random) -> None:
             facts = True
     draw = rng.random
     end = len(pool)
+    # what to deal, in order: (hand, cards allowed, how many)
+    wanted: list[tuple[list[str], frozenset[str], int]] = []
     if facts:
         for o, hand in dealt:
             count, holds = known[o]
-            for _ in range(count):
-                c = _take(pool, end, plain, draw)
-                if c is None:
-                    break
-                end -= 1
-                hand.append(c)
+            if count:
+                wanted.append((hand, plain, count))
             if holds:
-                c = _take(pool, end, any_time, draw)
-                if c is not None:
-                    end -= 1
-                    hand.append(c)
-    for o, hand in dealt:
-        for _ in range(len(hands[o]) - len(hand)):
-            # the common case of _take(pool, end, dealable, draw), inlined
-            for _miss in range(_MISSES):
+                wanted.append((hand, any_time, 1))
+    wanted.extend((hand, dealable, -1 - o) for o, hand in dealt)
+    for hand, allowed, count in wanted:
+        if count < 0:  # fill the hand of seat -1 - count up to its size
+            count = len(hands[-1 - count]) - len(hand)
+        for _ in range(count):
+            for _miss in _TRIES:
                 j = int(draw() * end)
                 c = pool[j]
-                if c in dealable:
-                    pool[j] = pool[end - 1]
+                if c in allowed:
                     break
             else:
-                got = _take(pool, end, dealable, draw)
-                if got is None:  # pragma: no cover - the unseen cards include the hands'
-                    raise AssertionError("determinisation ran out of unseen OCC-cards")
-                c = got
+                found = [j for j in range(end) if pool[j] in allowed]
+                if not found:
+                    if allowed is dealable:  # pragma: no cover - the pool holds the hands'
+                        raise AssertionError("determinisation ran out of unseen OCC-cards")
+                    break  # no card of the kind the window told of is left unseen
+                j = found[int(draw() * len(found))]
+                c = pool[j]
             end -= 1
+            pool[j] = pool[end]
             hand.append(c)
+    for o, hand in dealt:
         hands[o] = hand
     del pool[end:]
     s.deck_unordered = True
 
 
-_LAST_SLOTS: list[tuple[list[str], list[bool], dict[str, tuple[int, ...]],
-                       tuple[tuple[int, ...], ...]]] = []
+class _Tiles(NamedTuple):
+    """The hidden tiles of one position: ``slots`` kind -> planets with a hidden tile of
+    that kind; ``mixed`` the groups of those planets whose values differ (the only ones a
+    permutation changes); and the lists they were found from."""
+
+    kinds: list[str]
+    revealed: list[bool]
+    values: list[int]
+    slots: dict[str, tuple[int, ...]]
+    mixed: tuple[tuple[int, ...], ...]
 
 
-def _hidden_slots(kinds: list[str], revealed: list[bool]
-                  ) -> tuple[dict[str, tuple[int, ...]], tuple[tuple[int, ...], ...]]:
-    """(kind -> planets with a hidden tile of that kind, the groups of two or more of
-    them). Search determinises one position many times, so the last answer is kept and
-    reused while ``kinds`` and ``revealed`` are equal to the lists it was made from."""
-    if _LAST_SLOTS:
-        last = _LAST_SLOTS[0]
-        if last[1] == revealed and last[0] == kinds:
-            return last[2], last[3]
+_LAST_TILES: list[_Tiles] = []
+
+
+def _hidden_tiles(kinds: list[str], revealed: list[bool], values: list[int]) -> _Tiles:
+    """The :class:`_Tiles` of these lists. Search determinises one position many times, so
+    the last answer is kept and reused while the three lists are equal to its own."""
+    if _LAST_TILES:
+        last = _LAST_TILES[0]
+        if last.revealed == revealed and last.kinds == kinds and last.values == values:
+            return last
     found: dict[str, list[int]] = {}
     for p, k in enumerate(kinds):
         if k and not revealed[p]:
@@ -185,29 +174,28 @@ def _hidden_slots(kinds: list[str], revealed: list[bool]
             else:
                 at.append(p)
     slots = {k: tuple(ps) for k, ps in found.items()}
-    groups = tuple(ps for ps in slots.values() if len(ps) > 1)
-    _LAST_SLOTS[:] = [(kinds[:], revealed[:], slots, groups)]
-    return slots, groups
+    mixed = tuple(ps for ps in slots.values()
+                  if len({values[p] for p in ps}) > 1)
+    got = _Tiles(kinds[:], revealed[:], values[:], slots, mixed)
+    _LAST_TILES[:] = [got]
+    return got
 
 
 def _shuffle_tiles(s: RiftState, rng: random.Random) -> None:
     """Hidden condition tile values are permuted among the hidden tiles of the same kind,
     together with the values still in the bag and that of the tile in hand."""
     values = s.tile_value
-    slots, groups = _hidden_slots(s.tile_kind, s.tile_revealed)
+    tiles = _hidden_tiles(s.tile_kind, s.tile_revealed, values)
     bag, in_hand = s.tile_bag, s.tile_in_hand
     if not bag and in_hand is None:
         draw = rng.random
-        for ps in groups:
-            vals = [values[p] for p in ps]
-            if vals.count(vals[0]) == len(vals):
-                continue  # all the same: nothing to permute
-            for i in range(len(vals) - 1, 0, -1):  # quick_shuffle, inlined
-                j = int(draw() * (i + 1))
-                vals[i], vals[j] = vals[j], vals[i]
-            for p, v in zip(ps, vals, strict=True):
-                values[p] = v
+        for ps in tiles.mixed:  # Fisher-Yates over the group's planets, in place
+            for i in range(len(ps) - 1, 0, -1):
+                j = ps[int(draw() * (i + 1))]
+                p = ps[i]
+                values[p], values[j] = values[j], values[p]
         return
+    slots = tiles.slots
     by_kind = {k: [values[p] for p in at] for k, at in slots.items()}
     bag_slots: dict[str, list[int]] = {}
     for j, (k, v) in enumerate(bag):

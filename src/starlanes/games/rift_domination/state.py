@@ -39,7 +39,7 @@ class RiftState(GameState):
         "roster", "unlocks", "home", "repicked", "faction_pool", "faction_offer", "hands",
         "deck", "discard", "system_owner", "stack", "battle", "turn_mp_bonus", "end_reason",
         "winners", "log_lines", "target_vp", "setup_order", "options", "deck_unordered",
-        "no_landing", "target_reached", "occ_known",
+        "no_landing", "target_reached", "occ_known", "_log_shared",
     )
 
     def __init__(self, game: RiftDomination, content: RiftContent, board: Board) -> None:
@@ -88,6 +88,8 @@ class RiftState(GameState):
         self.end_reason = ""
         self.winners: list[int] = []
         self.log_lines: list[str] = []
+        # log_lines is shared with clones until one of them logs (copy on write)
+        self._log_shared = False
         self.target_vp = 0
         # Someone has reached the target this game: the current round is the last
         # (RD-WIN-06, ruling RD-OPEN-19), even if that player falls below it again.
@@ -104,6 +106,9 @@ class RiftState(GameState):
 
     # ------------------------------------------------------------------ helpers
     def log(self, text: str) -> None:
+        if self._log_shared:
+            self.log_lines = self.log_lines[:]
+            self._log_shared = False
         self.log_lines.append(text)
 
     def seat_name(self, seat: int) -> str:
@@ -276,7 +281,8 @@ class RiftState(GameState):
         c.turn_mp_bonus = self.turn_mp_bonus
         c.end_reason = self.end_reason
         c.winners = self.winners[:]
-        c.log_lines = self.log_lines[:]
+        c.log_lines = self.log_lines
+        c._log_shared = self._log_shared = True
         c.target_vp = self.target_vp
         c.target_reached = self.target_reached
         c.occ_known = self.occ_known[:]
