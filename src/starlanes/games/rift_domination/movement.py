@@ -131,16 +131,18 @@ def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> l
     units = s.units
     toll = _warp_toll(s, seat, src, dst)
     stats = s.stats[seat]
+    moved = []
     for u in ships:
         x = units[u]
         mp = x.mp - 1
         if toll and mp > 0 and x.kind != "infantry":
             # never below 0 left, and never the unit's allowance for the turn below 1
             mp -= max(0, min(toll, mp, stats[x.kind].mp + s.turn_mp_bonus - 1))
-        units[u] = new_unit(Unit, (x[0], x[1], dst, x[3], mp, x[5]))
+        moved.append((u, new_unit(Unit, (seat, x[1], dst, False, mp, x[5]))))
     for u in carried:
         x = units[u]
-        units[u] = new_unit(Unit, (x[0], x[1], dst, x[3], x[4], x[5]))
+        moved.append((u, new_unit(Unit, (seat, x[1], dst, False, x[4], x[5]))))
+    units.move_fleet(seat, src, dst, moved)  # the stack: the seat's units afloat at src
     if s.no_landing:  # a new arrival: the landing parties aboard may land again
         s.no_landing = s.no_landing.difference(carried)
     return ships + carried

@@ -122,14 +122,21 @@ OWN_TURN = frozenset({"own_turn", "any_time"})
 def own_turn_actions(s: RiftState, seat: int, timings: frozenset[str] = OWN_TURN) -> list[Action]:
     """Card plays open to ``seat`` outside battle: cards of the given timings with each of
     their legal targets."""
+    hand = s.hands[seat]
+    if not hand:
+        return []
     cards = s.content.cards
     out: list[Action] = []
-    for cid in sorted(set(s.hands[seat])):
+    found: dict[str, list[str] | None] = {}  # effect kind -> its targets, found once
+    for cid in sorted(set(hand)):
         card = cards[cid]
         if card.timing not in timings:
             continue
         kind, p = cached_effect(card)
-        targets = _targets(s, seat, kind, p)
+        if kind in found:
+            targets = found[kind]
+        else:
+            targets = found[kind] = _targets(s, seat, kind, p)
         if targets is None:
             out.append(action(PlayCard, cid))
         else:

@@ -15,6 +15,7 @@ from starlanes.engine import Action, Decision
 from . import occ
 from .actions import Build, Demolish, Done, EndTurn, PlaceFighters, Recruit, Unlock, action
 from .survey import enemy_fleet_points
+from .units import Unit, new_unit
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
@@ -38,16 +39,18 @@ def reset_movement(s: RiftState, seat: int) -> None:
         if "warp" in s.planet_upgrades[p] and s.planet_owner[p] >= 0:
             warp_sys[b.planet_system[p]] = s.planet_owner[p]
     stats = s.stats[seat]
+    changed = []
     for uid, u in s.units.of[seat].items():
-        st = stats[u.kind]
+        st = stats[u[1]]
         mp = st.mp if st.used_capacity == 0 else 0
         if mp and warp_sys and u.kind != "infantry":
             sys = b.system_of[u.loc]
             if sys >= 0 and sys in warp_sys:
                 w = s.content.rules.warp_mp
                 mp = mp + w if warp_sys[sys] == seat else max(1, mp - w)
-        if u.mp != mp:
-            s.units[uid] = u._replace(mp=mp)
+        if u[4] != mp:
+            changed.append((uid, new_unit(Unit, (u[0], u[1], u[2], u[3], mp, u[5]))))
+    s.units.restate(seat, changed)
 
 
 def trading_outposts(s: RiftState, seat: int) -> int:
@@ -264,9 +267,8 @@ def apply_recruit(s: RiftState, a: Action) -> None:
 def run_turn_end(s: RiftState) -> None:
     """The turn is over: the other seats get a window for any-time OCC-cards (RD-OCC-01,
     ``occ.open_window``), then :func:`run_between_turns` moves on."""
-    for uid, u in s.units.of[s.seat].items():
-        if u.mp:
-            s.units[uid] = u._replace(mp=0)
+    s.units.restate(s.seat, [(uid, new_unit(Unit, (u[0], u[1], u[2], u[3], 0, u[5])))
+                             for uid, u in s.units.of[s.seat].items() if u[4]])
     s.turn_mp_bonus = 0
     s.no_landing = frozenset()
     s.phase = "between_turns"

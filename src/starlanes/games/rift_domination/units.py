@@ -89,13 +89,45 @@ class UnitTable(dict):  # type: ignore[type-arg]
             total = self.afloat_all
             total[point] = total.get(point, 0) + 1
 
-    def _leave(self, owner: int, point: int) -> None:
-        for fl in (self.afloat[owner], self.afloat_all):
-            left = fl[point] - 1
-            if left:
-                fl[point] = left
-            else:
-                del fl[point]
+    def _leave(self, owner: int, point: int, count: int = 1) -> None:
+        fl = self.afloat[owner]
+        left = fl[point] - count
+        if left:
+            fl[point] = left
+        else:
+            del fl[point]
+        fl = self.afloat_all
+        left = fl[point] - count
+        if left:
+            fl[point] = left
+        else:
+            del fl[point]
+
+    def restate(self, owner: int, units: Iterable[tuple[int, Unit]]) -> None:
+        """Write each (uid, unit) of ``units``: units of ``owner`` that stay where they are
+        (same owner, point and landed flag; e.g. new movement points). The same as
+        assigning them one by one, in one call."""
+        if self._shared:
+            self._unshare()
+        of = self.of[owner]
+        put = dict.__setitem__
+        for uid, u in units:
+            put(self, uid, u)
+            of[uid] = u
+
+    def move_fleet(self, owner: int, src: int, dst: int,
+                   units: list[tuple[int, Unit]]) -> None:
+        """Write each (uid, unit) of ``units``: units of ``owner``, not landed, that were at
+        ``src`` and are now (still not landed) at ``dst``. The same as assigning them one
+        by one, in one call."""
+        self.restate(owner, units)
+        k = len(units)
+        if k and src != dst:
+            self._leave(owner, src, k)
+            fl = self.afloat[owner]
+            fl[dst] = fl.get(dst, 0) + k
+            fl = self.afloat_all
+            fl[dst] = fl.get(dst, 0) + k
 
     def __delitem__(self, uid: int) -> None:
         if self._shared:
