@@ -84,6 +84,22 @@ def _diplomats(s: RiftState, seat: int) -> list[int]:
     ]
 
 
+_TABLES: dict[int, tuple[Any, dict[str, tuple[str, str, dict[str, Any]]]]] = {}
+
+
+def card_table(content: Any) -> dict[str, tuple[str, str, dict[str, Any]]]:
+    """card id -> (timing, effect kind, effect params) for ``content``'s OCC-cards, cached
+    per content object (read the params, never change them)."""
+    hit = _TABLES.get(id(content))
+    if hit is not None and hit[0] is content:
+        return hit[1]
+    table = {cid: (card.timing, *cached_effect(card)) for cid, card in content.cards.items()}
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[id(content)] = (content, table)
+    return table
+
+
 # ------------------------------------------------------------------ own-turn play
 def _targets(s: RiftState, seat: int, kind: str, p: dict[str, Any]) -> list[str] | None:
     """Targets of an own-turn effect; None when the card needs no target; [] when it has
@@ -125,14 +141,13 @@ def own_turn_actions(s: RiftState, seat: int, timings: frozenset[str] = OWN_TURN
     hand = s.hands[seat]
     if not hand:
         return []
-    cards = s.content.cards
+    table = card_table(s.content)
     out: list[Action] = []
     found: dict[str, list[str] | None] = {}  # effect kind -> its targets, found once
     for cid in sorted(set(hand)):
-        card = cards[cid]
-        if card.timing not in timings:
+        timing, kind, p = table[cid]
+        if timing not in timings:
             continue
-        kind, p = cached_effect(card)
         if kind in found:
             targets = found[kind]
         else:
@@ -219,8 +234,11 @@ ANY_TIME = frozenset({"any_time"})
 
 
 def holds_any_time(s: RiftState, seat: int) -> bool:
-    cards = s.content.cards
-    return any(cards[c].timing == "any_time" for c in s.hands[seat])
+    hand = s.hands[seat]
+    if not hand:
+        return False
+    table = card_table(s.content)
+    return any(table[c][0] == "any_time" for c in hand)
 
 
 def open_window(s: RiftState) -> None:

@@ -159,22 +159,29 @@ def build_actions(s: RiftState) -> list[Action]:
     and may build there (:func:`buildable`), then demolishing each upgrade there; then
     card plays and done."""
     seat = s.seat
-    ids = s.board.planet_ids
+    b = s.board
+    ids, huge, memo = b.planet_ids, b.planet_huge, b.memo
+    rules = s.content.rules
     out: list[Action] = []
     res = s.resources[seat]
     owner, upgrades = s.planet_owner, s.planet_upgrades
-    affordable: list[str] | None = None
-    for p in s.board.in_play_planets:
+    affordable: tuple[str, ...] | None = None
+    for p in b.in_play_planets:
         if owner[p] != seat:
             continue
-        if len(upgrades[p]) < slots(s, p):
+        built = upgrades[p]
+        if len(built) < (rules.huge_upgrade_slots if huge[p] else rules.upgrade_slots):
             if affordable is None:
-                affordable = [up for up in s.content.upgrades if upgrade_cost(s, seat, up) <= res]
-            for up in affordable:
-                if up != "warp" or not warp_blocked(s, seat, p):
-                    out.append(action(Build, up, ids[p]))
-        if upgrades[p]:
-            for up in sorted(set(upgrades[p])):
+                affordable = tuple(up for up in s.content.upgrades
+                                   if upgrade_cost(s, seat, up) <= res)
+            key = ("build", p, affordable, "warp" in affordable and warp_blocked(s, seat, p))
+            builds = memo.get(key)
+            if builds is None:
+                builds = memo[key] = tuple(action(Build, up, ids[p]) for up in affordable
+                                           if up != "warp" or not key[3])
+            out.extend(builds)
+        if built:
+            for up in sorted(set(built)):
                 out.append(action(Demolish, up, ids[p]))
     out.extend(occ.own_turn_actions(s, seat))
     out.append(action(Done))
