@@ -1,4 +1,5 @@
-"""Rift Domination speed figures: random-playout actions/s, full games/s, clones/s.
+"""Rift Domination speed figures: random-playout actions/s, full games/s, clones/s and
+determinisations/s.
 
 Run: ``python benchmarks/rift_domination.py [--games N]``. Prints one line per figure.
 Measured on one core; nothing here asserts, it only reports.
@@ -56,6 +57,16 @@ def clones_per_s(players: int, n: int = 20000) -> float:
     return n / (time.perf_counter() - start)
 
 
+def determinisations_per_s(players: int, n: int = 20000) -> float:
+    """Determinisations/s of a mid-game state, for each seat in turn."""
+    state = mid_game_state(players)
+    rng = random.Random(1)
+    start = time.perf_counter()
+    for i in range(n):
+        state.determinize(i % players, rng)
+    return n / (time.perf_counter() - start)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=20, help="games per figure")
@@ -65,6 +76,8 @@ def main() -> None:
         print(f"rift-domination {players}p random playout: {aps:,.0f} actions/s, {gps:.1f} games/s")
         print(f"rift-domination {players}p heuristic game: {heuristic_game(players, max(1, args.games // 4)):.3f} s/game")
         print(f"rift-domination {players}p mid-game clones: {clones_per_s(players):,.0f} clones/s")
+        print(f"rift-domination {players}p mid-game determinisations: "
+              f"{determinisations_per_s(players):,.0f} /s")
 
 
 if __name__ == "__main__":

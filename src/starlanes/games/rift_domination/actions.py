@@ -234,3 +234,20 @@ class Resolve(Action):
 
     def notation(self) -> str:
         return "resolve"
+
+
+_SHARED: dict[tuple[object, ...], Action] = {}
+_SHARED_MAX = 100_000
+
+
+def action(cls: type[Action], *args: str) -> Action:
+    """The shared instance of ``cls(*args)``: actions are immutable values, so legal-action
+    lists reuse one object per distinct action instead of building it anew each time (the
+    table is emptied if it ever holds ``_SHARED_MAX`` entries, e.g. with many boards)."""
+    key = (cls, *args)
+    got = _SHARED.get(key)
+    if got is None:
+        if len(_SHARED) >= _SHARED_MAX:
+            _SHARED.clear()
+        got = _SHARED[key] = cls(*args)
+    return got

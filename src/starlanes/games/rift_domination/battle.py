@@ -29,6 +29,7 @@ from starlanes.engine import Action, IllegalActionError
 
 from . import battle_skills as sk
 from .actions import Pass, PlayCard
+from .actions import action as shared
 from .battle_actions import (
     AmbushTarget,
     Hit,
@@ -145,13 +146,13 @@ def legal_actions(state: RiftState) -> list[Action]:
     if kind == "cancel":
         cards = [c for c in dict.fromkeys(state.hands[seat])
                  if sk.card_effect(state, c)[0] == "cancel_attack"]
-        return [Pass(), *(PlayCard(c) for c in cards)]
+        return [shared(Pass), *(shared(PlayCard, c) for c in cards)]
     if kind == "cards":
         cards = [c for c in dict.fromkeys(state.hands[seat])
                  if sk.card_playable(state, b, side, c)]
-        return [Pass(), *(PlayCard(c) for c in cards)]
+        return [shared(Pass), *(shared(PlayCard, c) for c in cards)]
     if kind == "hit":
-        return [Hit(t) for t in b.targets(1 - side)]
+        return [shared(Hit, t) for t in b.targets(1 - side)]
     if kind == "kamikaze":
         return [KamikazeTarget(t) for t in b.targets(1 - side, units_only=True)]
     if kind == "ambush":
@@ -169,11 +170,12 @@ def legal_actions(state: RiftState) -> list[Action]:
 
 
 def apply(state: RiftState, action: Action) -> None:
-    """Answer the pending battle decision, then run automatic steps.
+    """Answer the pending battle decision, then run automatic steps. ``action`` is one of
+    :func:`legal_actions` (``GameState.apply`` checks it before it comes here).
 
-    Raises IllegalActionError (state unchanged) if ``action`` does not answer it."""
+    Raises IllegalActionError (state unchanged) if no battle decision is pending."""
     b: Battle = state.battle
-    if b.pending is None or action not in legal_actions(state):
+    if b.pending is None:
         raise IllegalActionError(f"{action} is not a legal battle action now")
     kind, seat, arg = b.pending
     b.pending = None

@@ -214,11 +214,11 @@ def own_groups(b: Battle, side: int) -> dict[str, int]:
 
 # ---------------------------------------------------------------------- cards
 def card_effect(state: RiftState, card_id: str) -> tuple[str, dict[str, Any]]:
-    """(kind, params) of an OCC-card's effect."""
-    eff = state.content.cards[card_id].effect
-    data = eff.model_dump() if hasattr(eff, "model_dump") else dict(eff)
-    kind = data.pop("kind")
-    return kind, data
+    """(kind, params) of an OCC-card's effect (``occ.effect_of``, cached: read the params,
+    never change them)."""
+    from .occ import cached_effect
+
+    return cached_effect(state.content.cards[card_id])
 
 
 def card_playable(state: RiftState, b: Battle, side: int, card_id: str) -> bool:

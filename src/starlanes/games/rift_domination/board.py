@@ -20,8 +20,9 @@ Boards are static and shared by every state; build them with :func:`board_for`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from .content import RiftContent
 
@@ -59,6 +60,8 @@ class Board:
     wormholes: bool
     in_play_planets: tuple[int, ...] = ()
     planet_garrison: tuple[int, ...] = ()  # neutral defenders per planet (RD-OPEN-25)
+    # derived lookups the rules build once per board (e.g. the move actions of a stack)
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def distance(self, a: int, b: int) -> int:
         """Shortest number of movement points between points ``a`` and ``b`` (BFS)."""

@@ -19,9 +19,12 @@ from typing import TYPE_CHECKING
 from starlanes.engine import Action, Decision
 
 from . import battle, occ, planets
-from .actions import Attack, Consume, Done, JoinAttack, Land, Lift, Move, Negotiate
+from .actions import Attack, Consume, Done, JoinAttack, Land, Lift, Move, Negotiate, action
+from .survey import kind_sets, survey_units
+from .units import Unit, new_unit
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .factions import UnitStats
     from .state import RiftState
 
 CARGO_ORDER = {"infantry": 0, "engineer": 1, "diplomat": 2, "kamikaze_drone": 3, "fighter": 4}
@@ -30,10 +33,10 @@ CARGO_ORDER = {"infantry": 0, "engineer": 1, "diplomat": 2, "kamikaze_drone": 3,
 def _stacks(s: RiftState, seat: int) -> dict[int, tuple[list[int], list[int]]]:
     """point -> (ships with movement points left, passengers) of ``seat``'s stacks."""
     out: dict[int, tuple[list[int], list[int]]] = {}
-    carried = {k for k, st in s.stats[seat].items() if st.used_capacity > 0}
-    for uid, u in s.units.items():
-        # indices: 0 owner, 1 kind, 2 loc, 3 landed, 4 mp (hot loop: no attribute access)
-        if u[0] != seat or u[3]:
+    carried = kind_sets(s.stats[seat]).carried
+    for uid, u in s.units.of[seat].items():
+        # indices: 1 kind, 2 loc, 3 landed, 4 mp (hot loop: no attribute access)
+        if u[3]:
             continue
         entry = out.get(u[2])
         if entry is None:
@@ -52,62 +55,101 @@ def _neighbors(s: RiftState, seat: int, p: int) -> tuple[int, ...]:
 
 
 def move_actions(s: RiftState) -> list[Action]:
+    """Step 5-6 actions of the seat in turn: moves of each stack (whole, or one ship of a
+    kind when the stack has several ships), then planet actions, card plays and done."""
     seat = s.seat
-    names = s.board.names
+    survey = survey_units(s, seat)
+    memo = s.board.memo
+    fx = s.fx[seat]
+    warp = fx is not None and fx.wormhole_mastery
     out: list[Action] = []
-    for p, (ships, _cargo) in _stacks(s, seat).items():
-        if not ships:
+    for p, kinds in survey.ships.items():
+        if not kinds:
             continue
-        kinds = sorted({s.units[u].kind for u in ships}) if len(ships) > 1 else []
-        src = names[p]
-        for q in _neighbors(s, seat, p):
-            dst = names[q]
-            out.append(Move(src, dst))
-            for k in kinds:
-                out.append(Move(src, dst, k))
-    out.extend(planets.planet_actions(s, seat))
+        key = ("moves", p, warp, tuple(sorted(set(kinds))) if len(kinds) > 1 else ())
+        moves = memo.get(key)
+        if moves is None:
+            moves = memo[key] = _stack_moves(s, seat, p, key[3])
+        out.extend(moves)
+    out.extend(planets.planet_actions(s, seat, survey))
     out.extend(occ.own_turn_actions(s, seat))
-    out.append(Done())
+    out.append(action(Done))
     return out
 
 
+def _stack_moves(s: RiftState, seat: int, p: int, detach: tuple[str, ...]) -> tuple[Action, ...]:
+    """The moves of a stack at ``p``: to each neighbour the whole stack, then one ship of
+    each kind in ``detach`` (sorted; empty for a stack of one ship)."""
+    names = s.board.names
+    src = names[p]
+    out: list[Action] = []
+    for q in _neighbors(s, seat, p):
+        dst = names[q]
+        out.append(action(Move, src, dst))
+        for k in detach:
+            out.append(action(Move, src, dst, k))
+    return tuple(out)
+
+
 def _load(s: RiftState, seat: int, ships: list[int], cargo: list[int]) -> list[int]:
-    stats = s.stats[seat]
-    room = sum(stats[s.units[u].kind].capacity for u in ships)
-    if room <= 0 or not cargo:
+    """The passengers (unit ids from ``cargo``) that ``ships`` take along: ground units
+    first, then drones, then fighters, each while room is left (ruling RD-OPEN-12)."""
+    units = s.units
+    return [uid for uid, _u in _loaded(s.stats[seat], [(u, units[u]) for u in ships],
+                                       [(u, units[u]) for u in cargo])]
+
+
+def _loaded(stats: dict[str, UnitStats], ships: list[tuple[int, Unit]],
+            cargo: list[tuple[int, Unit]]) -> list[tuple[int, Unit]]:
+    """:func:`_load` on (uid, unit) pairs."""
+    if not cargo:
         return []
-    order = sorted(cargo, key=lambda u: (CARGO_ORDER.get(s.units[u].kind, 9), u))
+    room = 0
+    for _uid, u in ships:
+        room += stats[u[1]].capacity
+    if room <= 0:
+        return []
     taken = []
-    for u in order:
-        need = stats[s.units[u].kind].used_capacity
+    for _rank, uid, u in sorted([(CARGO_ORDER.get(u[1], 9), uid, u) for uid, u in cargo]):
+        need = stats[u[1]].used_capacity
         if need <= room:
-            taken.append(u)
+            taken.append((uid, u))
             room -= need
     return taken
 
 
 def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> list[int]:
-    """Move ships (and their cargo) from ``src`` to ``dst``; returns the uids moved."""
-    ships, cargo = _stacks(s, seat).get(src, ([], []))
-    if kind:
-        pick = max((u for u in ships if s.units[u].kind == kind), key=lambda u: (s.units[u].mp, -u))
-        ships = [pick]
-    carried = _load(s, seat, ships, cargo)
-    units = s.units
-    toll = _warp_toll(s, seat, src, dst)
+    """Move ships (and their cargo) from ``src`` to ``dst``; returns the uids moved: the
+    ships of the stack at ``src`` with movement points left (or, with ``kind``, the one of
+    that kind with the most), then what they carry (:func:`_load`)."""
     stats = s.stats[seat]
-    for u in ships:
-        x = units[u]
-        mp = x.mp - 1
-        if toll and mp > 0 and x.kind != "infantry":
+    carried_kinds = kind_sets(stats).carried
+    ships: list[tuple[int, Unit]] = []
+    cargo: list[tuple[int, Unit]] = []
+    for uid, u in s.units.of[seat].items():  # the stack at src, as in _stacks
+        if u[2] != src or u[3]:
+            continue
+        if u[1] in carried_kinds:
+            cargo.append((uid, u))
+        elif u[4] > 0:
+            ships.append((uid, u))
+    if kind:
+        ships = [max((x for x in ships if x[1][1] == kind), key=lambda x: (x[1][4], -x[0]))]
+    carried = _loaded(stats, ships, cargo)
+    toll = _warp_toll(s, seat, src, dst)
+    moved = []
+    for uid, x in ships:
+        mp = x[4] - 1
+        if toll and mp > 0 and x[1] != "infantry":
             # never below 0 left, and never the unit's allowance for the turn below 1
-            mp -= max(0, min(toll, mp, stats[x.kind].mp + s.turn_mp_bonus - 1))
-        units[u] = x._replace(loc=dst, mp=mp)
-    for u in carried:
-        units[u] = units[u]._replace(loc=dst)
+            mp -= max(0, min(toll, mp, stats[x[1]].mp + s.turn_mp_bonus - 1))
+        moved.append((uid, new_unit(Unit, (seat, x[1], dst, False, mp, x[5]))))
+    for uid, x in carried:
+        moved.append((uid, new_unit(Unit, (seat, x[1], dst, False, x[4], x[5]))))
+    s.units.move_fleet(seat, src, dst, moved)  # the stack: the seat's units afloat at src
     if s.no_landing:  # a new arrival: the landing parties aboard may land again
-        s.no_landing = s.no_landing.difference(carried)
-    return ships + carried
+        s.no_landing = s.no_landing.difference(uid for uid, _x in carried)
+    return [uid for uid, _x in ships] + [uid for uid, _x in carried]
 
 
 def _warp_toll(s: RiftState, seat: int, src: int, dst: int) -> int:
@@ -127,7 +169,7 @@ def _warp_toll(s: RiftState, seat: int, src: int, dst: int) -> int:
 
 
 def _enemy_fleet_at(s: RiftState, seat: int, p: int) -> bool:
-    return any(u.loc == p and u.owner != seat and not u.landed for u in s.units.values())
+    return s.units.fleet_at(p, seat)
 
 
 def _joinable(s: RiftState, seat: int, target: int) -> list[int]:

@@ -15,17 +15,35 @@ from typing import TYPE_CHECKING, Any
 
 from starlanes.engine import Action, Decision
 
-from .actions import Pass, PlayCard, Resolve, Sacrifice
+from .actions import Pass, PlayCard, Resolve, Sacrifice, action
+from .survey import enemy_fleet_points
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
 
 def effect_of(card: Any) -> tuple[str, dict[str, Any]]:
-    """(kind, params) of a card's effect, whatever model shape the content uses."""
+    """(kind, params) of a card's effect, whatever model shape the content uses; the
+    params dict is the caller's own."""
     eff = card.effect
     data = eff.model_dump() if hasattr(eff, "model_dump") else dict(eff)
     kind = data.pop("kind")
     return kind, data
+
+
+_EFFECT_CACHE: dict[int, tuple[Any, tuple[str, dict[str, Any]]]] = {}
+
+
+def cached_effect(card: Any) -> tuple[str, dict[str, Any]]:
+    """:func:`effect_of` cached per card object, for the rules' hot paths: content is not
+    changed once loaded, and the params dict returned here is shared, so read it only."""
+    hit = _EFFECT_CACHE.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    got = effect_of(card)
+    if len(_EFFECT_CACHE) > 4096:
+        _EFFECT_CACHE.clear()
+    _EFFECT_CACHE[id(card)] = (card, got)
+    return got
 
 
 def draw_cards(s: RiftState, seat: int, n: int) -> None:
@@ -61,9 +79,25 @@ def _diplomats(s: RiftState, seat: int) -> list[int]:
     """The seat's diplomats that may be sacrificed (not one fighting in a battle)."""
     busy = s.battle.fighters if s.battle is not None else {}
     return [
-        u for u, x in s.units.items()
-        if x.owner == seat and x.kind == "diplomat" and u not in busy
+        u for u, x in s.units.of[seat].items()
+        if x.kind == "diplomat" and u not in busy
     ]
+
+
+_TABLES: dict[int, tuple[Any, dict[str, tuple[str, str, dict[str, Any]]]]] = {}
+
+
+def card_table(content: Any) -> dict[str, tuple[str, str, dict[str, Any]]]:
+    """card id -> (timing, effect kind, effect params) for ``content``'s OCC-cards, cached
+    per content object (read the params, never change them)."""
+    hit = _TABLES.get(id(content))
+    if hit is not None and hit[0] is content:
+        return hit[1]
+    table = {cid: (card.timing, *cached_effect(card)) for cid, card in content.cards.items()}
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[id(content)] = (content, table)
+    return table
 
 
 # ------------------------------------------------------------------ own-turn play
@@ -89,7 +123,7 @@ def _targets(s: RiftState, seat: int, kind: str, p: dict[str, Any]) -> list[str]
         return [ids[q] for q in free_bases(s, seat)]
     if kind == "teleport":
         bases = s.military_bases(seat)
-        fleets = sorted({u.loc for u in s.units.values() if u.owner == seat and not u.landed})
+        fleets = sorted(s.units.afloat[seat])
         return [
             f"{b.names[f]}>{ids[q]}" for f in fleets for q in bases
             if b.planet_point[q] != f
@@ -104,18 +138,24 @@ OWN_TURN = frozenset({"own_turn", "any_time"})
 def own_turn_actions(s: RiftState, seat: int, timings: frozenset[str] = OWN_TURN) -> list[Action]:
     """Card plays open to ``seat`` outside battle: cards of the given timings with each of
     their legal targets."""
-    cards = s.content.cards
+    hand = s.hands[seat]
+    if not hand:
+        return []
+    table = card_table(s.content)
     out: list[Action] = []
-    for cid in sorted(set(s.hands[seat])):
-        card = cards[cid]
-        if card.timing not in timings:
+    found: dict[str, list[str] | None] = {}  # effect kind -> its targets, found once
+    for cid in sorted(set(hand)):
+        timing, kind, p = table[cid]
+        if timing not in timings:
             continue
-        kind, p = effect_of(card)
-        targets = _targets(s, seat, kind, p)
-        if targets is None:
-            out.append(PlayCard(cid))
+        if kind in found:
+            targets = found[kind]
         else:
-            out.extend(PlayCard(cid, t) for t in targets)
+            targets = found[kind] = _targets(s, seat, kind, p)
+        if targets is None:
+            out.append(action(PlayCard, cid))
+        else:
+            out.extend(action(PlayCard, cid, t) for t in targets)
     return out
 
 
@@ -143,13 +183,13 @@ def _counter_legal(s: RiftState, d: Decision) -> list[Action]:
     seat = d.seat
     cards = s.content.cards
     out: list[Action] = [
-        PlayCard(c) for c in sorted(set(s.hands[seat]))
-        if cards[c].timing == "counter" and effect_of(cards[c])[0] == "counter"
+        action(PlayCard, c) for c in sorted(set(s.hands[seat]))
+        if cards[c].timing == "counter" and cached_effect(cards[c])[0] == "counter"
     ]
     fx = s.fx[seat]
     if fx is not None and fx.diplomat_shield and _diplomats(s, seat):
-        out.append(Sacrifice())
-    out.append(Pass())
+        out.append(action(Sacrifice))
+    out.append(action(Pass))
     return out
 
 
@@ -194,8 +234,11 @@ ANY_TIME = frozenset({"any_time"})
 
 
 def holds_any_time(s: RiftState, seat: int) -> bool:
-    cards = s.content.cards
-    return any(cards[c].timing == "any_time" for c in s.hands[seat])
+    hand = s.hands[seat]
+    if not hand:
+        return False
+    table = card_table(s.content)
+    return any(table[c][0] == "any_time" for c in hand)
 
 
 def open_window(s: RiftState) -> None:
@@ -233,7 +276,7 @@ def skip_spent_window(s: RiftState) -> bool:
 
 
 def _window_legal(s: RiftState, d: Decision) -> list[Action]:
-    return [*own_turn_actions(s, d.seat, ANY_TIME), Pass()]
+    return [*own_turn_actions(s, d.seat, ANY_TIME), action(Pass)]
 
 
 def _window_apply(s: RiftState, d: Decision, a: Action) -> None:
@@ -254,7 +297,7 @@ DECISIONS = {
 # ------------------------------------------------------------------ effects
 def resolve_effect(s: RiftState, seat: int, card_id: str, target: str, victim: int) -> None:
     """Apply a non-battle card effect for ``seat``; ``victim`` is the targeted seat."""
-    kind, p = effect_of(s.content.cards[card_id])
+    kind, p = cached_effect(s.content.cards[card_id])
     b = s.board
     ids = b.planet_ids
     floor = s.content.rules.income_start
@@ -309,22 +352,22 @@ def resolve_effect(s: RiftState, seat: int, card_id: str, target: str, victim: i
     elif kind in ("recruit", "free_units"):
         _place_units(s, seat, p["unit"], p["count"], target)
     elif kind == "lose_units":
-        mine = [u for u, x in s.units.items() if x.owner == seat and x.kind == p["unit"]]
+        mine = [u for u, x in s.units.of[seat].items() if x.kind == p["unit"]]
         for u in mine[: p["count"]]:
             s.remove_unit(u)
         s.log(f"{s.seat_name(seat)} loses {min(len(mine), p['count'])} {p['unit']}")
     elif kind == "extra_mp":
         s.turn_mp_bonus += p["amount"]
         stats = s.stats[seat]
-        for u, x in s.units.items():
-            if x.owner == seat and stats[x.kind].self_propelled:
+        for u, x in s.units.of[seat].items():
+            if stats[x.kind].self_propelled:
                 s.units[u] = x._replace(mp=x.mp + p["amount"])
     elif kind == "teleport":
         src, dst = target.split(">")
         a, q = b.index[src], b.planet_point[ids.index(dst)]
         moved = {}
-        for u, x in list(s.units.items()):
-            if x.owner == seat and x.loc == a and not x.landed:
+        for u, x in list(s.units.of[seat].items()):
+            if x.loc == a and not x.landed:
                 s.units[u] = x._replace(loc=q)
                 moved[u] = a
         s.log(f"{s.seat_name(seat)}'s fleet at {src} jumps to {dst}")
@@ -341,8 +384,12 @@ def resolve_effect(s: RiftState, seat: int, card_id: str, target: str, victim: i
 def free_bases(s: RiftState, seat: int) -> list[int]:
     """The seat's planets with a military base whose orbit holds no enemy fleet: new units
     are never placed into an enemy-held orbit (RD-REC-03, ruling RD-OPEN-24)."""
+    bases = s.military_bases(seat)
+    if not bases:
+        return bases
     pp = s.board.planet_point
-    return [q for q in s.military_bases(seat) if not s.enemy_fleet_at(seat, pp[q])]
+    enemy = enemy_fleet_points(s, seat)
+    return [q for q in bases if pp[q] not in enemy]
 
 
 def _place_units(s: RiftState, seat: int, unit: str, count: int, target: str) -> None:
@@ -358,8 +405,9 @@ def _place_units(s: RiftState, seat: int, unit: str, count: int, target: str) ->
             point = b.planet_point[bases[0]]
         else:
             locs: dict[int, int] = {}
-            for x in s.units.values():
-                if x.owner == seat and not x.landed and not s.enemy_fleet_at(seat, x.loc):
+            enemy = enemy_fleet_points(s, seat)
+            for x in s.units.of[seat].values():
+                if not x.landed and x.loc not in enemy:
                     locs[x.loc] = locs.get(x.loc, 0) + 1
             if locs:
                 point = max(sorted(locs), key=lambda q: locs[q])

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from starlanes.engine import Action, Decision
 
 from . import battle, occ
-from .actions import Consume, FreeUpgrade, Land, Lift, Negotiate
+from .actions import Consume, FreeUpgrade, Land, Lift, Negotiate, action
+from .survey import Survey, landed_infantry_at, survey_units
 from .turn import add_upgrade, buildable, lockable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,57 +34,50 @@ def _ground_in_orbit(s: RiftState, seat: int, point: int) -> list[int]:
     stats = s.stats[seat]
     barred = s.no_landing
     return [
-        uid for uid, u in s.units.items()
-        if u.loc == point and u.owner == seat and not u.landed and stats[u.kind].ground
+        uid for uid, u in s.units.of[seat].items()
+        if u.loc == point and not u.landed and stats[u.kind].ground
         and uid not in barred
     ]
 
 
-def planet_actions(s: RiftState, seat: int) -> list[Action]:
-    """Land / lift / negotiate / consume actions available to ``seat`` in step 5-6."""
+def planet_actions(s: RiftState, seat: int, survey: Survey | None = None) -> list[Action]:
+    """Land / lift / negotiate / consume actions available to ``seat`` in step 5-6, by
+    orbit point; ``survey`` is :func:`survey_units` of ``s`` for ``seat`` if the caller
+    has it already."""
+    if survey is None:
+        survey = survey_units(s, seat)
     b = s.board
     fx = s.fx[seat]
-    stats = s.stats[seat]
-    own: dict[int, list] = {}
-    enemy_ships: set[int] = set()
-    landed_infantry: set[tuple[int, int]] = set()
     planet_of = b.planet_of
-    barred = s.no_landing
-    for uid, u in s.units.items():
-        if planet_of[u.loc] < 0:
-            continue
-        if u.owner == seat:
-            if not (barred and uid in barred and not u.landed):
-                own.setdefault(u.loc, []).append(u)
-        elif not u.landed:
-            enemy_ships.add(u.loc)
-        elif u.kind == "infantry":
-            landed_infantry.add((u.owner, u.loc))
+    planet_ids = b.planet_ids
+    planet_owner = s.planet_owner
+    tile_kind = s.tile_kind
+    fleets, own_fleets = s.units.afloat_all, s.units.afloat[seat]
+    lifters = survey.lifters
+    consumes = fx is not None and bool(fx.consume)
     out: list[Action] = []
     can_pay = (fx is not None and fx.civilized_free) or (
         s.resources[seat] >= s.content.rules.civilized_cost)
+    own = survey.own
     for point in sorted(own):
-        here = own[point]
+        # flags: ground unit in orbit, troops in orbit, landed unit, diplomat
+        ground, troops, landed, diplomat = own[point]
         p = planet_of[point]
-        name = b.planet_ids[p]
-        owner = s.planet_owner[p]
-        hostile = point in enemy_ships
-        ground = [u for u in here if not u.landed and stats[u.kind].ground]
+        owner = planet_owner[p]
+        hostile = fleets.get(point, 0) > own_fleets.get(point, 0)  # an enemy fleet there
         # troops: any ground unit but a diplomat (ruling RD-OPEN-10)
-        troops = any(u.kind != "diplomat" for u in ground)
-        payable = owner >= 0 or s.tile_kind[p] != "civilized" or can_pay
+        payable = owner >= 0 or tile_kind[p] != "civilized" or can_pay
         if ground and not hostile and (owner == seat or (troops and payable)):
-            out.append(Land(name))
-        if any(u.landed for u in here) and _lifter(s, seat, point) is not None:
-            out.append(Lift(name))
+            out.append(action(Land, planet_ids[p]))
+        if landed and point in lifters:
+            out.append(action(Lift, planet_ids[p]))
         if (
-            owner != seat and s.tile_kind[p] == "civilized" and not hostile
-            and any(u.kind == "diplomat" for u in here)
-            and (owner < 0 or (owner, point) not in landed_infantry)
+            owner != seat and tile_kind[p] == "civilized" and not hostile and diplomat
+            and (owner < 0 or not landed_infantry_at(s, owner, point))
         ):
-            out.append(Negotiate(name))
-        if fx and fx.consume and owner < 0 and not hostile:
-            out.append(Consume(name))
+            out.append(action(Negotiate, planet_ids[p]))
+        if consumes and owner < 0 and not hostile:
+            out.append(action(Consume, planet_ids[p]))
     return out
 
 
@@ -96,8 +90,8 @@ def apply_planet_action(s: RiftState, seat: int, a: Action) -> None:
         assert ship is not None
         x = s.units[ship]
         s.units[ship] = x._replace(mp=x.mp - 1)
-        for uid, u in list(s.units.items()):
-            if u.loc == point and u.owner == seat and u.landed:
+        for uid, u in list(s.units.of[seat].items()):
+            if u.loc == point and u.landed:
                 s.units[uid] = u._replace(landed=False)
         s.log(f"{s.seat_name(seat)} lifts off from {a.planet} aboard a {x.kind}")
     elif isinstance(a, Land):
@@ -123,8 +117,8 @@ def _lifter(s: RiftState, seat: int, point: int) -> int | None:
     this cost landing and lifting could repeat forever)."""
     stats = s.stats[seat]
     best = None
-    for uid, u in s.units.items():
-        if (u.loc == point and u.owner == seat and not u.landed and u.mp > 0
+    for uid, u in s.units.of[seat].items():
+        if (u.loc == point and not u.landed and u.mp > 0
                 and stats[u.kind].capacity > 0 and (best is None or u.mp > s.units[best].mp)):
             best = uid
     return best
@@ -212,8 +206,8 @@ def negotiate(s: RiftState, seat: int, p: int) -> None:
     generator are destroyed (RD-BAT-18); the other upgrades change hands."""
     point = s.board.planet_point[p]
     s.log(f"{s.seat_name(seat)} negotiates for {s.board.planet_ids[p]}")
-    for uid, u in s.units.items():
-        if u.loc == point and u.owner == seat and u.kind == "diplomat":
+    for uid, u in s.units.of[seat].items():
+        if u.loc == point and u.kind == "diplomat":
             s.units[uid] = u._replace(landed=True)
             break
     _reveal(s, p)

@@ -5,48 +5,28 @@ GAME STRUCTURE: steps 1-4 and 7), ``movement`` (MOVEMENT, steps 5-6), ``planets`
 CONDITIONS, SYSTEMS, SPECIAL PLANETS), ``battle`` (BATTLE, UNIT-SKILLS), ``occ``
 (OCC-CARDS). This module holds the data they share and the engine contract.
 
-Units are immutable :class:`Unit` tuples in a dict by unit id, so ``clone()`` copies a dict
-of references; planets and players are flat lists of ints, strings and tuples.
+Units are immutable :class:`Unit` tuples in a :class:`UnitTable` by unit id (a dict that also
+keeps each seat's units and fleets, see ``units``), so ``clone()`` copies a dict of
+references; planets and players are flat lists of ints, strings and tuples.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from starlanes.engine import Action, Decision, GameRng, GameState, quick_shuffle
+from starlanes.engine import Action, Decision, GameRng, GameState
 from starlanes.engine.state import TERMINAL, shared_returns
 
+from . import battle, rules
 from .board import Board
 from .content import RiftContent
 from .factions import FactionRules, UnitStats
+from .hidden import resample_hidden
+from .units import Unit, UnitTable
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import RiftDomination
-
-
-_INSTANTS: dict[int, frozenset[str]] = {}
-
-
-def _instant_ids(content: RiftContent) -> frozenset[str]:
-    """The ids of the instant OCC-cards of ``content`` (cached per content object)."""
-    got = _INSTANTS.get(id(content))
-    if got is None:
-        got = frozenset(c for c, card in content.cards.items() if card.timing == "instant")
-        _INSTANTS[id(content)] = got
-    return got
-
-
-class Unit(NamedTuple):
-    """One unit tile: ``wounds`` are LP lost (damage tiles); ``mp`` movement points left this
-    turn; ``landed`` means on the planet surface at orbit point ``loc`` (ground units)."""
-
-    owner: int
-    kind: str
-    loc: int
-    landed: bool
-    mp: int
-    wounds: int
 
 
 class RiftState(GameState):
@@ -59,7 +39,7 @@ class RiftState(GameState):
         "roster", "unlocks", "home", "repicked", "faction_pool", "faction_offer", "hands",
         "deck", "discard", "system_owner", "stack", "battle", "turn_mp_bonus", "end_reason",
         "winners", "log_lines", "target_vp", "setup_order", "options", "deck_unordered",
-        "no_landing", "target_reached", "occ_known",
+        "no_landing", "target_reached", "occ_known", "_log_shared",
     )
 
     def __init__(self, game: RiftDomination, content: RiftContent, board: Board) -> None:
@@ -73,7 +53,7 @@ class RiftState(GameState):
         self.step = 0
         self.seat = 0
         self.round = 0
-        self.units: dict[int, Unit] = {}
+        self.units = UnitTable(self.n)
         self.next_uid = 1
         np_ = len(board.planet_ids)
         self.planet_owner = [-1] * np_
@@ -108,6 +88,8 @@ class RiftState(GameState):
         self.end_reason = ""
         self.winners: list[int] = []
         self.log_lines: list[str] = []
+        # log_lines is shared with clones until one of them logs (copy on write)
+        self._log_shared = False
         self.target_vp = 0
         # Someone has reached the target this game: the current round is the last
         # (RD-WIN-06, ruling RD-OPEN-19), even if that player falls below it again.
@@ -124,6 +106,9 @@ class RiftState(GameState):
 
     # ------------------------------------------------------------------ helpers
     def log(self, text: str) -> None:
+        if self._log_shared:
+            self.log_lines = self.log_lines[:]
+            self._log_shared = False
         self.log_lines.append(text)
 
     def seat_name(self, seat: int) -> str:
@@ -143,10 +128,9 @@ class RiftState(GameState):
         del self.units[uid]
 
     def units_at(self, point: int, owner: int | None = None) -> list[int]:
-        return [
-            u for u, x in self.units.items()
-            if x.loc == point and (owner is None or x.owner == owner)
-        ]
+        if owner is not None:
+            return [u for u, x in self.units.of[owner].items() if x.loc == point]
+        return [u for u, x in self.units.items() if x.loc == point]
 
     def gain_vp(self, seat: int, n: int, reason: str) -> None:
         """Add (or with negative ``n`` remove) victory points; VP never go below 0, and the
@@ -209,8 +193,7 @@ class RiftState(GameState):
     def enemy_fleet_at(self, seat: int, point: int) -> bool:
         """True if another seat has units that are not landed at ``point`` (an
         enemy-held point: entering it starts a battle, RD-MOV-10, ruling RD-OPEN-24)."""
-        return any(u.loc == point and u.owner != seat and not u.landed
-                   for u in self.units.values())
+        return self.units.fleet_at(point, seat)
 
     def controls_planet_in_system(self, seat: int, system: int) -> bool:
         return any(self.planet_owner[p] == seat for p in self.board.system_planets[system])
@@ -237,8 +220,6 @@ class RiftState(GameState):
         if self.stack:
             return self.stack[-1].seat
         if self.battle is not None:
-            from . import battle
-
             return battle.current_player(self)
         return self.seat
 
@@ -246,13 +227,9 @@ class RiftState(GameState):
         return self.phase == "over"
 
     def _legal_actions(self) -> list[Action]:
-        from . import rules
-
         return rules.legal_actions(self)
 
     def _apply(self, action: Action) -> None:
-        from . import rules
-
         rules.apply(self, action)
 
     def returns(self) -> list[float]:
@@ -304,7 +281,8 @@ class RiftState(GameState):
         c.turn_mp_bonus = self.turn_mp_bonus
         c.end_reason = self.end_reason
         c.winners = self.winners[:]
-        c.log_lines = self.log_lines[:]
+        c.log_lines = self.log_lines
+        c._log_shared = self._log_shared = True
         c.target_vp = self.target_vp
         c.target_reached = self.target_reached
         c.occ_known = self.occ_known[:]
@@ -329,101 +307,7 @@ class RiftState(GameState):
             ["target reached"] if self.target_reached else [])
 
     def _resample_hidden(self, seat: int, rng: random.Random) -> None:
-        # OCC-cards: the other hands are dealt afresh from every card ``seat`` cannot see
-        # (deck + other hands); the rest becomes an unordered deck drawn at random, which
-        # spares shuffling ~100 cards per determinisation. Instant cards are revealed when
-        # drawn (RD-OCC-03), so a hand never holds one unseen: they stay where they are and
-        # are never dealt into a hand.
-        instant = _instant_ids(self.content)
-        unseen = [c for c in self.deck if c not in instant]
-        deck_instants = [c for c in self.deck if c in instant]
-        kept: dict[int, list[str]] = {}
-        need = 0
-        for s in range(self.n):
-            if s != seat:
-                hand = self.hands[s]
-                kept[s] = [c for c in hand if c in instant]
-                hidden = [c for c in hand if c not in instant]
-                unseen.extend(hidden)
-                need += len(hidden)
-        if any(k or h for s, (k, h) in enumerate(self.occ_known) if s != seat):
-            self._deal_known(seat, unseen, kept, rng)
-            self.deck += deck_instants
-        else:
-            size = len(unseen)
-            for i in range(need):  # partial Fisher-Yates: a uniform draw of the dealt cards
-                j = i + int(rng.random() * (size - i))
-                unseen[i], unseen[j] = unseen[j], unseen[i]
-            i = 0
-            for s in range(self.n):
-                if s != seat:
-                    k = len(self.hands[s]) - len(kept[s])
-                    self.hands[s] = kept[s] + unseen[i:i + k]
-                    i += k
-            self.deck = unseen[i:] + deck_instants
-        self.deck_unordered = True
-        # Condition tiles: hidden values are reshuffled among tiles of the same kind,
-        # together with the values still in the bag and the tile in hand.
-        kinds, revealed, tile_value = self.tile_kind, self.tile_revealed, self.tile_value
-        slots: dict[str, list[int]] = {}
-        for p, k in enumerate(kinds):
-            if k and not revealed[p]:
-                at = slots.get(k)
-                if at is None:
-                    slots[k] = [p]
-                else:
-                    at.append(p)
-        by_kind = {k: [tile_value[p] for p in at] for k, at in slots.items()}
-        bag_slots: dict[str, list[int]] = {}
-        for j, (k, v) in enumerate(self.tile_bag):
-            by_kind.setdefault(k, []).append(v)
-            bag_slots.setdefault(k, []).append(j)
-        in_hand = self.tile_in_hand
-        if in_hand is not None:  # its value is hidden from everyone (ruling RD-OPEN-05)
-            by_kind.setdefault(in_hand[0], []).append(in_hand[1])
-        for k, values in by_kind.items():
-            if len(values) > 1:
-                quick_shuffle(values, rng)
-            it = iter(values)
-            for p in slots.get(k, ()):
-                tile_value[p] = next(it)
-            for j in bag_slots.get(k, ()):
-                self.tile_bag[j] = (k, next(it))
-            if in_hand is not None and in_hand[0] == k:
-                self.tile_in_hand = (k, next(it))
-        # The kinds still in the bag are hidden too: their order is reshuffled.
-        quick_shuffle(self.tile_bag, rng)
-        # So is the order of the factions not yet drawn (a repick draws from it); once
-        # set-up is over nothing draws from it again.
-        if self.phase.startswith("setup"):
-            quick_shuffle(self.faction_pool, rng)
-
-    def _deal_known(self, seat: int, unseen: list[str], kept: dict[int, list[str]],
-                    rng: random.Random) -> None:
-        """Deal the other hands from ``unseen`` keeping what the card windows told
-        ``seat``: each hand keeps its ``kept`` cards, gets its known number of cards that
-        are not any-time cards, then an any-time card if it is known to hold one, then
-        cards at random; the rest is the deck."""
-        cards = self.content.cards
-        quick_shuffle(unseen, rng)
-        plain = [c for c in unseen if cards[c].timing != "any_time"]
-        anytime = [c for c in unseen if cards[c].timing == "any_time"]
-        hands: dict[int, list[str]] = {}
-        for s in range(self.n):
-            if s == seat:
-                continue
-            known, holds = self.occ_known[s]
-            hand = list(kept.get(s, ())) + [plain.pop() for _ in range(min(known, len(plain)))]
-            if holds and anytime:
-                hand.append(anytime.pop())
-            hands[s] = hand
-        rest = plain + anytime
-        quick_shuffle(rest, rng)
-        for s, hand in hands.items():
-            while len(hand) < len(self.hands[s]):
-                hand.append(rest.pop())
-            self.hands[s] = hand
-        self.deck = rest
+        resample_hidden(self, seat, rng)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: the public board, its own hand, others' hand sizes; tile

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 from starlanes.engine import Action, Decision
 
 from . import occ
-from .actions import Build, Demolish, Done, EndTurn, PlaceFighters, Recruit, Unlock
+from .actions import Build, Demolish, Done, EndTurn, PlaceFighters, Recruit, Unlock, action
+from .survey import enemy_fleet_points
+from .units import Unit, new_unit
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
@@ -37,18 +39,18 @@ def reset_movement(s: RiftState, seat: int) -> None:
         if "warp" in s.planet_upgrades[p] and s.planet_owner[p] >= 0:
             warp_sys[b.planet_system[p]] = s.planet_owner[p]
     stats = s.stats[seat]
-    for uid, u in s.units.items():
-        if u.owner != seat:
-            continue
-        st = stats[u.kind]
+    changed = []
+    for uid, u in s.units.of[seat].items():
+        st = stats[u[1]]
         mp = st.mp if st.used_capacity == 0 else 0
         if mp and warp_sys and u.kind != "infantry":
             sys = b.system_of[u.loc]
             if sys >= 0 and sys in warp_sys:
                 w = s.content.rules.warp_mp
                 mp = mp + w if warp_sys[sys] == seat else max(1, mp - w)
-        if u.mp != mp:
-            s.units[uid] = u._replace(mp=mp)
+        if u[4] != mp:
+            changed.append((uid, new_unit(Unit, (u[0], u[1], u[2], u[3], mp, u[5]))))
+    s.units.restate(seat, changed)
 
 
 def trading_outposts(s: RiftState, seat: int) -> int:
@@ -104,14 +106,14 @@ def fighter_points(s: RiftState, seat: int) -> list[int]:
     """Where free fighters may go: a point holding one of the seat's fleets, or the orbit of
     one of its planets with a military base (RD-TURN-05), but not an orbit held by an
     enemy fleet (ruling RD-OPEN-24)."""
-    pts = {u.loc for u in s.units.values() if u.owner == seat and not u.landed}
+    pts = set(s.units.afloat[seat])
     pts.update(s.board.planet_point[p] for p in s.military_bases(seat))
-    return sorted(p for p in pts if not s.enemy_fleet_at(seat, p))
+    return sorted(pts - s.units.fleet_points(seat))
 
 
 def _fighters_legal(s: RiftState, d: Decision) -> list[Action]:
     names = s.board.names
-    return [PlaceFighters(names[p]) for p in fighter_points(s, d.seat)]
+    return [action(PlaceFighters, names[p]) for p in fighter_points(s, d.seat)]
 
 
 def _fighters_apply(s: RiftState, d: Decision, a: Action) -> None:
@@ -153,20 +155,36 @@ def upgrade_cost(s: RiftState, seat: int, upgrade: str) -> int:
 
 
 def build_actions(s: RiftState) -> list[Action]:
+    """Step 4 actions of the seat in turn, planet by planet: each upgrade it can afford
+    and may build there (:func:`buildable`), then demolishing each upgrade there; then
+    card plays and done."""
     seat = s.seat
-    ids = s.board.planet_ids
+    b = s.board
+    ids, huge, memo = b.planet_ids, b.planet_huge, b.memo
+    rules = s.content.rules
     out: list[Action] = []
     res = s.resources[seat]
-    for p in s.board.in_play_planets:
-        if s.planet_owner[p] != seat:
+    owner, upgrades = s.planet_owner, s.planet_upgrades
+    affordable: tuple[str, ...] | None = None
+    for p in b.in_play_planets:
+        if owner[p] != seat:
             continue
-        for up in buildable(s, seat, p):
-            if upgrade_cost(s, seat, up) <= res:
-                out.append(Build(up, ids[p]))
-        for up in sorted(set(s.planet_upgrades[p])):
-            out.append(Demolish(up, ids[p]))
+        built = upgrades[p]
+        if len(built) < (rules.huge_upgrade_slots if huge[p] else rules.upgrade_slots):
+            if affordable is None:
+                affordable = tuple(up for up in s.content.upgrades
+                                   if upgrade_cost(s, seat, up) <= res)
+            key = ("build", p, affordable, "warp" in affordable and warp_blocked(s, seat, p))
+            builds = memo.get(key)
+            if builds is None:
+                builds = memo[key] = tuple(action(Build, up, ids[p]) for up in affordable
+                                           if up != "warp" or not key[3])
+            out.extend(builds)
+        if built:
+            for up in sorted(set(built)):
+                out.append(action(Demolish, up, ids[p]))
     out.extend(occ.own_turn_actions(s, seat))
-    out.append(Done())
+    out.append(action(Done))
     return out
 
 
@@ -205,11 +223,15 @@ def recruit_points(s: RiftState, seat: int) -> dict[int, frozenset[str] | None]:
     fx = s.fx[seat]
     if fx and fx.diplomat_recruits:
         b = s.board
-        for u in s.units.values():
-            if u.owner == seat and u.kind == "diplomat":
+        enemy = None
+        for u in s.units.of[seat].values():
+            if u.kind == "diplomat":
                 p = b.planet_of[u.loc]
-                if p >= 0 and p not in out and not s.enemy_fleet_at(seat, u.loc):
-                    out[p] = fx.diplomat_recruits
+                if p >= 0 and p not in out:
+                    if enemy is None:
+                        enemy = enemy_fleet_points(s, seat)
+                    if u.loc not in enemy:
+                        out[p] = fx.diplomat_recruits
     return out
 
 
@@ -226,9 +248,9 @@ def recruit_actions(s: RiftState) -> list[Action]:
         for p, only in recruit_points(s, seat).items():
             for k in affordable:
                 if only is None or k in only:
-                    out.append(Recruit(k, ids[p]))
+                    out.append(action(Recruit, k, ids[p]))
     out.extend(occ.own_turn_actions(s, seat))
-    out.append(EndTurn())
+    out.append(action(EndTurn))
     return out
 
 
@@ -252,9 +274,8 @@ def apply_recruit(s: RiftState, a: Action) -> None:
 def run_turn_end(s: RiftState) -> None:
     """The turn is over: the other seats get a window for any-time OCC-cards (RD-OCC-01,
     ``occ.open_window``), then :func:`run_between_turns` moves on."""
-    for uid, u in s.units.items():
-        if u.owner == s.seat and u.mp:
-            s.units[uid] = u._replace(mp=0)
+    s.units.restate(s.seat, [(uid, new_unit(Unit, (u[0], u[1], u[2], u[3], 0, u[5])))
+                             for uid, u in s.units.of[s.seat].items() if u[4]])
     s.turn_mp_bonus = 0
     s.no_landing = frozenset()
     s.phase = "between_turns"

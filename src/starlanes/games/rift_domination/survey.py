@@ -1,0 +1,119 @@
+"""One pass over a seat's units for the questions the movement step asks many times.
+
+Listing a seat's legal moves needs its stacks, which orbits hold enemy fleets, where it can
+land, lift off or negotiate: asked point by point that is a scan of every unit per point.
+:func:`survey_units` answers all of them in one pass over the seat's own units (in unit-id
+order, so the lists built from it keep that order), reading enemy fleets from the
+:class:`~.units.UnitTable`'s per-seat counts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .factions import UnitStats
+    from .state import RiftState
+
+
+class KindSets(NamedTuple):
+    """Unit kinds of one faction's stats by role: ``carried`` (used capacity > 0: moves only
+    aboard a ship, RD-UNIT-02), ``ground`` (may land), ``lifters`` (capacity > 0)."""
+
+    carried: frozenset[str]
+    ground: frozenset[str]
+    lifters: frozenset[str]
+
+
+_KINDS: dict[int, tuple[dict[str, UnitStats], KindSets]] = {}
+
+
+def kind_sets(stats: dict[str, UnitStats]) -> KindSets:
+    """The :class:`KindSets` of a stats table (kind -> UnitStats); cached per table, which
+    are shared and never changed once built (``factions.compile_faction``)."""
+    hit = _KINDS.get(id(stats))
+    if hit is not None and hit[0] is stats:
+        return hit[1]
+    sets = KindSets(
+        frozenset(k for k, st in stats.items() if st.used_capacity > 0),
+        frozenset(k for k, st in stats.items() if st.ground),
+        frozenset(k for k, st in stats.items() if st.capacity > 0),
+    )
+    if len(_KINDS) > 512:
+        _KINDS.clear()
+    _KINDS[id(stats)] = (stats, sets)
+    return sets
+
+
+class Survey:
+    """What one pass over ``seat``'s units tells (points are board point indices).
+
+    * ``ships``: point -> kinds of the seat's ships there with movement points left (one
+      entry per ship, unit-id order), for every point holding a not-landed unit of the seat,
+      in the order the points are first met;
+    * ``own``: orbit point -> [ground unit in orbit, troops (a ground unit but a diplomat)
+      in orbit, landed unit, diplomat] for the seat's units at planets, leaving out
+      units in orbit barred from landing (ruling RD-OPEN-10);
+    * ``lifters``: points where the seat has a ship with capacity and a movement point.
+    """
+
+    __slots__ = ("ships", "own", "lifters")
+
+    def __init__(self) -> None:
+        self.ships: dict[int, list[str]] = {}
+        self.own: dict[int, list[bool]] = {}
+        self.lifters: set[int] = set()
+
+
+def survey_units(s: RiftState, seat: int) -> Survey:
+    """One pass over ``seat``'s units (in unit-id order); see :class:`Survey`."""
+    out = Survey()
+    ships, own, lifters = out.ships, out.own, out.lifters
+    carried, ground, lift = kind_sets(s.stats[seat])
+    planet_of = s.board.planet_of
+    barred = s.no_landing
+    for uid, u in s.units.of[seat].items():
+        loc = u[2]
+        if u[3]:  # landed
+            if planet_of[loc] < 0:
+                continue
+            flags = own.get(loc)
+            if flags is None:
+                flags = own[loc] = [False, False, True, False]
+            else:
+                flags[2] = True
+            if u[1] == "diplomat":
+                flags[3] = True
+            continue
+        kind = u[1]
+        got = ships.get(loc)
+        if got is None:
+            got = ships[loc] = []
+        if u[4] > 0:
+            if kind not in carried:
+                got.append(kind)
+            if kind in lift:
+                lifters.add(loc)
+        if planet_of[loc] < 0 or (barred and uid in barred):
+            continue
+        flags = own.get(loc)
+        if flags is None:
+            flags = own[loc] = [False, False, False, False]
+        if kind in ground:
+            flags[0] = True
+            if kind != "diplomat":
+                flags[1] = True
+        if kind == "diplomat":
+            flags[3] = True
+    return out
+
+
+def landed_infantry_at(s: RiftState, seat: int, point: int) -> bool:
+    """True if ``seat`` has infantry landed on the planet at orbit ``point``."""
+    return any(u[2] == point and u[3] and u[1] == "infantry" for u in s.units.of[seat].values())
+
+
+def enemy_fleet_points(s: RiftState, seat: int) -> set[int]:
+    """Points holding units of a seat other than ``seat`` that are not landed (an
+    enemy-held point, RD-MOV-10, ruling RD-OPEN-24)."""
+    return s.units.fleet_points(seat)
