@@ -9,6 +9,7 @@ like anyone's action, so bot moves are checked, stored and pushed the same way.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import signal
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
@@ -18,7 +19,8 @@ from typing import Any
 from starlanes.agents import make_agent, parse_spec
 from starlanes.engine import GameState, derive_seed, load
 
-_CACHE_SIZE = 32
+_CACHE_SIZE = 256
+"""Games a worker keeps replayed; beyond that a bot's move replays its game from the start."""
 _cache: OrderedDict[str, GameState] = OrderedDict()
 
 
@@ -79,11 +81,17 @@ def _worker_init() -> None:
 
 class BotPool:
     """A process pool for bot moves; ``workers=0`` thinks in a thread of this process
-    (tests and tiny servers)."""
+    (tests and tiny servers).
+
+    Workers are started with ``spawn``, never forked from the running server (a fork copies
+    the server's threads' locks in whatever state they are), so a script that starts a
+    server with workers needs the usual ``if __name__ == "__main__":`` guard. :meth:`close`
+    ends them at once, even in the middle of a long search."""
 
     def __init__(self, workers: int = 2) -> None:
         self.workers = workers
-        self._pool = (ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+        self._pool = (ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                                          mp_context=multiprocessing.get_context("spawn"))
                       if workers > 0 else None)
 
     async def move(self, job: BotJob) -> str:
@@ -91,5 +99,16 @@ class BotPool:
         return await loop.run_in_executor(self._pool, bot_move, job)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        """Drop the queued bot moves and stop the workers without waiting for their
+        searches."""
+        if self._pool is None:
+            return
+        # the pool has no public way to end a running job: end its processes, then let the
+        # pool (which sees them gone) release its queues
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
+        for proc in processes:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in processes:
+            proc.join(2)
+        self._pool.shutdown(wait=True, cancel_futures=True)
