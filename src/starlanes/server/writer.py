@@ -165,13 +165,16 @@ def _new_future() -> asyncio.Future[Any]:
 
 
 def _resolve(job: _Job, result: Any, error: BaseException | None) -> None:
-    def settle() -> None:
-        if job.future.done():
-            return
-        if error is not None:
-            job.future.set_exception(error)
-        else:
-            job.future.set_result(result)
-
     with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-        job.loop.call_soon_threadsafe(settle)
+        job.loop.call_soon_threadsafe(settle, job.future, result, error)
+
+
+def settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    """Give ``future`` its result or exception unless it is already done (cancelled).
+    Runs in the future's event loop (through ``call_soon_threadsafe``)."""
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
