@@ -250,6 +250,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> None:
         tally = Tally()
         before, _ = await total_moves(client, base)
         cpu_before = cpu_seconds(pid)
+        client_before = time.process_time()
         start = time.monotonic()
         stop = start + args.seconds
         tasks = [asyncio.create_task(play(base, t, args, stop, tally, random.Random(k)))
@@ -263,13 +264,14 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> None:
                 tally.error(type(task.exception()).__name__)
         wall = time.monotonic() - start
         cpu_after = cpu_seconds(pid)
-        cpu = (cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1])
+        cpu = (cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1],
+               time.process_time() - client_before)
         after, count = await total_moves(client, base)
     report(args, tally, after - before, wall, cpu, count)
 
 
 def report(args: argparse.Namespace, tally: Tally, moves: int, wall: float,
-           cpu: tuple[float, float], count: int) -> None:
+           cpu: tuple[float, float, float], count: int) -> None:
     print(f"{args.games} concurrent {args.game} games on {args.db_label}: {args.humans} "
           f"scripted human(s) thinking {args.think:g} s on average and {args.bots} "
           f"{args.bot} bot(s) each, {args.bot_workers} bot worker(s); {wall:.1f} s; "
@@ -277,8 +279,9 @@ def report(args: argparse.Namespace, tally: Tally, moves: int, wall: float,
     print(f"actions: {moves} in all ({moves / wall:.1f}/s), {tally.human} by humans "
           f"({tally.human / wall:.1f}/s)")
     print(f"CPU: server process {cpu[0]:.1f} s ({1000 * cpu[0] / max(moves, 1):.2f} ms per "
-          f"action), bot workers {cpu[1]:.1f} s, of {2 * wall:.0f} core-seconds "
-          f"on {os.cpu_count()} cores shared with other work")
+          f"action), bot workers {cpu[1]:.1f} s, these clients {cpu[2]:.1f} s, of "
+          f"{(os.cpu_count() or 1) * wall:.0f} core-seconds on {os.cpu_count()} cores "
+          f"(shared with any other work; load average {os.getloadavg()[0]:.1f})")
     for what, values in (("human action -> updated view on every human seat's socket",
                           tally.latencies),
                          ("human action -> HTTP acknowledgement", tally.acks)):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -46,6 +47,11 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "::1", "0.0.0.0") else host
     out.print(f"starlanes server on http://{shown}:{port}/  (database {escape(_safe(url))})")
     out.print("open that address in a browser; Ctrl-C stops the server")
+    # Everything loaded so far (modules, game content) lives as long as the server: keep it
+    # out of the cycle collector's full passes, which would otherwise scan it again and
+    # again and pause every game while they do.
+    gc.collect()
+    gc.freeze()
     # SIGINT / SIGTERM: stop accepting, close the sockets, give requests in flight a few
     # seconds, then stop bots and finish the queued writes (a second signal stops at once).
     uvicorn.run(application, host=host, port=port, log_level="warning",
