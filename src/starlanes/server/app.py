@@ -179,7 +179,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
         return service.odds(game_id, _token(authorization), action)
 
     @app.get("/api/games/{game_id}/layout")
-    async def layout(game_id: str) -> dict[str, Any]:
+    def layout(game_id: str) -> dict[str, Any]:
+        # static drawing data, worked out once per game content (a thread: the first time
+        # takes some milliseconds)
         live = service.live(game_id)
         return live.game.layout(live.state)
 
