@@ -93,15 +93,16 @@ def cli_command() -> list[str]:
 class Server:
     """``starlanes serve`` in a subprocess on a free port."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, bot_workers: int = 0) -> None:
         self.db = db
+        self.bot_workers = bot_workers
         self.port = _free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [*cli_command(), "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-workers", "0"],
+             "--bot-workers", str(self.bot_workers)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -3,6 +3,7 @@ undo truncating the action log, and the one-writer rule for seats and sequence n
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -10,7 +11,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import inspect
 
 from starlanes.server.app import create_app
-from starlanes.server.store import Store, StoreError, upgrade
+from starlanes.server.store import NewAction, Store, StoreError, upgrade
+from starlanes.server.writer import StoreWriter
 
 from .conftest import auth
 
@@ -82,3 +84,45 @@ def test_a_seat_is_claimed_once(db_url):
 def test_an_unreachable_database_is_one_clear_error():
     with pytest.raises(StoreError, match="cannot upgrade database"):
         upgrade("postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=1")
+
+
+def test_the_writer_stores_concurrent_actions_and_refuses_only_a_taken_one(db_url):
+    """Group commit: actions of several games asked for at once are all stored; when one of
+    them takes a sequence number already stored, only that one is refused (StoreError) and
+    the others of its batch are stored all the same."""
+    upgrade(db_url)
+    store = Store(db_url)
+    with TestClient(create_app(db_url, bot_workers=0)) as client:
+        games = [client.post("/api/games", json={
+            "game": "galactic-domination", "players": 2, "seats": ["human", "human"]}
+            ).json()["id"] for _ in range(3)]
+    store.append_action(games[0], 0, 0, "pass", "a" * 16)
+    wanted = [NewAction(g, seq, seq % 2, f"n{seq}", "b" * 16) for g in games
+              for seq in range(1 if g == games[0] else 0, 4)]
+    taken = NewAction(games[0], 0, 1, "again", "c" * 16)
+
+    async def write() -> list[BaseException | None]:
+        writer = StoreWriter(store)
+        try:
+            return await asyncio.gather(*(writer.append(a) for a in [*wanted, taken]),
+                                        return_exceptions=True)
+        finally:
+            writer.close()
+
+    results = asyncio.run(write())
+    assert results[:-1] == [None] * len(wanted)
+    assert isinstance(results[-1], StoreError) and "action 0 of game" in str(results[-1])
+    for g in games:
+        stored = store.actions(g)
+        assert [a.seq for a in stored] == [0, 1, 2, 3]
+        expected = ["pass" if g == games[0] else "n0", "n1", "n2", "n3"]
+        assert [a.notation for a in stored] == expected
+
+
+def test_the_writer_refuses_writes_once_closed(tmp_path):
+    url = f"sqlite:///{tmp_path / 'closed.db'}"
+    upgrade(url)
+    writer = StoreWriter(Store(url))
+    writer.close()
+    with pytest.raises(StoreError, match="stopping"):
+        asyncio.run(writer.run(lambda: None))

@@ -26,11 +26,13 @@ Routes (all under ``/api`` except the pages):
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -124,13 +126,17 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
             })
         return {"games": games, "agents": list(AGENT_NAMES)}
 
+    # Routes that read or change a live game are coroutines: they run in the event loop,
+    # one at a time, so they see a game between two actions, never in the middle of one.
+    # Routes that replay a whole game or read the database run in the thread pool, on a
+    # state captured once (a live state is never changed, only replaced).
     @app.get("/api/games")
-    def lobby() -> dict[str, Any]:
+    async def lobby() -> dict[str, Any]:
         return {"games": service.lobby()}
 
     @app.post("/api/games", status_code=201)
     async def create(body: CreateGame) -> dict[str, Any]:
-        live = service.create(body.game, body.players, body.seats, body.options, body.seed,
+        live = await service.create(body.game, body.players, body.seats, body.options, body.seed,
                               body.bot_seconds, body.clock_seconds)
         return {"id": live.id, "url": f"/games/{live.id}"}
 
@@ -143,29 +149,27 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def rematch(game_id: str) -> dict[str, Any]:
-        live = service.rematch(game_id)
+        live = await service.rematch(game_id)
         return {"id": live.id, "url": f"/games/{live.id}"}
 
     # -------------------------------------------------------------- play
     @app.get("/api/games/{game_id}/view")
-    def view(game_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def view(game_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         return service.view(game_id, _token(authorization))
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, body: Act,
                   authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        text = await service.act(game_id, _token(authorization), body.seq, body.action)
-        live = service.live(game_id)
-        return {"applied": text, "seq": live.seq, "digest": live.state.digest()}
+        ack = await service.act(game_id, _token(authorization), body.seq, body.action)
+        return {"applied": ack.applied, "seq": ack.seq, "digest": ack.digest}
 
     @app.post("/api/games/{game_id}/undo")
     async def undo(game_id: str,
                    authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        await service.undo(game_id, _token(authorization))
-        return {"seq": service.live(game_id).seq}
+        return {"seq": await service.undo(game_id, _token(authorization))}
 
     @app.get("/api/games/{game_id}/describe")
-    def describe(game_id: str, action: str,
+    async def describe(game_id: str, action: str,
                  authorization: str | None = Header(default=None)) -> dict[str, Any]:
         return service.describe(game_id, _token(authorization), action)
 
@@ -176,6 +180,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
 
     @app.get("/api/games/{game_id}/layout")
     def layout(game_id: str) -> dict[str, Any]:
+        # static drawing data, worked out once per game content (a thread: the first time
+        # takes some milliseconds)
         live = service.live(game_id)
         return live.game.layout(live.state)
 
@@ -211,13 +217,28 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
             await ws.close(code=4000 + e.status, reason=str(e)[:120])
             return
         await ws.accept()
+        # Send views as they come while reading what the client sends (nothing but its
+        # goodbye), so a viewer that leaves, or a server that stops, ends this at once.
+        ended_by_server = False
+
+        async def send() -> None:
+            nonlocal ended_by_server
+            ended_by_server = await _send_views(ws, sub.queue)
+            group.cancel_scope.cancel()
+
+        async def receive() -> None:
+            await _read_until_closed(ws)
+            group.cancel_scope.cancel()
+
         try:
-            while True:
-                await ws.send_json(await sub.queue.get())
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            async with anyio.create_task_group() as group:
+                group.start_soon(send)
+                group.start_soon(receive)
         finally:
             service.unsubscribe(game_id, sub)
+        if ended_by_server:
+            with contextlib.suppress(Exception):
+                await ws.close(code=1001, reason="the server is stopping")
 
     # -------------------------------------------------------------- pages
     if WEB.is_dir():
@@ -236,3 +257,24 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
             return FileResponse(WEB / "table.html")
 
     return app
+
+
+async def _send_views(ws: WebSocket, queue: asyncio.Queue[str | None]) -> bool:
+    """Send every queued view; True when the server ended the stream (None queued)."""
+    try:
+        while True:
+            text = await queue.get()
+            if text is None:
+                return True
+            await ws.send_text(text)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return False
+
+
+async def _read_until_closed(ws: WebSocket) -> None:
+    """Read and drop client messages until the client closes or goes away."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return

@@ -9,7 +9,11 @@ like anyone's action, so bot moves are checked, stored and pushed the same way.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import multiprocessing
+import queue
 import signal
+import threading
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -18,7 +22,10 @@ from typing import Any
 from starlanes.agents import make_agent, parse_spec
 from starlanes.engine import GameState, derive_seed, load
 
-_CACHE_SIZE = 32
+from .writer import settle
+
+_CACHE_SIZE = 256
+"""Games a worker keeps replayed; beyond that a bot's move replays its game from the start."""
 _cache: OrderedDict[str, GameState] = OrderedDict()
 
 
@@ -78,18 +85,85 @@ def _worker_init() -> None:
 
 
 class BotPool:
-    """A process pool for bot moves; ``workers=0`` thinks in a thread of this process
-    (tests and tiny servers)."""
+    """Where bots think: a process pool of ``workers`` processes, or with ``workers=0``
+    daemon threads of this process (tests and tiny servers; a search then shares the
+    server's interpreter lock).
+
+    Workers are started with ``spawn``, never forked from the running server (a fork copies
+    the server's threads' locks in whatever state they are), so a script that starts a
+    server with workers needs the usual ``if __name__ == "__main__":`` guard. :meth:`close`
+    ends them at once, even in the middle of a long search: a stopping server never waits
+    for a bot."""
 
     def __init__(self, workers: int = 2) -> None:
         self.workers = workers
-        self._pool = (ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+        self._pool = (ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                                          mp_context=multiprocessing.get_context("spawn"))
                       if workers > 0 else None)
+        self._threads = _DaemonThreads(THREADS) if workers == 0 else None
 
     async def move(self, job: BotJob) -> str:
+        """The bot's action as notation; raises what the agent raised."""
+        if self._threads is not None:
+            return await self._threads.run(bot_move, job)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, bot_move, job)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        """Drop the queued bot moves and stop the workers without waiting for their
+        searches (daemon threads are left to end with the process)."""
+        if self._threads is not None:
+            self._threads.close()
+        if self._pool is None:
+            return
+        # the pool has no public way to end a running job: end its processes, then let the
+        # pool (which sees them gone) release its queues
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
+        for proc in processes:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in processes:
+            proc.join(2)
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+THREADS = 4
+"""Threads thinking for bots when the server runs no worker process."""
+
+
+class _DaemonThreads:
+    """A few daemon threads running jobs from a queue. Unlike an executor's threads, which
+    the interpreter joins at exit, these never hold up a stopping server."""
+
+    def __init__(self, count: int) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
+        self._count = count
+        self._started = False
+
+    async def run(self, fn: Any, *args: Any) -> Any:
+        if not self._started:
+            self._started = True
+            for i in range(self._count):
+                threading.Thread(target=self._work, name=f"starlanes-bot-{i}",
+                                 daemon=True).start()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._jobs.put((loop, future, fn, args))
+        return await future
+
+    def _work(self) -> None:
+        while (item := self._jobs.get()) is not None:
+            loop, future, fn, args = item
+            if future.cancelled():
+                continue
+            try:
+                result, error = fn(*args), None
+            except Exception as e:  # noqa: BLE001 - handed to the waiting task
+                result, error = None, e
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits
+                loop.call_soon_threadsafe(settle, future, result, error)
+
+    def close(self) -> None:
+        for _ in range(self._count):
+            self._jobs.put(None)
+

@@ -2,14 +2,19 @@
 push of fresh views to every connected viewer.
 
 Order of every write: check (under the game's lock), commit to the store, change the live
-state, then acknowledge and push. A restarted service rebuilds every game from the store
-and lets waiting bots play on.
+state, then acknowledge and push. The game's lock is held until the commit is done, so one
+game's actions are stored one at a time and in order, while other games go on: the commit
+itself runs in the store's writer thread (:mod:`.writer`), which groups the actions of all
+games waiting at that moment into one transaction. Nothing that waits for the disk, a bot
+or a replay of a whole game runs in the event loop. A restarted service rebuilds every game
+from the store and lets waiting bots play on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 import secrets
@@ -31,10 +36,11 @@ from starlanes.engine import (
 from .bots import BotJob, BotPool, timed_spec
 from .errors import Forbidden, NotFound, ServerError, Stale, Unauthorized
 from .replays import check_seat_view, replay_state, replay_view
-from .store import GameRow, SeatRow, Store, StoreError
-from .tables import HUMAN, LiveGame
+from .store import GameRow, SeatRow, Store, StoreError, now
+from .tables import HUMAN, LiveGame, Pending
 from .tokens import new_game_id, new_token, token_hash, token_matches
 from .views import game_view, lobby_entry
+from .writer import StoreWriter
 
 log = logging.getLogger("starlanes.server")
 
@@ -43,10 +49,26 @@ MAX_NAME = 40
 
 @dataclass(eq=False)
 class Subscriber:
-    """A connected viewer: its seat (None: spectator) and the queue its socket reads."""
+    """A connected viewer: its seat (None: spectator) and the queue its socket reads: views
+    as JSON text, then None when the server stops."""
 
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(64))
+    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(64))
+
+
+@dataclass(frozen=True)
+class Ack:
+    """What an applied action is acknowledged with: its notation, the number of actions
+    now played and the digest of the state after it."""
+
+    applied: str
+    seq: int
+    digest: str
+
+
+def view_text(view: dict[str, Any]) -> str:
+    """A view as the JSON text sent on a websocket."""
+    return json.dumps(view, separators=(",", ":"), ensure_ascii=False)
 
 
 class GameService:
@@ -54,7 +76,9 @@ class GameService:
 
     def __init__(self, store: Store, bots: BotPool) -> None:
         self.store = store
+        self.writer = StoreWriter(store)
         self.bots = bots
+        self.stopping = False
         self.games: dict[str, LiveGame] = {}
         self.subscribers: dict[str, set[Subscriber]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
@@ -62,24 +86,39 @@ class GameService:
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
-        """Rebuild every stored game and let bots and clocks run on."""
-        for row in self.store.games():
-            try:
-                live = LiveGame.rebuild(row, self.store.seats(row.id),
-                                        self.store.actions(row.id))
-            except StoreError as e:
-                log.error("skipping game %s: %s", row.id, e)
-                continue
-            self.games[row.id] = live
+        """Rebuild every stored game (in a thread) and let bots and clocks run on."""
+        for live in await asyncio.to_thread(self._rebuild_all):
+            self.games[live.id] = live
             self._after_change(live, push=False)
 
-    async def stop(self) -> None:
-        for task in [*self._bot_tasks.values(), *self._clock_tasks.values()]:
+    def _rebuild_all(self) -> list[LiveGame]:
+        games = []
+        for row in self.store.games():
+            try:
+                games.append(LiveGame.rebuild(row, self.store.seats(row.id),
+                                              self.store.actions(row.id)))
+            except StoreError as e:
+                log.error("skipping game %s: %s", row.id, e)
+        return games
+
+    async def stop(self, timeout: float = 5.0) -> None:
+        """Stop bots and clocks, end every viewer's socket, stop the bot workers and finish
+        the queued writes. Every acknowledged action is already stored; a bot move that was
+        being thought about is simply thought again after a restart."""
+        self.stopping = True
+        tasks = [*self._bot_tasks.values(), *self._clock_tasks.values()]
+        for task in tasks:
             task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        for subs in self.subscribers.values():
+            for sub in subs:
+                _offer(sub, None)
         self.bots.close()
+        await asyncio.to_thread(self.writer.close, timeout)
 
     # ------------------------------------------------------------------ lobby
-    def create(self, game: str, players: int | None, seats: Sequence[str],
+    async def create(self, game: str, players: int | None, seats: Sequence[str],
                options: dict[str, Any] | None = None, seed: int | None = None,
                bot_seconds: float = 2.0, clock_seconds: float = 0.0,
                rematch_of: str | None = None) -> LiveGame:
@@ -107,14 +146,12 @@ class GameService:
             kinds.append(spec)
         row = GameRow(id=new_game_id(), game=game, players=n, seed=seed, options=opts,
                       bot_seconds=bot_seconds, clock_seconds=clock_seconds,
-                      rematch_of=rematch_of)
+                      rematch_of=rematch_of, created=now())
         seat_rows = [SeatRow(game_id=row.id, seat=i, kind=k,
                              name="" if k == HUMAN else f"bot {k}", token_hash=None)
                      for i, k in enumerate(kinds)]
-        self.store.create_game(row, seat_rows)
-        stored = self.store.game(row.id)
-        assert stored is not None
-        live = LiveGame.rebuild(stored, self.store.seats(row.id), [])
+        live = LiveGame.rebuild(row, seat_rows, [])
+        await self.writer.run(lambda: self.store.create_game(row, seat_rows))
         self.games[row.id] = live
         self._after_change(live, push=False)
         return live
@@ -150,7 +187,8 @@ class GameService:
                                                       else "already taken"))
             token = new_token()
             hashed = token_hash(token)
-            if not self.store.claim_seat(game_id, seat, name, hashed):
+            if not await self.writer.run(
+                    lambda: self.store.claim_seat(game_id, seat, name, hashed)):
                 raise Forbidden(f"seat {seat} was taken a moment ago")
             info.name, info.token_hash = name, hashed
             live.version += 1
@@ -167,23 +205,40 @@ class GameService:
         raise Unauthorized("this seat token belongs to no seat of this game")
 
     # ------------------------------------------------------------------ play
-    async def act(self, game_id: str, token: str | None, seq: int, notation: str) -> str:
-        """Apply a seat's action chosen at ``seq``; returns the notation applied."""
+    async def act(self, game_id: str, token: str | None, seq: int, notation: str) -> Ack:
+        """Apply a seat's action chosen at ``seq``; returns it once it is stored. Raises
+        Unauthorized, Stale, Forbidden, Illegal or StoreError, changing nothing."""
         live = self.live(game_id)
         seat = self.seat_of(live, token)
         if not isinstance(notation, str) or not notation.strip():
             raise BadOptionError("no action given")
-        async with live.lock:
-            text = live.apply(self.store, seat, seq, notation)
+        ack = await self._apply(live, seat, seq, notation)
         self._after_change(live)
-        return text
+        return ack
 
-    async def undo(self, game_id: str, token: str | None) -> None:
+    async def _apply(self, live: LiveGame, seat: int, seq: int, notation: str,
+                     by: str = "player") -> Ack:
+        """Check, store and apply one action holding the game's lock (one writer per game;
+        other games go on while this one waits for its commit)."""
+        async with live.lock:
+            pending: Pending = live.prepare(seat, seq, notation, by)
+            await self.writer.append(pending.stored())
+            text = live.commit(pending)
+            return Ack(text, live.seq, pending.digest)
+
+    async def undo(self, game_id: str, token: str | None) -> int:
+        """Take back the seat's last decision; returns the number of actions left. The
+        earlier state is rebuilt by replay in a thread, then the store deletes the action."""
         live = self.live(game_id)
         seat = self.seat_of(live, token)
         async with live.lock:
-            live.undo(self.store, seat, self.store.actions(game_id))
+            keep = live.check_undo(seat)
+            actions = await asyncio.to_thread(self.store.actions, game_id)
+            rebuilt = await asyncio.to_thread(LiveGame.rebuild, live.row, [], actions[:keep])
+            await self.writer.run(lambda: self.store.truncate_actions(game_id, keep))
+            live.take_back(keep, rebuilt.state)
         self._after_change(live)
+        return keep
 
     def view(self, game_id: str, token: str | None) -> dict[str, Any]:
         live = self.live(game_id)
@@ -199,10 +254,11 @@ class GameService:
 
         live = self.live(game_id)
         seat = self.seat_of(live, token)
-        rng = random.Random(live.seq)
-        world = live.state.determinize(seat, rng)
+        state, seq = live.state, live.seq  # a state is never changed once it is live
+        rng = random.Random(seq)
+        world = state.determinize(seat, rng)
         if notation:
-            if live.waiting_for() != seat:
+            if state.is_terminal() or state.current_player() != seat:
                 raise Forbidden("odds of an action are for the seat deciding now")
             try:
                 action = live.game.read_action(world, notation)
@@ -247,12 +303,12 @@ class GameService:
         view["id"] = game_id
         return view
 
-    def rematch(self, game_id: str) -> LiveGame:
+    async def rematch(self, game_id: str) -> LiveGame:
         """A new game with the same game, players, options, seat kinds and clocks."""
         live = self.live(game_id)
         row = live.row
         kinds = [s.kind for s in live.seats]
-        return self.create(row.game, row.players, kinds, dict(row.options),
+        return await self.create(row.game, row.players, kinds, dict(row.options),
                            seed=derive_seed(row.seed, "rematch", live.seq) >> 1,
                            bot_seconds=row.bot_seconds, clock_seconds=row.clock_seconds,
                            rematch_of=row.id)
@@ -263,7 +319,7 @@ class GameService:
         seat = self.seat_of(live, token) if token else None
         sub = Subscriber(seat)
         self.subscribers.setdefault(game_id, set()).add(sub)
-        sub.queue.put_nowait(game_view(live, seat))
+        _offer(sub, view_text(game_view(live, seat)))
         return sub
 
     def unsubscribe(self, game_id: str, sub: Subscriber) -> None:
@@ -273,17 +329,16 @@ class GameService:
         subs = self.subscribers.get(live.id)
         if not subs:
             return
-        views: dict[int | None, dict[str, Any]] = {}
+        views: dict[int | None, str] = {}  # built and encoded once per seat
         for sub in list(subs):
-            view = views.get(sub.seat)
-            if view is None:
-                view = views[sub.seat] = game_view(live, sub.seat)
-            if sub.queue.full():  # a viewer that stopped reading gets only the newest
-                with contextlib.suppress(asyncio.QueueEmpty):
-                    sub.queue.get_nowait()
-            sub.queue.put_nowait(view)
+            text = views.get(sub.seat)
+            if text is None:
+                text = views[sub.seat] = view_text(game_view(live, sub.seat))
+            _offer(sub, text)
 
     def _after_change(self, live: LiveGame, push: bool = True) -> None:
+        if self.stopping:
+            return
         if push:
             self._push(live)
         live.restart_clock()
@@ -311,8 +366,7 @@ class GameService:
                 log.error("bot of seat %s in game %s failed: %s", waiting, live.id, e)
                 return
             try:
-                async with live.lock:
-                    live.apply(self.store, waiting, seq, notation, by="bot")
+                await self._apply(live, waiting, seq, notation, by="bot")
             except Stale:
                 continue  # someone undid or the clock moved first: think again
             except (ServerError, StarlanesError) as e:
@@ -342,12 +396,15 @@ class GameService:
             job = BotJob(live.id, live.row.game, live.row.players, live.row.seed,
                          dict(live.row.options), tuple(str(a) for a in live.state.history),
                          waiting, "heuristic")
-            notation = await self.bots.move(job)
             try:
-                async with live.lock:
-                    live.apply(self.store, waiting, seq, notation, by="clock")
+                notation = await self.bots.move(job)
+                await self._apply(live, waiting, seq, notation, by="clock")
             except Stale:
                 pass
+            except Exception as e:  # noqa: BLE001 - a broken clock must not stop the server
+                log.error("turn clock move of seat %s in game %s failed: %s", waiting,
+                          live.id, e)
+                return
             self._after_change(live)
 
 
@@ -360,3 +417,10 @@ def export_record(store: Store, game_id: str) -> GameRecord:
     seats = [s.kind if s.is_bot else (s.name or "human") for s in live.seats]
     return live.state.record(seats)
 
+
+def _offer(sub: Subscriber, item: str | None) -> None:
+    """Queue ``item`` for a viewer; one that stopped reading keeps only the newest views."""
+    if sub.queue.full():
+        with contextlib.suppress(asyncio.QueueEmpty):
+            sub.queue.get_nowait()
+    sub.queue.put_nowait(item)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    insert,
     select,
 )
 from sqlalchemy.engine import Engine
@@ -99,6 +101,19 @@ class ActionRow(Base):
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+@dataclass(frozen=True)
+class NewAction:
+    """An action to store: game id, sequence number, seat, notation, digest after, by whom
+    (``player``, ``bot`` or ``clock``)."""
+
+    game_id: str
+    seq: int
+    seat: int
+    notation: str
+    digest: str
+    by: str = "player"
+
+
 def database_url(url: str | None = None) -> str:
     """``url`` as given, or the SQLite file ``starlanes.db`` in the user's data directory
     (created if missing)."""
@@ -115,7 +130,9 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets write-ahead logging and full fsync so a killed
     server loses no committed action."""
     try:
-        engine = create_engine(url, future=True, pool_pre_ping=True)
+        # a file database needs no liveness check; a database server may have restarted
+        engine = create_engine(url, future=True,
+                               pool_pre_ping=not url.startswith("sqlite"))
     except Exception as e:  # noqa: BLE001 - any driver/URL problem becomes one line
         raise StoreError(f"cannot open database {url!r}: {e}") from None
     if engine.dialect.name == "sqlite":
@@ -201,20 +218,29 @@ class Store:
     def append_action(self, game_id: str, seq: int, seat: int, notation: str, digest: str,
                       by: str = "player") -> None:
         """Commit one action; raises StoreError if ``seq`` is already taken."""
+        self.append_actions([NewAction(game_id, seq, seat, notation, digest, by)])
+
+    def append_actions(self, actions: list[NewAction]) -> None:
+        """Commit ``actions`` (of any games) in one transaction: all are stored or none.
+        Raises StoreError naming the first action if the database refused the write (a
+        sequence number already taken is a lost race)."""
+        if not actions:
+            return
+        stamp = now()
         try:
-            with self.session() as s:
-                s.add(ActionRow(game_id=game_id, seq=seq, seat=seat, notation=notation,
-                                digest=digest, by=by))
+            with self.engine.begin() as conn:  # one INSERT of many rows, one commit
+                conn.execute(insert(ActionRow), [
+                    {"game_id": a.game_id, "seq": a.seq, "seat": a.seat,
+                     "notation": a.notation, "digest": a.digest, "by": a.by, "at": stamp}
+                    for a in actions])
         except Exception as e:  # noqa: BLE001 - an integrity error is a lost race
-            raise StoreError(f"action {seq} of game {game_id} could not be stored: "
-                             f"{type(e).__name__}") from None
+            first = actions[0]
+            more = f" (and {len(actions) - 1} more)" if len(actions) > 1 else ""
+            raise StoreError(f"action {first.seq} of game {first.game_id}{more} could not "
+                             f"be stored: {type(e).__name__}") from None
 
     def truncate_actions(self, game_id: str, keep: int) -> None:
         """Delete every action with ``seq >= keep`` (an undo)."""
         with self.session() as s:
             s.execute(delete(ActionRow).where(ActionRow.game_id == game_id,
                                               ActionRow.seq >= keep))
-
-
-
-

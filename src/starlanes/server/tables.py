@@ -16,7 +16,7 @@ from typing import Any
 from starlanes.engine import Game, GameState, StarlanesError, load
 
 from .errors import Forbidden, Illegal, Stale
-from .store import ActionRow, GameRow, SeatRow, Store, StoreError
+from .store import ActionRow, GameRow, NewAction, SeatRow, Store, StoreError
 
 HUMAN = "human"
 
@@ -45,6 +45,25 @@ class Note:
 
     seq: int
     text: str
+
+
+@dataclass
+class Pending:
+    """An action checked and applied to a copy of the state, not yet stored: the game, the
+    sequence number it takes, seat, notation, the state after it and its digest, whether it
+    ends undo, and who decided (``player``, ``bot``, ``clock``)."""
+
+    game_id: str
+    seq: int
+    seat: int
+    text: str
+    after: GameState
+    digest: str
+    final: bool
+    by: str
+
+    def stored(self) -> NewAction:
+        return NewAction(self.game_id, self.seq, self.seat, self.text, self.digest, self.by)
 
 
 @dataclass
@@ -134,12 +153,10 @@ class LiveGame:
             raise Forbidden(f"it is not your decision: the game waits for "
                             f"{self.seat_label(waiting)}")
 
-    def apply(self, store: Store, seat: int, seq: int, notation: str,
-              by: str = "player") -> str:
-        """Check, store, then apply one action of ``seat`` chosen at ``seq``; returns the
-        notation applied. Raises Stale (409), Forbidden (403) or Illegal (422) without
-        changing anything; StoreError if the database refused the write (also unchanged).
-        Call it holding ``lock``."""
+    def prepare(self, seat: int, seq: int, notation: str, by: str = "player") -> Pending:
+        """Check one action of ``seat`` chosen at ``seq`` and work out the state after it,
+        changing nothing. Raises Stale (409), Forbidden (403) or Illegal (422). The caller,
+        holding ``lock``, stores ``pending.stored()`` and then calls :meth:`commit`."""
         self.check_turn(seat, seq)
         try:
             action = self.game.read_action(self.state, notation)
@@ -147,31 +164,50 @@ class LiveGame:
             raise Illegal(str(e)) from None
         after = self.state.clone()
         after.apply(action)
-        text = str(action)
-        store.append_action(self.id, self.seq, seat, text, after.digest(), by)
-        final = after.ends_undo(self.state, seat)
-        self.state = after
+        return Pending(game_id=self.id, seq=self.seq, seat=seat, text=str(action),
+                       after=after, digest=after.digest(),
+                       final=after.ends_undo(self.state, seat), by=by)
+
+    def commit(self, pending: Pending) -> str:
+        """Make a stored pending action the live state; returns its notation. Call it
+        holding ``lock``, right after the store committed ``pending.stored()``."""
+        if pending.seq != self.seq:
+            raise StoreError(f"game {self.id}: action {pending.seq} committed at move "
+                             f"{self.seq}")
+        self.state = pending.after
         self.seq += 1
-        self.bys.append(by)
-        if by == "clock":
-            self.notes.append(Note(self.seq - 1, _clock_note(after, seat, text)))
-        if final:
+        self.bys.append(pending.by)
+        if pending.by == "clock":
+            self.notes.append(Note(pending.seq, _clock_note(pending.after, pending.seat,
+                                                            pending.text)))
+        if pending.final:
             self.undo_floor = self.seq
         self.version += 1
-        return text
+        return pending.text
 
-    def undo(self, store: Store, seat: int, actions: list[ActionRow]) -> None:
-        """Take back ``seat``'s last decision (Board Game Arena's policy: only until another
-        seat has decided, chance was used or the game ended). Raises Forbidden otherwise.
-        ``actions`` are the stored actions, used to rebuild the earlier state."""
+    def apply(self, store: Store, seat: int, seq: int, notation: str,
+              by: str = "player") -> str:
+        """Check, store (one transaction of its own, in this thread), then apply one action;
+        returns the notation applied. For tools and tests; the server goes through
+        :meth:`prepare`, its store writer and :meth:`commit`."""
+        pending = self.prepare(seat, seq, notation, by)
+        store.append_actions([pending.stored()])
+        return self.commit(pending)
+
+    def check_undo(self, seat: int) -> int:
+        """The number of actions kept if ``seat`` takes back its last decision now (Board
+        Game Arena's policy: only until another seat has decided, chance was used or the
+        game ended). Raises Forbidden otherwise."""
         if not self.can_undo(seat):
             raise Forbidden("nothing to take back: your last decision is final (another "
                             "seat has decided since, dice were rolled or a card was "
                             "revealed)" if self.seq else "nothing to take back yet")
-        keep = self.seq - 1
-        store.truncate_actions(self.id, keep)
-        rebuilt = LiveGame.rebuild(self.row, [], actions[:keep])
-        self.state = rebuilt.state
+        return self.seq - 1
+
+    def take_back(self, keep: int, state: GameState) -> None:
+        """Return to ``state``, the state after the first ``keep`` actions (rebuilt by
+        replay), once the store has deleted the later ones. Call it holding ``lock``."""
+        self.state = state
         self.seq = keep
         self.bys = self.bys[:keep]
         self.notes = [n for n in self.notes if n.seq < keep]
