@@ -194,12 +194,17 @@ def test_tensor_matches_the_reference_encoding(seed):
     assert met > 500
 
 
-def test_tensor_of_a_crafted_position_and_fresh_arrays(gd):
+def test_tensor_of_a_crafted_position_and_fresh_arrays(gd, monkeypatch):
+    monkeypatch.setattr(gd_tensor, "_BLOCKS", {})  # an empty store of ship rows
+    monkeypatch.setattr(gd_tensor, "_LAST", [None])
     s = gd.blank()
     gd.put(s, 0, "destroyer", "R1", sh=1, hull=2, ap=1, chg=2, aim="G2")
     gd.put(s, 1, "miner", "G3", att=1, ap=0)
     gd.put(s, 0, "explorer", "R2")
     s.ships[3] = (*s.ships[3][:SEC], -1, *s.ships[3][SEC + 1:])  # in deep space
+    gd.put(s, 1, "raider", "B1")  # two ships alike, met first in the same encode,
+    gd.put(s, 1, "raider", "B1")  # then a new one after them
+    gd.put(s, 1, "command", "B2", hull=1)
     s.active = 1
     s.dark = [2, 5]
     s.holes[4] = True
@@ -209,3 +214,11 @@ def test_tensor_of_a_crafted_position_and_fresh_arrays(gd):
         assert t is not gd_tensor.encode(s, seat)
         t[:] = 7.0  # the caller owns the array: the next one is unaffected
         assert np.array_equal(gd_tensor.encode(s, seat), reference_tensor(s, seat))
+
+
+def test_tensor_store_starting_again_when_full(monkeypatch):
+    monkeypatch.setattr(gd_tensor._Blocks, "CAP", 40)
+    for k, state in enumerate(playouts(7, games=1, cap=300)):
+        if k % 2 == 0:
+            assert np.array_equal(state.observation_tensor(k % 4 // 2),
+                                  reference_tensor(state, k % 4 // 2))
