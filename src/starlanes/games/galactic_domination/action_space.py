@@ -69,7 +69,8 @@ class SlotLayout:
     rank) aligned with it. A ship of rank past its type's cap (never met in play: the
     team limits forbid it) has a token but no slot; the action space refuses its actions.
     ``positions`` is filled by the tensor module (per observing seat, the order's slot
-    positions). ``state``, ``legal`` and ``length`` name the state version it is for.
+    positions). ``state``, ``legal`` (its legal list, or a fresh object when it had none)
+    and ``length`` (of its history) name the state version it is for.
     """
 
     __slots__ = ("state", "legal", "length", "uids", "tokens", "order", "owner", "slot",
@@ -113,10 +114,11 @@ def slot_layout(state: GDState) -> SlotLayout:
     global _LAYOUT
     c = _LAYOUT
     legal = state._legal
-    if (c.state is state and legal is not None and c.legal is legal
-            and c.length == len(state.history)):
+    if c.state is state and c.legal is legal and c.length == len(state.history):
         return c
     ships = state.ships
+    if legal is None:  # no legal list to tell this version by: never matched again
+        legal = object()
     if c.state is state and ships.keys() == c.uids:
         c = SlotLayout(state, legal, len(state.history), c.uids, c.tokens, c.order,
                        c.owner, c.slot, c.positions)
@@ -219,8 +221,7 @@ def key(state: GDState | None, action: Action) -> tuple[str, ...]:
     if state is None:
         raise ActionIndexError(f"{action}: numbering a ship action needs the state")
     c = _LAYOUT
-    if (c.state is not state or c.legal is not state._legal or c.legal is None
-            or c.length != len(state.history)):
+    if c.state is not state or c.legal is not state._legal or c.length != len(state.history):
         c = slot_layout(state)
     tokens = c.tokens
     last = entry[6]

@@ -29,6 +29,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 PHASES = ("setup", "returns", "act", "over")
 SHIP_FEATURES = 1 + 16 + 3 + 1 + 3 + 16 + 1
+_PHASE_FLAGS = {p: tuple(float(p == q) for q in PHASES) for p in PHASES}
+_NO_PHASE = (0.0,) * len(PHASES)
 
 
 def _sizes(game: GalacticDomination) -> tuple[int, int, int]:
@@ -142,14 +144,12 @@ def encode(state: GDState, seat: int) -> Any:
     out = np.empty(blocks.size, dtype=np.float32)
     other = 1 - seat
     sectors, kinds = blocks.sectors, blocks.kinds
-    phase = state.phase
-    v: list[float] = [float(phase == p) for p in PHASES]
-    v += [float(state.seat == seat), float(state.first == seat),
-          float(state.current_player() == seat), state.round / state.turn_limit]
-    v += [state.minerals[seat], state.minerals[other], state.dark[seat], state.dark[other]]
-    v += [float(h) for h in state.holes[:sectors]]
-    v += state.to_place[seat][:kinds] + state.to_place[other][:kinds]
-    out[:blocks.head] = v
+    minerals, dark, to_place = state.minerals, state.dark, state.to_place
+    out[:blocks.head] = [  # numbers and bools, made float32 by numpy (True is 1.0)
+        *_PHASE_FLAGS.get(state.phase, _NO_PHASE), state.seat == seat,
+        state.first == seat, state.current_player() == seat, state.round / state.turn_limit,
+        minerals[seat], minerals[other], dark[seat], dark[other], *state.holes[:sectors],
+        *to_place[seat][:kinds], *to_place[other][:kinds]]
     body = out[blocks.head:].reshape(2 * blocks.slots, blocks.per_ship)
     slot_rows = np.zeros(2 * blocks.slots, dtype=np.intp)  # row 0: an empty slot
     if rows:
