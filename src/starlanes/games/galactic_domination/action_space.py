@@ -10,7 +10,7 @@ fleet. Sectors are the board's sector names; unit types the content's unit ids.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from starlanes.engine import ActionIndexError
 from starlanes.engine.action_space import Family
@@ -60,32 +60,105 @@ def families(game: GalacticDomination) -> list[Family]:
     ]
 
 
-_SLOTS: list = [None, -1, None, {}]
+class SlotLayout:
+    """Where every ship of one state version sits in the slot numbering (read only).
+
+    ``tokens`` maps each ship number in play to its slot token; ``order`` lists the ship
+    numbers whose rank is within the team limits, by increasing number, with ``owner`` and
+    ``slot`` (the slot's position in its owner's fleet: unit types in content order, then
+    rank) aligned with it. A ship of rank past its type's cap (never met in play: the
+    team limits forbid it) has a token but no slot; the action space refuses its actions.
+    ``positions`` is filled by the tensor module (per observing seat, the order's slot
+    positions). ``state``, ``legal`` (its legal list, or a fresh object when it had none)
+    and ``length`` (of its history) name the state version it is for.
+    """
+
+    __slots__ = ("state", "legal", "length", "uids", "tokens", "order", "owner", "slot",
+                 "positions")
+
+    def __init__(self, state: GDState | None, legal: object, length: int, uids: set[int],
+                 tokens: dict[int, str], order: list[int], owner: list[int],
+                 slot: list[int], positions: dict[int, Any]) -> None:
+        self.state, self.legal, self.length, self.uids = state, legal, length, uids
+        self.tokens, self.order, self.owner, self.slot = tokens, order, owner, slot
+        self.positions = positions
+
+
+_LAYOUT = SlotLayout(None, None, -1, set(), {}, [], [], [], {})
+"""The last state version's layout. A layout is never changed once made, so a reader that
+took it sees one version throughout."""
+_TOKENS: dict[tuple[str, ...], tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]] = {}
+"""Per unit id tuple: each type's slot tokens by rank, and each type's first slot."""
+
+
+def _tokens(units: tuple) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]:
+    ids = tuple(u.id for u in units)
+    got = _TOKENS.get(ids)
+    if got is None:
+        first, n = [], 0
+        for uid in ids:
+            first.append(n)
+            n += slot_cap(uid)
+        toks = tuple(tuple(f"{uid}{r}" for r in range(slot_cap(uid))) for uid in ids)
+        got = _TOKENS[ids] = (toks, tuple(first))
+    return got
+
+
+def slot_layout(state: GDState) -> SlotLayout:
+    """The :class:`SlotLayout` of ``state`` as it is now.
+
+    The last one is kept: it serves every call until the state changes (another state,
+    an apply, a new legal list). When the same state object comes back with the same ship
+    numbers in play, the ranks are kept without re-sorting: a ship's owner and type never
+    change and ship numbers are never reused within a game."""
+    global _LAYOUT
+    c = _LAYOUT
+    legal = state._legal
+    if c.state is state and c.legal is legal and c.length == len(state.history):
+        return c
+    ships = state.ships
+    if legal is None:  # no legal list to tell this version by: never matched again
+        legal = object()
+    if c.state is state and ships.keys() == c.uids:
+        c = SlotLayout(state, legal, len(state.history), c.uids, c.tokens, c.order,
+                       c.owner, c.slot, c.positions)
+    else:
+        toks, first = _tokens(state.content.units)
+        tokens: dict[int, str] = {}
+        order: list[int] = []
+        owners: list[int] = []
+        slot: list[int] = []
+        count = [0] * (2 * len(toks))
+        units = state.content.units
+        for uid in sorted(ships):
+            x = ships[uid]
+            owner, kind = x[OWNER], x[KIND]
+            i = 2 * kind + owner
+            rank = count[i]
+            count[i] = rank + 1
+            names = toks[kind]
+            if rank < len(names):
+                tokens[uid] = names[rank]
+                order.append(uid)
+                owners.append(owner)
+                slot.append(first[kind] + rank)
+            else:
+                tokens[uid] = f"{units[kind].id}{rank}"
+        c = SlotLayout(state, legal, len(state.history), set(ships), tokens, order, owners,
+                       slot, {})
+    _LAYOUT = c
+    return c
 
 
 def slot_map(state: GDState) -> dict[int, str]:
-    """Ship number -> slot token for every ship in play (the last state's map is kept
-    until the state changes)."""
-    if (_SLOTS[0] is state and _SLOTS[1] == len(state.history)
-            and _SLOTS[2] is state.ships):
-        return _SLOTS[3]
-    out: dict[int, str] = {}
-    count: dict[tuple[int, int], int] = {}
-    units = state.content.units
-    for uid in sorted(state.ships):
-        x = state.ships[uid]
-        k = (x[OWNER], x[KIND])
-        rank = count.get(k, 0)
-        count[k] = rank + 1
-        out[uid] = f"{units[x[KIND]].id}{rank}"
-    _SLOTS[:] = [state, len(state.history), state.ships, out]
-    return out
+    """Ship number -> slot token for every ship in play (see :func:`slot_layout`)."""
+    return slot_layout(state).tokens
 
 
 def slot_of(state: GDState, uid: int) -> str:
     """The slot token of ship ``uid`` in ``state``. Raises ActionIndexError for a ship
     not in play."""
-    token = slot_map(state).get(uid)
+    token = slot_layout(state).tokens.get(uid)
     if token is None:
         raise ActionIndexError(f"ship {uid} is not in play")
     return token
@@ -102,15 +175,72 @@ def ship_at(state: GDState, owner: int, token: str) -> int:
     return -1
 
 
+_STATIC = (A.EndTurn, A.Place, A.Build)
+_ATTACK = A.Attack
+_SHIP_ACTIONS = (A.Move, A.Attach, A.Warp, A.ChargeShot, A.Fire, A.ChargeJump, A.Jump,
+                 A.Arrive, A.Sacrifice)
+_PARSED: dict[int, list] = {}
+"""id(action) -> its entry ``[action, static key or None, ship, attack target or -1, verb
+and other tokens, keys by slot token(s), (tokens map, key) of the last answer]``.
+The entry holds the action, so that id is not reused while the entry lives."""
+_PARSED_CAP = 200_000
+_NO_LAST = (None, None)
+
+
+def _parse(action: Action) -> list:
+    """The parsed entry of ``action`` (see ``_PARSED``); ActionIndexError for an action
+    that is not one of Galactic Domination's."""
+    if isinstance(action, _STATIC):
+        entry = [action, tuple(str(action).split()), -1, -1, (), {}, _NO_LAST]
+    elif isinstance(action, _ATTACK):
+        entry = [action, None, action.ship, action.target, ("attack",), {}, _NO_LAST]
+    elif isinstance(action, _SHIP_ACTIONS):
+        verb, *args = str(action).split()
+        entry = [action, None, action.ship, -1, (verb, *args[1:]), {}, _NO_LAST]
+    else:
+        raise ActionIndexError(f"{action!r} is not a Galactic Domination action")
+    if len(_PARSED) < _PARSED_CAP:
+        _PARSED[id(action)] = entry
+    return entry
+
+
 def key(state: GDState | None, action: Action) -> tuple[str, ...]:
     """The canonical key of ``action``: ship numbers replaced by slots. Raises
-    ActionIndexError when a ship action is given without its state."""
-    if isinstance(action, (A.EndTurn, A.Place, A.Build)):
-        return tuple(str(action).split())
+    ActionIndexError when a ship action is given without its state, names a ship not in
+    play, or is not a Galactic Domination action.
+
+    The mask calls it once per legal action, so it is kept short: each action is parsed
+    once, the slot layout is computed once per state version (and its tokens map kept
+    while the same ships are in play), and an action's key at given slots is built once
+    and then returned as the same tuple object."""
+    entry = _PARSED.get(id(action))
+    if entry is None:
+        entry = _parse(action)
+    if entry[1] is not None:
+        return entry[1]
     if state is None:
         raise ActionIndexError(f"{action}: numbering a ship action needs the state")
-    if isinstance(action, A.Attack):
-        return ("attack", slot_of(state, action.ship), slot_of(state, action.target))
-    verb, _, rest = str(action).partition(" ")
-    args = rest.split()
-    return (verb, slot_of(state, int(args[0])), *args[1:])
+    c = _LAYOUT
+    if c.state is not state or c.legal is not state._legal or c.length != len(state.history):
+        c = slot_layout(state)
+    tokens = c.tokens
+    last = entry[6]
+    if last[0] is tokens:
+        return last[1]
+    ship = tokens.get(entry[2])
+    if ship is None:
+        raise ActionIndexError(f"ship {entry[2]} is not in play")
+    if entry[3] < 0:
+        slots: tuple[str, ...] = (ship,)
+    else:
+        target = tokens.get(entry[3])
+        if target is None:
+            raise ActionIndexError(f"ship {entry[3]} is not in play")
+        slots = (ship, target)
+    keys = entry[5]
+    k = keys.get(slots)
+    if k is None:
+        rest = entry[4]
+        k = keys[slots] = (rest[0], *slots, *rest[1:])
+    entry[6] = (tokens, k)
+    return k

@@ -19,15 +19,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .action_space import slot_cap
-from .state import AIM, AP, ATT, CHG, HULL, KIND, OWNER, SEC, SH
+from .action_space import slot_cap, slot_layout
+from .state import AIM, AP, ATT, CHG, HULL, KIND, SEC, SH
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .content import GDContent
     from .game import GalacticDomination
-    from .state import GDState
+    from .state import GDState, Ship
 
 PHASES = ("setup", "returns", "act", "over")
 SHIP_FEATURES = 1 + 16 + 3 + 1 + 3 + 16 + 1
+_PHASE_FLAGS = {p: tuple(float(p == q) for q in PHASES) for p in PHASES}
+_NO_PHASE = (0.0,) * len(PHASES)
 
 
 def _sizes(game: GalacticDomination) -> tuple[int, int, int]:
@@ -40,49 +43,128 @@ def _sizes(game: GalacticDomination) -> tuple[int, int, int]:
 def shape(game: GalacticDomination) -> tuple[int]:
     """``(n,)``: the length of the flat vector for this content."""
     sectors, kinds, slots = _sizes(game)
-    per_ship = 1 + (sectors + 1) + 3 + 1 + 3 + (sectors + 1) + 1
-    return (len(PHASES) + 4 + 4 + sectors + 2 * kinds + 2 * slots * per_ship,)
+    return (len(PHASES) + 4 + 4 + sectors + 2 * kinds + 2 * slots * (2 * sectors + 11),)
+
+
+class _Blocks:
+    """The sizes of one content's tensor and the ship blocks met so far: a ship's block
+    (all its features but "acting now") depends only on its tuple, so each distinct tuple
+    is encoded once into a row of ``rows`` and copied from there afterwards. Row 0 stays
+    all zeros: the block of an empty slot."""
+
+    __slots__ = ("content", "sectors", "kinds", "slots", "per_ship", "head", "size",
+                 "max_sh", "max_hull", "max_ap", "index", "rows")
+
+    CAP = 1 << 16
+    """Rows kept; past it the store starts again empty (at the start of an encode)."""
+
+    def __init__(self, state: GDState) -> None:
+        import numpy as np
+
+        content = state.content
+        self.content: GDContent = content
+        self.sectors = len(content.board.names)
+        self.kinds = len(content.units)
+        self.slots = sum(slot_cap(u.id) for u in content.units)
+        self.per_ship = 2 * self.sectors + 11
+        self.head = len(PHASES) + 4 + 4 + self.sectors + 2 * self.kinds
+        self.size = self.head + 2 * self.slots * self.per_ship
+        self.max_sh, self.max_hull, self.max_ap = state.max_sh, state.max_hull, state.max_ap
+        self.index: dict[Ship, int] = {}
+        self.rows = np.zeros((256, self.per_ship), dtype=np.float32)
+
+    def add(self, x: Ship) -> int:
+        """The row of ship tuple ``x``, encoding it now."""
+        import numpy as np
+
+        got = self.index.get(x)  # met earlier in the same encode
+        if got is not None:
+            return got
+        i = len(self.index) + 1
+        if i == len(self.rows):
+            grown = np.zeros((2 * i, self.per_ship), dtype=np.float32)
+            grown[:i] = self.rows
+            self.rows = grown
+        sectors, kind = self.sectors, x[KIND]
+        row = [0.0] * self.per_ship
+        row[0] = 1.0
+        row[1 + (x[SEC] if x[SEC] >= 0 else sectors)] = 1.0
+        b = 2 + sectors
+        row[b] = x[SH] / self.max_sh[kind] if self.max_sh[kind] else 0.0
+        row[b + 1] = x[HULL] / self.max_hull[kind]
+        row[b + 2] = x[AP] / self.max_ap[kind]
+        row[b + 3] = float(x[ATT])
+        row[b + 4 + min(max(x[CHG], 0), 2)] = 1.0
+        row[b + 7 + (x[AIM] if x[AIM] >= 0 else sectors)] = 1.0
+        self.rows[i] = row
+        self.index[x] = i
+        return i
+
+
+_BLOCKS: dict[tuple, _Blocks] = {}
+_LAST: list[_Blocks | None] = [None]
+
+
+def _blocks(state: GDState) -> _Blocks:
+    """The block store of ``state``'s content (one per board and unit statistics)."""
+    last = _LAST[0]
+    if last is not None and last.content is state.content:
+        return last
+    content = state.content
+    ident = (content.board.names, tuple(u.id for u in content.units), state.max_sh,
+             state.max_hull, state.max_ap)
+    got = _BLOCKS.get(ident)
+    if got is None:
+        if len(_BLOCKS) >= 16:
+            _BLOCKS.pop(next(iter(_BLOCKS)))
+        got = _BLOCKS[ident] = _Blocks(state)
+    got.content = content
+    _LAST[0] = got
+    return got
 
 
 def encode(state: GDState, seat: int) -> Any:
-    """The tensor of ``observation(seat)`` (see the module docstring)."""
+    """The tensor of ``observation(seat)`` (see the module docstring): a new float32 array
+    of shape :func:`shape`.
+
+    Ship blocks come from the store of precomputed rows (see ``_Blocks``), gathered into
+    the output in one ``take``; the slot positions come from the action space's slot
+    layout of this state version, kept per observing seat."""
     import numpy as np
 
-    game = state.game
-    sectors, kinds, _ = _sizes(game)
-    out = np.zeros(shape(game), dtype=np.float32)
+    blocks = _blocks(state)
+    if len(blocks.index) >= blocks.CAP:
+        blocks.index.clear()
+    layout = slot_layout(state)
+    ship_tuples = list(map(state.ships.__getitem__, layout.order))
+    rows = list(map(blocks.index.get, ship_tuples))
+    if None in rows:
+        add = blocks.add
+        rows = [add(x) if i is None else i for x, i in zip(ship_tuples, rows, strict=True)]
+    out = np.empty(blocks.size, dtype=np.float32)
     other = 1 - seat
-    v: list[float] = [float(state.phase == p) for p in PHASES]
-    v += [float(state.seat == seat), float(state.first == seat),
-          float(state.current_player() == seat), state.round / state.turn_limit]
-    v += [state.minerals[seat], state.minerals[other], state.dark[seat], state.dark[other]]
-    v += [float(h) for h in state.holes[:sectors]]
-    v += list(state.to_place[seat][:kinds]) + list(state.to_place[other][:kinds])
-    out[:len(v)] = v
-    pos = len(v)
-    per_ship = 1 + (sectors + 1) + 3 + 1 + 3 + (sectors + 1) + 1
-    by_slot: dict[tuple[int, int], list[int]] = {}
-    for uid in sorted(state.ships):
-        x = state.ships[uid]
-        by_slot.setdefault((x[OWNER], x[KIND]), []).append(uid)
-    for owner in (seat, other):
-        for kind, unit in enumerate(game.content.units):
-            mine = by_slot.get((owner, kind), [])
-            for rank in range(slot_cap(unit.id)):
-                if rank < len(mine):
-                    uid = mine[rank]
-                    x = state.ships[uid]
-                    b = pos
-                    out[b] = 1.0
-                    out[b + 1 + (x[SEC] if x[SEC] >= 0 else sectors)] = 1.0
-                    b += 2 + sectors
-                    out[b] = x[SH] / state.max_sh[kind] if state.max_sh[kind] else 0.0
-                    out[b + 1] = x[HULL] / state.max_hull[kind]
-                    out[b + 2] = x[AP] / state.max_ap[kind]
-                    out[b + 3] = float(x[ATT])
-                    out[b + 4 + min(max(x[CHG], 0), 2)] = 1.0
-                    b += 7
-                    out[b + (x[AIM] if x[AIM] >= 0 else sectors)] = 1.0
-                    out[b + sectors + 1] = float(state.active == uid)
-                pos += per_ship
+    sectors, kinds = blocks.sectors, blocks.kinds
+    minerals, dark, to_place = state.minerals, state.dark, state.to_place
+    out[:blocks.head] = [  # numbers and bools, made float32 by numpy (True is 1.0)
+        *_PHASE_FLAGS.get(state.phase, _NO_PHASE), state.seat == seat,
+        state.first == seat, state.current_player() == seat, state.round / state.turn_limit,
+        minerals[seat], minerals[other], dark[seat], dark[other], *state.holes[:sectors],
+        *to_place[seat][:kinds], *to_place[other][:kinds]]
+    body = out[blocks.head:].reshape(2 * blocks.slots, blocks.per_ship)
+    slot_rows = np.zeros(2 * blocks.slots, dtype=np.intp)  # row 0: an empty slot
+    if rows:
+        pos = layout.positions.get(seat)
+        if pos is None:
+            n = blocks.slots
+            pos = layout.positions[seat] = np.array(
+                [s if o == seat else s + n for o, s in zip(layout.owner, layout.slot,
+                                                           strict=True)], dtype=np.intp)
+        slot_rows[pos] = np.fromiter(rows, dtype=np.intp, count=len(rows))
+    blocks.rows.take(slot_rows, axis=0, out=body)
+    if rows and state.active >= 0:
+        try:
+            k = layout.order.index(state.active)
+        except ValueError:  # the acting ship is gone or has no slot
+            return out
+        body[pos[k], blocks.per_ship - 1] = 1.0
     return out
