@@ -297,3 +297,24 @@ def test_secret_choices_commit_in_order_and_reveal_at_the_end():
     assert sc.revealed and sc.due() is None
     assert sc.view(0) == {"2": "a", "0": "b", "1": "c"}
     assert not c.revealed and c.view(1) == {"2": "hidden", "0": "hidden", "1": None}
+
+
+def test_per_content_tables_are_shared_by_content_and_player_count():
+    """Static tables (tensor layouts, token tables) are built once per game class, content
+    and player count, and rebuilt for another player count or another content."""
+    from starlanes.engine.game import per_content
+
+    built = []
+
+    def build(game):
+        built.append(game)
+        return object()
+
+    a = per_content(load("galactic-empires", players=2, seed=1), build)
+    assert per_content(load("galactic-empires", players=2, seed=9), build) is a
+    assert per_content(load("galactic-empires", players=3, seed=1), build) is not a
+    assert per_content(load("galactic-empires", players=4), build, by_players=False) \
+        is per_content(load("galactic-empires", players=5), build, by_players=False)
+    cheaper = load("rift-domination", players=2, content_set=("units.carrier.cost=1",))
+    assert per_content(cheaper, build) is not per_content(load("rift-domination"), build)
+    assert len(built) == 5

@@ -7,8 +7,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .errors import ActionIndexError, BadOptionError, NotationError
 from .options import OptionSet
@@ -25,9 +26,31 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
 
 
+T = TypeVar("T")
+
 _SPACES: dict[tuple[Any, ...], ActionSpace] = {}
 """Action spaces already built, by game class, player count, content and options."""
 _COMPANIONS: dict[tuple[type, str], Any] = {}
+
+_PER_CONTENT: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+
+
+def per_content(game: Game, build: Callable[[Game], T], *, by_players: bool = True) -> T:
+    """``build(game)``, made once for every Game of the same class, loaded content and
+    (unless ``by_players`` is false) player count, then shared: the static tables a game's
+    action space or observation tensor derives from its content. The content is told by
+    its fingerprint, or by identity when it has none. At most 64 values are kept."""
+    content = getattr(game, "content", None)
+    ident = (build, type(game), game.content_fingerprint or id(content),
+             game.players if by_players else None)
+    found = _PER_CONTENT.get(ident)
+    if found is not None and (game.content_fingerprint or found[0] is content):
+        return found[1]
+    value = build(game)
+    if len(_PER_CONTENT) >= 64:
+        _PER_CONTENT.pop(next(iter(_PER_CONTENT)))
+    _PER_CONTENT[ident] = (content, value)
+    return value
 """Companion modules already imported, by game class and module name."""
 
 

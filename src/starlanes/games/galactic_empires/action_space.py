@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from starlanes.engine import ActionIndexError
 from starlanes.engine.action_space import Family
+from starlanes.engine.game import per_content
 
 from .actions import NONE, code_seat, is_fleet, is_hq
 from .content import HEAVY, OP_KINDS
@@ -113,16 +114,13 @@ class Tokens:
                      for j, sym in enumerate(weapon_slots(self.cards[c])) if ok(sym))
 
 
-_TOKENS: dict[tuple[str, int], Tokens] = {}
-
-
 def tokens(game: GalacticEmpires) -> Tokens:
-    """The (cached) token tables of ``game``'s content and player count."""
-    k = (game.content.fingerprint or str(id(game.content)), game.players)
-    t = _TOKENS.get(k)
-    if t is None:
-        t = _TOKENS[k] = Tokens(game.content, game.players)
-    return t
+    """The token tables of ``game``'s content and player count (built once, then shared)."""
+    return per_content(game, _tokens)
+
+
+def _tokens(game: GalacticEmpires) -> Tokens:
+    return Tokens(game.content, game.players)
 
 
 def _kinds(c: Card) -> set[str]:

@@ -42,6 +42,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from starlanes.engine.game import per_content
+
 from .action_space import copy_caps, reserve_order, weapon_slots
 from .actions import fleet_code, hq_code
 
@@ -103,16 +105,9 @@ class _Layout:
         self.size = pos
 
 
-_LAYOUTS: dict[tuple[str, int], _Layout] = {}
-
-
 def layout(game: GalacticEmpires) -> _Layout:
-    """The (cached) layout of ``game``'s content and player count."""
-    k = (game.content.fingerprint or str(id(game.content)), game.players)
-    lay = _LAYOUTS.get(k)
-    if lay is None:
-        lay = _LAYOUTS[k] = _Layout(game)
-    return lay
+    """The layout of ``game``'s content and player count (built once, then shared)."""
+    return per_content(game, _Layout)
 
 
 def shape(game: GalacticEmpires) -> tuple[int]:

@@ -44,6 +44,8 @@ from __future__ import annotations
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
+from starlanes.engine.game import per_content
+
 from .action_space import POSITIONS, ship_labels
 from .combat import Combat
 from .rules import DECISIONS as _RULES
@@ -144,15 +146,9 @@ class _Layout:
         return (*range(start, start + count * step, step), self.trash)
 
 
-_LAYOUTS: dict[str, _Layout] = {}
-
-
 def layout(game: InterstellarAmbitions) -> _Layout:
-    k = game.content.fingerprint or str(id(game.content))
-    lay = _LAYOUTS.get(k)
-    if lay is None:
-        lay = _LAYOUTS[k] = _Layout(game)
-    return lay
+    """The layout of ``game``'s content (the same at every player count; built once)."""
+    return per_content(game, _Layout, by_players=False)
 
 
 def shape(game: InterstellarAmbitions) -> tuple[int]:
