@@ -27,11 +27,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .board import board_for
+from .board import Board, board_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import RiftDomination
     from .state import RiftState
+    from .tensor_tables import Tables
 
 PHASES = ("setup_faction", "setup_home", "setup_tiles", "turn_start", "build", "move",
           "recruit", "turn_end", "between_turns", "over")
@@ -78,6 +79,7 @@ class _Layout:
         self.upgrade_index = {k: i for i, k in enumerate(self.upgrades)}
         self.tile_index = {k: i for i, k in enumerate(self.tiles)}
         self.faction_index = {k: i for i, k in enumerate(self.factions)}
+        self.tables: dict[Board, Tables] = {}
 
 
 _LAYOUTS: dict[tuple[str, int], _Layout] = {}
@@ -96,98 +98,67 @@ def shape(game: RiftDomination) -> tuple[int]:
     return (layout(game).size,)
 
 
+def _tables(lay: _Layout, board: Board) -> Tables:
+    t = lay.tables.get(board)
+    if t is None:
+        from .tensor_tables import Tables  # numpy: the ``rl`` extra
+
+        t = lay.tables[board] = Tables(lay, board)
+    return t
+
+
 def encode(state: RiftState, seat: int) -> Any:
-    """The tensor of ``observation(seat)`` (see the module docstring)."""
+    """The tensor of ``observation(seat)`` (see the module docstring): a new float32 array
+    of shape ``shape(state.game)``.
+
+    Every feature is a (position, amount) pair and one ``numpy.bincount`` sums them; the
+    positions come from tables built once per content and board, the planets', seats' and
+    units' pairs from memos of the states met (``tensor_tables``)."""
     import numpy as np
 
     lay = layout(state.game)
-    out = np.zeros(lay.size, dtype=np.float32)
+    t = _tables(lay, state.board)
     n = state.n
     slot = [(s - seat) % n for s in range(n)]
-    b = state.board
     # 1. head
-    p = lay.at["head"]
+    p = len(PHASES)
+    pos = [p, p + 1, p + 2, p + 3, p + 4]
+    amount = [state.current_player() == seat, state.seat == seat, state.round,
+              state.target_vp, len(state.deck)]
     if state.phase in PHASES:
-        out[p + PHASES.index(state.phase)] = 1
-    p += len(PHASES)
-    out[p] = float(state.current_player() == seat)
-    out[p + 1] = float(state.seat == seat)
-    out[p + 2] = state.round
-    out[p + 3] = state.target_vp
-    out[p + 4] = len(state.deck)
+        pos.append(PHASES.index(state.phase))
+        amount.append(1)
     if state.tile_in_hand:
-        out[p + 5 + lay.tile_index[state.tile_in_hand[0]]] = 1
-    # 2. seats
-    planet_index = {name: i for i, name in enumerate(lay.planets)}
-    for s in range(n):
-        q = lay.at["seats"] + slot[s] * lay.seat_size
-        out[q] = 1
-        q += 1
-        if state.faction[s]:
-            out[q + lay.faction_index[state.faction[s]]] = 1
-        q += len(lay.factions)
-        out[q:q + 4] = (state.resources[s], state.income[s], state.vp[s], len(state.hands[s]))
-        q += 5
-        for u in state.roster[s]:
-            out[q + lay.unit_index[u]] = 1
-        q += len(lay.units)
-        if state.home[s] >= 0:
-            out[q + planet_index[b.planet_ids[state.home[s]]]] = 1
-    # 3. own hand, discard pile
-    for cid in state.hands[seat]:
-        out[lay.at["hand"] + lay.card_index[cid]] += 1
-    for cid in state.discard:
-        out[lay.at["discard"] + lay.card_index[cid]] += 1
-    # 4. planets
-    in_play = set(b.in_play_planets)
-    nup = len(lay.upgrades)
-    for pi, pid in enumerate(b.planet_ids):
-        q = lay.at["planets"] + planet_index[pid] * lay.planet_size
-        if pi not in in_play:
-            continue
-        out[q] = 1
-        owner = state.planet_owner[pi]
-        out[q + 1 + (0 if owner < 0 else 1 + slot[owner])] = 1
-        q += 2 + lay.slots
-        for u in state.planet_upgrades[pi]:
-            out[q + lay.upgrade_index[u]] += 1
-        q += nup
-        if state.tile_kind[pi]:
-            out[q + lay.tile_index[state.tile_kind[pi]]] = 1
-        q += len(lay.tiles)
-        if state.tile_revealed[pi]:
-            out[q] = state.tile_value[pi]
-            out[q + 1] = 1
-        out[q + 2] = float(b.planet_huge[pi])
-    # 5-6. units
-    nu = len(lay.units)
-    for u in state.units.values():
-        k = lay.unit_index[u.kind]
-        if u.landed and b.planet_of[u.loc] >= 0:
-            pl = planet_index[b.planet_ids[b.planet_of[u.loc]]]
-            out[lay.at["landed"] + (pl * lay.slots + slot[u.owner]) * nu + k] += 1
-            continue
-        q = lay.at["space"] + (lay.point_index[b.names[u.loc]] * lay.slots
-                               + slot[u.owner]) * (nu + 2)
-        out[q + k] += 1
-        out[q + nu] += u.wounds
-        out[q + nu + 1] += u.mp
+        pos.append(p + 5 + lay.tile_index[state.tile_in_hand[0]])
+        amount.append(1)
+    # 3. own hand (the discard pile comes with the seats)
+    hand = state.hands[seat]
+    pos += map(t.hand_at.__getitem__, hand)
+    amount += [1] * len(hand)
     # 7. battle
     bt = state.battle
     if bt is not None:
         q = lay.at["battle"]
-        out[q] = 1
-        out[q + 1] = float(bool(bt.ground))
-        out[q + 2 + lay.point_index[b.names[bt.point]]] = 1
+        pos += (q, q + 1, t.battle_point_at[bt.point])
+        amount += (1, bool(bt.ground), 1)
         q += 2 + len(lay.points)
-        out[q + slot[bt.seats[0]]] = 1
-        out[q + lay.slots + slot[bt.seats[1]]] = 1
+        pos += (q + slot[bt.seats[0]], q + lay.slots + slot[bt.seats[1]])
+        amount += (1, 1)
         q += 2 * lay.slots
+        nk = len(lay.kinds)
         for f in bt.fighters.values():
             if not f.alive or f.kind not in lay.kind_index:
                 continue
-            r = q + (f.side * len(lay.kinds) + lay.kind_index[f.kind]) * 3
-            out[r] += 1
-            out[r + 1] += f.lp
-            out[r + 2] += f.sh
-    return out
+            r = q + (f.side * nk + lay.kind_index[f.kind]) * 3
+            pos += (r, r + 1, r + 2)
+            amount += (1, f.lp, f.sh)
+    # 2. seats and discard pile, 4. planets, 5-6. units
+    shift = np.array(slot + [0], np.intp)
+    writes = t.seat_writes(state, shift)
+    shift += 1  # owners: 1 + slot, and 0 for none (owner -1, the last entry)
+    shift[n] = 0
+    writes += t.planet_writes(state, shift)
+    writes += t.unit_writes(state, seat)
+    where = np.concatenate((np.array(pos, np.intp), *(w[0] for w in writes)))
+    what = np.concatenate((np.array(amount, np.float64), *(w[1] for w in writes)))
+    return np.bincount(where, what, lay.size + 1)[:lay.size].astype(np.float32)
