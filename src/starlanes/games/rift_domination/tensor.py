@@ -111,15 +111,15 @@ def encode(state: RiftState, seat: int) -> Any:
     """The tensor of ``observation(seat)`` (see the module docstring): a new float32 array
     of shape ``shape(state.game)``.
 
-    Every feature is a (position, amount) pair and one ``numpy.bincount`` sums them; the
-    positions come from tables built once per content and board, the planets', seats' and
-    units' pairs from memos of the states met (``tensor_tables``)."""
+    The seats, discard pile, planets and units come from the observer's canvas, which
+    redraws only the parts that changed since it was last painted (``tensor_tables``);
+    the head, the seats' numbers, the observer's hand and the battle are written here."""
     import numpy as np
 
     lay = layout(state.game)
     t = _tables(lay, state.board)
+    out = t.paint(state, seat)
     n = state.n
-    slot = [(s - seat) % n for s in range(n)]
     # 1. head
     p = len(PHASES)
     pos = [p, p + 1, p + 2, p + 3, p + 4]
@@ -131,7 +131,13 @@ def encode(state: RiftState, seat: int) -> Any:
     if state.tile_in_hand:
         pos.append(p + 5 + lay.tile_index[state.tile_in_hand[0]])
         amount.append(1)
-    # 3. own hand (the discard pile comes with the seats)
+    # 2. the seats' numbers (the rest of the seats is on the canvas)
+    pos += t.numbers_at(seat, n)
+    amount += state.resources
+    amount += state.income
+    amount += state.vp
+    amount += map(len, state.hands)
+    # 3. own hand (the discard pile is on the canvas)
     hand = state.hands[seat]
     pos += map(t.hand_at.__getitem__, hand)
     amount += [1] * len(hand)
@@ -142,7 +148,7 @@ def encode(state: RiftState, seat: int) -> Any:
         pos += (q, q + 1, t.battle_point_at[bt.point])
         amount += (1, bool(bt.ground), 1)
         q += 2 + len(lay.points)
-        pos += (q + slot[bt.seats[0]], q + lay.slots + slot[bt.seats[1]])
+        pos += (q + (bt.seats[0] - seat) % n, q + lay.slots + (bt.seats[1] - seat) % n)
         amount += (1, 1)
         q += 2 * lay.slots
         nk = len(lay.kinds)
@@ -152,13 +158,5 @@ def encode(state: RiftState, seat: int) -> Any:
             r = q + (f.side * nk + lay.kind_index[f.kind]) * 3
             pos += (r, r + 1, r + 2)
             amount += (1, f.lp, f.sh)
-    # 2. seats and discard pile, 4. planets, 5-6. units
-    shift = np.array(slot + [0], np.intp)
-    writes = t.seat_writes(state, shift)
-    shift += 1  # owners: 1 + slot, and 0 for none (owner -1, the last entry)
-    shift[n] = 0
-    writes += t.planet_writes(state, shift)
-    writes += t.unit_writes(state, seat)
-    where = np.concatenate((np.array(pos, np.intp), *(w[0] for w in writes)))
-    what = np.concatenate((np.array(amount, np.float64), *(w[1] for w in writes)))
-    return np.bincount(where, what, lay.size + 1)[:lay.size].astype(np.float32)
+    np.add.at(out, np.array(pos, np.intp), np.array(amount, np.float32))
+    return out

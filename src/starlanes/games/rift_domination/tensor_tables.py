@@ -1,17 +1,24 @@
-"""Position tables and memos behind ``tensor.encode``.
+"""Position tables, memos and canvases behind ``tensor.encode``.
 
-The observation tensor is written as (position, amount) pairs summed by one
-``numpy.bincount``. :class:`Tables` holds, for one tensor layout on one board, where each
-point's, planet's and card's features sit, and memos of the parts of a state that change
-slowly: the planets, the seats and the discard pile (compared with the last state met by
-list equality), and each seat's units (compared by its unit view in the unit table; a unit
-tuple gets one row of positions and amounts, so a changed fleet costs a dict lookup per
-unit). A memo is only a shortcut: it is used when what it was built from equals the state,
-so the vector is the same as writing every feature anew.
+The observation tensor is a sum of (position, amount) writes. :class:`Tables` holds, for
+one tensor layout on one board, where each point's, planet's and card's features sit, and
+splits a state into parts that change slowly: the seats, the discard pile, the planets'
+owners, upgrades and tiles, and each seat's units. Each part's writes are a
+:class:`Writes`, remembered until the part of the state it was built from changes (checked
+by equality: list equality for the seats and planets, the seat's unit view in the unit
+table for its units; a unit tuple gets one row of positions and amounts, so a changed fleet
+costs a dict lookup per unit). For each observer seat a canvas keeps the sum of the writes
+it last painted, and ``paint`` takes off and puts on only the parts that changed, so an
+encode is a copy of the canvas plus the few features read fresh (``tensor.encode``).
+
+Every amount is an integer (counts, flags, resources, LP...), exact in float32, so taking
+writes off and putting them back on leaves exactly the sum of the writes in place: the
+vector is the same as writing every feature anew.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,32 +34,59 @@ MAX_ROWS = 1 << 16
 unit states, e.g. many games through one process)."""
 
 
-class _Group:
-    """The unit writes of one seat's units: ``units`` a copy of the seat's unit view they
-    come from; ``pos0`` the positions for an observer in slot 0 of that seat, ``step`` how
-    far one slot further moves each; ``amount`` what each adds; ``at_slot`` the positions
-    per slot, filled as asked."""
+class Writes:
+    """Writes of one part of the vector: for the observer whose slot of seat ``s`` is
+    ``slots[s]``, positions ``pos0 + step * slots[who]`` (``who`` a seat or an array of
+    seats; no ``step``: ``pos0`` for every observer) and float32 ``amount``. Positions per
+    observer are kept once asked for."""
 
-    __slots__ = ("units", "pos0", "step", "amount", "at_slot")
+    __slots__ = ("pos0", "step", "who", "amount", "_at")
 
-    def __init__(self, units: dict[int, Any], pos0: Any, step: Any, amount: Any) -> None:
-        self.units = units
+    def __init__(self, pos0: Any, amount: Any, step: Any = None, who: Any = 0) -> None:
         self.pos0 = pos0
-        self.step = step
         self.amount = amount
-        self.at_slot: dict[int, Any] = {}
+        self.step = step
+        self.who = who
+        self._at: dict[int, Any] = {}
 
-    def positions(self, slot: int) -> Any:
-        pos = self.at_slot.get(slot)
+    def positions(self, seat: int, slots: list[int]) -> Any:
+        if self.step is None:
+            return self.pos0
+        pos = self._at.get(seat)
         if pos is None:
-            pos = self.at_slot[slot] = self.pos0 + slot * self.step
+            pos = self._at[seat] = self.pos0 + self.step * np.array(slots, np.intp)[self.who]
+        return pos
+
+
+def _writes(pos: list[int], amount: list[Any], step: list[int] | None = None,
+            who: list[int] | None = None) -> Writes:
+    return Writes(np.array(pos, np.intp), np.array(amount, np.float32),
+                  None if step is None else np.array(step, np.intp),
+                  0 if who is None else np.array(who, np.intp))
+
+
+class _Fleet(Writes):
+    """The writes of one seat's units, by their rows in the tables."""
+
+    __slots__ = ("tables", "rows")
+
+    def __init__(self, tables: Tables, rows: Any, owner: int) -> None:
+        super().__init__(None, tables.amount[rows].ravel(), None, owner)
+        self.tables = tables
+        self.rows = rows
+
+    def positions(self, seat: int, slots: list[int]) -> Any:
+        pos = self._at.get(seat)
+        if pos is None:
+            pos = self._at[seat] = self.tables.at_slot[slots[self.who], self.rows].ravel()
         return pos
 
 
 class _Rows(dict):  # type: ignore[type-arg]
-    """Unit tuple -> its row in the tables' ``pos0``/``step``/``amount`` arrays, made on
-    first sight: three writes, the unit's count, then (in space) the wounds and movement
-    points sums of its point and kind, or (landed on a planet) two writes to nowhere."""
+    """Unit tuple -> its row in the tables' ``at_slot`` (per slot of the owner: positions)
+    and ``amount`` arrays, made on first sight: three writes, the unit's count, then (in
+    space) the wounds and movement points sums of its point and kind, or (landed on a
+    planet) two writes to nowhere."""
 
     def __init__(self, tables: Tables) -> None:
         super().__init__()
@@ -62,20 +96,21 @@ class _Rows(dict):  # type: ignore[type-arg]
         t = self.tables
         i = len(self)
         if i == len(t.amount):
-            t.pos0 = np.concatenate((t.pos0, np.zeros_like(t.pos0)))
-            t.step = np.concatenate((t.step, np.zeros_like(t.step)))
+            t.at_slot = np.concatenate((t.at_slot, np.zeros_like(t.at_slot)), axis=1)
             t.amount = np.concatenate((t.amount, np.zeros_like(t.amount)))
         _, kind, loc, landed, mp, wounds = u
         k = t.lay.unit_index[kind]
         nu = t.nu
         if landed and t.landed_at[loc] >= 0:
-            t.pos0[i] = (t.landed_at[loc] + k, t.nowhere, t.nowhere)
-            t.step[i] = (nu, 0, 0)
+            q = t.landed_at[loc] + k
+            for slot in range(len(t.at_slot)):
+                t.at_slot[slot, i] = (q + slot * nu, t.nowhere, t.nowhere)
             t.amount[i] = (1, 0, 0)
         else:
             q = t.space_at[loc]
-            t.pos0[i] = (q + k, q + nu, q + nu + 1)
-            t.step[i] = (nu + 2, nu + 2, nu + 2)
+            for slot in range(len(t.at_slot)):
+                r = q + slot * (nu + 2)
+                t.at_slot[slot, i] = (r + k, r + nu, r + nu + 1)
             t.amount[i] = (1, wounds, mp)
         self[u] = i
         return i
@@ -83,8 +118,9 @@ class _Rows(dict):  # type: ignore[type-arg]
 
 class Tables:
     """Positions of one tensor layout on one board (the state's board may lack the wormhole
-    ends of the layout's board) and the memos of the states met (see the module
-    docstring). ``nowhere`` is the position one past the vector, cut off at the end."""
+    ends of the layout's board), the memos of the parts met and a canvas per observer seat
+    (see the module docstring). ``nowhere`` is the position one past the vector, cut off
+    at the end."""
 
     def __init__(self, lay: _Layout, board: Board) -> None:
         self.lay = lay
@@ -99,7 +135,7 @@ class Tables:
                           for pl in board.planet_of]
         self.battle_point_at = [lay.at["battle"] + 2 + q for q in pos]
         # per seat slot: present, faction flags, the four numbers, roster, home planet
-        self.seat_at = [lay.at["seats"] + k * lay.seat_size for k in range(lay.slots)]
+        self.seat_at = lay.at["seats"]
         self.faction_at = {f: 1 + i for f, i in lay.faction_index.items()}
         self.roster_at = {u: 1 + nf + 5 + i for u, i in lay.unit_index.items()}
         self.home_at = [1 + nf + 5 + nu + q for q in pp]
@@ -115,39 +151,67 @@ class Tables:
         self.fixed = [planet_at[pi] for pi in self.in_play]
         self.fixed += [self.reveal_at[pi] + 2 for pi in self.in_play if board.planet_huge[pi]]
         self.rows = _Rows(self)
-        self.pos0 = np.zeros((256, 3), np.intp)
-        self.step = np.zeros((256, 3), np.intp)
-        self.amount = np.zeros((256, 3), np.float64)
-        self.groups: dict[int, _Group] = {}
-        self.owner_pos = np.array([self.owner_at[pi] for pi in self.in_play], np.intp)
-        self.owner_amount = np.ones(len(self.in_play))
-        self.seen: dict[str, tuple[list[list[Any]], tuple[Any, ...]]] = {}
+        self.at_slot = np.zeros((lay.slots, 256, 3), np.intp)
+        self.amount = np.zeros((256, 3), np.float32)
+        self.groups: dict[int, tuple[dict[int, Any], Writes]] = {}
+        self.seen: dict[str, tuple[list[list[Any]], Writes]] = {}
+        self.canvases: dict[int, tuple[Any, dict[Any, Writes]]] = {}
+        self.numbers: dict[int, list[int]] = {}
+        self.lock = threading.Lock()
+
+    # ------------------------------------------------------------------ canvas
+    def paint(self, state: RiftState, seat: int) -> Any:
+        """A new float32 vector of every part's writes for observer ``seat`` (the features
+        ``tensor.encode`` reads fresh are not in it)."""
+        n = state.n
+        parts = self.parts(state)
+        slots = [(s - seat) % n for s in range(n)]
+        with self.lock:
+            canvas = self.canvases.get(seat)
+            if canvas is None:
+                canvas = self.canvases[seat] = (np.zeros(self.nowhere + 1, np.float32), {})
+            base, painted = canvas
+            for key, w in parts:
+                old = painted.get(key)
+                if old is not w:
+                    if old is not None:
+                        np.subtract.at(base, old.positions(seat, slots), old.amount)
+                    np.add.at(base, w.positions(seat, slots), w.amount)
+                    painted[key] = w
+            return base[:self.nowhere].copy()
+
+    def parts(self, state: RiftState) -> list[tuple[Any, Writes]]:
+        """(key, writes) of every part of the state: seats, discard pile, planet owners,
+        upgrades and tiles, then each seat's units (key: the seat)."""
+        out = [
+            ("seats", self._recall("seats", (state.faction, state.roster, state.home),
+                                   self._seats)),
+            ("discard", self._recall("discard", (state.discard,), self._discard)),
+            ("owners", self._recall("owners", (state.planet_owner,), self._owners)),
+            ("upgrades", self._recall("upgrades", (state.planet_upgrades,), self._upgrades)),
+            ("tiles", self._recall(
+                "tiles", (state.tile_kind, state.tile_revealed, state.tile_value),
+                self._tiles)),
+        ]
+        groups = self.groups
+        for s, units in enumerate(state.units.of):
+            g = groups.get(s)
+            if g is None or g[0] != units:
+                g = groups[s] = (units.copy(), self._group(s, units))
+            out.append((s, g[1]))
+        return out
 
     # ------------------------------------------------------------------ units
-    def _group(self, units: dict[int, Any]) -> _Group:
+    def _group(self, owner: int, units: dict[int, Any]) -> Writes:
         if len(self.rows) > MAX_ROWS:
             self.rows.clear()
             self.groups.clear()
         rows = np.array(list(map(self.rows.__getitem__, units.values())), np.intp)
-        return _Group(units.copy(), self.pos0[rows].ravel(), self.step[rows].ravel(),
-                      self.amount[rows].ravel())
-
-    def unit_writes(self, state: RiftState, seat: int) -> list[Any]:
-        """Positions and amounts of every seat's units for observer ``seat``: a list of
-        (positions, amounts), one per seat."""
-        n = state.n
-        groups = self.groups
-        out = []
-        for s, units in enumerate(state.units.of):
-            g = groups.get(s)
-            if g is None or g.units != units:
-                g = groups[s] = self._group(units)
-            out.append((g.positions((s - seat) % n), g.amount))
-        return out
+        return _Fleet(self, rows, owner)
 
     # ------------------------------------------------------------------ planets, seats
     def _recall(self, name: str, parts: tuple[list[Any], ...],
-                build: Callable[..., tuple[Any, ...]]) -> tuple[Any, ...]:
+                build: Callable[..., Writes]) -> Writes:
         """``build(*parts)``, remembered under ``name`` until one of ``parts`` (lists of
         the state) differs from what it was built from."""
         seen = self.seen.get(name)
@@ -161,27 +225,20 @@ class Tables:
         self.seen[name] = ([p[:] for p in parts], made)
         return made
 
-    def planet_writes(self, state: RiftState, shift: Any) -> list[Any]:
-        """Positions and amounts of every planet feature (in play, owner, upgrades, tile,
-        huge) for the observer whose ``shift`` (per seat, then one for no owner) is
-        ``1 + slot`` of each seat and 0 for no owner: a list of (positions, amounts)."""
-        (owners,) = self._recall("owners", (state.planet_owner,), self._owners)
-        return [
-            (self.owner_pos + shift[owners], self.owner_amount),
-            self._recall("upgrades", (state.planet_upgrades,), self._upgrades),
-            self._recall("tiles", (state.tile_kind, state.tile_revealed, state.tile_value),
-                         self._tiles),
-        ]
+    def _owners(self, owner: list[int]) -> Writes:
+        """Owner flags: none, or 1 + the owner's slot."""
+        pos = [self.owner_at[pi] + (owner[pi] >= 0) for pi in self.in_play]
+        step = [int(owner[pi] >= 0) for pi in self.in_play]
+        who = [max(owner[pi], 0) for pi in self.in_play]
+        return _writes(pos, [1] * len(pos), step, who)
 
-    def _owners(self, owner: list[int]) -> tuple[Any]:
-        return (np.array([owner[pi] for pi in self.in_play], np.intp),)
-
-    def _upgrades(self, ups: list[tuple[str, ...]]) -> tuple[Any, Any]:
+    def _upgrades(self, ups: list[tuple[str, ...]]) -> Writes:
         index, at = self.lay.upgrade_index, self.upgrade_at
         pos = [at[pi] + index[u] for pi in self.in_play for u in ups[pi]]
-        return np.array(pos, np.intp), np.ones(len(pos))
+        return _writes(pos, [1] * len(pos))
 
-    def _tiles(self, kind: list[str], shown: list[bool], value: list[int]) -> tuple[Any, Any]:
+    def _tiles(self, kind: list[str], shown: list[bool], value: list[int]) -> Writes:
+        """In play, huge, tile kinds, revealed values."""
         index = self.lay.tile_index
         pos = self.fixed[:]
         amount = [1] * len(pos)
@@ -192,41 +249,35 @@ class Tables:
             if shown[pi]:
                 pos += (self.reveal_at[pi], self.reveal_at[pi] + 1)
                 amount += (value[pi], 1)
-        return np.array(pos, np.intp), np.array(amount, np.float64)
+        return _writes(pos, amount)
 
-    def seat_writes(self, state: RiftState, shift: Any) -> list[Any]:
-        """Positions and amounts of every seat's features and of the discard pile, for the
-        observer whose ``shift`` is the slot of each seat: a list of (positions, amounts)."""
-        rel, who, amount = self._recall(
-            "seats", (state.faction, state.resources, state.income, state.vp,
-                      [len(h) for h in state.hands], state.roster, state.home), self._seats)
-        return [(rel + self.lay.seat_size * shift[who], amount),
-                self._recall("discard", (state.discard,), self._discard)]
-
-    def _seats(self, faction: list[str], resources: list[int], income: list[int],
-               vp: list[int], hand_sizes: list[int], roster: list[tuple[str, ...]],
-               home: list[int]) -> tuple[Any, Any, Any]:
-        """The seats' writes as positions in slot 0's block, the seat of each, amounts."""
-        rel: list[int] = []
+    def _seats(self, faction: list[str], roster: list[tuple[str, ...]],
+               home: list[int]) -> Writes:
+        """Present, faction, roster and home flags (the four numbers are read fresh)."""
+        pos: list[int] = []
         who: list[int] = []
-        amount: list[int] = []
-        q = self.seat_at[0]
-        f0 = q + 1 + len(self.lay.factions)
+        q = self.seat_at
         for s in range(len(faction)):
-            start = len(rel)
-            rel.append(q)
+            start = len(pos)
+            pos.append(q)
             if faction[s]:
-                rel.append(q + self.faction_at[faction[s]])
-            amount += [1] * (len(rel) - start)
-            rel += (f0, f0 + 1, f0 + 2, f0 + 3)
-            amount += (resources[s], income[s], vp[s], hand_sizes[s])
-            rel += [q + self.roster_at[u] for u in dict.fromkeys(roster[s])]
+                pos.append(q + self.faction_at[faction[s]])
+            pos += [q + self.roster_at[u] for u in dict.fromkeys(roster[s])]
             if home[s] >= 0:
-                rel.append(q + self.home_at[home[s]])
-            amount += [1] * (len(rel) - len(amount))
-            who += [s] * (len(rel) - start)
-        return np.array(rel, np.intp), np.array(who, np.intp), np.array(amount, np.float64)
+                pos.append(q + self.home_at[home[s]])
+            who += [s] * (len(pos) - start)
+        return _writes(pos, [1] * len(pos), [self.lay.seat_size] * len(pos), who)
 
-    def _discard(self, discard: list[str]) -> tuple[Any, Any]:
-        return np.array(list(map(self.discard_at.__getitem__, discard)), np.intp), \
-            np.ones(len(discard))
+    def numbers_at(self, seat: int, n: int) -> list[int]:
+        """Positions of the seats' resources, then incomes, VP and hand sizes (seat order)
+        for observer ``seat``."""
+        at = self.numbers.get(seat)
+        if at is None:
+            f0 = self.seat_at + 1 + len(self.lay.factions)
+            at = self.numbers[seat] = [
+                f0 + ((s - seat) % n) * self.lay.seat_size + j
+                for j in range(4) for s in range(n)]
+        return at
+
+    def _discard(self, discard: list[str]) -> Writes:
+        return _writes(list(map(self.discard_at.__getitem__, discard)), [1] * len(discard))
