@@ -98,65 +98,29 @@ def shape(game: RiftDomination) -> tuple[int]:
     return (layout(game).size,)
 
 
-def _tables(lay: _Layout, board: Board) -> Tables:
-    t = lay.tables.get(board)
+_LAST: list[Any] = [None, None, None]  # game, board, tables of the last encode
+
+
+def _tables(state: RiftState) -> Tables:
+    game, board, t = _LAST
+    if state.game is game and state.board is board:
+        return t
+    lay = layout(state.game)
+    t = lay.tables.get(state.board)
     if t is None:
         from .tensor_tables import Tables  # numpy: the ``rl`` extra
 
-        t = lay.tables[board] = Tables(lay, board)
+        t = lay.tables[state.board] = Tables(lay, state.board)
+    _LAST[:] = (state.game, state.board, t)
     return t
 
 
 def encode(state: RiftState, seat: int) -> Any:
     """The tensor of ``observation(seat)`` (see the module docstring): a new float32 array
-    of shape ``shape(state.game)``.
+    of shape ``shape(state.game)``. Needs numpy.
 
-    The seats, discard pile, planets and units come from the observer's canvas, which
-    redraws only the parts that changed since it was last painted (``tensor_tables``);
-    the head, the seats' numbers, the observer's hand and the battle are written here."""
-    import numpy as np
-
-    lay = layout(state.game)
-    t = _tables(lay, state.board)
-    out = t.paint(state, seat)
-    n = state.n
-    # 1. head
-    p = len(PHASES)
-    pos = [p, p + 1, p + 2, p + 3, p + 4]
-    amount = [state.current_player() == seat, state.seat == seat, state.round,
-              state.target_vp, len(state.deck)]
-    if state.phase in PHASES:
-        pos.append(PHASES.index(state.phase))
-        amount.append(1)
-    if state.tile_in_hand:
-        pos.append(p + 5 + lay.tile_index[state.tile_in_hand[0]])
-        amount.append(1)
-    # 2. the seats' numbers (the rest of the seats is on the canvas)
-    pos += t.numbers_at(seat, n)
-    amount += state.resources
-    amount += state.income
-    amount += state.vp
-    amount += map(len, state.hands)
-    # 3. own hand (the discard pile is on the canvas)
-    hand = state.hands[seat]
-    pos += map(t.hand_at.__getitem__, hand)
-    amount += [1] * len(hand)
-    # 7. battle
-    bt = state.battle
-    if bt is not None:
-        q = lay.at["battle"]
-        pos += (q, q + 1, t.battle_point_at[bt.point])
-        amount += (1, bool(bt.ground), 1)
-        q += 2 + len(lay.points)
-        pos += (q + (bt.seats[0] - seat) % n, q + lay.slots + (bt.seats[1] - seat) % n)
-        amount += (1, 1)
-        q += 2 * lay.slots
-        nk = len(lay.kinds)
-        for f in bt.fighters.values():
-            if not f.alive or f.kind not in lay.kind_index:
-                continue
-            r = q + (f.side * nk + lay.kind_index[f.kind]) * 3
-            pos += (r, r + 1, r + 2)
-            amount += (1, f.lp, f.sh)
-    np.add.at(out, np.array(pos, np.intp), np.array(amount, np.float32))
-    return out
+    The seats' flags, discard pile, planets and units come from a canvas per observer seat
+    that redraws only the parts that changed since it was last painted; the head, the
+    seats' numbers, the observer's hand and the battle are written fresh
+    (``tensor_tables``)."""
+    return _tables(state).encode(state, seat)

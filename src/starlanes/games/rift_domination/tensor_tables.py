@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .tensor import PHASES
+
 if TYPE_CHECKING:  # pragma: no cover
     from .board import Board
     from .state import RiftState
@@ -155,51 +157,120 @@ class Tables:
         self.amount = np.zeros((256, 3), np.float32)
         self.groups: dict[int, tuple[dict[int, Any], Writes]] = {}
         self.seen: dict[str, tuple[list[list[Any]], Writes]] = {}
-        self.canvases: dict[int, tuple[Any, dict[Any, Writes]]] = {}
+        self.slow: tuple[Any, ...] = ((),) * 9 + ((),)
+        self.canvases: dict[int, tuple[Any, list[Writes | None]]] = {}
         self.numbers: dict[int, list[int]] = {}
         self.lock = threading.Lock()
 
+    # ------------------------------------------------------------------ encode
+    def encode(self, state: RiftState, seat: int) -> Any:
+        """The observation tensor of ``state`` for ``seat`` (``tensor.encode``): the
+        observer's canvas, redrawn where the state's parts changed, plus the features read
+        fresh (head, the seats' numbers, the observer's hand, the battle)."""
+        out = self.paint(state, seat)
+        lay = self.lay
+        n = state.n
+        # 1. head
+        p = len(PHASES)
+        pos = [p, p + 1, p + 2, p + 3, p + 4]
+        amount = [state.current_player() == seat, state.seat == seat, state.round,
+                  state.target_vp, len(state.deck)]
+        if state.phase in PHASES:
+            pos.append(PHASES.index(state.phase))
+            amount.append(1)
+        if state.tile_in_hand:
+            pos.append(p + 5 + lay.tile_index[state.tile_in_hand[0]])
+            amount.append(1)
+        # 2. the seats' numbers
+        pos += self.numbers_at(seat, n)
+        amount += state.resources
+        amount += state.income
+        amount += state.vp
+        amount += map(len, state.hands)
+        # 3. own hand
+        hand = state.hands[seat]
+        pos += map(self.hand_at.__getitem__, hand)
+        amount += [1] * len(hand)
+        # 7. battle
+        bt = state.battle
+        if bt is not None:
+            q = lay.at["battle"]
+            pos += (q, q + 1, self.battle_point_at[bt.point])
+            amount += (1, bool(bt.ground), 1)
+            q += 2 + len(lay.points)
+            pos += (q + (bt.seats[0] - seat) % n, q + lay.slots + (bt.seats[1] - seat) % n)
+            amount += (1, 1)
+            q += 2 * lay.slots
+            nk = len(lay.kinds)
+            for f in bt.fighters.values():
+                if not f.alive or f.kind not in lay.kind_index:
+                    continue
+                r = q + (f.side * nk + lay.kind_index[f.kind]) * 3
+                pos += (r, r + 1, r + 2)
+                amount += (1, f.lp, f.sh)
+        np.add.at(out, np.array(pos, np.intp), np.array(amount, np.float32))
+        return out
+
     # ------------------------------------------------------------------ canvas
     def paint(self, state: RiftState, seat: int) -> Any:
-        """A new float32 vector of every part's writes for observer ``seat`` (the features
-        ``tensor.encode`` reads fresh are not in it)."""
+        """A new float32 vector of the parts' writes for observer ``seat``: seats (but
+        their numbers), discard pile, planets, units."""
+        parts = self.slow_parts(state)
         n = state.n
-        parts = self.parts(state)
         slots = [(s - seat) % n for s in range(n)]
         with self.lock:
             canvas = self.canvases.get(seat)
             if canvas is None:
-                canvas = self.canvases[seat] = (np.zeros(self.nowhere + 1, np.float32), {})
+                canvas = self.canvases[seat] = (np.zeros(self.nowhere + 1, np.float32),
+                                                [None] * (len(parts) + n))
             base, painted = canvas
-            for key, w in parts:
-                old = painted.get(key)
-                if old is not w:
-                    if old is not None:
-                        np.subtract.at(base, old.positions(seat, slots), old.amount)
-                    np.add.at(base, w.positions(seat, slots), w.amount)
-                    painted[key] = w
+            k = 0
+            for w in parts:
+                if painted[k] is not w:
+                    self._repaint(base, painted, k, w, seat, slots)
+                k += 1
+            groups = self.groups
+            for s, units in enumerate(state.units.of):
+                g = groups.get(s)
+                if g is None or g[0] != units:
+                    g = groups[s] = (units.copy(), self._group(s, units))
+                if painted[k] is not g[1]:
+                    self._repaint(base, painted, k, g[1], seat, slots)
+                k += 1
             return base[:self.nowhere].copy()
 
-    def parts(self, state: RiftState) -> list[tuple[Any, Writes]]:
-        """(key, writes) of every part of the state: seats, discard pile, planet owners,
-        upgrades and tiles, then each seat's units (key: the seat)."""
-        out = [
-            ("seats", self._recall("seats", (state.faction, state.roster, state.home),
-                                   self._seats)),
-            ("discard", self._recall("discard", (state.discard,), self._discard)),
-            ("owners", self._recall("owners", (state.planet_owner,), self._owners)),
-            ("upgrades", self._recall("upgrades", (state.planet_upgrades,), self._upgrades)),
-            ("tiles", self._recall(
-                "tiles", (state.tile_kind, state.tile_revealed, state.tile_value),
-                self._tiles)),
-        ]
-        groups = self.groups
-        for s, units in enumerate(state.units.of):
-            g = groups.get(s)
-            if g is None or g[0] != units:
-                g = groups[s] = (units.copy(), self._group(s, units))
-            out.append((s, g[1]))
-        return out
+    @staticmethod
+    def _repaint(base: Any, painted: list[Writes | None], k: int, w: Writes, seat: int,
+                 slots: list[int]) -> None:
+        old = painted[k]
+        if old is not None:
+            np.subtract.at(base, old.positions(seat, slots), old.amount)
+        np.add.at(base, w.positions(seat, slots), w.amount)
+        painted[k] = w
+
+    def slow_parts(self, state: RiftState) -> tuple[Writes, ...]:
+        """The writes of the seats (flags), discard pile, planet owners, upgrades and
+        tiles: parts that change now and then, checked at once."""
+        seen = self.slow
+        if (seen[0] == state.planet_upgrades and seen[1] == state.discard
+                and seen[2] == state.planet_owner and seen[3] == state.tile_kind
+                and seen[4] == state.tile_revealed and seen[5] == state.tile_value
+                and seen[6] == state.faction and seen[7] == state.roster
+                and seen[8] == state.home):
+            return seen[9]
+        parts = (
+            self._recall("seats", (state.faction, state.roster, state.home), self._seats),
+            self._recall("discard", (state.discard,), self._discard),
+            self._recall("owners", (state.planet_owner,), self._owners),
+            self._recall("upgrades", (state.planet_upgrades,), self._upgrades),
+            self._recall("tiles", (state.tile_kind, state.tile_revealed, state.tile_value),
+                         self._tiles),
+        )
+        self.slow = (
+            state.planet_upgrades[:], state.discard[:], state.planet_owner[:],
+            state.tile_kind[:], state.tile_revealed[:], state.tile_value[:],
+            state.faction[:], state.roster[:], state.home[:], parts)
+        return parts
 
     # ------------------------------------------------------------------ units
     def _group(self, owner: int, units: dict[int, Any]) -> Writes:
