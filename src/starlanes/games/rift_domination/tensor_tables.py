@@ -70,17 +70,20 @@ def _writes(pos: list[int], amount: list[Any], step: list[int] | None = None,
 class _Fleet(Writes):
     """The writes of one seat's units, by their rows in the tables."""
 
-    __slots__ = ("tables", "rows")
+    __slots__ = ("at_slot", "rows")
 
     def __init__(self, tables: Tables, rows: Any, owner: int) -> None:
-        super().__init__(None, tables.amount[rows].ravel(), None, owner)
-        self.tables = tables
+        self.amount = tables.amount.take(rows, axis=0).ravel()
+        self.who = owner
+        self._at = {}
+        self.at_slot = tables.at_slot  # rows are only ever added to it (or it is replaced)
         self.rows = rows
 
     def positions(self, seat: int, slots: list[int]) -> Any:
         pos = self._at.get(seat)
         if pos is None:
-            pos = self._at[seat] = self.tables.at_slot[slots[self.who], self.rows].ravel()
+            pos = self._at[seat] = self.at_slot[slots[self.who]].take(
+                self.rows, axis=0).ravel()
         return pos
 
 
@@ -152,14 +155,12 @@ class Tables:
         # in play and huge never change on a board
         self.fixed = [planet_at[pi] for pi in self.in_play]
         self.fixed += [self.reveal_at[pi] + 2 for pi in self.in_play if board.planet_huge[pi]]
-        self.rows = _Rows(self)
-        self.at_slot = np.zeros((lay.slots, 256, 3), np.intp)
-        self.amount = np.zeros((256, 3), np.float32)
+        self._new_rows()
         self.groups: dict[int, tuple[dict[int, Any], Writes]] = {}
         self.seen: dict[str, tuple[list[list[Any]], Writes]] = {}
         self.slow: tuple[Any, ...] = ((),) * 9 + ((),)
         self.canvases: dict[int, tuple[Any, list[Writes | None]]] = {}
-        self.numbers: dict[int, list[int]] = {}
+        self.numbers: dict[int, Any] = {}
         self.lock = threading.Lock()
 
     # ------------------------------------------------------------------ encode
@@ -170,33 +171,28 @@ class Tables:
         out = self.paint(state, seat)
         lay = self.lay
         n = state.n
-        # 1. head
-        p = len(PHASES)
-        pos = [p, p + 1, p + 2, p + 3, p + 4]
+        # 1. head and 2. the seats' numbers, at positions fixed per observer
         amount = [state.current_player() == seat, state.seat == seat, state.round,
                   state.target_vp, len(state.deck)]
-        if state.phase in PHASES:
-            pos.append(PHASES.index(state.phase))
-            amount.append(1)
-        if state.tile_in_hand:
-            pos.append(p + 5 + lay.tile_index[state.tile_in_hand[0]])
-            amount.append(1)
-        # 2. the seats' numbers
-        pos += self.numbers_at(seat, n)
         amount += state.resources
         amount += state.income
         amount += state.vp
         amount += map(len, state.hands)
+        out[self.numbers_at(seat, n)] = amount
+        if state.phase in PHASES:
+            out[PHASES.index(state.phase)] = 1
+        if state.tile_in_hand:
+            out[len(PHASES) + 5 + lay.tile_index[state.tile_in_hand[0]]] = 1
         # 3. own hand
-        hand = state.hands[seat]
-        pos += map(self.hand_at.__getitem__, hand)
-        amount += [1] * len(hand)
+        hand_at = self.hand_at
+        for card in state.hands[seat]:
+            out[hand_at[card]] += 1
         # 7. battle
         bt = state.battle
         if bt is not None:
             q = lay.at["battle"]
-            pos += (q, q + 1, self.battle_point_at[bt.point])
-            amount += (1, bool(bt.ground), 1)
+            pos = [q, q + 1, self.battle_point_at[bt.point]]
+            amount = [1, bool(bt.ground), 1]
             q += 2 + len(lay.points)
             pos += (q + (bt.seats[0] - seat) % n, q + lay.slots + (bt.seats[1] - seat) % n)
             amount += (1, 1)
@@ -208,7 +204,7 @@ class Tables:
                 r = q + (f.side * nk + lay.kind_index[f.kind]) * 3
                 pos += (r, r + 1, r + 2)
                 amount += (1, f.lp, f.sh)
-        np.add.at(out, np.array(pos, np.intp), np.array(amount, np.float32))
+            np.add.at(out, np.array(pos, np.intp), np.array(amount, np.float32))
         return out
 
     # ------------------------------------------------------------------ canvas
@@ -273,9 +269,15 @@ class Tables:
         return parts
 
     # ------------------------------------------------------------------ units
+    def _new_rows(self) -> None:
+        """Start the unit rows anew (new arrays: fleets made before keep theirs)."""
+        self.rows = _Rows(self)
+        self.at_slot = np.zeros((self.lay.slots, 256, 3), np.intp)
+        self.amount = np.zeros((256, 3), np.float32)
+
     def _group(self, owner: int, units: dict[int, Any]) -> Writes:
         if len(self.rows) > MAX_ROWS:
-            self.rows.clear()
+            self._new_rows()
             self.groups.clear()
         rows = np.array(list(map(self.rows.__getitem__, units.values())), np.intp)
         return _Fleet(self, rows, owner)
@@ -339,15 +341,18 @@ class Tables:
             who += [s] * (len(pos) - start)
         return _writes(pos, [1] * len(pos), [self.lay.seat_size] * len(pos), who)
 
-    def numbers_at(self, seat: int, n: int) -> list[int]:
-        """Positions of the seats' resources, then incomes, VP and hand sizes (seat order)
-        for observer ``seat``."""
+    def numbers_at(self, seat: int, n: int) -> Any:
+        """Positions for observer ``seat`` of: observer to act, observer's turn, round,
+        target VP, deck size, then the seats' resources, incomes, VP and hand sizes (each
+        in seat order)."""
         at = self.numbers.get(seat)
         if at is None:
+            p = len(PHASES)
             f0 = self.seat_at + 1 + len(self.lay.factions)
-            at = self.numbers[seat] = [
-                f0 + ((s - seat) % n) * self.lay.seat_size + j
-                for j in range(4) for s in range(n)]
+            at = self.numbers[seat] = np.array(
+                [p, p + 1, p + 2, p + 3, p + 4]
+                + [f0 + ((s - seat) % n) * self.lay.seat_size + j
+                   for j in range(4) for s in range(n)], np.intp)
         return at
 
     def _discard(self, discard: list[str]) -> Writes:
