@@ -231,3 +231,41 @@ def test_encode_writes_into_a_fresh_array_each_call():
     tensor.encode(states[-1], 2)
     assert np.array_equal(first, kept)
     assert not np.shares_memory(first, tensor.encode(states[50], 0))
+
+
+def test_encode_matches_the_reference_in_any_order_and_when_unit_rows_start_anew(monkeypatch):
+    """The canvases and memos only shorten the work: states of different games and
+    players met in shuffled order, observers changing every call, and unit rows started
+    anew every few encodes (a low ``MAX_ROWS``) give the reference's vector every time."""
+    from starlanes.games.rift_domination import tensor_tables
+
+    monkeypatch.setattr(tensor_tables, "MAX_ROWS", 40)
+    states = []
+    for seed in (11, 12):
+        states += [s.clone() for k, s in enumerate(_playout_states(4, seed, cap=500))
+                   if k % 5 == 0]
+    rng = random.Random(5)
+    rng.shuffle(states)
+    seen = dict.fromkeys(_SEEN, 0)
+    for state in states:
+        _check(state, rng.randrange(4), seen)
+    assert seen["battle"] and seen["landed"], seen
+
+
+def test_encode_matches_the_reference_for_states_stepped_in_turn():
+    """Several states stepped in place in turn (as a vector of environments does), with
+    clones of them encoded in between, each observed by its seat to act and another."""
+    lines = [starlanes.load(GAME, players=p, seed=20 + p).new_initial_state()
+             for p in (3, 3, 4)]
+    rng = random.Random(9)
+    seen = dict.fromkeys(_SEEN, 0)
+    for step in range(900):
+        state = lines[step % len(lines)]
+        if state.is_terminal():
+            continue
+        seat = max(state.current_player(), 0)
+        _check(state, seat, seen)
+        if step % 7 == 0:
+            _check(state.clone(), rng.randrange(state.n), seen)
+        state.apply(rng.choice(state.legal_actions()))
+    assert seen["states"] > 900 and seen["battle"], seen

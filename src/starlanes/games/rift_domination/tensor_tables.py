@@ -31,6 +31,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
     from .tensor import _Layout
 
+STREAMS = 8
+"""Lines of states served at once with their own memos and canvases (e.g. the
+environments of a vector stepped in turn in one process)."""
+
 MAX_ROWS = 1 << 16
 """Unit tuples remembered per table; past this the rows start anew (a long run of new
 unit states, e.g. many games through one process)."""
@@ -65,6 +69,39 @@ def _writes(pos: list[int], amount: list[Any], step: list[int] | None = None,
     return Writes(np.array(pos, np.intp), np.array(amount, np.float32),
                   None if step is None else np.array(step, np.intp),
                   0 if who is None else np.array(who, np.intp))
+
+
+class _Stream:
+    """The memos and canvases serving one line of states (usually one state object that
+    an environment steps): ``state`` the last one served; ``slow`` the slow parts as last
+    seen (see ``Tables.slow_parts``); ``seen`` each slow part's inputs and writes;
+    ``groups`` per seat, its unit view as last seen and its fleet's writes; ``canvases``
+    per observer seat, the painted vector and the writes painted on it, per part."""
+
+    __slots__ = ("state", "slow", "seen", "groups", "canvases")
+
+    def __init__(self) -> None:
+        self.state: Any = None
+        self.slow: tuple[Any, ...] = ((),) * 10
+        self.seen: dict[str, tuple[list[list[Any]], Writes]] = {}
+        self.groups: dict[int, tuple[dict[int, Any], Writes]] = {}
+        self.canvases: dict[int, tuple[Any, list[Writes | None]]] = {}
+
+    def recall(self, name: str, parts: tuple[list[Any], ...],
+                build: Callable[..., Writes]) -> Writes:
+        """``build(*parts)``, remembered under ``name`` until one of ``parts`` (lists of
+        the state) differs from what it was built from."""
+        seen = self.seen.get(name)
+        if seen is not None:
+            for old, new in zip(seen[0], parts, strict=True):
+                if old != new:
+                    break
+            else:
+                return seen[1]
+        made = build(*parts)
+        self.seen[name] = ([p[:] for p in parts], made)
+        return made
+
 
 
 class _Fleet(Writes):
@@ -156,10 +193,7 @@ class Tables:
         self.fixed = [planet_at[pi] for pi in self.in_play]
         self.fixed += [self.reveal_at[pi] + 2 for pi in self.in_play if board.planet_huge[pi]]
         self._new_rows()
-        self.groups: dict[int, tuple[dict[int, Any], Writes]] = {}
-        self.seen: dict[str, tuple[list[list[Any]], Writes]] = {}
-        self.slow: tuple[Any, ...] = ((),) * 9 + ((),)
-        self.canvases: dict[int, tuple[Any, list[Writes | None]]] = {}
+        self.streams: list[_Stream] = []
         self.numbers: dict[int, Any] = {}
         self.lock = threading.Lock()
 
@@ -211,21 +245,22 @@ class Tables:
     def paint(self, state: RiftState, seat: int) -> Any:
         """A new float32 vector of the parts' writes for observer ``seat``: seats (but
         their numbers), discard pile, planets, units."""
-        parts = self.slow_parts(state)
         n = state.n
         slots = [(s - seat) % n for s in range(n)]
         with self.lock:
-            canvas = self.canvases.get(seat)
+            st = self.stream(state)
+            parts = self.slow_parts(st, state)
+            canvas = st.canvases.get(seat)
             if canvas is None:
-                canvas = self.canvases[seat] = (np.zeros(self.nowhere + 1, np.float32),
-                                                [None] * (len(parts) + n))
+                canvas = st.canvases[seat] = (np.zeros(self.nowhere + 1, np.float32),
+                                              [None] * (len(parts) + n))
             base, painted = canvas
             k = 0
             for w in parts:
                 if painted[k] is not w:
                     self._repaint(base, painted, k, w, seat, slots)
                 k += 1
-            groups = self.groups
+            groups = st.groups
             for s, units in enumerate(state.units.of):
                 g = groups.get(s)
                 if g is None or g[0] != units:
@@ -244,25 +279,49 @@ class Tables:
         np.add.at(base, w.positions(seat, slots), w.amount)
         painted[k] = w
 
-    def slow_parts(self, state: RiftState) -> tuple[Writes, ...]:
+    def stream(self, state: RiftState) -> _Stream:
+        """The stream that last served ``state`` (the same object), else the one that
+        last served a state of the same game object (a clone, say), else the one used
+        least recently (or a new one, up to ``STREAMS``); it now serves ``state``."""
+        streams = self.streams
+        if streams and streams[-1].state is state:
+            return streams[-1]
+        game = state.game
+        st = None
+        for x in reversed(streams):
+            if x.state is state:
+                st = x
+                break
+            if st is None and x.state.game is game:
+                st = x
+        if st is not None:
+            streams.remove(st)
+        else:
+            st = streams.pop(0) if len(streams) >= STREAMS else _Stream()
+        st.state = state
+        streams.append(st)
+        return st
+
+    def slow_parts(self, st: _Stream, state: RiftState) -> tuple[Writes, ...]:
         """The writes of the seats (flags), discard pile, planet owners, upgrades and
         tiles: parts that change now and then, checked at once."""
-        seen = self.slow
+        seen = st.slow
         if (seen[0] == state.planet_upgrades and seen[1] == state.discard
                 and seen[2] == state.planet_owner and seen[3] == state.tile_kind
                 and seen[4] == state.tile_revealed and seen[5] == state.tile_value
                 and seen[6] == state.faction and seen[7] == state.roster
                 and seen[8] == state.home):
             return seen[9]
+        recall = st.recall
         parts = (
-            self._recall("seats", (state.faction, state.roster, state.home), self._seats),
-            self._recall("discard", (state.discard,), self._discard),
-            self._recall("owners", (state.planet_owner,), self._owners),
-            self._recall("upgrades", (state.planet_upgrades,), self._upgrades),
-            self._recall("tiles", (state.tile_kind, state.tile_revealed, state.tile_value),
-                         self._tiles),
+            recall("seats", (state.faction, state.roster, state.home), self._seats),
+            recall("discard", (state.discard,), self._discard),
+            recall("owners", (state.planet_owner,), self._owners),
+            recall("upgrades", (state.planet_upgrades,), self._upgrades),
+            recall("tiles", (state.tile_kind, state.tile_revealed, state.tile_value),
+                   self._tiles),
         )
-        self.slow = (
+        st.slow = (
             state.planet_upgrades[:], state.discard[:], state.planet_owner[:],
             state.tile_kind[:], state.tile_revealed[:], state.tile_value[:],
             state.faction[:], state.roster[:], state.home[:], parts)
@@ -278,26 +337,12 @@ class Tables:
     def _group(self, owner: int, units: dict[int, Any]) -> Writes:
         if len(self.rows) > MAX_ROWS:
             self._new_rows()
-            self.groups.clear()
+            for st in self.streams:
+                st.groups.clear()
         rows = np.array(list(map(self.rows.__getitem__, units.values())), np.intp)
         return _Fleet(self, rows, owner)
 
     # ------------------------------------------------------------------ planets, seats
-    def _recall(self, name: str, parts: tuple[list[Any], ...],
-                build: Callable[..., Writes]) -> Writes:
-        """``build(*parts)``, remembered under ``name`` until one of ``parts`` (lists of
-        the state) differs from what it was built from."""
-        seen = self.seen.get(name)
-        if seen is not None:
-            for old, new in zip(seen[0], parts, strict=True):
-                if old != new:
-                    break
-            else:
-                return seen[1]
-        made = build(*parts)
-        self.seen[name] = ([p[:] for p in parts], made)
-        return made
-
     def _owners(self, owner: list[int]) -> Writes:
         """Owner flags: none, or 1 + the owner's slot."""
         pos = [self.owner_at[pi] + (owner[pi] >= 0) for pi in self.in_play]
