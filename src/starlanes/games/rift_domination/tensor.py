@@ -21,6 +21,13 @@ of the tile being placed. Layout, in order (docs/research.md lists the same):
 7. battle: in battle; ground battle; battle point (one flag per point); attacker and
    defender seat slots (flags); per side (attacker, defender) and combatant kind (unit
    types, upgrades, outpost): living count, LP left, shields left.
+
+``encode`` is numpy work on positions fixed per content and board (``tensor_tables``): a
+canvas per observer seat holds the seats' flags, the discard pile, the planets and the
+units as last painted, and only the parts of the state that changed since are redrawn, so
+stepping a state costs a fraction of writing every feature. The vector is the same as the
+first, feature-by-feature encoder's (tests/games/rift_domination/test_tensor.py keeps it as
+the reference).
 """
 
 from __future__ import annotations

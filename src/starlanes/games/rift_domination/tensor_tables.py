@@ -10,6 +10,10 @@ table for its units; a unit tuple gets one row of positions and amounts, so a ch
 costs a dict lookup per unit). For each observer seat a canvas keeps the sum of the writes
 it last painted, and ``paint`` takes off and puts on only the parts that changed, so an
 encode is a copy of the canvas plus the few features read fresh (``tensor.encode``).
+Memos and canvases belong to a stream (``Tables.stream``): the state object last served, so
+several environments stepped in turn in one process keep theirs (up to ``STREAMS``). A state
+unlike the last one its stream served (a shuffled replay, say) redraws most parts and costs
+about as much as writing every feature.
 
 Every amount is an integer (counts, flags, resources, LP...), exact in float32, so taking
 writes off and putting them back on leaves exactly the sum of the writes in place: the
