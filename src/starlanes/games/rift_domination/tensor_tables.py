@@ -92,7 +92,7 @@ class _Stream:
         self.canvases: dict[int, tuple[Any, list[Writes | None]]] = {}
 
     def recall(self, name: str, parts: tuple[list[Any], ...],
-                build: Callable[..., Writes]) -> Writes:
+               build: Callable[..., Writes]) -> Writes:
         """``build(*parts)``, remembered under ``name`` until one of ``parts`` (lists of
         the state) differs from what it was built from."""
         seen = self.seen.get(name)
@@ -105,7 +105,6 @@ class _Stream:
         made = build(*parts)
         self.seen[name] = ([p[:] for p in parts], made)
         return made
-
 
 
 class _Fleet(Writes):
