@@ -21,17 +21,27 @@ of the tile being placed. Layout, in order (docs/research.md lists the same):
 7. battle: in battle; ground battle; battle point (one flag per point); attacker and
    defender seat slots (flags); per side (attacker, defender) and combatant kind (unit
    types, upgrades, outpost): living count, LP left, shields left.
+
+``encode`` is numpy work on positions fixed per content and board (``tensor_tables``): a
+canvas per observer seat holds the seats' flags, the discard pile, the planets and the
+units as last painted, and only the parts of the state that changed since are redrawn, so
+stepping a state costs a fraction of writing every feature. The vector is the same as the
+first, feature-by-feature encoder's (tests/games/rift_domination/test_tensor.py keeps it as
+the reference).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .board import board_for
+from starlanes.engine.game import per_content
+
+from .board import Board, board_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import RiftDomination
     from .state import RiftState
+    from .tensor_tables import Tables
 
 PHASES = ("setup_faction", "setup_home", "setup_tiles", "turn_start", "build", "move",
           "recruit", "turn_end", "between_turns", "over")
@@ -78,17 +88,12 @@ class _Layout:
         self.upgrade_index = {k: i for i, k in enumerate(self.upgrades)}
         self.tile_index = {k: i for i, k in enumerate(self.tiles)}
         self.faction_index = {k: i for i, k in enumerate(self.factions)}
-
-
-_LAYOUTS: dict[tuple[str, int], _Layout] = {}
+        self.tables: dict[Board, Tables] = {}
 
 
 def layout(game: RiftDomination) -> _Layout:
-    k = (game.content.fingerprint or str(id(game.content)), game.players)
-    lay = _LAYOUTS.get(k)
-    if lay is None:
-        lay = _LAYOUTS[k] = _Layout(game)
-    return lay
+    """The layout of ``game``'s content, board and player count (built once, then shared)."""
+    return per_content(game, _Layout)
 
 
 def shape(game: RiftDomination) -> tuple[int]:
@@ -96,98 +101,29 @@ def shape(game: RiftDomination) -> tuple[int]:
     return (layout(game).size,)
 
 
-def encode(state: RiftState, seat: int) -> Any:
-    """The tensor of ``observation(seat)`` (see the module docstring)."""
-    import numpy as np
+_LAST: list[Any] = [None, None, None]  # game, board, tables of the last encode
 
+
+def _tables(state: RiftState) -> Tables:
+    game, board, t = _LAST
+    if state.game is game and state.board is board:
+        return t
     lay = layout(state.game)
-    out = np.zeros(lay.size, dtype=np.float32)
-    n = state.n
-    slot = [(s - seat) % n for s in range(n)]
-    b = state.board
-    # 1. head
-    p = lay.at["head"]
-    if state.phase in PHASES:
-        out[p + PHASES.index(state.phase)] = 1
-    p += len(PHASES)
-    out[p] = float(state.current_player() == seat)
-    out[p + 1] = float(state.seat == seat)
-    out[p + 2] = state.round
-    out[p + 3] = state.target_vp
-    out[p + 4] = len(state.deck)
-    if state.tile_in_hand:
-        out[p + 5 + lay.tile_index[state.tile_in_hand[0]]] = 1
-    # 2. seats
-    planet_index = {name: i for i, name in enumerate(lay.planets)}
-    for s in range(n):
-        q = lay.at["seats"] + slot[s] * lay.seat_size
-        out[q] = 1
-        q += 1
-        if state.faction[s]:
-            out[q + lay.faction_index[state.faction[s]]] = 1
-        q += len(lay.factions)
-        out[q:q + 4] = (state.resources[s], state.income[s], state.vp[s], len(state.hands[s]))
-        q += 5
-        for u in state.roster[s]:
-            out[q + lay.unit_index[u]] = 1
-        q += len(lay.units)
-        if state.home[s] >= 0:
-            out[q + planet_index[b.planet_ids[state.home[s]]]] = 1
-    # 3. own hand, discard pile
-    for cid in state.hands[seat]:
-        out[lay.at["hand"] + lay.card_index[cid]] += 1
-    for cid in state.discard:
-        out[lay.at["discard"] + lay.card_index[cid]] += 1
-    # 4. planets
-    in_play = set(b.in_play_planets)
-    nup = len(lay.upgrades)
-    for pi, pid in enumerate(b.planet_ids):
-        q = lay.at["planets"] + planet_index[pid] * lay.planet_size
-        if pi not in in_play:
-            continue
-        out[q] = 1
-        owner = state.planet_owner[pi]
-        out[q + 1 + (0 if owner < 0 else 1 + slot[owner])] = 1
-        q += 2 + lay.slots
-        for u in state.planet_upgrades[pi]:
-            out[q + lay.upgrade_index[u]] += 1
-        q += nup
-        if state.tile_kind[pi]:
-            out[q + lay.tile_index[state.tile_kind[pi]]] = 1
-        q += len(lay.tiles)
-        if state.tile_revealed[pi]:
-            out[q] = state.tile_value[pi]
-            out[q + 1] = 1
-        out[q + 2] = float(b.planet_huge[pi])
-    # 5-6. units
-    nu = len(lay.units)
-    for u in state.units.values():
-        k = lay.unit_index[u.kind]
-        if u.landed and b.planet_of[u.loc] >= 0:
-            pl = planet_index[b.planet_ids[b.planet_of[u.loc]]]
-            out[lay.at["landed"] + (pl * lay.slots + slot[u.owner]) * nu + k] += 1
-            continue
-        q = lay.at["space"] + (lay.point_index[b.names[u.loc]] * lay.slots
-                               + slot[u.owner]) * (nu + 2)
-        out[q + k] += 1
-        out[q + nu] += u.wounds
-        out[q + nu + 1] += u.mp
-    # 7. battle
-    bt = state.battle
-    if bt is not None:
-        q = lay.at["battle"]
-        out[q] = 1
-        out[q + 1] = float(bool(bt.ground))
-        out[q + 2 + lay.point_index[b.names[bt.point]]] = 1
-        q += 2 + len(lay.points)
-        out[q + slot[bt.seats[0]]] = 1
-        out[q + lay.slots + slot[bt.seats[1]]] = 1
-        q += 2 * lay.slots
-        for f in bt.fighters.values():
-            if not f.alive or f.kind not in lay.kind_index:
-                continue
-            r = q + (f.side * len(lay.kinds) + lay.kind_index[f.kind]) * 3
-            out[r] += 1
-            out[r + 1] += f.lp
-            out[r + 2] += f.sh
-    return out
+    t = lay.tables.get(state.board)
+    if t is None:
+        from .tensor_tables import Tables  # numpy: the ``rl`` extra
+
+        t = lay.tables[state.board] = Tables(lay, state.board)
+    _LAST[:] = (state.game, state.board, t)
+    return t
+
+
+def encode(state: RiftState, seat: int) -> Any:
+    """The tensor of ``observation(seat)`` (see the module docstring): a new float32 array
+    of shape ``shape(state.game)``. Needs numpy.
+
+    The seats' flags, discard pile, planets and units come from a canvas per observer seat
+    that redraws only the parts that changed since it was last painted; the head, the
+    seats' numbers, the observer's hand and the battle are written fresh
+    (``tensor_tables``)."""
+    return _tables(state).encode(state, seat)
