@@ -13,21 +13,14 @@ from starlanes.engine.explain import REFUSAL_KINDS
 from starlanes.games.galactic_empires.refuse import KIND_PHASES
 from starlanes.games.galactic_empires.render import LEGEND, render
 from starlanes.games.galactic_empires.texts import display
+from tests.playouts import playout_states as shared_playouts
 
 GAME = "galactic-empires"
 
 
 def playout_states(games: int = 3, steps: int = 300):
     """States met in a few seeded random games (2, 3 and 4 players)."""
-    for seed in range(games):
-        g = starlanes.load(GAME, players=2 + seed % 3, seed=seed)
-        s = g.new_initial_state()
-        rng = random.Random(seed)
-        for _ in range(steps):
-            if s.is_terminal():
-                break
-            yield g, s
-            s.apply(rng.choice(s.legal_actions()))
+    return shared_playouts(GAME, 2, games, steps)
 
 
 def test_every_legal_action_is_described() -> None:

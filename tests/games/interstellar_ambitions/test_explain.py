@@ -3,8 +3,6 @@ table's legend and names."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from rich.console import Console
 
@@ -13,21 +11,14 @@ from starlanes.engine.explain import REFUSAL_KINDS
 from starlanes.games.interstellar_ambitions.refuse import KIND_WORDS, VERBS
 from starlanes.games.interstellar_ambitions.render import LEGEND, render
 from starlanes.games.interstellar_ambitions.texts import hook_text
+from tests.playouts import playout_states as shared_playouts
 
 GAME = "interstellar-ambitions"
 
 
 def playout_states(games: int = 3, steps: int = 350):
     """States met in a few seeded random games (3, 4 and 5 players)."""
-    for seed in range(games):
-        g = starlanes.load(GAME, players=3 + seed % 3, seed=seed)
-        s = g.new_initial_state()
-        rng = random.Random(seed)
-        for _ in range(steps):
-            if s.is_terminal():
-                break
-            yield g, s
-            s.apply(rng.choice(s.legal_actions()))
+    return shared_playouts(GAME, 3, games, steps)
 
 
 def test_every_legal_action_is_described() -> None:

@@ -24,11 +24,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from starlanes.engine import quick_shuffle
+from starlanes.engine.game import per_content
 
 if TYPE_CHECKING:  # pragma: no cover
     import random
 
-    from .content import RiftContent
+    from .game import RiftDomination
     from .state import RiftState
 
 _TRIES = (None,) * 12
@@ -46,25 +47,19 @@ class CardSets(NamedTuple):
     dealable: frozenset[str]
 
 
-_SETS: dict[int, tuple[RiftContent, CardSets]] = {}
+def card_sets(game: RiftDomination) -> CardSets:
+    """The :class:`CardSets` of ``game``'s content (built once per content, then shared)."""
+    return per_content(game, _card_sets, by_players=False)
 
 
-def card_sets(content: RiftContent) -> CardSets:
-    """The :class:`CardSets` of ``content``, cached per content object."""
-    hit = _SETS.get(id(content))
-    if hit is not None and hit[0] is content:
-        return hit[1]
-    timing = {c: card.timing for c, card in content.cards.items()}
-    sets = CardSets(
+def _card_sets(game: RiftDomination) -> CardSets:
+    timing = {c: card.timing for c, card in game.content.cards.items()}
+    return CardSets(
         frozenset(c for c, t in timing.items() if t == "instant"),
         frozenset(c for c, t in timing.items() if t == "any_time"),
         frozenset(c for c, t in timing.items() if t not in ("instant", "any_time")),
         frozenset(c for c, t in timing.items() if t != "instant"),
     )
-    if len(_SETS) > 64:
-        _SETS.clear()
-    _SETS[id(content)] = (content, sets)
-    return sets
 
 
 def resample_hidden(s: RiftState, seat: int, rng: random.Random) -> None:
@@ -87,7 +82,7 @@ def _deal_hands(s: RiftState, seat: int, rng: random.Random) -> None:
     many of its cards are known not to be any-time cards, whether it is known to hold one)
     it first gets that many cards that are not any-time cards, then an any-time card, both
     seat by seat in seat order; then the hands are filled at random."""
-    instant, any_time, plain, dealable = card_sets(s.content)
+    instant, any_time, plain, dealable = card_sets(s.game)
     hands = s.hands
     pool = s.deck  # the clone's own list: it becomes the pool, then the deck
     dealt: list[tuple[int, list[str]]] = []  # (seat, new hand: the instants it shows)
