@@ -28,7 +28,7 @@ from starlanes.games.galactic_domination.heuristic import HeuristicAgent
 
 GOLDEN_DIR = Path(__file__).with_name("golden")
 CASES = {
-    "heuristic_specials": {"seed": 130, "options": {}},
+    "heuristic_specials": {"seed": 232, "options": {}},
     "heuristic_options": {"seed": 16,
                           "options": {"charge_ends_turn": True, "arrive_full": False}},
 }

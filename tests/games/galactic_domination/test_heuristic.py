@@ -153,3 +153,66 @@ def test_no_build_in_an_aimed_sector(gd):
         gd.put(s, 1, "destroyer", at, chg=1, aim=aim)
     s._legal = None
     assert not str(_bot(s).act(s)).startswith("build")
+
+
+def test_no_black_hole_that_walls_the_board(gd):
+    """GD-SPC-04..06 with GD-BH-04: with G1 and G2 already black holes, a hole at G3 would
+    cut the board in two; the bot neither charges at G3 nor fires a charged shot at it while
+    it is empty, but still fires it at enemy ships worth more than its own there."""
+    s = gd.blank()
+    for name in ("G1", "G2"):
+        s.holes[s.board.index[name]] = True
+    gd.put(s, 0, "destroyer", "O2", ap=1)
+    gd.put(s, 0, "raider", "R1")
+    for _ in range(3):
+        gd.put(s, 1, "miner", "G3", att=1)
+    gd.put(s, 1, "raider", "P2")
+    for _ in range(4):
+        gd.put(s, 0, "miner", "R3", att=1)
+    s.minerals[0], s.dark[0] = 6, 1
+    assert not str(_bot(s).act(s)).startswith("charge")
+    s = gd.blank()
+    for name in ("G1", "G2"):
+        s.holes[s.board.index[name]] = True
+    d = gd.put(s, 0, "destroyer", "O2", chg=2, aim="G3")
+    gd.put(s, 1, "raider", "P2")
+    assert _bot(s).act(s) != f"fire {d}" and str(_bot(s).act(s)) != f"fire {d}"
+    gd.put(s, 1, "command", "G3")
+    assert str(_bot(s).act(s)) == f"fire {d}"
+
+
+def test_walled_off_fleet_jumps_over(gd):
+    """GD-SPC-07..09 with GD-BH-03/04: when black holes wall a fleet off from every firing
+    sector, the command ship charges a fleet jump and a cut-off raider joins it to go along
+    (distances count around black holes)."""
+    s = gd.blank()
+    for name in ("G1", "G2", "G3"):
+        s.holes[s.board.index[name]] = True
+    c = gd.put(s, 0, "command", "O2")
+    r = gd.put(s, 0, "raider", "R1")
+    gd.put(s, 1, "raider", "P2")
+    s.minerals[0] = s.content.specials.jump_minerals
+    bot = _bot(s)
+    picks = []
+    while s.current_player() == 0 and len(picks) < 8:
+        a = bot.act(s)
+        picks.append(str(a))
+        s.apply(a)
+    assert f"charge {c}" in picks
+    assert gd.sec(s, r) == "O2"
+    gd.do(s, "end")
+    a = bot.act(s)
+    assert str(a).startswith(f"jump {c} ")
+    s.apply(a)
+    assert gd.sec(s, r) == gd.sec(s, c) and s.board.zone_of[s.board.index[gd.sec(s, c)]] > 2
+
+
+def test_heuristic_games_end_without_the_turn_limit():
+    """Seeds whose heuristic games once reached the 150-turn limit with the board walled off
+    by black holes (docs/soak.md) now end with a destroyed fleet (GD-WIN-02/03)."""
+    for seed in (200315, 200563):
+        s = starlanes.load("galactic-domination", seed=seed).new_initial_state()
+        bots = [HeuristicAgent(seed * 16), HeuristicAgent(seed * 16 + 1)]
+        while not s.is_terminal():
+            s.apply(bots[s.current_player()].act(s))
+        assert s.end_reason == "fleet_destroyed"

@@ -25,6 +25,14 @@ The specials, each used where it pays off:
   jumps with them to the sector nearest a firing position;
 * every ship leaves, and no ship or build enters, a sector an enemy destroyer has aimed at.
 
+Distances are counted along the board around black holes (ships cannot move through them).
+A black hole shot is never charged at a sector whose black hole would cut the board in two,
+and a shot charged before is fired there only to destroy more enemy ships than own ones,
+never at an empty planet; where the board is cut all the same,
+a command ship on the far side of every firing sector charges a fleet jump over the cut
+and the other warships join it to be jumped along. Without that, two fleets walled apart
+built up forever and the game reached the turn limit.
+
 As a defender in a collision it gives up its least valuable ship. It reads only what its
 seat may see; the game has no hidden information.
 """
@@ -57,6 +65,8 @@ WARP_KEEP = 2
 """An explorer warps only if at least this many other own ships stay on the board."""
 JUMP_GAP = 3
 """A command ship charges a jump only when the nearest firing sector is this far or more."""
+UNREACHABLE = 99
+"""Distance standing for "no path around the black holes"."""
 PLACE_ORDER = (RAIDER, DESTROYER, COMMAND, EXPLORER, MINER)
 PATIENCE = (0, 3)
 """The bot draws, per game, the round up to which its warships stay out of sectors the enemy
@@ -77,6 +87,7 @@ class HeuristicAgent:
         self.patience = self.rng.randint(*PATIENCE)
         self._strike: tuple[tuple[frozenset[int], ...], ...] = ()
         self._strike_key: tuple = ()
+        self._paths: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
 
     def act(self, state: GDState) -> Action:
         s = state
@@ -190,7 +201,8 @@ class HeuristicAgent:
                           if y[SEC] == aim and y[OWNER] != me)
                 own = sum(s.cost[y[KIND]] for y in s.ships.values()
                           if y[SEC] == aim and y[OWNER] == me)
-                if foe > own or (own == 0 and s.board.zone_of[aim] != s.start[me]):
+                if foe > own or (own == 0 and s.board.zone_of[aim] != s.start[me]
+                                 and not self._splits(s, aim)):
                     return a  # the charge is paid: an empty enemy-side planet is still denied
         jumps = [a for a in acts if isinstance(a, A.Jump)]
         if jumps:
@@ -227,6 +239,8 @@ class HeuristicAgent:
         moves = [a for a in moves if s.board.index[a.sector] not in aimed]
         if not moves or not enemy:
             return None
+        if k != COMMAND and self._firing_gap(s, k, x[SEC], enemy) >= UNREACHABLE:
+            return self._join_command(s, x, moves)
         return self._advance(s, x, moves, enemy)
 
     def _special(self, s: GDState, uid: int, x: tuple, acts: list[Action],
@@ -239,7 +253,11 @@ class HeuristicAgent:
         charges = [a for a in acts if isinstance(a, A.ChargeShot)]
         if charges:
             sp = s.content.specials
-            gain = {a: self._shot_gain(s, s.board.index[a.sector], me) for a in charges}
+            gain = {a: self._shot_gain(s, s.board.index[a.sector], me) for a in charges
+                    if not self._splits(s, s.board.index[a.sector])}
+            if not gain:
+                return None
+            charges = list(gain)
             best = max(charges, key=lambda a: (gain[a], a.sector))
             if gain[best] >= sp.black_hole_minerals + SHOT_MARGIN:
                 return best
@@ -282,12 +300,73 @@ class HeuristicAgent:
                    for u, y in s.ships.items() if u != uid)
 
     def _firing_gap(self, s: GDState, kind: int, sec: int, enemy: dict[int, tuple]) -> int:
-        """Steps from ``sec`` to the nearest sector from which ``kind`` could shoot."""
+        """Moves from ``sec`` to the nearest sector from which ``kind`` could shoot, around
+        black holes (:data:`UNREACHABLE` if none can be reached)."""
         reach = s.reach[kind]
         foe_secs = {y[SEC] for y in enemy.values()}
-        dist = s.board.dist[sec]
+        dist = self._path(s)[sec]
         return min((dist[t] for t in range(15)
-                    if not s.holes[t] and any(r in foe_secs for r in reach[t])), default=99)
+                    if not s.holes[t] and any(r in foe_secs for r in reach[t])),
+                   default=UNREACHABLE)
+
+    def _path(self, s: GDState) -> tuple[tuple[int, ...], ...]:
+        """Moves between every two sectors going around black holes (GD-BH-03/04), by
+        breadth-first search; :data:`UNREACHABLE` where no path exists."""
+        key = tuple(s.holes)
+        table = self._paths.get(key)
+        if table is None:
+            adj = s.board.adj
+            rows = []
+            for src in range(15):
+                d = [UNREACHABLE] * 15
+                if not key[src]:
+                    d[src] = 0
+                    frontier = [src]
+                    while frontier:
+                        nxt = []
+                        for u in frontier:
+                            for v in adj[u]:
+                                if not key[v] and d[v] == UNREACHABLE:
+                                    d[v] = d[u] + 1
+                                    nxt.append(v)
+                        frontier = nxt
+                rows.append(tuple(d))
+            table = self._paths[key] = tuple(rows)
+        return table
+
+    def _splits(self, s: GDState, sec: int) -> bool:
+        """Whether a black hole at ``sec`` would cut the open sectors into two parts."""
+        holes = list(s.holes)
+        holes[sec] = True
+        open_secs = [t for t in range(15) if not holes[t]]
+        if not open_secs:
+            return False
+        seen = {open_secs[0]}
+        frontier = [open_secs[0]]
+        adj = s.board.adj
+        while frontier:
+            u = frontier.pop()
+            for v in adj[u]:
+                if not holes[v] and v not in seen:
+                    seen.add(v)
+                    frontier.append(v)
+        return len(seen) < len(open_secs)
+
+    def _join_command(self, s: GDState, x: tuple, moves: list[Action]) -> Action | None:
+        """A warship cut off from every firing sector moves towards the nearest own
+        command ship, to be jumped along over the cut."""
+        path = self._path(s)
+        commands = [y[SEC] for y in s.ships.values()
+                    if y[OWNER] == x[OWNER] and y[KIND] == COMMAND and y[SEC] >= 0]
+        if not commands:
+            return None
+
+        def gap(sec: int) -> int:
+            return min(path[sec][t] for t in commands)
+
+        now = gap(x[SEC])
+        best = min(moves, key=lambda a: (gap(s.board.index[a.sector]), a.sector))
+        return best if gap(s.board.index[best.sector]) < now else None
 
     def _shot_gain(self, s: GDState, sec: int, me: int) -> float:
         """Expected minerals a black hole at ``sec`` destroys: enemy attached miners in full,
@@ -326,9 +405,10 @@ class HeuristicAgent:
         firing = [t for t in range(15) if not s.holes[t] and any(r in foe_secs for r in reach[t])]
         if not firing:
             return moves[0] if must else None
+        path = self._path(s)
 
         def gap(sec: int) -> int:
-            return min(b.dist[sec][t] for t in firing)
+            return min(path[sec][t] for t in firing)
 
         now = gap(x[SEC])
         if now == 0 and not must:
