@@ -21,7 +21,6 @@ Boards are static and shared by every state; build them with :func:`board_for`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from .content import RiftContent
@@ -85,9 +84,7 @@ class Board:
 
 
 
-@lru_cache(maxsize=16)
-def _build(content_key: int, small: bool, wormholes: bool) -> Board:
-    content = _CONTENT_BY_KEY[content_key]
+def _build(content: RiftContent, small: bool, wormholes: bool) -> Board:
     systems = list(content.systems.values())
     sys_ids = tuple(s.id for s in systems)
     sys_index = {s.id: i for i, s in enumerate(systems)}
@@ -190,12 +187,20 @@ def _build(content_key: int, small: bool, wormholes: bool) -> Board:
     )
 
 
-_CONTENT_BY_KEY: dict[int, RiftContent] = {}
+_BOARDS: dict[tuple[int, bool, bool], tuple[RiftContent, Board]] = {}
+"""Boards built, by content identity, area and wormholes; the content is kept beside its
+board so that an identity is never mistaken for a later content's. At most 16 are kept."""
 
 
 def board_for(content: RiftContent, players: int, wormholes: bool) -> Board:
     """The board for ``players`` (RD-SET-07: 4 or fewer use the small area) with or without
-    wormholes (RD-MOV-14: only when the Timewarper plays)."""
-    key = id(content)
-    _CONTENT_BY_KEY[key] = content
-    return _build(key, players <= 4, wormholes)
+    wormholes (RD-MOV-14: only when the Timewarper plays), built once per content."""
+    key = (id(content), players <= 4, wormholes)
+    found = _BOARDS.get(key)
+    if found is not None and found[0] is content:
+        return found[1]
+    board = _build(content, players <= 4, wormholes)
+    if len(_BOARDS) >= 16:
+        _BOARDS.pop(next(iter(_BOARDS)))
+    _BOARDS[key] = (content, board)
+    return board
