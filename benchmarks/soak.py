@@ -22,8 +22,10 @@ each per-action check compares the entries added since the previous one and the 
 still secret; the end-of-game check compares them all.
 
 It prints, per game, player count and agent kind: games played, invariant issues, and how
-the games ended (end reasons, including the safety caps). Exit status 1 if any issue was
-found. Nothing is written to disk.
+the games ended (end reasons, including the safety caps), with a progress bar on a terminal
+while it plays. ``--workers N`` plays the games on N processes (each game is seeded on its
+own, so the results are the same for any N). Exit status 1 if any issue was found. Nothing is
+written to disk.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ import json
 import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 import starlanes
 from starlanes.agents import make_agent
@@ -146,6 +152,37 @@ def soak(game_id: str, players: int, kind: str, games: int, seed: int, deep_ever
     return ends, issues, actions
 
 
+CHUNK = 10
+"""Games handed to a worker at a time."""
+
+
+def _soak_chunk(job: tuple[str, int, str, int, int, int]
+                ) -> tuple[collections.Counter, list[str], int, int]:
+    game_id, players, kind, games, seed, deep_every = job
+    return (*soak(game_id, players, kind, games, seed, deep_every), games)
+
+
+def soak_many(game_id: str, players: int, kind: str, games: int, seed: int, deep_every: int,
+              pool: ProcessPoolExecutor | None, progress: Progress
+              ) -> tuple[collections.Counter, list[str], int]:
+    """:func:`soak` split into chunks of :data:`CHUNK` seeds, on ``pool`` when given;
+    the same end reasons, issues and action count as one :func:`soak` call."""
+    jobs = [(game_id, players, kind, min(CHUNK, games - i), seed + i, deep_every)
+            for i in range(0, games, CHUNK)]
+    task = progress.add_task(f"{game_id} players={players} {kind}", total=games)
+    ends: collections.Counter = collections.Counter()
+    issues: list[str] = []
+    actions = 0
+    results = pool.map(_soak_chunk, jobs) if pool is not None else map(_soak_chunk, jobs)
+    for e, found, n, played in results:
+        ends.update(e)
+        issues.extend(found)
+        actions += n
+        progress.advance(task, played)
+    progress.remove_task(task)
+    return ends, issues, actions
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=20, help="games per game, count and agent")
@@ -156,24 +193,36 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deep-every", type=int, default=1,
                    help="clone and determinisation checks every K actions (default 1: "
                         "every action; 0: never, light checks only)")
+    p.add_argument("--workers", type=int, default=1, help="processes playing games (default 1)")
     a = p.parse_args(argv)
+    if a.games < 1 or a.workers < 1:
+        p.error("--games and --workers must be at least 1")
     total_issues = 0
     start = time.perf_counter()
-    for game_id in a.game or game_ids():
-        cls = game_class(game_id)
-        counts = a.players or range(cls.min_players, cls.max_players + 1)
-        for players in counts:
-            for kind in a.agents.split(","):
-                t = time.perf_counter()
-                ends, issues, actions = soak(game_id, players, kind, a.games, a.seed,
-                                             max(0, a.deep_every))
-                total_issues += len(issues)
-                endings = ", ".join(f"{k} {v}" for k, v in ends.most_common())
-                print(f"{game_id} players={players} agents={kind}: games {a.games}, "
-                      f"actions {actions}, issues {len(issues)}, ends: {endings} "
-                      f"({time.perf_counter() - t:.1f}s)", flush=True)
-                for line in issues[:5]:
-                    print("  " + line)
+    pool = ProcessPoolExecutor(a.workers) if a.workers > 1 else None
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+    try:
+        with progress:
+            for game_id in a.game or game_ids():
+                cls = game_class(game_id)
+                counts = a.players or range(cls.min_players, cls.max_players + 1)
+                for players in counts:
+                    for kind in a.agents.split(","):
+                        t = time.perf_counter()
+                        ends, issues, actions = soak_many(
+                            game_id, players, kind, a.games, a.seed, max(0, a.deep_every),
+                            pool, progress)
+                        total_issues += len(issues)
+                        endings = ", ".join(f"{k} {v}" for k, v in ends.most_common())
+                        print(f"{game_id} players={players} agents={kind}: games {a.games}, "
+                              f"actions {actions}, issues {len(issues)}, ends: {endings} "
+                              f"({time.perf_counter() - t:.1f}s)", flush=True)
+                        for line in issues[:5]:
+                            print("  " + line, flush=True)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     print(f"total issues: {total_issues} ({time.perf_counter() - start:.0f}s)")
     return 1 if total_issues else 0
 

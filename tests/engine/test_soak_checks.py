@@ -44,3 +44,21 @@ def test_a_clone_sharing_state_is_found(soak, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(type(state), "clone", lambda self: self)
     issues = soak._check_step(state, random.Random(0), deep=True)
     assert "applying an action to a clone changed the original" in issues
+
+
+def test_workers_give_the_same_results() -> None:
+    """``--workers 2`` plays the same seeded games as one process: the same report."""
+    import subprocess
+    import sys
+
+    def run(*extra: str) -> str:
+        out = subprocess.run(
+            [sys.executable, str(SOAK), "--game", "galactic-domination", "--games", "12",
+             "--agents", "heuristic", "--deep-every", "0", "--seed", "7", *extra],
+            capture_output=True, text=True, check=True).stdout
+        return out.splitlines()[0].rsplit(" (", 1)[0]  # the timing differs
+
+    one = run()
+    assert one.startswith("galactic-domination players=2 agents=heuristic: games 12, actions ")
+    assert "issues 0" in one and "fleet_destroyed 12" in one
+    assert run("--workers", "2") == one
