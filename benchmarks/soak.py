@@ -201,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     pool = ProcessPoolExecutor(a.workers) if a.workers > 1 else None
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+                        TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                        disable=not sys.stderr.isatty())
     try:
         with progress:
             for game_id in a.game or game_ids():
