@@ -190,7 +190,9 @@ def test_ctrl_c_stops_a_worker_run_promptly_and_reports_finished_games(tmp_path)
     proc = subprocess.Popen(
         [*_command(), "tournament", "rift-domination", "--agents", "heuristic,random",
          "--players", "4", "--games", "400", "--workers", "2", "--json", "--no-plot"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+        # a test run started in the background inherits an ignored SIGINT: restore Ctrl-C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(6)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=20)
