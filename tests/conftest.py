@@ -76,7 +76,7 @@ def blank(players: int = 2, seed: int = 1, factions: list[str] | None = None,
     """A played set-up reduced to an empty board: only the home planets are owned (no
     upgrades on them), no tiles, units, cards or resources; ``seat`` is in ``phase``."""
     s = fresh(players, seed, **options)
-    s.board = board_for(s.content, s.n, wormholes=False)
+    s.board = board_for(s.game, wormholes=False)
     for i in range(s.n):
         set_faction(s, i, (factions or [NEUTRAL] * s.n)[i])
     s.stack.clear()

@@ -343,7 +343,7 @@ def test_wormholes_only_with_the_timewarper(rd):
 
 def _wormhole_state(rd, seat0_faction):
     s = rd.blank(factions=[seat0_faction, "korrath_hegemony"])
-    s.board = board_for(s.content, s.n, wormholes=True)
+    s.board = board_for(s.game, wormholes=True)
     rd.touch(s)
     return s
 

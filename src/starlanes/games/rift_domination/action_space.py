@@ -78,7 +78,7 @@ def stat_caps(game: RiftDomination) -> tuple[int, int]:
 def families(game: RiftDomination) -> list[Family]:
     """The notation families in index order."""
     c = game.content
-    board = board_for(c, game.players, wormholes=True)
+    board = board_for(game, wormholes=True)
     points = board.names
     planets = board.planet_ids
     units = tuple(sorted(c.units))

@@ -21,9 +21,14 @@ Boards are static and shared by every state; build them with :func:`board_for`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from starlanes.engine.game import per_content
 
 from .content import RiftContent
+
+if TYPE_CHECKING:
+    from .game import RiftDomination
 
 SYSTEM, ORBIT, BORDER, WORMHOLE = 0, 1, 2, 3
 KIND_NAMES = ("system", "orbit", "border", "wormhole")
@@ -187,20 +192,16 @@ def _build(content: RiftContent, small: bool, wormholes: bool) -> Board:
     )
 
 
-_BOARDS: dict[tuple[int, bool, bool], tuple[RiftContent, Board]] = {}
-"""Boards built, by content identity, area and wormholes; the content is kept beside its
-board so that an identity is never mistaken for a later content's. At most 16 are kept."""
+def _without_wormholes(game: RiftDomination) -> Board:
+    return _build(game.content, game.players <= 4, False)
 
 
-def board_for(content: RiftContent, players: int, wormholes: bool) -> Board:
-    """The board for ``players`` (RD-SET-07: 4 or fewer use the small area) with or without
-    wormholes (RD-MOV-14: only when the Timewarper plays), built once per content."""
-    key = (id(content), players <= 4, wormholes)
-    found = _BOARDS.get(key)
-    if found is not None and found[0] is content:
-        return found[1]
-    board = _build(content, players <= 4, wormholes)
-    if len(_BOARDS) >= 16:
-        _BOARDS.pop(next(iter(_BOARDS)))
-    _BOARDS[key] = (content, board)
-    return board
+def _with_wormholes(game: RiftDomination) -> Board:
+    return _build(game.content, game.players <= 4, True)
+
+
+def board_for(game: RiftDomination, wormholes: bool) -> Board:
+    """The board of ``game``'s content for its player count (RD-SET-07: 4 or fewer use the
+    small area), with or without wormholes (RD-MOV-14: only when the Timewarper plays);
+    built once per content and player count through :func:`~starlanes.engine.game.per_content`."""
+    return per_content(game, _with_wormholes if wormholes else _without_wormholes)

@@ -69,7 +69,7 @@ class RiftDomination(Game):
         super().__init__(players=players, seed=seed, **options)
         self.content = load_content(self.content_dir(), self.content_overrides(),
                                     self.options["board"])
-        self.board = board_for(self.content, self.players, wormholes=False)
+        self.board = board_for(self, wormholes=False)
         self.fixed_factions = self._fixed_factions()
 
     def _fixed_factions(self) -> tuple[str, ...]:

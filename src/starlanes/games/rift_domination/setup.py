@@ -157,7 +157,7 @@ def _hand_out(s: RiftState) -> None:
         s.fx[seat] = fx
         s.stats[seat] = stats
     if any(fx.wormhole_mastery for fx in s.fx if fx is not None):
-        s.board = board_for(c, s.n, wormholes=True)
+        s.board = board_for(s.game, wormholes=True)
     for seat in range(s.n):
         f = c.factions[s.faction[seat]]
         fx = s.fx[seat]

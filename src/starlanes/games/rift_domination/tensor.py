@@ -52,7 +52,7 @@ class _Layout:
 
     def __init__(self, game: RiftDomination) -> None:
         c = game.content
-        self.board = board_for(c, game.players, wormholes=True)
+        self.board = board_for(game, wormholes=True)
         self.slots = type(game).max_players
         self.units = tuple(sorted(c.units))
         self.upgrades = tuple(sorted(c.upgrades))
