@@ -28,10 +28,10 @@ The specials, each used where it pays off:
 Distances are counted along the board around black holes (ships cannot move through them).
 A black hole shot is never charged at a sector whose black hole would cut the board in two,
 and a shot charged before is fired there only to destroy more enemy ships than own ones,
-never at an empty planet; where the board is cut all the same,
-a command ship on the far side of every firing sector charges a fleet jump over the cut
-and the other warships join it to be jumped along. Without that, two fleets walled apart
-built up forever and the game reached the turn limit.
+never at an empty planet. Where the board is cut all the same, a command ship on the far
+side of every firing sector charges a fleet jump over the cut and the other warships join
+it to be jumped along. Without that, two fleets walled apart built up forever and the game
+reached the turn limit.
 
 As a defender in a collision it gives up its least valuable ship. It reads only what its
 seat may see; the game has no hidden information.
@@ -88,6 +88,7 @@ class HeuristicAgent:
         self._strike: tuple[tuple[frozenset[int], ...], ...] = ()
         self._strike_key: tuple = ()
         self._paths: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
+        self._paths_board: object = None
 
     def act(self, state: GDState) -> Action:
         s = state
@@ -310,47 +311,45 @@ class HeuristicAgent:
                    default=UNREACHABLE)
 
     def _path(self, s: GDState) -> tuple[tuple[int, ...], ...]:
-        """Moves between every two sectors going around black holes (GD-BH-03/04), by
-        breadth-first search; :data:`UNREACHABLE` where no path exists."""
-        key = tuple(s.holes)
-        table = self._paths.get(key)
+        """Moves between every two sectors going around black holes (GD-BH-03/04);
+        :data:`UNREACHABLE` where no path exists."""
+        return self._paths_with(s, tuple(s.holes))
+
+    def _paths_with(self, s: GDState, holes: tuple[bool, ...]) -> tuple[tuple[int, ...], ...]:
+        """:meth:`_path` for the black holes ``holes`` on ``s``'s board, by breadth-first
+        search, cached per board and set of holes."""
+        if self._paths_board is not s.board:
+            self._paths_board = s.board
+            self._paths = {}
+        table = self._paths.get(holes)
         if table is None:
             adj = s.board.adj
             rows = []
             for src in range(15):
                 d = [UNREACHABLE] * 15
-                if not key[src]:
+                if not holes[src]:
                     d[src] = 0
                     frontier = [src]
                     while frontier:
                         nxt = []
                         for u in frontier:
                             for v in adj[u]:
-                                if not key[v] and d[v] == UNREACHABLE:
+                                if not holes[v] and d[v] == UNREACHABLE:
                                     d[v] = d[u] + 1
                                     nxt.append(v)
                         frontier = nxt
                 rows.append(tuple(d))
-            table = self._paths[key] = tuple(rows)
+            table = self._paths[holes] = tuple(rows)
         return table
 
     def _splits(self, s: GDState, sec: int) -> bool:
         """Whether a black hole at ``sec`` would cut the open sectors into two parts."""
-        holes = list(s.holes)
-        holes[sec] = True
+        holes = tuple(h or t == sec for t, h in enumerate(s.holes))
         open_secs = [t for t in range(15) if not holes[t]]
         if not open_secs:
             return False
-        seen = {open_secs[0]}
-        frontier = [open_secs[0]]
-        adj = s.board.adj
-        while frontier:
-            u = frontier.pop()
-            for v in adj[u]:
-                if not holes[v] and v not in seen:
-                    seen.add(v)
-                    frontier.append(v)
-        return len(seen) < len(open_secs)
+        first = self._paths_with(s, holes)[open_secs[0]]
+        return any(first[t] == UNREACHABLE for t in open_secs)
 
     def _join_command(self, s: GDState, x: tuple, moves: list[Action]) -> Action | None:
         """A warship cut off from every firing sector moves towards the nearest own
