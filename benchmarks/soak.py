@@ -36,13 +36,13 @@ import json
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 import starlanes
 from starlanes.agents import make_agent
+from starlanes.analysis.tournament import play_in_pool
 from starlanes.engine import SPECTATOR, GameRecord, HiddenAction, game_class, game_ids, replay
 
 
@@ -156,30 +156,40 @@ CHUNK = 10
 """Games handed to a worker at a time."""
 
 
-def _soak_chunk(job: tuple[str, int, str, int, int, int]
-                ) -> tuple[collections.Counter, list[str], int, int]:
-    game_id, players, kind, games, seed, deep_every = job
-    return (*soak(game_id, players, kind, games, seed, deep_every), games)
+def _soak_job(job: tuple[int, str, int, str, int, int, int]
+              ) -> tuple[int, tuple[collections.Counter, list[str], int, int]]:
+    index, game_id, players, kind, games, seed, deep_every = job
+    return index, (*soak(game_id, players, kind, games, seed, deep_every), games)
 
 
 def soak_many(game_id: str, players: int, kind: str, games: int, seed: int, deep_every: int,
-              pool: ProcessPoolExecutor | None, progress: Progress
-              ) -> tuple[collections.Counter, list[str], int]:
-    """:func:`soak` split into chunks of :data:`CHUNK` seeds, on ``pool`` when given;
-    the same end reasons, issues and action count as one :func:`soak` call."""
-    jobs = [(game_id, players, kind, min(CHUNK, games - i), seed + i, deep_every)
-            for i in range(0, games, CHUNK)]
+              workers: int, progress: Progress) -> tuple[collections.Counter, list[str], int]:
+    """:func:`soak` split into chunks of :data:`CHUNK` seeds, on ``workers`` processes
+    through the tournament's pool (a dead worker's chunks are played again); the same end
+    reasons, issues (in seed order) and action count as one :func:`soak` call."""
+    jobs = [(i, game_id, players, kind, min(CHUNK, games - i * CHUNK), seed + i * CHUNK,
+             deep_every) for i in range(-(-games // CHUNK))]
     task = progress.add_task(f"{game_id} players={players} {kind}", total=games)
+    results: dict[int, tuple[collections.Counter, list[str], int, int]] = {}
+
+    def done(index: int, result: tuple[collections.Counter, list[str], int, int]) -> None:
+        results[index] = result
+        progress.advance(task, result[3])
+
+    if workers > 1:
+        play_in_pool(jobs, workers, done, _soak_job)
+    else:
+        for job in jobs:
+            done(*_soak_job(job))
+    progress.remove_task(task)
     ends: collections.Counter = collections.Counter()
     issues: list[str] = []
     actions = 0
-    results = pool.map(_soak_chunk, jobs) if pool is not None else map(_soak_chunk, jobs)
-    for e, found, n, played in results:
+    for index in sorted(results):
+        e, found, n, _played = results[index]
         ends.update(e)
         issues.extend(found)
         actions += n
-        progress.advance(task, played)
-    progress.remove_task(task)
     return ends, issues, actions
 
 
@@ -199,7 +209,6 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--games and --workers must be at least 1")
     total_issues = 0
     start = time.perf_counter()
-    pool = ProcessPoolExecutor(a.workers) if a.workers > 1 else None
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=Console(stderr=True), transient=True,
                         disable=not sys.stderr.isatty())
@@ -213,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                         t = time.perf_counter()
                         ends, issues, actions = soak_many(
                             game_id, players, kind, a.games, a.seed, max(0, a.deep_every),
-                            pool, progress)
+                            a.workers, progress)
                         total_issues += len(issues)
                         endings = ", ".join(f"{k} {v}" for k, v in ends.most_common())
                         print(f"{game_id} players={players} agents={kind}: games {a.games}, "
@@ -221,9 +230,9 @@ def main(argv: list[str] | None = None) -> int:
                               f"({time.perf_counter() - t:.1f}s)", flush=True)
                         for line in issues[:5]:
                             print("  " + line, flush=True)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+    except KeyboardInterrupt:
+        print(f"interrupted: total issues so far {total_issues}", file=sys.stderr)
+        return 130
     print(f"total issues: {total_issues} ({time.perf_counter() - start:.0f}s)")
     return 1 if total_issues else 0
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,9 +50,6 @@ def test_a_clone_sharing_state_is_found(soak, monkeypatch: pytest.MonkeyPatch) -
 
 def test_workers_give_the_same_results() -> None:
     """``--workers 2`` plays the same seeded games as one process: the same report."""
-    import subprocess
-    import sys
-
     def run(*extra: str) -> str:
         out = subprocess.run(
             [sys.executable, str(SOAK), "--game", "galactic-domination", "--games", "12",

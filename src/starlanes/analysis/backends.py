@@ -5,7 +5,7 @@ picklable module-level function. Jobs are seeded, so a game gives the same row w
 however often it is played: the results do not depend on the backend or the worker count.
 
 ``local`` plays in this process (``workers == 1``) or in a fault-tolerant process pool
-(:func:`starlanes.analysis.tournament._play_in_pool`). ``ray`` (the optional extra
+(:func:`starlanes.analysis.tournament.play_in_pool`). ``ray`` (the optional extra
 ``starlanes[ray]``) sends batches of games as Ray tasks to the cluster at ``address``
 (``"auto"``, ``"ray://host:10001"``; None starts a local Ray with ``workers`` CPUs); a task
 whose worker dies is retried by Ray, so the lost games are played again with the same seeds.
@@ -22,7 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from starlanes.engine import BadOptionError
 
-from .tournament import MAX_POOL_RESTARTS, RunInterrupted, WorkerFailure, _play_in_pool
+from .tournament import MAX_POOL_RESTARTS, RunInterrupted, WorkerFailure, play_in_pool
 
 #: Backends accepted by :func:`run_jobs`.
 BACKENDS = ("local", "ray")
@@ -76,7 +76,7 @@ def run_jobs(jobs: Sequence[Job], play: Play, backend: str = "local", workers: i
                 for job in jobs:
                     done(*play(job))
             else:
-                _play_in_pool(jobs, workers, done, play)
+                play_in_pool(jobs, workers, done, play)
         except KeyboardInterrupt:
             raise RunInterrupted([rows[i] for i in sorted(rows)]) from None
     return [rows[job[0]] for job in jobs]

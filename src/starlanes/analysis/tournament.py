@@ -192,7 +192,7 @@ def run_tournament(game_id: str, agents: Sequence[str], players: int, games: int
                 for job in jobs:
                     done(*_play_job(job))
             else:
-                _play_in_pool(jobs, workers, done, start_method=start_method)
+                play_in_pool(jobs, workers, done, start_method=start_method)
         except KeyboardInterrupt:
             raise RunInterrupted([r for r in rows if r is not None]) from None
     return [r for r in rows if r is not None]
@@ -212,7 +212,7 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
         process.terminate()
 
 
-def _play_in_pool(jobs: Sequence[tuple[Any, ...]], workers: int,
+def play_in_pool(jobs: Sequence[tuple[Any, ...]], workers: int,
                   done: Callable[[int, dict[str, Any]], None],
                   play: Callable[[tuple[Any, ...]], tuple[int, dict[str, Any]]] | None = None,
                   start_method: str | None = None) -> None:
