@@ -1,0 +1,237 @@
+"""The server's configuration: what only the machine's owner decides, never a request.
+
+Read from a TOML file (``starlanes serve --config FILE``), environment variables
+(``STARLANES_PUBLIC_URL``, ``STARLANES_LIMITS__MAX_BODY_BYTES`` ...: prefix ``STARLANES_``,
+nested keys joined by ``__``) and the command line, in that order of increasing priority,
+through pydantic-settings. Every key is documented in ``docs/security.md``.
+
+What it holds:
+
+- ``public_url``: the address players reach the server at; seat links and the websocket
+  ``Origin`` check are built from it, never from a request's ``Host`` header;
+- ``bots``: the bot catalogue, the only bots a request may seat (by name); each names an
+  agent spec and a time budget per move, both fixed here;
+- ``content_packs``: content directories registered under names; a request picks a name;
+- ``limits``: request sizes, rates and quotas per client, bot budgets;
+- ``trusted_proxies``: the reverse proxies whose ``X-Forwarded-For`` names the client.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from starlanes.engine import BadOptionError
+
+HUMAN = "human"
+
+
+class BotEntry(BaseModel):
+    """A bot a client may seat: its catalogue ``name``, the agent ``spec`` it runs (any spec
+    ``starlanes`` agents accept, including ``module:Class``: the owner's choice), the
+    thinking budget per move in seconds (``seconds``; 0 for bots that do not search) and a
+    line of ``help`` for the lobby."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9-]{0,31}$")
+    spec: str = Field(min_length=1, max_length=200)
+    seconds: float = Field(default=0.0, ge=0, le=600)
+    help: str = ""
+
+
+DEFAULT_BOTS = (
+    BotEntry(name="random", spec="random", help="plays a random legal action"),
+    BotEntry(name="heuristic", spec="heuristic",
+             help="the game's rule-of-thumb player: quick and sensible"),
+    BotEntry(name="mcts-easy", spec="mcts:seconds=0.5", seconds=0.5,
+             help="tree search, half a second per decision"),
+    BotEntry(name="mcts-normal", spec="mcts:seconds=2", seconds=2.0,
+             help="tree search, two seconds per decision"),
+    BotEntry(name="mcts-hard", spec="mcts:seconds=5", seconds=5.0,
+             help="tree search, five seconds per decision"),
+)
+
+
+class ContentPack(BaseModel):
+    """A content directory registered under ``name`` for ``game`` (its TOML files are
+    merged over the packaged content, as ``--content DIR`` does on the command line)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")
+    game: str
+    path: Path
+    help: str = ""
+
+
+class Limits(BaseModel):
+    """What one client may ask for, and what bots may cost. Rates are per client address
+    (see ``trusted_proxies``); every limit is answered with 413 or 429 and a reason."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_body_bytes: int = Field(default=1_000_000, ge=1024)
+    """The largest request body read (bytes); a bigger one gets 413 before it is read."""
+    requests_per_minute: int = Field(default=1200, ge=1)
+    """Requests of any kind per client per minute (websocket connects included)."""
+    creates_per_hour: int = Field(default=60, ge=1)
+    """Games (and rematches) a client may create per hour."""
+    joins_per_minute: int = Field(default=30, ge=1)
+    """Seats a client may take per minute."""
+    auth_failures_per_minute: int = Field(default=20, ge=1)
+    """Wrong or missing seat tokens a client may present per minute before it gets 429."""
+    replays_per_minute: int = Field(default=120, ge=1)
+    """Replay steps (stored games and uploaded records) a client may ask per minute."""
+    websockets_per_client: int = Field(default=32, ge=1)
+    """Websockets one client may hold open at once."""
+    websockets_total: int = Field(default=5000, ge=1)
+    """Websockets the server holds open at once."""
+    open_games: int = Field(default=2000, ge=1)
+    """Unfinished games the server keeps; creating more gets 429 until some end."""
+    max_clock_seconds: float = Field(default=7 * 86400, ge=0)
+    """The longest turn clock a game may ask for (seconds)."""
+    bot_seconds_per_game: float = Field(default=3600.0, gt=0)
+    """Thinking time one game's bots may spend in all (seconds); past it they play at once
+    (the catalogue's quick fallback, ``heuristic``)."""
+
+
+class ServerConfig(BaseSettings):
+    """Everything the owner of a server decides. Flags beat environment variables, which
+    beat the TOML file, which beats these defaults. Raises :class:`ConfigError` naming the
+    key for a bad value."""
+
+    model_config = SettingsConfigDict(env_prefix="STARLANES_", env_nested_delimiter="__",
+                                      extra="forbid")
+
+    public_url: str | None = None
+    """Where players reach the server (``https://play.example.org``); seat links are built
+    from it. Unset: links use the address the server was started on (loopback only)."""
+    bots: list[BotEntry] = Field(default_factory=lambda: [b.model_copy() for b in DEFAULT_BOTS])
+    content_packs: list[ContentPack] = Field(default_factory=list)
+    limits: Limits = Field(default_factory=Limits)
+    trusted_proxies: list[str] = Field(default_factory=list)
+    """Addresses or networks (``10.0.0.0/8``) of reverse proxies whose ``X-Forwarded-For``
+    names the real client; from anyone else the header is ignored."""
+    allowed_origins: list[str] = Field(default_factory=list)
+    """More origins (``https://other.example``) whose pages may open websockets, besides the
+    public URL's own."""
+    creator_seeds: bool = True
+    """Whether a creator may choose a game's seed (the game is then marked "seeded by its
+    creator" and unrated)."""
+    access_log: bool = True
+    """Log every request (method, path with tokens redacted, status, time, client)."""
+
+    @field_validator("public_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError("public_url must be an http:// or https:// address")
+        if parts.query or parts.fragment:
+            raise ValueError("public_url must not hold a query or fragment")
+        return value.rstrip("/")
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies(cls, value: list[str]) -> list[str]:
+        for item in value:
+            ipaddress.ip_network(item, strict=False)  # ValueError names the bad one
+        return value
+
+    @field_validator("bots")
+    @classmethod
+    def _bots(cls, value: list[BotEntry]) -> list[BotEntry]:
+        names = [b.name for b in value]
+        if HUMAN in names:
+            raise ValueError("a bot cannot be called 'human'")
+        if len(set(names)) != len(names):
+            raise ValueError("bot names must be distinct")
+        return value
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings],
+                                   init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        path = _TOML.get()
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        if path is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=path))
+        return tuple(sources)
+
+    # ------------------------------------------------------------------ questions
+    def bot(self, name: str) -> BotEntry | None:
+        """The catalogue entry called ``name`` (case-insensitive), or None."""
+        key = name.strip().lower()
+        return next((b for b in self.bots if b.name == key), None)
+
+    def pack(self, game: str, name: str) -> ContentPack | None:
+        """The content pack ``name`` registered for ``game``, or None."""
+        return next((p for p in self.content_packs if p.game == game and p.name == name),
+                    None)
+
+    def origins(self) -> set[str]:
+        """The origins whose pages may open websockets: the public URL's and the allowed
+        ones (``scheme://host[:port]``, lower case)."""
+        found = {_origin(o) for o in self.allowed_origins}
+        if self.public_url:
+            found.add(_origin(self.public_url))
+        return found
+
+    def proxy_networks(self) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+        return [ipaddress.ip_network(p, strict=False) for p in self.trusted_proxies]
+
+
+class ConfigError(BadOptionError):
+    """A configuration file or value that cannot be used; the message names the key."""
+
+
+_TOML: ContextVar[Path | None] = ContextVar("starlanes_config_file", default=None)
+
+
+def load_config(path: Path | str | None = None, **flags: Any) -> ServerConfig:
+    """The configuration from the TOML file at ``path`` (optional), the ``STARLANES_*``
+    environment and ``flags`` (keyword arguments named like the keys; None values are
+    ignored). Raises ConfigError naming the file or key at fault."""
+    given = {k: v for k, v in flags.items() if v is not None}
+    if path is not None:
+        path = Path(path)
+        if not path.is_file():
+            raise ConfigError(f"configuration file {path} does not exist")
+    token = _TOML.set(path)
+    try:
+        config = ServerConfig(**given)
+    except ValidationError as e:
+        problems = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or 'file'}: {err['msg']}"
+                             for err in e.errors())
+        raise ConfigError(f"bad server configuration: {problems}") from None
+    except Exception as e:  # noqa: BLE001 - a TOML syntax error, an unreadable file
+        raise ConfigError(f"cannot read the server configuration {path}: {e}") from None
+    finally:
+        _TOML.reset(token)
+    for pack in config.content_packs:
+        if not pack.path.is_dir():
+            raise ConfigError(f"content pack {pack.name!r}: directory {pack.path} does not "
+                              "exist")
+    return config
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url.strip())
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
