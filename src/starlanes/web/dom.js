@@ -1,5 +1,10 @@
 // Small DOM helpers shared by the lobby and the tables: element building (text is always
 // inserted as text, never as HTML) and a minimal Markdown reader for the rules reference.
+//
+// The pages run under a Content-Security-Policy without 'unsafe-inline': no inline
+// scripts, no on* attributes, no style attributes. Event handlers given as on* keys are
+// added with addEventListener; a "style" key must be an object of CSSOM properties
+// (node.style.prop = value, which the policy allows), never a string.
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -16,6 +21,7 @@ function fill(node, attrs, children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
     if (k === "class") node.setAttribute("class", v);
+    else if (k === "style") setStyle(node, v);
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v);
   }
@@ -24,6 +30,13 @@ function fill(node, attrs, children) {
     node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return node;
+}
+
+function setStyle(node, style) {
+  if (typeof style !== "object") {
+    throw new TypeError("style attributes are blocked by the Content-Security-Policy: use a class or a style object");
+  }
+  Object.assign(node.style, style);
 }
 
 // Inline Markdown: `code` and **bold**; everything else is text.

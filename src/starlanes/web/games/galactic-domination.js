@@ -133,7 +133,7 @@ function drawPanels(view, ctx) {
   const table = el("table", { class: "empires" }, el("tr", {}, ...["", "zone", "minerals", "dark matter", "ships"].map((h) => el("th", {}, h))));
   for (const seat of [0, 1]) {
     table.append(el("tr", { class: obs.current_player === seat ? "waiting" : "" },
-      el("td", {}, el("span", { class: "swatch", style: `background:${SEAT_COLOURS[seat]}` }), `P${seat} ${seat ? "(squares)" : "(circles)"}`),
+      el("td", {}, el("span", { class: `swatch seat-${seat}` }), `P${seat} ${seat ? "(squares)" : "(circles)"}`),
       el("td", {}, obs.start_zone?.[seat] ?? ""), el("td", {}, obs.minerals[seat]), el("td", {}, obs.dark_matter[seat]),
       el("td", {}, obs.ships.filter((s) => s.owner === seat).length)));
   }

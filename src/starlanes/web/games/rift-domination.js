@@ -192,7 +192,7 @@ function drawPanels(view, ctx) {
     const name = el("td", {}, faction?.name ?? "-");
     if (faction) ctx.tip(name, faction.text);
     empires.append(el("tr", { class: obs.current_player === p.seat ? "waiting" : "" },
-      el("td", {}, el("span", { class: "swatch", style: `background:${colour(p.seat)}` }), `P${p.seat}`),
+      el("td", {}, el("span", { class: `swatch seat-${p.seat % 6}` }), `P${p.seat}`),
       name, el("td", {}, p.resources), el("td", {}, p.income), el("td", {}, `${p.vp}/${obs.target_vp}`), el("td", {}, p.hand_size)));
   }
   out.push(panel(ctx, `Round ${obs.round}: ${obs.phase}`, empires, el("p", { class: "muted" }, `OCC deck ${obs.deck_size} cards, discard ${obs.discard.length}`)));
