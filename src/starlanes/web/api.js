@@ -1,5 +1,6 @@
 // The server's JSON API and its websocket, as small async functions.
-// Every call returns parsed JSON or throws an Error whose message is the server's reason.
+// Every call returns parsed JSON or throws an Error whose message is the server's reason
+// (for a limit, 429 or 413, with when to try again when the server says so).
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -29,7 +30,10 @@ async function call(method, path, body, token) {
     if (!reason && Array.isArray(data.detail)) {
       reason = data.detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ");
     }
-    throw new ApiError(response.status, reason || `${response.status} ${response.statusText}`);
+    reason = reason || `${response.status} ${response.statusText}`;
+    const retry = Number(response.headers.get("Retry-After"));
+    if (response.status === 429 && retry > 0) reason += ` (try again in ${retry} s)`;
+    throw new ApiError(response.status, reason);
   }
   return data;
 }
@@ -42,8 +46,9 @@ export const api = {
   view: (id, token) => call("GET", `/api/games/${id}/view`, undefined, token),
   layout: (id) => call("GET", `/api/games/${id}/layout`),
   act: (id, token, seq, action) => call("POST", `/api/games/${id}/actions`, { seq, action }, token),
-  undo: (id, token) => call("POST", `/api/games/${id}/undo`, {}, token),
-  rematch: (id) => call("POST", `/api/games/${id}/rematch`, {}),
+  // undo names the position it was asked at (409 once stale); only a seat asks a rematch
+  undo: (id, token, seq) => call("POST", `/api/games/${id}/undo`, { seq }, token),
+  rematch: (id, token) => call("POST", `/api/games/${id}/rematch`, {}, token),
   rules: (game) => call("GET", `/api/rules/${game}`),
   describe: (id, token, action) => call("GET", `/api/games/${id}/describe?action=${encodeURIComponent(action)}`, undefined, token),
   odds: (id, token, action) => call("GET", `/api/games/${id}/odds?action=${encodeURIComponent(action)}`, undefined, token),
@@ -68,13 +73,15 @@ export function watch(id, token, onView, onStatus) {
     socket.onmessage = (event) => onView(JSON.parse(event.data));
     socket.onclose = (event) => {
       if (closed) return;
-      if (event.code >= 4400 && event.code < 4500) {
+      // 44xx: the server refused this viewer for good (4429, too many sockets: try later)
+      if (event.code >= 4400 && event.code < 4500 && event.code !== 4429) {
         onStatus?.(`refused: ${event.reason}`);
         return;
       }
-      onStatus?.("reconnecting");
+      onStatus?.(event.code === 4429 ? `reconnecting: ${event.reason}` : "reconnecting");
+      if (event.code === 4429) delay = Math.max(delay, 8000);
       setTimeout(open, delay);
-      delay = Math.min(delay * 2, 8000);
+      delay = Math.min(delay * 2, event.code === 4429 ? 60000 : 8000);
     };
   };
   open();

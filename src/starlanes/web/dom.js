@@ -8,6 +8,10 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 
+// What the "seeded" badge of a game says (lobby, table, replay).
+export const SEEDED = "Seeded by its creator: whoever created this game chose its random "
+  + "seed, so they may know how its shuffles and dice will fall. It counts for no rating.";
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   return fill(node, attrs, children);

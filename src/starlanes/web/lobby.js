@@ -1,15 +1,19 @@
-// The lobby: create a game (seats human or bot), list games, join an open seat, watch.
+// The lobby: create a game (each seat human or one of the server's bots, by catalogue
+// name; a content pack of the server for the chosen game), list games, join an open seat,
+// watch. Seat tokens stay in localStorage: links on this page never carry them.
 import { api } from "./api.js";
-import { el } from "./dom.js";
+import { el, SEEDED } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
-const AGENTS = [
-  ["human", "human"],
-  ["heuristic", "bot: heuristic"],
-  ["random", "bot: random"],
-  ["mcts:seconds=2", "bot: search (2 s)"],
-];
-let catalogue = { games: [] };
+let catalogue = { games: [], bots: [], content_packs: [] };
+// What the server takes as a display name (it answers 422 with its reason otherwise):
+// at most 40 characters once runs of spaces are one, no control or format characters.
+const NAME_LIMIT = 40;
+const CONTROL = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]/u;
+
+function seededBadge() {
+  return el("span", { class: "badge seeded", title: SEEDED, tabindex: "0", "aria-label": `seeded. ${SEEDED}` }, "seeded");
+}
 
 export function rememberSeat(id, token, seat) {
   localStorage.setItem(`starlanes:${id}`, JSON.stringify({ token, seat }));
@@ -24,11 +28,21 @@ function drawSeats() {
   const n = Number($("players").value);
   const box = $("seats");
   box.querySelectorAll("label").forEach((l) => l.remove());
+  const bots = catalogue.bots ?? [];
+  const fallback = bots.some((b) => b.name === "heuristic") ? "heuristic" : bots[0]?.name ?? "human";
   for (let i = 0; i < n; i += 1) {
     const select = el("select", { name: `seat${i}`, "data-seat": i });
-    for (const [value, label] of AGENTS) select.append(el("option", { value }, label));
-    select.value = i === 0 ? "human" : "heuristic";
-    box.append(el("label", {}, `Seat ${i}${i === 0 ? " (you)" : ""} `, select));
+    select.append(el("option", { value: "human" }, "human"));
+    for (const b of bots) {
+      const budget = b.seconds ? ` (${b.seconds} s a move)` : "";
+      select.append(el("option", { value: b.name, title: b.help || undefined }, `bot: ${b.name}${budget}`));
+    }
+    select.value = i === 0 ? "human" : fallback;
+    const help = el("small", { class: "muted seat-help" });
+    const explain = () => { help.textContent = bots.find((b) => b.name === select.value)?.help ?? ""; };
+    select.addEventListener("change", explain);
+    explain();
+    box.append(el("label", {}, `Seat ${i}${i === 0 ? " (you)" : ""} `, select, help));
   }
   const opts = $("options");
   opts.replaceChildren();
@@ -49,6 +63,18 @@ function drawSeats() {
   }
 }
 
+// The server's content packs for the chosen game; the packaged content (the default)
+// sends no "content" option at all.
+function drawContent() {
+  const packs = (catalogue.content_packs ?? []).filter((p) => p.game === $("game").value);
+  const select = $("content");
+  const before = select.value;
+  select.replaceChildren(el("option", { value: "" }, "packaged content"),
+    ...packs.map((p) => el("option", { value: p.name, title: p.help || undefined }, p.help ? `${p.name}: ${p.help}` : p.name)));
+  select.value = packs.some((p) => p.name === before) ? before : "";
+  $("content-box").hidden = packs.length === 0;
+}
+
 function drawPlayers() {
   const g = selectedGame();
   const players = $("players");
@@ -56,6 +82,7 @@ function drawPlayers() {
   for (let n = g.min_players; n <= g.max_players; n += 1) players.append(el("option", { value: n }, n));
   players.value = String(Math.min(g.max_players, Math.max(g.min_players, 4)));
   $("game-summary").textContent = g.summary;
+  drawContent();
   drawSeats();
 }
 
@@ -67,16 +94,45 @@ function chosenOptions() {
     const value = input.type === "checkbox" ? input.checked : input.value;
     if (value !== spec.default && String(value) !== String(spec.default)) out[spec.name] = value;
   }
+  if ($("content").value) out.content = $("content").value;
   return out;
+}
+
+// The display name typed; an Error when there is none.
+function displayName() {
+  const name = $("name").value.trim();
+  if (!name) throw new Error("type your name first (it is shown to the other players)");
+  return name;
+}
+
+// Before a game is created for its creator: an Error when the server would refuse the
+// creator's name (the game would be left with its seat open).
+function checkName(name) {
+  const folded = name.split(/\s+/).join(" ");
+  if ([...folded].length > NAME_LIMIT) throw new Error(`a display name has at most ${NAME_LIMIT} characters, this one ${[...folded].length}`);
+  if (CONTROL.test(name.replace(/[\t\n\r]/g, " "))) throw new Error("a display name may not hold control characters");
+}
+
+// Keep the seat's token here and open the table by its plain address (the token never
+// enters the address bar or the history); with no storage, by the seat link.
+function openSeat(id, joined) {
+  try {
+    rememberSeat(id, joined.token, joined.seat);
+    location.href = `/games/${encodeURIComponent(id)}`;
+  } catch {
+    location.href = joined.link;
+  }
 }
 
 async function create(event) {
   event.preventDefault();
   $("create-error").textContent = "";
   const seats = [...$("seats").querySelectorAll("select")].map((s) => s.value);
-  const name = $("name").value.trim();
+  let created = null;
   try {
     if (!seats.includes("human")) throw new Error("make at least one seat human (or watch bots from the list)");
+    const name = displayName();
+    checkName(name);
     const game = await api.create({
       game: $("game").value,
       players: Number($("players").value),
@@ -84,28 +140,37 @@ async function create(event) {
       options: chosenOptions(),
       clock_seconds: Number($("clock").value) * 60,
     });
+    created = game.id;
     const joined = await api.join(game.id, name, seats.indexOf("human"));
-    rememberSeat(game.id, joined.token, joined.seat);
-    location.href = joined.link;
+    openSeat(game.id, joined);
   } catch (e) {
-    $("create-error").textContent = e.message;
+    $("create-error").textContent = created
+      ? `${e.message} (the game was created: join its open seat from the list)`
+      : e.message;
+    if (created) drawGames();
   }
 }
 
 async function join(id, seat) {
-  const name = $("name").value.trim() || prompt("Your name?");
-  if (!name) return;
+  $("games-error").textContent = "";
   try {
+    const name = displayName();
     const joined = await api.join(id, name, seat);
-    rememberSeat(id, joined.token, joined.seat);
-    location.href = joined.link;
+    openSeat(id, joined);
   } catch (e) {
-    alert(e.message);
+    $("games-error").textContent = `Seat ${seat}: ${e.message}`;
+    if (!$("name").value.trim()) $("name").focus();
   }
 }
 
 async function drawGames() {
-  const { games } = await api.lobby();
+  let games;
+  try {
+    ({ games } = await api.lobby());
+  } catch (e) {
+    $("games-error").textContent = e.message;
+    return;
+  }
   const body = $("games").querySelector("tbody");
   body.replaceChildren();
   $("no-games").hidden = games.length > 0;
@@ -116,20 +181,25 @@ async function drawGames() {
     if (open && g.status !== "finished") {
       actions.append(el("button", { class: "small", type: "button", onclick: () => join(g.id, open.seat) }, `join seat ${open.seat}`));
     }
+    const id = encodeURIComponent(g.id);
+    // The table finds this browser's token for the game in localStorage by itself.
     const mine = localStorage.getItem(`starlanes:${g.id}`);
-    if (mine) {
-      const { token } = JSON.parse(mine);
-      actions.append(el("a", { class: "button small", href: `/games/${g.id}?token=${encodeURIComponent(token)}` }, "your seat"));
-    }
-    actions.append(el("a", { class: "button small", href: `/games/${g.id}` }, "watch"));
-    actions.append(el("a", { class: "button small", href: `/replay?game=${g.id}` }, "replay"));
+    actions.append(el("a", { class: "button small", href: `/games/${id}` }, mine ? "your seat" : "watch"));
+    actions.append(el("a", { class: "button small", href: `/replay?game=${id}` }, "replay"));
     const title = catalogue.games.find((c) => c.id === g.game)?.title ?? g.game;
-    body.append(el("tr", {}, el("td", {}, title), el("td", {}, seats), el("td", {}, g.status), el("td", {}, g.moves), actions));
+    const name = el("td", {}, title);
+    if (g.seeded) name.append(" ", seededBadge());
+    body.append(el("tr", { "data-game": g.id }, name, el("td", {}, seats), el("td", {}, g.status), el("td", {}, g.moves), actions));
   }
 }
 
 async function main() {
-  catalogue = await api.catalogue();
+  try {
+    catalogue = await api.catalogue();
+  } catch (e) {
+    $("create-error").textContent = e.message;
+    return;
+  }
   const select = $("game");
   for (const g of catalogue.games) select.append(el("option", { value: g.id }, g.title));
   select.value = catalogue.games.some((g) => g.id === "rift-domination") ? "rift-domination" : catalogue.games[0].id;
