@@ -3,7 +3,7 @@
 // of any seat or the spectators, drawn by the same game modules as the tables, with the log
 // up to that step. The address names the position (?game=ID&step=N&seat=K) to share it.
 import { api } from "./api.js";
-import { el } from "./dom.js";
+import { el, SEEDED } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -13,6 +13,7 @@ let seat = params.get("seat") === null || params.get("seat") === "" ? null : Num
 let total = 0;
 let module = null;
 let loadedGame = null;
+
 
 const ctx = {
   view: null, layout: null, board: $("board"), legend: $("legend"), panels: $("game-panels"),
@@ -60,7 +61,10 @@ async function show() {
   total = view.total;
   ctx.view = view;
   document.body.dataset.step = String(view.step);
-  document.body.dataset.digest = view.digest;
+  // a running game's replay has no digest (it would tell its future apart)
+  if (view.digest) document.body.dataset.digest = view.digest;
+  else delete document.body.dataset.digest;
+  $("seeded").hidden = !view.seeded;
   $("title").textContent = `Replay: ${view.title}`;
   $("status").textContent = view.result ? "game over" : view.waiting_label ? `next: ${view.waiting_label}` : "";
   $("slider").max = String(total);
@@ -124,6 +128,9 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === "Home") go(0);
   else if (e.key === "End") go(total);
 });
+
+$("seeded").setAttribute("aria-label", `seeded. ${SEEDED}`);
+tip($("seeded"), SEEDED);
 
 if (source.game) {
   $("game-id").value = source.game;

@@ -3,16 +3,38 @@
 // the rules reference. The board and the game's own panels come from the game's module in
 // games/<game>.js, which exports setup(ctx) and draw(view, ctx).
 import { api, watch } from "./api.js";
-import { el, markdown } from "./dom.js";
+import { el, markdown, SEEDED } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
-const params = new URLSearchParams(location.search);
-const gameId = location.pathname.split("/").filter(Boolean).pop();
-const stored = JSON.parse(localStorage.getItem(`starlanes:${gameId}`) ?? "null");
-const token = params.get("token") ?? stored?.token ?? null;
-if (params.get("token")) {
-  localStorage.setItem(`starlanes:${gameId}`, JSON.stringify({ token, seat: null }));
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const storageKey = `starlanes:${gameId}`;
+
+// A seat link (/games/ID?token=...) is read once: the token is kept in localStorage for
+// this game and taken out of the address bar at once (the other query parameters stay),
+// so it is not left in the history, a bookmark or a shared screenshot. Later visits of
+// the plain address find it there.
+function takeToken() {
+  const params = new URLSearchParams(location.search);
+  const given = params.get("token");
+  let stored = null;
+  try {
+    stored = JSON.parse(localStorage.getItem(storageKey) ?? "null");
+  } catch {
+    stored = null;
+  }
+  if (!given) return { token: stored?.token ?? null, fromLink: false };
+  try {
+    localStorage.setItem(storageKey, JSON.stringify({ token: given, seat: stored?.token === given ? stored.seat : null }));
+  } catch {
+    return { token: given, fromLink: true }; // no storage: keep the link as it is
+  }
+  params.delete("token");
+  const query = params.toString();
+  history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
+  return { token: given, fromLink: true };
 }
+const taken = takeToken();
+let token = taken.token;
 
 const ctx = {
   view: null,
@@ -215,6 +237,8 @@ function draw(view) {
   $("status").className = `status${view.your_turn ? " yours" : ""}`;
   document.title = `${view.your_turn ? "(your turn) " : ""}${view.title} - starlanes`;
   $("link-button").hidden = view.you === null;
+  $("rematch").hidden = view.you === null;
+  $("seeded").hidden = !view.seeded;
   drawSeats(view);
   drawActions(view);
   drawLog(view);
@@ -223,14 +247,49 @@ function draw(view) {
   drawResult(view);
 }
 
+// A rematch is asked by a seat of the finished game; the asking player takes the same
+// seat of the new game under the same name when the server did not seat them already.
+async function rematch() {
+  const error = $("rematch-error");
+  error.textContent = "";
+  try {
+    const game = await api.rematch(gameId, token);
+    let seat = game.token ? { token: game.token, seat: game.seat ?? null } : null;
+    const me = ctx.view.seats[ctx.view.you];
+    if (!seat && me?.name) {
+      try {
+        const joined = await api.join(game.id, me.name, me.seat);
+        seat = { token: joined.token, seat: joined.seat };
+      } catch {
+        seat = null; // the seat is a bot's or taken: open the new game to watch or join it
+      }
+    }
+    if (seat) localStorage.setItem(`starlanes:${game.id}`, JSON.stringify(seat));
+    location.href = `/games/${encodeURIComponent(game.id)}`;
+  } catch (e) {
+    error.textContent = e.message;
+  }
+}
+
 // ------------------------------------------------------------------ start
 async function main() {
   let view;
   try {
     view = await api.view(gameId, token);
   } catch (e) {
-    $("title").textContent = e.message;
-    return;
+    if (!(e.status === 401 && token && !taken.fromLink)) {
+      $("title").textContent = e.message;
+      return;
+    }
+    // a token kept here that this game no longer knows: forget it and watch
+    localStorage.removeItem(storageKey);
+    token = null;
+    try {
+      view = await api.view(gameId, null);
+    } catch (e2) {
+      $("title").textContent = e2.message;
+      return;
+    }
   }
   ctx.layout = await api.layout(gameId);
   try {
@@ -239,7 +298,11 @@ async function main() {
     module = await import("./games/generic.js");
   }
   module.setup?.(ctx);
-  $("replay-link").href = `/replay?game=${gameId}`;
+  $("replay-link").href = `/replay?game=${encodeURIComponent(gameId)}`;
+  $("seeded").setAttribute("aria-label", `seeded. ${SEEDED}`);
+  tip($("seeded"), SEEDED);
+  $("seeded").addEventListener("focus", () => $("seeded").dispatchEvent(new Event("mouseenter")));
+  $("seeded").addEventListener("blur", () => { $("tip").hidden = true; });
   draw(view);
   watch(gameId, token, draw, (s) => { $("connection").textContent = s === "live" ? "" : s; });
   $("search").addEventListener("input", () => drawActions(ctx.view));
@@ -252,16 +315,19 @@ async function main() {
   });
   $("clear-selection").addEventListener("click", () => select(null));
   $("undo").addEventListener("click", async () => {
-    try { await api.undo(gameId, token); } catch (e) { $("act-error").textContent = e.message; }
+    try { await api.undo(gameId, token, ctx.view.seq); } catch (e) { $("act-error").textContent = e.message; }
   });
-  $("rematch").addEventListener("click", async () => {
-    const game = await api.rematch(gameId);
-    location.href = game.url;
-  });
+  $("rematch").addEventListener("click", rematch);
   $("close-gameover").addEventListener("click", () => $("gameover").close());
   $("link-button").addEventListener("click", async () => {
-    await navigator.clipboard?.writeText(`${location.origin}/games/${gameId}?token=${token}`);
-    $("link-button").textContent = "link copied";
+    // the full seat link, to open this seat in another browser (it holds the token)
+    const link = `${location.origin}/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}`;
+    try {
+      await navigator.clipboard.writeText(link);
+      $("link-button").textContent = "link copied";
+    } catch {
+      $("act-error").textContent = `Your seat link (keep it secret: it plays as you): ${link}`;
+    }
   });
   $("rules-button").addEventListener("click", async () => {
     const box = $("rules-text");
