@@ -104,17 +104,24 @@ def test_cli_simulate_and_play_take_both_kinds_of_spec(site):
     assert "Winner" in out.splitlines()[-1], out[-1000:]
 
 
-def test_server_bot_seats_take_both_kinds_of_spec(site, tmp_path):
-    """Bots think in a worker process of the server's pool (``bot_workers=1``)."""
+def test_server_bot_catalogue_takes_both_kinds_of_spec(site, tmp_path):
+    """The server's owner may put either kind of spec in the bot catalogue; a request names
+    the catalogue entry, never the spec. Bots think in a worker process of the server's pool
+    (``bot_workers=1``)."""
     script = textwrap.dedent(f"""
         import time
         from fastapi.testclient import TestClient
         from starlanes.server.app import create_app
-        app = create_app("sqlite:///{tmp_path / 'server.db'}", bot_workers=1)
+        from starlanes.server.config import load_config
+        config = load_config(bots=[{{"name": "ep-bot", "spec": "{EP_NAME}"}},
+                                   {{"name": "path-bot", "spec": "{PATH_SPEC}"}}])
+        app = create_app("sqlite:///{tmp_path / 'server.db'}", bot_workers=1, config=config)
         with TestClient(app) as c:
             r = c.post("/api/games", json={{"game": "galactic-domination", "players": 2,
-                       "seats": ["{EP_NAME}", "{PATH_SPEC}"], "seed": 4, "bot_seconds": 0,
-                       "options": {{"turn_limit": 2}}}})
+                       "seats": ["{EP_NAME}", "{PATH_SPEC}"]}})
+            assert r.status_code == 422, r.text
+            r = c.post("/api/games", json={{"game": "galactic-domination", "players": 2,
+                       "seats": ["ep-bot", "path-bot"], "options": {{"turn_limit": 2}}}})
             assert r.status_code == 201, r.text
             gid = r.json()["id"]
             deadline = time.monotonic() + 240
@@ -127,4 +134,4 @@ def test_server_bot_seats_take_both_kinds_of_spec(site, tmp_path):
             print(r.json()["seats"])
     """)
     out = run(site, ["-c", script]).stdout
-    assert EP_NAME in out and PATH_SPEC in out
+    assert "['ep-bot', 'path-bot']" in out

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -21,6 +22,25 @@ pytest.importorskip("fastapi", reason="the server extras are not installed")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from starlanes.server.app import create_app  # noqa: E402
+from starlanes.server.config import ServerConfig, load_config  # noqa: E402
+
+GENEROUS = {"requests_per_minute": 1_000_000, "creates_per_hour": 100_000,
+            "joins_per_minute": 100_000, "replays_per_minute": 1_000_000,
+            "auth_failures_per_minute": 100_000}
+"""Limits no test of the game itself reaches (one test client plays every seat from one
+address); tests/server/test_limits.py attacks the real ones."""
+
+
+def test_config(**flags: Any) -> ServerConfig:
+    """The defaults with :data:`GENEROUS` limits (and ``flags`` over them)."""
+    limits = {**GENEROUS, **flags.pop("limits", {})}
+    return load_config(limits=limits, **flags)
+
+
+def generous_env() -> dict[str, str]:
+    """The environment of a server subprocess with :data:`GENEROUS` limits."""
+    return {**os.environ, **{f"STARLANES_LIMITS__{k.upper()}": str(v)
+                             for k, v in GENEROUS.items()}}
 
 POSTGRES_ADMIN = os.environ.get("STARLANES_TEST_POSTGRES",
                                 "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -75,7 +95,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
 @pytest.fixture
 def client(tmp_path) -> Iterator[TestClient]:
     """A client of a server on a fresh SQLite file, bots thinking in a thread."""
-    app = create_app(f"sqlite:///{tmp_path / 'server.db'}", bot_workers=0)
+    app = create_app(f"sqlite:///{tmp_path / 'server.db'}", bot_workers=0,
+                     config=test_config())
     with TestClient(app) as c:
         yield c
 
@@ -93,27 +114,40 @@ def cli_command() -> list[str]:
 class Server:
     """``starlanes serve`` in a subprocess on a free port."""
 
-    def __init__(self, db: str, bot_workers: int = 0) -> None:
+    def __init__(self, db: str, bot_workers: int = 0, config: str | None = None,
+                 log: str | None = None, extra: list[str] | None = None) -> None:
         self.db = db
         self.bot_workers = bot_workers
+        self.config = config
+        self.extra = extra or []
         self.port = _free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        # the server's log (access log included) goes to a file: a pipe nobody reads
+        # would fill up and stop the server
+        self.log_path = log or tempfile.mkstemp(prefix="starlanes-server-", suffix=".log")[1]
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [*cli_command(), "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-workers", str(self.bot_workers)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        config = ["--config", self.config] if self.config else []
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [*cli_command(), "serve", "--port", str(self.port), "--db", self.db,
+                 "--bot-workers", str(self.bot_workers), *config, *self.extra],
+                stdout=subprocess.DEVNULL, stderr=log, env=generous_env())
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                httpx.get(self.url("/api/games"), timeout=1).raise_for_status()
+                httpx.get(self.url("/healthz"), timeout=1).raise_for_status()
                 return
             except httpx.HTTPError:
                 if self.proc.poll() is not None:
-                    raise AssertionError(self.proc.stderr.read().decode()) from None
+                    raise AssertionError(self.log()) from None
                 time.sleep(0.1)
         raise AssertionError("server did not start")
+
+    def log(self) -> str:
+        """What the server wrote on stderr so far."""
+        with open(self.log_path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
 
     def kill(self) -> None:
         assert self.proc is not None
@@ -141,6 +175,24 @@ def join(client: TestClient, game_id: str, name: str, seat: int | None = None) -
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def finish(client: TestClient, game_id: str, token: str, timeout: float = 60.0) -> dict[str, Any]:
+    """Play the seat of ``token`` (its last legal action each time, often the turn's end)
+    until the game is over; the other seats are bots. Returns the final view."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = view(client, game_id, token)
+        if v["result"] is not None:
+            return v
+        if v["your_turn"]:
+            r = client.post(f"/api/games/{game_id}/actions",
+                            json={"seq": v["seq"], "action": v["legal"][-1]["notation"]},
+                            headers=auth(token))
+            assert r.status_code in (200, 409), r.text
+        else:
+            time.sleep(0.02)
+    raise AssertionError("the game did not end in time")
 
 
 def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from starlanes.engine import GameRecord, replay
 
-from .conftest import auth, create, join, view
+from .conftest import auth, create, finish, join, view
 
 
 def _first_legal(v: dict) -> str:
@@ -76,7 +76,7 @@ def test_bad_settings_are_refused_with_the_reason_and_store_nothing(client):
     assert r.status_code == 400 and "unknown game" in r.json()["error"]
     r = client.post("/api/games", json={"game": "rift-domination", "players": 2,
                                         "seats": ["human", "mcts:c=nan"]})
-    assert r.status_code == 400 and "out of range" in r.json()["error"]
+    assert r.status_code == 422 and "mcts-normal" in r.json()["error"]
     assert client.get("/api/games").json()["games"] == before
 
 
@@ -108,10 +108,10 @@ def test_an_action_applies_and_refusals_change_nothing(client):
     # and the legal one goes through, stored before it is acknowledged
     r = client.post(f"/api/games/{gid}/actions", json={"seq": 0, "action": _first_legal(v)},
                     headers=auth(a))
-    assert r.status_code == 200 and r.json()["seq"] == 1
+    assert r.status_code == 200 and r.json()["seq"] == 1 and "digest" not in r.json()
     stored = client.app.state.service.store.actions(gid)
     assert [(x.seq, x.seat, x.notation, x.digest) for x in stored] == [
-        (0, 0, _first_legal(v), r.json()["digest"])]
+        (0, 0, _first_legal(v), live.state.digest())]
 
 
 def test_typed_notation_ignores_case(client):
@@ -167,7 +167,8 @@ def test_undo_takes_back_own_decisions_until_another_seat_decides(client):
                     headers=auth(token))
     assert r.status_code == 200
     assert view(client, gid, token)["can_undo"]
-    assert client.post(f"/api/games/{gid}/undo", headers=auth(token)).status_code == 200
+    assert client.post(f"/api/games/{gid}/undo", json={"seq": v["seq"] + 1},
+                       headers=auth(token)).status_code == 200
     assert live.seq == v["seq"] and live.state.digest() == before
     assert len(client.app.state.service.store.actions(gid)) == v["seq"]
     # once the decision passes to the other seat, nothing before it can be taken back
@@ -178,11 +179,12 @@ def test_undo_takes_back_own_decisions_until_another_seat_decides(client):
         notation = ends[0] if ends else rng.choice(v["legal"])["notation"]
         client.post(f"/api/games/{gid}/actions", json={"seq": v["seq"], "action": notation},
                     headers=auth(tokens[seat]))
-    r = client.post(f"/api/games/{gid}/undo", headers=auth(tokens[seat]))
+    r = client.post(f"/api/games/{gid}/undo", json={"seq": live.seq}, headers=auth(tokens[seat]))
     assert r.status_code == 403 and "final" in r.json()["error"]
     other = live.waiting_for()
     if live.undo_floor == live.seq:
-        r = client.post(f"/api/games/{gid}/undo", headers=auth(tokens[other]))
+        r = client.post(f"/api/games/{gid}/undo", json={"seq": live.seq},
+                        headers=auth(tokens[other]))
         assert r.status_code == 403
 
 
@@ -227,14 +229,16 @@ def test_the_turn_clock_lets_the_heuristic_decide_and_says_so(client):
 
 
 def test_rematch_keeps_the_settings_with_open_human_seats(client):
-    gid = create(client, seats=["human", "heuristic"], options={"round_limit": 30})
-    join(client, gid, "Ann", 0)
-    r = client.post(f"/api/games/{gid}/rematch")
-    assert r.status_code == 201
+    gid = create(client, game="galactic-domination", seats=["human", "heuristic"],
+                 options={"turn_limit": 1})
+    token = join(client, gid, "Ann", 0)
+    finish(client, gid, token)
+    r = client.post(f"/api/games/{gid}/rematch", headers=auth(token))
+    assert r.status_code == 201, r.text
     new = r.json()["id"]
     listed = {g["id"]: g for g in client.get("/api/games").json()["games"]}
-    assert listed[new]["options"] == {"round_limit": 30}
-    assert listed[new]["rematch_of"] == gid
+    assert listed[new]["options"] == {"turn_limit": 1}
+    assert listed[new]["rematch_of"] == gid and not listed[new]["seeded"]
     assert [s["open"] for s in listed[new]["seats"]] == [True, False]
 
 

@@ -50,13 +50,16 @@ def _alive(pid: int) -> bool:
 @pytest.mark.parametrize(("sig", "workers"), [(signal.SIGTERM, 1), (signal.SIGINT, 0)],
                          ids=["sigterm-worker-process", "sigint-bot-thread"])
 def test_a_signal_stops_the_server_while_a_bot_thinks(tmp_path: Path, sig: int, workers: int):
-    server = Server(f"sqlite:///{tmp_path / 'stop.db'}", bot_workers=workers)
+    config = tmp_path / "server.toml"
+    config.write_text('[[bots]]\nname = "slow"\nspec = "mcts:seconds=120"\nseconds = 120\n')
+    server = Server(f"sqlite:///{tmp_path / 'stop.db'}", bot_workers=workers,
+                    config=str(config))
     server.start()
     assert server.proc is not None
     try:
         gid = httpx.post(server.url("/api/games"), json={
             "game": "rift-domination", "players": 2,
-            "seats": ["mcts:seconds=120", "mcts:seconds=120"], "seed": 3}).json()["id"]
+            "seats": ["slow", "slow"], "seed": 3}).json()["id"]
         with connect(f"ws://127.0.0.1:{server.port}/ws/games/{gid}") as ws:
             assert '"seq":0' in ws.recv(timeout=10)
             deadline = time.monotonic() + 30

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gc
+import socket
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -26,26 +27,66 @@ db_app = typer.Typer(help="The game server's database.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
 
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(
         help="Address to listen on; 127.0.0.1 keeps the server to this machine.")]
         = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(min=0, max=65535,
+                                      help="Port to listen on (0: any free port).")] = 8000,
     db: DbUrl = None,
     bot_workers: Annotated[int, typer.Option(
         min=0, max=64, help="Processes that think for bot seats (0: in the server).")] = 2,
+    config: Annotated[Path | None, typer.Option(
+        "--config", help="TOML file of the server's configuration: public URL, bot "
+                         "catalogue, content packs, limits, trusted proxies "
+                         "(docs/security.md). STARLANES_* variables and flags win over it.")]
+        = None,
+    public_url: Annotated[str | None, typer.Option(
+        help="The address players reach the server at (https://play.example.org); seat "
+             "links and the websocket origin check use it [env STARLANES_PUBLIC_URL].")]
+        = None,
+    access_log: Annotated[bool | None, typer.Option(
+        "--access-log/--no-access-log",
+        help="Log every request on stderr, seat tokens redacted [default: on].")] = None,
 ) -> None:
     """Start the game server: lobby, seats, bots and the browser tables."""
+    import faulthandler
+    import logging
+
     import uvicorn
 
     from starlanes.server.app import create_app
+    from starlanes.server.config import load_config
     from starlanes.server.store import database_url
 
+    # a fatal signal (SIGBUS from a database file gone bad, SIGSEGV) is written to stderr
+    # with the stack of every thread instead of a silent death
+    faulthandler.enable()
+    settings = load_config(config, public_url=public_url, access_log=access_log)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     url = database_url(db)
-    application = create_app(url, bot_workers=bot_workers)
-    shown = "localhost" if host in ("127.0.0.1", "::1", "0.0.0.0") else host
-    out.print(f"starlanes server on http://{shown}:{port}/  (database {escape(_safe(url))})")
+    sock = _bind(host, port)
+    bound_host, bound_port = sock.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    bind_url = f"http://{shown}:{bound_port}"
+    link_host = "localhost" if bound_host in ("0.0.0.0", "::") else shown
+    application = create_app(url, bot_workers=bot_workers, config=settings,
+                             bind_url=f"http://{link_host}:{bound_port}")
+    everywhere = " (every interface of this machine)" if bound_host in ("0.0.0.0", "::") else ""
+    out.print(f"starlanes server listening on {bind_url}/{everywhere}  "
+              f"(database {escape(_safe(url))})")
+    if settings.public_url:
+        out.print(f"players reach it at {escape(settings.public_url)}/")
+    elif host not in LOOPBACK:
+        err.print("[yellow]warning:[/yellow] listening beyond this machine with no public URL: "
+                  "seat links will name this machine as 'localhost'. Set --public-url (or "
+                  "STARLANES_PUBLIC_URL) to the address players use, and serve it behind "
+                  "HTTPS (docs/security.md).")
     out.print("open that address in a browser; Ctrl-C stops the server")
     # Everything loaded so far (modules, game content) lives as long as the server: keep it
     # out of the cycle collector's full passes, which would otherwise scan it again and
@@ -54,8 +95,31 @@ def serve(
     gc.freeze()
     # SIGINT / SIGTERM: stop accepting, close the sockets, give requests in flight a few
     # seconds, then stop bots and finish the queued writes (a second signal stops at once).
-    uvicorn.run(application, host=host, port=port, log_level="warning",
-                timeout_graceful_shutdown=SHUTDOWN_SECONDS)
+    server = uvicorn.Server(uvicorn.Config(
+        application, log_level="warning", access_log=False,
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS))
+    server.run(sockets=[sock])
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port``; BadOptionError naming the address when it
+    cannot be had (taken, not an address of this machine)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except OSError as e:
+        raise BadOptionError(f"cannot listen on {host}: {e.strerror or e}") from None
+    family, kind, proto, _name, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as e:
+        sock.close()
+        raise BadOptionError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
 
 
 @db_app.command("upgrade")
@@ -74,14 +138,18 @@ def export(
     db: DbUrl = None,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="File to write [default: stdout].")] = None,
+    config: Annotated[Path | None, typer.Option(
+        "--config", help="The server's TOML configuration (for its content packs).")] = None,
 ) -> None:
     """Write a stored game as a game record that 'starlanes replay' reads."""
+    from starlanes.server.catalogue import Catalogue
+    from starlanes.server.config import load_config
     from starlanes.server.service import export_record
     from starlanes.server.store import Store, database_url, upgrade
 
     url = database_url(db)
     upgrade(url)
-    record = export_record(Store(url), game_id)
+    record = export_record(Store(url), game_id, Catalogue(load_config(config)))
     if output is None:
         sys.stdout.write(record.to_json() + "\n")
         return

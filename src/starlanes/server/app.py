@@ -4,16 +4,21 @@ JSON over HTTP for everything a client asks or does; a websocket per viewer for 
 Seat tokens travel in the ``Authorization: Bearer`` header (HTTP) or the ``token`` query
 parameter (websocket, seat links). Errors are answered as ``{"error": reason}`` with the
 status of the :mod:`.errors` class (400 bad request, 401 no or wrong token, 403 not allowed,
-404 unknown game, 409 stale action, 422 illegal action).
+404 unknown game, 409 stale action, 413 body too large, 422 illegal action or something the
+server does not offer, 429 a limit reached, 503 the database unavailable; 429 and 503 carry
+``Retry-After``). Nothing a request says names server code, files or limits: bots are named
+from the catalogue, content from the content packs (see :mod:`.config`, docs/security.md).
 
-Routes (all under ``/api`` except the pages):
+Routes (all under ``/api`` except the pages and the health checks):
 
+- ``GET /healthz`` alive; ``GET /readyz`` the database answers;
 - ``GET /api/games`` lobby; ``POST /api/games`` create; ``GET /api/catalogue`` games and
-  their options and agents;
+  their options, the bots and the content packs;
 - ``POST /api/games/{id}/join`` take a seat -> token and seat link;
 - ``GET /api/games/{id}/view`` a seat's view (token) or the spectators' (none);
 - ``POST /api/games/{id}/actions`` ``{"seq": n, "action": notation}``;
-- ``POST /api/games/{id}/undo``; ``POST /api/games/{id}/rematch``;
+- ``POST /api/games/{id}/undo`` ``{"seq": n}``; ``POST /api/games/{id}/rematch`` (a seated
+  player of the finished game);
 - ``GET /api/games/{id}/describe?action=`` the explanation of one legal action (deciding seat);
 - ``GET /api/games/{id}/odds?action=`` battle odds for a seat (of an action, or of its battle);
 - ``GET /api/games/{id}/layout`` static drawing data (board geometry, content names);
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -36,44 +42,67 @@ import anyio
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from starlanes.agents.registry import AGENT_NAMES
 from starlanes.engine import GameRecord, StarlanesError, game_class, game_ids
 
 from .bots import BotPool
+from .config import ServerConfig
 from .errors import ServerError
+from .hygiene import AccessLog, SecurityHeaders, header, origin_allowed
+from .limits import ClientLimits, client_address
 from .replays import record_replay
 from .service import GameService
-from .store import Store, database_url, upgrade
+from .store import Store, StoreConflict, StoreError, database_url, upgrade
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
+log = logging.getLogger("starlanes.server")
+
 
 class CreateGame(BaseModel):
-    game: str
+    """A new game: the game id, the player count, per seat ``human`` or a bot's catalogue
+    name, the game's options (``content``: a content pack's name), an optional seed (the
+    game is then marked as seeded by its creator) and a turn clock in seconds (0: none)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=64)
     players: int | None = Field(default=None, ge=1, le=64)
     seats: list[str] = Field(min_length=1, max_length=64)
     options: dict[str, Any] = {}
     seed: int | None = Field(default=None, ge=0, lt=2**62)
-    bot_seconds: float = 2.0
-    clock_seconds: float = 0.0
+    clock_seconds: float = Field(default=0.0, ge=0)
 
 
 class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     name: str = Field(min_length=1, max_length=200)
     seat: int | None = Field(default=None, ge=0, le=64)
 
 
 class ReplayRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     record: dict[str, Any]
     step: int = Field(default=0, ge=0)
     seat: int | None = Field(default=None, ge=0, le=64)
 
 
 class Act(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     seq: int = Field(ge=0)
     action: str = Field(min_length=1, max_length=500)
+
+
+class Undo(BaseModel):
+    """An undo names the move the player saw (``seq`` of their view): a stale one is 409."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seq: int = Field(ge=0)
 
 
 def _token(authorization: str | None) -> str | None:
@@ -83,14 +112,25 @@ def _token(authorization: str | None) -> str | None:
     return value.strip() if scheme.lower() == "bearer" else None
 
 
-def create_app(db_url: str | None = None, bot_workers: int = 2,
-               migrate: bool = True) -> FastAPI:
+def _error(status: int, reason: str, retry_after: int | None = None) -> JSONResponse:
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+    return JSONResponse({"error": reason}, status_code=status, headers=headers)
+
+
+def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = True,
+               config: ServerConfig | None = None,
+               bind_url: str = "http://127.0.0.1:8000") -> FastAPI:
     """The server app on the database at ``db_url`` (default: SQLite in the user's data
-    directory), with ``bot_workers`` processes for bots (0: in a thread)."""
+    directory), with ``bot_workers`` processes for bots (0: in threads), under ``config``
+    (default: the defaults, no file). Seat links are built from ``config.public_url`` or,
+    without one, from ``bind_url`` (the address the server listens on): never from a
+    request's Host header."""
+    config = config or ServerConfig()
     url = database_url(db_url)
     if migrate:
         upgrade(url)
-    service = GameService(Store(url), BotPool(bot_workers))
+    service = GameService(Store(url), BotPool(bot_workers), config)
+    base_url = (config.public_url or bind_url).rstrip("/")
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -99,16 +139,57 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
         await service.stop()
 
     app = FastAPI(title="starlanes", lifespan=lifespan, docs_url="/api/docs",
-                  openapi_url="/api/openapi.json")
+                  openapi_url="/api/openapi.json", redoc_url=None)
     app.state.service = service
+    app.state.config = config
+    networks = config.proxy_networks()
+
+    def client_of(scope: Any) -> str:
+        return client_address(scope, networks)
+
+    # outermost last: the access log sees every answer, limits answer before the app
+    app.add_middleware(ClientLimits, config=config)
+    app.add_middleware(SecurityHeaders)
+    if config.access_log:
+        app.add_middleware(AccessLog, client=client_of)
 
     @app.exception_handler(ServerError)
     async def _server_error(_req: Request, e: ServerError) -> JSONResponse:
-        return JSONResponse({"error": str(e)}, status_code=e.status)
+        return _error(e.status, str(e), getattr(e, "retry_after", None)
+                      if e.status in (429, 503) else None)
+
+    @app.exception_handler(StoreError)
+    async def _store_error(_req: Request, e: StoreError) -> JSONResponse:
+        if isinstance(e, StoreConflict):
+            return _error(409, f"{e}; look at the board again")
+        log.warning("a request could not be stored: %s", e)
+        return _error(503, f"the game server cannot store anything right now ({e}); "
+                           "nothing was changed", retry_after=5)
 
     @app.exception_handler(StarlanesError)
     async def _bad_input(_req: Request, e: StarlanesError) -> JSONResponse:
-        return JSONResponse({"error": str(e)}, status_code=400)
+        return _error(400, str(e))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(req: Request, e: Exception) -> JSONResponse:
+        log.exception("unexpected error answering %s %s", req.method, req.url.path)
+        return _error(500, "the server failed to answer this request; it was logged")
+
+    # -------------------------------------------------------------- health
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        """Alive: the server answers."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", responses={503: {"description": "the database does not answer"}})
+    async def readyz() -> JSONResponse:
+        """Ready: the database answers a query (503 with Retry-After when it does not)."""
+        try:
+            await asyncio.wait_for(asyncio.to_thread(service.store.ping), 5)
+        except (StoreError, TimeoutError) as e:
+            return _error(503, f"the database is not ready: {e or 'no answer in 5 s'}",
+                          retry_after=5)
+        return JSONResponse({"status": "ready"})
 
     # -------------------------------------------------------------- lobby
     @app.get("/api/catalogue")
@@ -122,9 +203,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
                 "options": [{"name": o.name, "kind": o.kind.__name__, "default": o.default,
                              "choices": list(o.choices), "minimum": o.minimum,
                              "maximum": o.maximum, "help": o.help}
-                            for o in cls.option_set.specs if o.name != "content"],
+                            for o in cls.option_set.specs
+                            if o.name not in ("content", "content_set")],
             })
-        return {"games": games, "agents": list(AGENT_NAMES)}
+        return {"games": games, **service.catalogue.public()}
 
     # Routes that read or change a live game are coroutines: they run in the event loop,
     # one at a time, so they see a game between two actions, never in the middle of one.
@@ -136,20 +218,20 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
 
     @app.post("/api/games", status_code=201)
     async def create(body: CreateGame) -> dict[str, Any]:
-        live = await service.create(body.game, body.players, body.seats, body.options, body.seed,
-                              body.bot_seconds, body.clock_seconds)
-        return {"id": live.id, "url": f"/games/{live.id}"}
+        live = await service.create(body.game, body.players, body.seats, body.options,
+                                    body.seed, body.clock_seconds)
+        return {"id": live.id, "url": f"/games/{live.id}", "seeded": live.row.seeded}
 
     @app.post("/api/games/{game_id}/join")
-    async def join(game_id: str, body: Join, request: Request) -> dict[str, Any]:
+    async def join(game_id: str, body: Join) -> dict[str, Any]:
         seat, token = await service.join(game_id, body.name, body.seat)
         link = f"/games/{game_id}?token={token}"
-        return {"seat": seat, "token": token, "link": link,
-                "url": str(request.base_url).rstrip("/") + link}
+        return {"seat": seat, "token": token, "link": link, "url": base_url + link}
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
-    async def rematch(game_id: str) -> dict[str, Any]:
-        live = await service.rematch(game_id)
+    async def rematch(game_id: str,
+                      authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        live = await service.rematch(game_id, _token(authorization))
         return {"id": live.id, "url": f"/games/{live.id}"}
 
     # -------------------------------------------------------------- play
@@ -161,12 +243,12 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
     async def act(game_id: str, body: Act,
                   authorization: str | None = Header(default=None)) -> dict[str, Any]:
         ack = await service.act(game_id, _token(authorization), body.seq, body.action)
-        return {"applied": ack.applied, "seq": ack.seq, "digest": ack.digest}
+        return {"applied": ack.applied, "seq": ack.seq}
 
     @app.post("/api/games/{game_id}/undo")
-    async def undo(game_id: str,
+    async def undo(game_id: str, body: Undo,
                    authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        return {"seq": await service.undo(game_id, _token(authorization))}
+        return {"seq": await service.undo(game_id, _token(authorization), body.seq)}
 
     @app.get("/api/games/{game_id}/describe")
     async def describe(game_id: str, action: str,
@@ -200,7 +282,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
         import json
 
         rec = GameRecord.from_json(json.dumps(body.record))
-        return record_replay(rec, body.step, body.seat)
+        options = service.catalogue.engine_options(rec.game, dict(rec.options))
+        return record_replay(rec, body.step, body.seat, options)
 
     @app.get("/api/rules/{game}")
     def rules(game: str) -> dict[str, Any]:
@@ -211,6 +294,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
 
     @app.websocket("/ws/games/{game_id}")
     async def socket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+        if not origin_allowed(header(ws.scope, b"origin"), config,
+                              header(ws.scope, b"host"), ws.scope.get("scheme", "ws")):
+            await ws.close(code=4403, reason="this page's origin may not open the game")
+            return
         try:
             sub = service.subscribe(game_id, token)
         except ServerError as e:

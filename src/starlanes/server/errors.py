@@ -49,3 +49,27 @@ class BadRequest(ServerError):
     """A request that names something impossible (a step outside the game, a bad record)."""
 
     status = 400
+
+
+class Unprocessable(ServerError):
+    """A well-formed request that asks for something the server does not offer: a bot not
+    in the catalogue, an unknown content pack, an option that is not an option, a display
+    name with control characters."""
+
+    status = 422
+
+
+class TooMany(ServerError):
+    """A limit of the server was reached (open games, a bot budget); ``retry_after`` is
+    the wait in seconds the answer suggests."""
+
+    status = 429
+    retry_after = 60
+
+
+class Unavailable(ServerError):
+    """The database cannot take writes now (unreachable, or its file was removed or
+    replaced); nothing was stored. Answered 503 with ``Retry-After``."""
+
+    status = 503
+    retry_after = 5

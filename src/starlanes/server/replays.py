@@ -5,11 +5,19 @@ actions through the engine contract only (``load``, ``parse_action``, ``apply``,
 What a viewer may see: a stored game's public view at any step, even while it is running
 (the public observation holds nothing hidden); a seat's view of a stored game only once the
 game is over (its record is public then); any view of an uploaded game record (whoever holds
-a record holds its seed and every action, so nothing in it is hidden from them).
+a record holds its seed and every action, so nothing in it is hidden from them). The digest of
+the full state is shown only where the whole game may be seen: a finished game or a record.
+
+Replays are served from a cache: the states at every :data:`CHECKPOINT` steps of the games
+replayed lately, so a viewer stepping through a game, or many viewers of one game, replay a
+few actions each instead of the whole game; and at most :data:`CONCURRENT` replays run at
+once, so replays cannot crowd out the games being played.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from starlanes.engine import GameRecord, GameState, StarlanesError, load
@@ -19,6 +27,72 @@ from .errors import BadRequest, Forbidden
 MAX_REPLAY_ACTIONS = 20_000
 """The longest action list replayed on request (real games are a few thousand at most)."""
 
+CHECKPOINT = 32
+"""Steps between two cached states of a replayed game."""
+CACHED_GAMES = 32
+"""Games whose replay checkpoints are kept."""
+CONCURRENT = 2
+"""Replays computed at once; more wait their turn."""
+
+
+class ReplayCache:
+    """Checkpoint states of recently replayed stored games, by server game id: each the
+    state after a multiple of :data:`CHECKPOINT` actions, with the notations that led there
+    (a checkpoint is used only while the game's stored actions still begin with them, so an
+    undo makes it unused). Thread-safe; states handed out are clones."""
+
+    def __init__(self) -> None:
+        self._games: OrderedDict[str, dict[int, tuple[tuple[str, ...], GameState]]] = \
+            OrderedDict()
+        self._lock = threading.Lock()
+        self._running = threading.BoundedSemaphore(CONCURRENT)
+
+    def state(self, key: str, game_id: str, players: int, seed: int,
+              options: dict[str, Any], actions: list[str], step: int) -> tuple[Any, GameState]:
+        """As :func:`replay_state`, starting from the nearest usable checkpoint."""
+        check_step(actions, step)
+        with self._running:
+            start = None
+            with self._lock:
+                points = self._games.get(key, {})
+                self._games.pop(key, None)
+                if points:
+                    self._games[key] = points
+                for at in sorted(points, reverse=True):
+                    done, st = points[at]
+                    if at <= step and tuple(actions[:at]) == done:
+                        start = (at, st.clone())
+                        break
+            if start is None:
+                game, state = replay_state(game_id, players, seed, options, actions, 0)
+                at = 0
+            else:
+                at, state = start
+                game = state.game
+            while at < step:
+                _apply(game, state, actions, at)
+                at += 1
+                if at % CHECKPOINT == 0:
+                    self._keep(key, at, tuple(actions[:at]), state.clone())
+            return game, state
+
+    def _keep(self, key: str, at: int, done: tuple[str, ...], state: GameState) -> None:
+        with self._lock:
+            points = self._games.setdefault(key, {})
+            points[at] = (done, state)
+            self._games.move_to_end(key)
+            while len(self._games) > CACHED_GAMES:
+                self._games.popitem(last=False)
+
+
+def check_step(actions: list[str], step: int) -> None:
+    """BadRequest for too many actions or a step outside 0..len(actions)."""
+    if len(actions) > MAX_REPLAY_ACTIONS:
+        raise BadRequest(f"the record has {len(actions)} actions; at most "
+                         f"{MAX_REPLAY_ACTIONS} are replayed")
+    if not 0 <= step <= len(actions):
+        raise BadRequest(f"step {step} is outside the game: it has steps 0 to {len(actions)}")
+
 
 def replay_state(game_id: str, players: int, seed: int, options: dict[str, Any],
                  actions: list[str], step: int) -> tuple[Any, GameState]:
@@ -26,22 +100,23 @@ def replay_state(game_id: str, players: int, seed: int, options: dict[str, Any],
 
     Raises BadRequest naming the problem for a step outside 0..len(actions), too many
     actions, a game that cannot be loaded or an action that does not apply."""
-    if len(actions) > MAX_REPLAY_ACTIONS:
-        raise BadRequest(f"the record has {len(actions)} actions; at most "
-                         f"{MAX_REPLAY_ACTIONS} are replayed")
-    if not 0 <= step <= len(actions):
-        raise BadRequest(f"step {step} is outside the game: it has steps 0 to {len(actions)}")
+    check_step(actions, step)
     try:
         game = load(game_id, players=players, seed=seed, **dict(options))
     except StarlanesError as e:
         raise BadRequest(f"the game cannot be loaded: {e}") from None
     state = game.new_initial_state()
-    for i, text in enumerate(actions[:step]):
-        try:
-            state.apply(game.parse_action(state, text))
-        except StarlanesError as e:
-            raise BadRequest(f"action {i + 1} ({text!r}) does not replay: {e}") from None
+    for i in range(step):
+        _apply(game, state, actions, i)
     return game, state
+
+
+def _apply(game: Any, state: GameState, actions: list[str], i: int) -> None:
+    text = actions[i]
+    try:
+        state.apply(game.parse_action(state, text))
+    except StarlanesError as e:
+        raise BadRequest(f"action {i + 1} ({str(text)[:80]!r}) does not replay: {e}") from None
 
 
 def replay_view(game: Any, state: GameState, *, step: int, total: int, seat: int | None,
@@ -50,7 +125,9 @@ def replay_view(game: Any, state: GameState, *, step: int, total: int, seat: int
     table view without legal actions: ``observation``, ``log`` (the whole log up to this
     step), ``digest``, ``scores``, ``result`` at the end, ``seats`` labels and the notation of
     the action that led here (``last``, only when the whole game may be seen, i.e.
-    ``finished``: a running game's notation may name a secret choice)."""
+    ``finished``: a running game's notation may name a secret choice). ``digest`` (of the
+    full state) only when ``finished``: the digest of a running game's state would let a
+    viewer test guesses about its hidden part."""
     if seat is not None and not 0 <= seat < game.players:
         raise BadRequest(f"seat {seat} is not in the game: seats are 0 to {game.players - 1}")
     observation = state.observation(seat) if seat is not None else state.public_observation()
@@ -72,15 +149,19 @@ def replay_view(game: Any, state: GameState, *, step: int, total: int, seat: int
         "your_turn": False, "legal": [], "can_undo": False,
         "scores": list(state.scores()), "result": result,
         "observation": observation, "log": list(state.action_log()),
-        "log_total": len(state.action_log()), "digest": state.digest(),
+        "log_total": len(state.action_log()),
+        "digest": state.digest() if finished else None,
         "last": actions[step - 1] if step > 0 and finished else None,
         "finished": finished,
     }
 
 
-def record_replay(record: GameRecord, step: int, seat: int | None) -> dict[str, Any]:
-    """The view at ``step`` of an uploaded game record, with the game's ``layout``."""
-    game, state = replay_state(record.game, record.players, record.seed, record.options,
+def record_replay(record: GameRecord, step: int, seat: int | None,
+                  options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The view at ``step`` of an uploaded game record, with the game's ``layout``; the game
+    is loaded with ``options`` (the record's, its content pack resolved by the caller)."""
+    game, state = replay_state(record.game, record.players, record.seed,
+                               record.options if options is None else options,
                                record.actions, step)
     labels = [f"P{i} ({name})" if name else f"P{i}"
               for i, name in enumerate(record.seats + [""] * game.players)][:game.players]

@@ -23,20 +23,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from starlanes.agents import make_agent
 from starlanes.engine import (
     BadOptionError,
     GameRecord,
     StarlanesError,
-    derive_seed,
     game_class,
     load,
 )
 
-from .bots import BotJob, BotPool, timed_spec
-from .errors import Forbidden, NotFound, ServerError, Stale, Unauthorized
-from .replays import check_seat_view, replay_state, replay_view
-from .store import GameRow, SeatRow, Store, StoreError, now
+from .bots import BotJob, BotPool
+from .catalogue import FALLBACK_BOT, Catalogue, display_name
+from .config import ServerConfig
+from .errors import (
+    Forbidden,
+    NotFound,
+    ServerError,
+    Stale,
+    TooMany,
+    Unauthorized,
+    Unprocessable,
+)
+from .replays import ReplayCache, check_seat_view, replay_view
+from .store import GameRow, SeatRow, Store, StoreError, StoreUnavailable, now
 from .tables import HUMAN, LiveGame, Pending
 from .tokens import new_game_id, new_token, token_hash, token_matches
 from .views import game_view, lobby_entry
@@ -44,7 +52,9 @@ from .writer import StoreWriter
 
 log = logging.getLogger("starlanes.server")
 
-MAX_NAME = 40
+RETRY_FIRST, RETRY_MOST = 0.5, 30.0
+"""A bot or clock move the database could not store is retried after RETRY_FIRST seconds,
+then twice as long each time, at most RETRY_MOST seconds apart, until it is stored."""
 
 
 @dataclass(eq=False)
@@ -58,12 +68,12 @@ class Subscriber:
 
 @dataclass(frozen=True)
 class Ack:
-    """What an applied action is acknowledged with: its notation, the number of actions
-    now played and the digest of the state after it."""
+    """What an applied action is acknowledged with: its notation and the number of actions
+    now played. (No state digest: it would let a client test guesses about hidden
+    information; tests read digests from the store.)"""
 
     applied: str
     seq: int
-    digest: str
 
 
 def view_text(view: dict[str, Any]) -> str:
@@ -74,7 +84,10 @@ def view_text(view: dict[str, Any]) -> str:
 class GameService:
     """Everything the HTTP and websocket routes do, without HTTP."""
 
-    def __init__(self, store: Store, bots: BotPool) -> None:
+    def __init__(self, store: Store, bots: BotPool, config: ServerConfig | None = None) -> None:
+        self.config = config or ServerConfig()
+        self.catalogue = Catalogue(self.config)
+        self.replays = ReplayCache()
         self.store = store
         self.writer = StoreWriter(store)
         self.bots = bots
@@ -96,10 +109,14 @@ class GameService:
         for row in self.store.games():
             try:
                 games.append(LiveGame.rebuild(row, self.store.seats(row.id),
-                                              self.store.actions(row.id)))
-            except StoreError as e:
+                                              self.store.actions(row.id),
+                                              self._engine_options(row)))
+            except (StoreError, ServerError) as e:
                 log.error("skipping game %s: %s", row.id, e)
         return games
+
+    def _engine_options(self, row: GameRow) -> dict[str, Any]:
+        return self.catalogue.engine_options(row.game, dict(row.options))
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Stop bots and clocks, end every viewer's socket, stop the bot workers and finish
@@ -119,38 +136,43 @@ class GameService:
 
     # ------------------------------------------------------------------ lobby
     async def create(self, game: str, players: int | None, seats: Sequence[str],
-               options: dict[str, Any] | None = None, seed: int | None = None,
-               bot_seconds: float = 2.0, clock_seconds: float = 0.0,
-               rematch_of: str | None = None) -> LiveGame:
-        """Create a game; ``seats`` holds ``human`` or an agent spec per seat. Raises
-        BadOptionError / AgentSpecError (400) naming the problem; nothing is stored then."""
+                     options: dict[str, Any] | None = None, seed: int | None = None,
+                     clock_seconds: float = 0.0, rematch_of: str | None = None) -> LiveGame:
+        """Create a game; ``seats`` holds ``human`` or a bot's catalogue name per seat,
+        ``options`` the game's options (``content``: a content pack's name). ``seed`` None
+        draws a secret seed from the operating system; a given one marks the game as seeded
+        by its creator. Raises Unprocessable (422: a bot or pack the server does not offer,
+        something that is not an option), BadOptionError (400: an option's value, the
+        player count) or TooMany (429: the server holds its most open games); nothing is
+        stored then."""
+        game = self.catalogue.check_game(game)
         cls = game_class(game)
         n = players if players is not None else len(seats) or cls.min_players
         if len(seats) != n:
             raise BadOptionError(f"{len(seats)} seats named for {n} players")
-        if not 0 <= bot_seconds <= 600 or not 0 <= clock_seconds <= 7 * 86400:
-            raise BadOptionError("bot_seconds must lie in 0..600 and clock_seconds in "
-                                 "0..604800")
+        limits = self.config.limits
+        if not 0 <= clock_seconds <= limits.max_clock_seconds:
+            raise Unprocessable(f"clock_seconds must lie in 0..{limits.max_clock_seconds:g}")
+        kinds = [self.catalogue.seat_kind(spec) for spec in seats]
+        opts = self.catalogue.check_options(game, options or {})
+        seeded = seed is not None
+        if seeded and not self.config.creator_seeds:
+            raise Unprocessable("this server draws every seed itself: leave 'seed' out")
+        open_games = sum(1 for g in self.games.values() if not g.state.is_terminal())
+        if open_games >= limits.open_games:
+            raise TooMany(f"the server holds its most unfinished games ({limits.open_games}); "
+                          "try again when some have ended")
         if seed is None:
             seed = secrets.randbits(62)
-        opts = dict(options or {})
-        load(game, players=n, seed=seed, **opts)  # checks players and options
-        kinds = []
-        for spec in seats:
-            spec = spec.strip()
-            if spec.lower() != HUMAN:
-                make_agent(spec, game, 0)
-                spec = timed_spec(spec, bot_seconds)
-            else:
-                spec = HUMAN
-            kinds.append(spec)
+        engine_opts = self.catalogue.engine_options(game, opts)
+        await asyncio.to_thread(load, game, players=n, seed=seed, **engine_opts)  # checks
         row = GameRow(id=new_game_id(), game=game, players=n, seed=seed, options=opts,
-                      bot_seconds=bot_seconds, clock_seconds=clock_seconds,
-                      rematch_of=rematch_of, created=now())
+                      bot_seconds=0.0, clock_seconds=clock_seconds, rematch_of=rematch_of,
+                      created=now(), seeded=seeded)
         seat_rows = [SeatRow(game_id=row.id, seat=i, kind=k,
                              name="" if k == HUMAN else f"bot {k}", token_hash=None)
                      for i, k in enumerate(kinds)]
-        live = LiveGame.rebuild(row, seat_rows, [])
+        live = await asyncio.to_thread(LiveGame.rebuild, row, seat_rows, [], engine_opts)
         await self.writer.run(lambda: self.store.create_game(row, seat_rows))
         self.games[row.id] = live
         self._after_change(live, push=False)
@@ -170,9 +192,7 @@ class GameService:
         """Take an open human seat (the first open one when ``seat`` is None); returns the
         seat and its token. Raises Forbidden when the seat is taken or held by a bot."""
         live = self.live(game_id)
-        name = " ".join(str(name).split())[:MAX_NAME]
-        if not name:
-            raise BadOptionError("a display name is needed to join")
+        name = display_name(name)
         async with live.lock:
             if seat is None:
                 free = [s.seat for s in live.seats if s.is_open]
@@ -224,17 +244,23 @@ class GameService:
             pending: Pending = live.prepare(seat, seq, notation, by)
             await self.writer.append(pending.stored())
             text = live.commit(pending)
-            return Ack(text, live.seq, pending.digest)
+            return Ack(text, live.seq)
 
-    async def undo(self, game_id: str, token: str | None) -> int:
-        """Take back the seat's last decision; returns the number of actions left. The
-        earlier state is rebuilt by replay in a thread, then the store deletes the action."""
+    async def undo(self, game_id: str, token: str | None, seq: int) -> int:
+        """Take back the seat's last decision, asked at move ``seq`` (the view the player
+        saw); returns the number of actions left. Raises Stale (409) when the game has
+        moved since, Forbidden when the last decision is final. The earlier state is
+        rebuilt by replay in a thread, then the store deletes the action."""
         live = self.live(game_id)
         seat = self.seat_of(live, token)
         async with live.lock:
+            if seq != live.seq:
+                raise Stale(f"the undo was asked at move {seq}, but the game is at move "
+                            f"{live.seq}; look at the board again")
             keep = live.check_undo(seat)
             actions = await asyncio.to_thread(self.store.actions, game_id)
-            rebuilt = await asyncio.to_thread(LiveGame.rebuild, live.row, [], actions[:keep])
+            rebuilt = await asyncio.to_thread(LiveGame.rebuild, live.row, [], actions[:keep],
+                                              self._engine_options(live.row))
             await self.writer.run(lambda: self.store.truncate_actions(game_id, keep))
             live.take_back(keep, rebuilt.state)
         self._after_change(live)
@@ -284,7 +310,7 @@ class GameService:
         live = self.live(game_id)
         if not live.state.is_terminal():
             raise Forbidden("the record is available when the game is over")
-        return export_record(self.store, game_id)
+        return export_record(self.store, game_id, self.catalogue)
 
     def replay(self, game_id: str, step: int | None, seat: int | None) -> dict[str, Any]:
         """The view at ``step`` (None: the latest) of a stored game, rebuilt from its stored
@@ -295,23 +321,28 @@ class GameService:
         check_seat_view(finished, seat)
         actions = [a.notation for a in self.store.actions(game_id)]
         step = len(actions) if step is None else step
-        game, state = replay_state(live.row.game, live.row.players, live.row.seed,
-                                   dict(live.row.options), actions, step)
+        game, state = self.replays.state(game_id, live.row.game, live.row.players,
+                                         live.row.seed, self._engine_options(live.row),
+                                         actions, step)
         labels = [live.seat_label(s.seat) for s in live.seats]
         view = replay_view(game, state, step=step, total=len(actions), seat=seat,
                            labels=labels, finished=finished, actions=actions)
         view["id"] = game_id
         return view
 
-    async def rematch(self, game_id: str) -> LiveGame:
-        """A new game with the same game, players, options, seat kinds and clocks."""
+    async def rematch(self, game_id: str, token: str | None) -> LiveGame:
+        """A new game with the same game, players, options, seat kinds and clock, for a
+        seated player of the finished game (its token). The rematch draws a fresh secret
+        seed: nothing about it follows from the finished game. Raises Unauthorized (no or
+        a wrong token), Forbidden (the game is not over)."""
         live = self.live(game_id)
+        self.seat_of(live, token)
+        if not live.state.is_terminal():
+            raise Forbidden("a rematch is for a finished game")
         row = live.row
-        kinds = [s.kind for s in live.seats]
-        return await self.create(row.game, row.players, kinds, dict(row.options),
-                           seed=derive_seed(row.seed, "rematch", live.seq) >> 1,
-                           bot_seconds=row.bot_seconds, clock_seconds=row.clock_seconds,
-                           rematch_of=row.id)
+        return await self.create(row.game, row.players, [s.kind for s in live.seats],
+                                 dict(row.options), clock_seconds=row.clock_seconds,
+                                 rematch_of=row.id)
 
     # ------------------------------------------------------------------ pushing views
     def subscribe(self, game_id: str, token: str | None) -> Subscriber:
@@ -352,29 +383,64 @@ class GameService:
 
     # ------------------------------------------------------------------ bots and clocks
     async def _run_bots(self, live: LiveGame) -> None:
+        """Play the bot seats of ``live`` while one of them decides. A bot thinks within its
+        catalogue budget, and once the game's bots have spent the server's budget per game
+        the fallback bot (no search) plays for them. A move the database could not store
+        is retried with backoff until it is stored (or the game moved meanwhile)."""
         while True:
             waiting = live.waiting_for()
             if waiting is None or not live.seats[waiting].is_bot:
                 return
             seq = live.seq
-            job = BotJob(live.id, live.row.game, live.row.players, live.row.seed,
-                         dict(live.row.options), tuple(str(a) for a in live.state.history),
-                         waiting, live.seats[waiting].kind)
+            kind = live.seats[waiting].kind
+            entry = self.catalogue.bot(kind)
+            if entry is None:
+                log.error("game %s: seat %s is the bot %r, which the bot catalogue does not "
+                          "offer; that seat waits", live.id, waiting, kind)
+                return
+            spec, seconds = entry.spec, entry.seconds
+            if live.bot_seconds_used >= self.config.limits.bot_seconds_per_game:
+                spec, seconds = FALLBACK_BOT, 0.0
+            started = time.monotonic()
             try:
-                notation = await self.bots.move(job)
+                notation = await self.bots.move(self._job(live, waiting, spec, seconds))
             except Exception as e:  # noqa: BLE001 - a broken bot must not stop the server
                 log.error("bot of seat %s in game %s failed: %s", waiting, live.id, e)
                 return
-            try:
-                await self._apply(live, waiting, seq, notation, by="bot")
-            except Stale:
+            finally:
+                live.bot_seconds_used += time.monotonic() - started
+            if not await self._store_move(live, waiting, seq, notation, "bot"):
                 continue  # someone undid or the clock moved first: think again
-            except (ServerError, StarlanesError) as e:
-                log.error("bot move %r refused in game %s: %s", notation, live.id, e)
-                return
             self._push(live)
             live.restart_clock()
             self._kick_clock(live)
+
+    def _job(self, live: LiveGame, seat: int, spec: str, seconds: float) -> BotJob:
+        return BotJob(live.id, live.row.game, live.row.players, live.row.seed,
+                      self._engine_options(live.row),
+                      tuple(str(a) for a in live.state.history), seat, spec, seconds)
+
+    async def _store_move(self, live: LiveGame, seat: int, seq: int, notation: str,
+                          by: str) -> bool:
+        """Apply a bot's or the clock's move chosen at ``seq``; True once stored, False when
+        the game moved meanwhile (stale) or the move was refused. While the database is
+        unavailable the move is retried with backoff."""
+        delay = RETRY_FIRST
+        while not self.stopping:
+            try:
+                await self._apply(live, seat, seq, notation, by=by)
+                return True
+            except Stale:
+                return False
+            except StoreUnavailable as e:
+                log.warning("game %s: the %s move of seat %s could not be stored (%s); "
+                            "trying again in %.1f s", live.id, by, seat, e, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_MOST)
+            except (ServerError, StarlanesError) as e:
+                log.error("%s move %r refused in game %s: %s", by, notation, live.id, e)
+                return False
+        return False
 
     def _kick_clock(self, live: LiveGame) -> None:
         if live.clock_deadline is None:
@@ -393,29 +459,27 @@ class GameService:
             waiting, seq = live.waiting_for(), live.seq
             if waiting is None or live.seats[waiting].is_bot:
                 return
-            job = BotJob(live.id, live.row.game, live.row.players, live.row.seed,
-                         dict(live.row.options), tuple(str(a) for a in live.state.history),
-                         waiting, "heuristic")
             try:
-                notation = await self.bots.move(job)
-                await self._apply(live, waiting, seq, notation, by="clock")
-            except Stale:
-                pass
+                notation = await self.bots.move(self._job(live, waiting, FALLBACK_BOT, 0.0))
             except Exception as e:  # noqa: BLE001 - a broken clock must not stop the server
                 log.error("turn clock move of seat %s in game %s failed: %s", waiting,
                           live.id, e)
                 return
+            await self._store_move(live, waiting, seq, notation, "clock")
             self._after_change(live)
 
 
-def export_record(store: Store, game_id: str) -> GameRecord:
-    """The usual game record of a stored game (``starlanes replay --verify`` accepts it)."""
+def export_record(store: Store, game_id: str, catalogue: Catalogue | None = None) -> GameRecord:
+    """The usual game record of a stored game (``starlanes replay --verify`` accepts it);
+    with the server's ``catalogue``, its content pack is named, not located."""
     row = store.game(game_id)
     if row is None:
         raise NotFound(f"no game {game_id!r} in the database")
-    live = LiveGame.rebuild(row, store.seats(game_id), store.actions(game_id))
+    catalogue = catalogue or Catalogue(ServerConfig())
+    options = catalogue.engine_options(row.game, dict(row.options))
+    live = LiveGame.rebuild(row, store.seats(game_id), store.actions(game_id), options)
     seats = [s.kind if s.is_bot else (s.name or "human") for s in live.seats]
-    return live.state.record(seats)
+    return catalogue.public_record(live.state.record(seats), dict(row.options))
 
 
 def _offer(sub: Subscriber, item: str | None) -> None:

@@ -13,6 +13,8 @@ The schema is created and changed only by the Alembic migrations in ``migrations
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
@@ -33,21 +36,61 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.types import TypeDecorator
 
 from starlanes.engine import StarlanesError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
+log = logging.getLogger("starlanes.server")
+
+
 class StoreError(StarlanesError):
     """The database cannot be opened, is not at the current schema, or refused a write."""
 
 
+class StoreConflict(StoreError):
+    """A write lost a race: the sequence number or the seat was taken a moment ago (only a
+    second server on the same database can cause it). Nothing was stored."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot take the write now: unreachable, refusing, or (SQLite) its file
+    was removed or replaced under the server. Nothing was stored; try again later."""
+
+
 def now() -> dt.datetime:
+    """The current time, timezone-aware (UTC)."""
     return dt.datetime.now(dt.UTC)
+
+
+class UTCDateTime(TypeDecorator[dt.datetime]):
+    """A timestamp stored and read back as an aware UTC datetime on every database (SQLite
+    keeps no time zone: what it returns is read as UTC)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: dt.datetime | None, dialect: Any) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=dt.UTC)
+        return value.astimezone(dt.UTC)
+
+    def process_result_value(self, value: dt.datetime | None,
+                             dialect: Any) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=dt.UTC)
+        return value.astimezone(dt.UTC)
 
 
 class Base(DeclarativeBase):
@@ -67,7 +110,9 @@ class GameRow(Base):
     bot_seconds: Mapped[float] = mapped_column(default=2.0)
     clock_seconds: Mapped[float] = mapped_column(default=0.0)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+    seeded: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether the creator chose the seed (then the creator may know the game's future)."""
 
 
 class SeatRow(Base):
@@ -98,7 +143,7 @@ class ActionRow(Base):
     notation: Mapped[str] = mapped_column(Text)
     digest: Mapped[str] = mapped_column(String(64))
     by: Mapped[str] = mapped_column(String(32), default="player")
-    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
 
 
 @dataclass(frozen=True)
@@ -164,17 +209,60 @@ def upgrade(url: str) -> None:
 
 
 class Store:
-    """Reads and writes games, seats and actions; every method commits its own transaction."""
+    """Reads and writes games, seats and actions; every method commits its own transaction.
+
+    Errors: :class:`StoreConflict` for a write that lost a race, :class:`StoreUnavailable`
+    when the database cannot be reached or its SQLite file was removed or replaced (every
+    write checks the file is still the one opened, so nothing is acknowledged into a file
+    that is gone)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._file = _sqlite_file(url)
+        self._file_id = _file_id(self._file) if self._file else None
+        self._file_lost = False
+
+    def check_file(self) -> None:
+        """Raise StoreUnavailable (and log it once) when the SQLite file was removed or
+        replaced since the store opened it; nothing for other databases."""
+        if self._file is None:
+            return
+        found = _file_id(self._file)
+        if self._file_id is None:
+            self._file_id = found
+        if found is not None and found == self._file_id:
+            return
+        if not self._file_lost:
+            self._file_lost = True
+            log.error("the database file %s was %s while the server ran: writes are "
+                      "stopped; restart the server to open the file now there", self._file,
+                      "removed" if found is None else "replaced")
+        raise StoreUnavailable(f"the database file was {'removed' if found is None else 'replaced'}"
+                               " under the server; nothing more is stored")
+
+    def ping(self) -> None:
+        """Raise StoreUnavailable unless the database answers a query (and the SQLite file
+        is still the one opened)."""
+        self.check_file()
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+        except SQLAlchemyError as e:
+            raise StoreUnavailable(f"the database does not answer: {type(e).__name__}") from None
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        with self._sessions() as s, s.begin():
-            yield s
+        """A transaction; database faults become StoreConflict / StoreUnavailable."""
+        self.check_file()
+        try:
+            with self._sessions() as s, s.begin():
+                yield s
+        except IntegrityError as e:
+            raise StoreConflict(f"the database refused the write: {type(e).__name__}") from None
+        except SQLAlchemyError as e:
+            raise StoreUnavailable(f"the database cannot be used now: {type(e).__name__}") from None
 
     # -------------------------------------------------------------- games and seats
     def create_game(self, row: GameRow, seats: list[SeatRow]) -> None:
@@ -226,6 +314,7 @@ class Store:
         sequence number already taken is a lost race)."""
         if not actions:
             return
+        self.check_file()
         stamp = now()
         try:
             with self.engine.begin() as conn:  # one INSERT of many rows, one commit
@@ -236,11 +325,33 @@ class Store:
         except Exception as e:  # noqa: BLE001 - an integrity error is a lost race
             first = actions[0]
             more = f" (and {len(actions) - 1} more)" if len(actions) > 1 else ""
-            raise StoreError(f"action {first.seq} of game {first.game_id}{more} could not "
-                             f"be stored: {type(e).__name__}") from None
+            kind = StoreConflict if isinstance(e, IntegrityError) else StoreUnavailable
+            raise kind(f"action {first.seq} of game {first.game_id}{more} could not "
+                       f"be stored: {type(e).__name__}") from None
 
     def truncate_actions(self, game_id: str, keep: int) -> None:
         """Delete every action with ``seq >= keep`` (an undo)."""
         with self.session() as s:
             s.execute(delete(ActionRow).where(ActionRow.game_id == game_id,
                                               ActionRow.seq >= keep))
+
+
+def _sqlite_file(url: str) -> str | None:
+    """The file of a SQLite URL, or None (another database, or one in memory)."""
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001 - make_engine reports a bad URL
+        return None
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    name = parsed.database or ""
+    return None if name in ("", ":memory:") or name.startswith("file:") else os.path.abspath(name)
+
+
+def _file_id(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``, or None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)

@@ -86,6 +86,8 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clock_deadline: float | None = None
     version: int = 0
+    bot_seconds_used: float = 0.0
+    """Seconds the game's bots have thought since the server started (their budget)."""
     _described: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
 
     @property
@@ -94,11 +96,15 @@ class LiveGame:
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def rebuild(cls, row: GameRow, seats: list[SeatRow], actions: list[ActionRow]) -> LiveGame:
-        """Replay the stored ``actions``; raises StoreError if a stored action no longer
-        applies or a digest differs (the rules changed under a stored game)."""
+    def rebuild(cls, row: GameRow, seats: list[SeatRow], actions: list[ActionRow],
+                options: dict[str, Any] | None = None) -> LiveGame:
+        """Replay the stored ``actions``, loading the game with ``options`` (the stored
+        options as the engine takes them: a content pack's directory; default the stored
+        ones). Raises StoreError if a stored action no longer applies or a digest differs
+        (the rules changed under a stored game)."""
         try:
-            game = load(row.game, players=row.players, seed=row.seed, **dict(row.options))
+            game = load(row.game, players=row.players, seed=row.seed,
+                        **dict(row.options if options is None else options))
         except StarlanesError as e:
             raise StoreError(f"game {row.id} cannot be loaded: {e}") from None
         state = game.new_initial_state()

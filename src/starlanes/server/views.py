@@ -56,6 +56,7 @@ def game_view(live: LiveGame, seat: int | None) -> dict[str, Any]:
         "log": log[-LOG_LINES:],
         "log_total": len(log),
         "clock_seconds": live.row.clock_seconds,
+        "seeded": bool(live.row.seeded),
     }
 
 
@@ -67,4 +68,4 @@ def lobby_entry(live: LiveGame) -> dict[str, Any]:
     return {"id": live.id, "game": live.row.game, "players": live.row.players,
             "options": dict(live.row.options), "status": status, "moves": live.seq,
             "seats": seats_view(live), "created": live.row.created.isoformat(),
-            "rematch_of": live.row.rematch_of}
+            "rematch_of": live.row.rematch_of, "seeded": bool(live.row.seeded)}

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .store import NewAction, Store, StoreError
+from .store import NewAction, Store, StoreConflict, StoreError, StoreUnavailable
 
 log = logging.getLogger("starlanes.server")
 
@@ -73,7 +73,7 @@ class StoreWriter:
     async def _submit(self, job: _Job) -> Any:
         with self._wake:
             if self._closing:
-                raise StoreError("the server is stopping; nothing more is stored")
+                raise StoreUnavailable("the server is stopping; nothing more is stored")
             self._queue.append(job)
             self._wake.notify()
         # The write goes on even if the asking task is cancelled: wait for its end and
@@ -131,7 +131,7 @@ class StoreWriter:
         actions = [job.action for job in batch if job.action is not None]
         try:
             self.store.append_actions(actions)
-        except StoreError:
+        except StoreConflict:
             if len(batch) == 1:
                 self._finish(batch[0], lambda: self.store.append_actions(actions))
                 return
@@ -141,9 +141,15 @@ class StoreWriter:
                 one = [job.action]
                 self._finish(job, lambda one=one: self.store.append_actions(one))
             return
-        except Exception as e:  # noqa: BLE001 - answer every waiting writer, keep running
+        except StoreError as e:  # unavailable: every waiting writer is told, nothing stored
             for job in batch:
-                _resolve(job, None, StoreError(f"the database refused a write: {e}"))
+                _resolve(job, None, e)
+            return
+        except Exception as e:  # noqa: BLE001 - answer every waiting writer, keep running
+            log.error("a write failed: %s", e)
+            for job in batch:
+                _resolve(job, None, StoreUnavailable(f"the database refused a write: "
+                                                     f"{type(e).__name__}"))
             return
         self.commits += 1
         self.actions += len(actions)
