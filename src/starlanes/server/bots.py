@@ -4,19 +4,38 @@ A job names the game's settings and the notations played so far; the worker rebu
 state (keeping a few recent games cached, so a bot's next move only applies the actions
 since its last one) and returns the agent's action as notation. The server then applies it
 like anyone's action, so bot moves are checked, stored and pushed the same way.
+
+Fairness. Jobs wait in one queue per game; a free worker takes the first job of the next
+game in turn (round-robin across games, first come first served within a game), and a game
+never has two jobs thinking at once. Jobs whose budget is over ``quick_seconds`` (a slow
+MCTS) are *slow*: with two or more workers they may hold all workers but one, so random,
+heuristic and quick MCTS bots always find a worker however many slow games think. With a
+single worker both kinds share it, and a quick move waits for one slow move at most (its
+budget) besides the quick moves ahead of it.
+A job that thinks past its budget plus ``overrun`` seconds has its worker process killed
+and fails with TimeoutError (threads cannot be stopped: in thread mode that cap is not
+enforced).
+
+Workers end with the server: each worker process gets ``SIGKILL`` when the thread that
+started it ends (Linux ``PR_SET_PDEATHSIG``), and a watchdog thread in it exits the process
+as soon as its parent process is gone (anywhere).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import multiprocessing
-import queue
+import os
 import signal
+import sys
 import threading
-from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
+import time
+from collections import OrderedDict, deque
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from starlanes.agents import make_agent, parse_spec
@@ -28,11 +47,21 @@ _CACHE_SIZE = 256
 """Games a worker keeps replayed; beyond that a bot's move replays its game from the start."""
 _cache: OrderedDict[str, GameState] = OrderedDict()
 
+THREADS = 4
+"""Threads thinking for bots when the server runs no worker process."""
+
+_START_WITHIN = 120.0
+"""Seconds a new worker process may take to start (a loaded machine imports slowly)."""
+
+_PR_SET_PDEATHSIG = 1
+"""``prctl`` option (linux/prctl.h): the signal a process gets when its parent thread ends."""
+
 
 @dataclass(frozen=True)
 class BotJob:
-    """Everything a worker needs: the server's game id (cache key), game settings, the
-    notations so far, the seat and its agent spec."""
+    """Everything a worker needs: the server's game id (cache key, and the unit of fairness),
+    game settings, the notations so far, the seat, its agent spec and ``seconds``, the
+    bot's thinking budget per move (0 for bots that answer at once)."""
 
     key: str
     game: str
@@ -42,6 +71,22 @@ class BotJob:
     notations: tuple[str, ...]
     seat: int
     spec: str
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """A snapshot of a pool: jobs waiting and thinking in each lane, and totals since it
+    started (``dropped``: results nobody waited for any more, ``timed_out``: jobs killed
+    past their budget)."""
+
+    queued_quick: int
+    queued_slow: int
+    running_quick: int
+    running_slow: int
+    started: int
+    dropped: int
+    timed_out: int
 
 
 def timed_spec(spec: str, seconds: float) -> str:
@@ -51,6 +96,17 @@ def timed_spec(spec: str, seconds: float) -> str:
     if name != "mcts" or "seconds" in params or "iterations" in params or seconds <= 0:
         return spec
     return f"{spec}{',' if ':' in spec else ':'}seconds={seconds:g}"
+
+
+def job_budget(job: BotJob) -> float:
+    """Seconds ``job`` may think: its ``seconds``, or an MCTS spec's own ``seconds`` when
+    larger (a job built without ``seconds`` is not taken for a quick one)."""
+    try:
+        name, params = parse_spec(job.spec)
+        spec_seconds = float(params.get("seconds", 0)) if name == "mcts" else 0.0
+    except Exception:  # noqa: BLE001 - a bad spec fails in the worker, with its message
+        spec_seconds = 0.0
+    return max(job.seconds, spec_seconds, 0.0)
 
 
 def _state_for(job: BotJob) -> GameState:
@@ -71,7 +127,8 @@ def _state_for(job: BotJob) -> GameState:
 def bot_move(job: BotJob) -> str:
     """Worker entry: the agent's action for ``job.seat`` as notation. The agent's RNG is
     seeded from the game seed, the seat and the move number, so a replayed server makes
-    the same choices."""
+    the same choices. Raises ValueError when the seat is not deciding, and what the agent
+    raised."""
     state = _state_for(job)
     if state.current_player() != job.seat:
         raise ValueError(f"seat {job.seat} is not deciding at action {len(job.notations)}")
@@ -80,90 +137,287 @@ def bot_move(job: BotJob) -> str:
     return str(agent.act(state.clone()))
 
 
-def _worker_init() -> None:
+# ---------------------------------------------------------------------------- worker process
+def _parent_death_signal() -> None:
+    """On Linux, have the kernel send this process ``SIGKILL`` when the thread that
+    started it ends (so at the latest when the server's process ends); elsewhere nothing."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """End this process when process ``parent_pid`` ends: :func:`_parent_death_signal`,
+    and everywhere a daemon thread polling the parent pid once a second."""
+    _parent_death_signal()
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(1.0)
+        os._exit(1)
+
+    if os.getppid() != parent_pid:  # the parent ended before the signal was asked for
+        os._exit(1)
+    threading.Thread(target=watch, name="starlanes-bot-watchdog", daemon=True).start()
+
+
+def _worker_main(conn: Connection, parent_pid: int) -> None:
+    """A worker process: say ``"ready"``, then answer jobs from ``conn`` with
+    ``(True, notation)`` or ``(False, exception)`` until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent_pid)
+    try:
+        conn.send("ready")
+    except OSError:  # the pool gave up on this worker
+        return
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple[bool, Any] = (True, bot_move(job))
+        except Exception as e:  # noqa: BLE001 - handed to the server
+            reply = (False, e)
+        try:
+            conn.send(reply)
+        except (EOFError, OSError):
+            return
+        except Exception:  # noqa: BLE001 - an exception that does not pickle
+            conn.send((False, RuntimeError(f"{type(reply[1]).__name__}: {reply[1]}")))
+
+
+# ---------------------------------------------------------------------------- the pool
+class _Ticket:
+    """One call of :meth:`BotPool.move`: the job, its lane and budget, and the future of
+    the waiting task (compared by identity)."""
+
+    __slots__ = ("job", "slow", "limit", "loop", "future")
+
+    def __init__(self, job: BotJob, slow: bool, limit: float,
+                 loop: asyncio.AbstractEventLoop, future: asyncio.Future[str]) -> None:
+        self.job, self.slow, self.limit = job, slow, limit
+        self.loop, self.future = loop, future
+
+    def deliver(self, result: str | None, error: BaseException | None) -> bool:
+        """Hand the outcome to the waiting task; False when nobody waits any more."""
+        if self.future.done():
+            return False
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits
+            self.loop.call_soon_threadsafe(settle, self.future, result, error)
+        return True
 
 
 class BotPool:
-    """Where bots think: a process pool of ``workers`` processes, or with ``workers=0``
+    """Where bots think: ``workers`` worker processes, or with ``workers=0`` ``threads``
     daemon threads of this process (tests and tiny servers; a search then shares the
-    server's interpreter lock).
+    server's interpreter lock). Each worker is served by a thread of the pool that takes
+    jobs in the fair order described in the module docstring.
 
-    Workers are started with ``spawn``, never forked from the running server (a fork copies
-    the server's threads' locks in whatever state they are), so a script that starts a
-    server with workers needs the usual ``if __name__ == "__main__":`` guard. :meth:`close`
-    ends them at once, even in the middle of a long search: a stopping server never waits
-    for a bot."""
+    Workers are started with ``spawn`` when first needed, never forked from the running
+    server (a fork copies the server's threads' locks in whatever state they are), so a
+    script that starts a server with workers needs the usual ``if __name__ == "__main__":``
+    guard. :meth:`close` ends them at once, even in the middle of a long search: a stopping
+    server never waits for a bot.
 
-    def __init__(self, workers: int = 2) -> None:
+    ``quick_seconds``: the largest budget of a quick job; ``overrun``: seconds a process
+    worker may think past a job's budget before it is killed."""
+
+    def __init__(self, workers: int = 2, *, quick_seconds: float = 1.0,
+                 threads: int | None = None, overrun: float = 60.0) -> None:
+        if workers < 0:
+            raise ValueError(f"workers must be 0 or more, not {workers}")
         self.workers = workers
-        self._pool = (ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
-                                          mp_context=multiprocessing.get_context("spawn"))
-                      if workers > 0 else None)
-        self._threads = _DaemonThreads(THREADS) if workers == 0 else None
+        self.quick_seconds = quick_seconds
+        self.overrun = overrun
+        slots = workers or (THREADS if threads is None else threads)
+        if slots < 1:
+            raise ValueError("a pool in thread mode needs at least one thread")
+        self.slow_cap = slots - 1 if slots >= 2 else 1
+        """How many slow jobs may think at once: all workers but one, or the only one."""
+        self._slots = [_Slot(self, i) for i in range(slots)]
+        self._cond = threading.Condition()
+        self._queues: OrderedDict[str, deque[_Ticket]] = OrderedDict()
+        """Waiting jobs per game, games in turn order (the next game to serve first)."""
+        self._busy: set[str] = set()
+        self._running: set[_Ticket] = set()
+        self._counts = {"started": 0, "dropped": 0, "timed_out": 0}
+        self._last_slow = False
+        self._started = False
+        self._closed = False
 
     async def move(self, job: BotJob) -> str:
-        """The bot's action as notation; raises what the agent raised."""
-        if self._threads is not None:
-            return await self._threads.run(bot_move, job)
+        """The bot's action as notation. Raises what the agent raised, TimeoutError for a
+        job killed past its budget, RuntimeError when its worker died or the pool is
+        closed. Cancelling the call drops a waiting job; a thinking one finishes in its
+        worker and its result is dropped."""
+        budget = job_budget(job)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, bot_move, job)
+        ticket = _Ticket(job, budget > self.quick_seconds, budget + self.overrun, loop,
+                         loop.create_future())
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the bot pool is closed")
+            if not self._started:
+                self._started = True
+                for slot in self._slots:
+                    slot.thread.start()
+            self._queues.setdefault(job.key, deque()).append(ticket)
+            self._cond.notify_all()
+        try:
+            return await ticket.future
+        except asyncio.CancelledError:
+            self._unqueue(ticket)
+            raise
+
+    def stats(self) -> BotStats:
+        """Jobs waiting and thinking now, per lane, and the totals so far."""
+        with self._cond:
+            waiting = [t for q in self._queues.values() for t in q]
+            slow_running = sum(t.slow for t in self._running)
+            slow_waiting = sum(t.slow for t in waiting)
+            return BotStats(len(waiting) - slow_waiting, slow_waiting,
+                            len(self._running) - slow_running, slow_running, **self._counts)
 
     def close(self) -> None:
-        """Drop the queued bot moves and stop the workers without waiting for their
-        searches (daemon threads are left to end with the process)."""
-        if self._threads is not None:
-            self._threads.close()
-        if self._pool is None:
-            return
-        # the pool has no public way to end a running job: end its processes, then let the
-        # pool (which sees them gone) release its queues
-        processes = list((getattr(self._pool, "_processes", None) or {}).values())
-        for proc in processes:
-            if proc.is_alive():
-                proc.terminate()
-        for proc in processes:
-            proc.join(2)
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Drop the waiting bot moves (their callers are cancelled) and stop the workers
+        without waiting for their searches (threads are left to end with the process)."""
+        with self._cond:
+            self._closed = True
+            tickets = [t for q in self._queues.values() for t in q] + list(self._running)
+            self._queues.clear()
+            self._cond.notify_all()
+        for ticket in tickets:
+            with contextlib.suppress(RuntimeError):
+                ticket.loop.call_soon_threadsafe(ticket.future.cancel)
+        for slot in self._slots:
+            slot.stop()
+
+    # -------------------------------------------------------------- used by the slots
+    def _unqueue(self, ticket: _Ticket) -> None:
+        with self._cond:
+            queue = self._queues.get(ticket.job.key)
+            if queue is not None and ticket in queue:
+                queue.remove(ticket)
+                if not queue:
+                    del self._queues[ticket.job.key]
+
+    def _take(self) -> _Ticket | None:
+        """Block until a job may start, and start it; None once the pool is closed.
+
+        The first game in turn whose next job may start goes; with a single worker a
+        quick job goes first right after a slow one, so it waits for one slow job at
+        most however many slow games wait."""
+        with self._cond:
+            while not self._closed:
+                slow_running = sum(t.slow for t in self._running)
+                keys = list(self._queues)
+                if self._last_slow and len(self._slots) == 1:
+                    keys.sort(key=lambda k: self._queues[k][0].slow)  # stable: turn order
+                for key in keys:
+                    queue = self._queues[key]
+                    if key in self._busy or (queue[0].slow and slow_running >= self.slow_cap):
+                        continue
+                    ticket = queue.popleft()
+                    self._last_slow = ticket.slow
+                    if queue:
+                        self._queues.move_to_end(key)
+                    else:
+                        del self._queues[key]
+                    self._busy.add(key)
+                    self._running.add(ticket)
+                    self._counts["started"] += 1
+                    return ticket
+                self._cond.wait()
+            return None
+
+    def _finish(self, ticket: _Ticket, result: str | None, error: BaseException | None) -> None:
+        with self._cond:
+            self._busy.discard(ticket.job.key)
+            self._running.discard(ticket)
+            if isinstance(error, TimeoutError):
+                self._counts["timed_out"] += 1
+            closed = self._closed
+            if closed or not ticket.deliver(result, error):
+                self._counts["dropped"] += 1
+            self._cond.notify_all()
 
 
-THREADS = 4
-"""Threads thinking for bots when the server runs no worker process."""
+class _Slot:
+    """One worker: a daemon thread of the server taking jobs from the pool, thinking itself
+    (thread mode) or through its own worker process, started by this thread when first
+    needed and again after it died or was killed."""
 
+    def __init__(self, pool: BotPool, index: int) -> None:
+        self.pool = pool
+        self.thread = threading.Thread(target=self._serve, name=f"starlanes-bot-{index}",
+                                       daemon=True)
+        self._lock = threading.Lock()
+        self._proc: BaseProcess | None = None
+        self._conn: Connection | None = None
 
-class _DaemonThreads:
-    """A few daemon threads running jobs from a queue. Unlike an executor's threads, which
-    the interpreter joins at exit, these never hold up a stopping server."""
-
-    def __init__(self, count: int) -> None:
-        self._jobs: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
-        self._count = count
-        self._started = False
-
-    async def run(self, fn: Any, *args: Any) -> Any:
-        if not self._started:
-            self._started = True
-            for i in range(self._count):
-                threading.Thread(target=self._work, name=f"starlanes-bot-{i}",
-                                 daemon=True).start()
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self._jobs.put((loop, future, fn, args))
-        return await future
-
-    def _work(self) -> None:
-        while (item := self._jobs.get()) is not None:
-            loop, future, fn, args = item
-            if future.cancelled():
-                continue
+    def _serve(self) -> None:
+        while (ticket := self.pool._take()) is not None:
+            result: str | None = None
+            error: BaseException | None = None
             try:
-                result, error = fn(*args), None
+                result = (self._think(ticket) if self.pool.workers
+                          else bot_move(ticket.job))
             except Exception as e:  # noqa: BLE001 - handed to the waiting task
-                result, error = None, e
-            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits
-                loop.call_soon_threadsafe(settle, future, result, error)
+                error = e
+            self.pool._finish(ticket, result, error)
 
-    def close(self) -> None:
-        for _ in range(self._count):
-            self._jobs.put(None)
+    def _think(self, ticket: _Ticket) -> str:
+        proc, conn = self._process()
+        try:
+            conn.send(ticket.job)
+            ready = wait([conn, proc.sentinel], timeout=ticket.limit)
+            reply = conn.recv() if conn in ready else None
+        except (EOFError, OSError):  # the process ended while thinking
+            ready, reply = [proc.sentinel], None
+        if reply is not None:
+            ok, value = reply
+            if ok:
+                return str(value)
+            raise value
+        self.stop()
+        if not ready:
+            raise TimeoutError(f"bot {ticket.job.spec!r} thought longer than "
+                               f"{ticket.limit:g} s; its worker was stopped")
+        raise RuntimeError(f"the worker process of bot {ticket.job.spec!r} ended "
+                           f"(exit code {proc.exitcode})")
 
+    def _process(self) -> tuple[BaseProcess, Connection]:
+        with self._lock:
+            if self.pool._closed:
+                raise RuntimeError("the bot pool is closed")
+            if self._proc is not None and self._conn is not None and self._proc.is_alive():
+                return self._proc, self._conn
+            ctx = multiprocessing.get_context("spawn")
+            conn, child = ctx.Pipe()
+            proc = ctx.Process(target=_worker_main, args=(child, os.getpid()), daemon=True,
+                               name=self.thread.name)
+            proc.start()
+            child.close()
+            self._proc, self._conn = proc, conn
+        # a job's time limit counts from here: starting Python and importing take seconds
+        try:
+            if wait([conn, proc.sentinel], timeout=_START_WITHIN) and conn.recv() == "ready":
+                return proc, conn
+        except (EOFError, OSError):
+            pass
+        self.stop()
+        raise RuntimeError(f"a bot worker process did not start within {_START_WITHIN:g} s "
+                           f"(exit code {proc.exitcode})")
+
+    def stop(self) -> None:
+        """End the worker process, if any, at once."""
+        with self._lock:
+            proc, conn, self._proc, self._conn = self._proc, self._conn, None, None
+        if proc is None:
+            return
+        with contextlib.suppress(ValueError):  # already closed
+            proc.kill()
+            proc.join(2)
+        if conn is not None:
+            conn.close()

@@ -1,0 +1,252 @@
+"""The bot pool is fair: games are served in turn, a slow game cannot hold up quick bots,
+a cancelled move is dropped, a runaway or dead worker fails only its own move, and worker
+processes end with the process that started them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from starlanes.server import bots
+from starlanes.server.bots import BotJob, BotPool, job_budget
+
+QUICK_WITHIN = 3.0
+"""Seconds a random bot's move may take while slow games think (each takes 4)."""
+
+
+def job(key: str, spec: str = "random", seconds: float = 0.0) -> BotJob:
+    """A first move of a two-player Galactic Domination game, keyed ``key``."""
+    return BotJob(key, "galactic-domination", 2, 1, {}, (), 0, spec, seconds)
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command name (state, parent, ...); []
+    for a process that is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def _alive(pid: int) -> bool:
+    fields = _stat(pid)
+    return bool(fields) and fields[0] != "Z"
+
+
+def workers_of(pid: int) -> set[int]:
+    """Live worker processes (spawned children) of process ``pid`` (Linux /proc)."""
+    found = set()
+    for entry in Path("/proc").glob("[0-9]*"):
+        child = int(entry.name)
+        fields = _stat(child)
+        if len(fields) > 1 and int(fields[1]) == pid and _alive(child):
+            try:
+                if b"spawn_main" in (entry / "cmdline").read_bytes():
+                    found.add(child)
+            except OSError:
+                continue
+    return found
+
+
+async def until(condition, within: float = 30.0) -> None:
+    deadline = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        await asyncio.sleep(0.02)
+
+
+def test_the_budget_of_a_job_is_its_seconds_or_its_mcts_spec_seconds():
+    assert job_budget(job("a")) == 0.0
+    assert job_budget(job("a", "mcts:seconds=5")) == 5.0
+    assert job_budget(job("a", "mcts:seconds=5", 2.0)) == 5.0
+    assert job_budget(job("a", "mcts:iterations=50", 2.0)) == 2.0
+    assert job_budget(job("a", "no-such-agent", 0.5)) == 0.5
+
+
+@pytest.mark.parametrize(("workers", "threads"), [(2, None), (0, 2)],
+                         ids=["two-processes", "two-threads"])
+def test_random_bots_keep_moving_while_slow_games_think(workers: int, threads: int | None,
+                                                         capsys: pytest.CaptureFixture[str]):
+    async def main() -> list[float]:
+        pool = BotPool(workers, threads=threads)
+        try:
+            # start both worker processes (spawning one costs seconds on a slow machine)
+            await asyncio.gather(pool.move(job("warm-1")), pool.move(job("warm-2")))
+            slow = [asyncio.create_task(pool.move(job("A", "mcts:seconds=4", 4.0)))]
+            slow += [asyncio.create_task(pool.move(job("B", "mcts:seconds=4", 4.0)))
+                     for _ in range(3)]
+            await until(lambda: pool.stats().running_slow == 1)
+            delays = []
+            for _ in range(5):
+                began = time.monotonic()
+                assert await pool.move(job("C"))
+                delays.append(time.monotonic() - began)
+                stats = pool.stats()
+                assert stats.running_slow == 1 and stats.queued_slow == 3  # A thinks, B waits
+            for task in slow:
+                task.cancel()
+            return delays
+        finally:
+            pool.close()
+
+    delays = asyncio.run(main())
+    with capsys.disabled():
+        print(f"\nrandom moves beside slow games (workers={workers}, threads={threads}): "
+              f"max {max(delays) * 1000:.1f} ms")
+    assert max(delays) < QUICK_WITHIN
+
+
+def test_games_are_served_in_turn():
+    """With one thread, a game that queued three moves does not make a game with one wait
+    for all three: the waiting games take turns."""
+    async def main() -> list[str]:
+        pool = BotPool(0, threads=1)
+        order: list[str] = []
+
+        async def play(label: str, spec: str = "random", seconds: float = 0.0) -> None:
+            await pool.move(job(label[0], spec, seconds))
+            order.append(label)
+
+        try:
+            blocker = asyncio.create_task(play("X", "mcts:seconds=1", 1.0))  # holds the thread while the rest queue
+            await until(lambda: pool.stats().running_quick == 1)
+            rest = [asyncio.create_task(play(label))
+                    for label in ("A1", "A2", "A3", "B1", "B2", "B3", "C1")]
+            await asyncio.gather(blocker, *rest)
+            return order
+        finally:
+            pool.close()
+
+    assert asyncio.run(main()) == ["X", "A1", "B1", "C1", "A2", "B2", "A3", "B3"]
+
+
+def test_with_one_worker_a_quick_move_waits_for_one_slow_move_at_most():
+    async def main() -> list[str]:
+        pool = BotPool(0, threads=1, quick_seconds=0.1)
+        order: list[str] = []
+
+        async def play(key: str, spec: str = "random", seconds: float = 0.0) -> None:
+            await pool.move(job(key, spec, seconds))
+            order.append(key)
+
+        try:
+            slow = [asyncio.create_task(play("S0", "mcts:seconds=0.5", 0.5))]
+            await until(lambda: pool.stats().running_slow == 1)
+            slow += [asyncio.create_task(play(f"S{i}", "mcts:seconds=0.2", 0.2))
+                     for i in (1, 2, 3)]
+            await until(lambda: pool.stats().queued_slow == 3)
+            await asyncio.gather(play("Q"), *slow)
+            return order
+        finally:
+            pool.close()
+
+    assert asyncio.run(main()) == ["S0", "Q", "S1", "S2", "S3"]
+
+
+def test_a_cancelled_move_is_dropped():
+    async def main() -> None:
+        pool = BotPool(0, threads=1)
+        bots._cache.pop("dropped", None)
+        try:
+            thinking = asyncio.create_task(pool.move(job("thinking", "mcts:seconds=1", 1.0)))
+            await until(lambda: pool.stats().running_quick == 1)
+            waiting = asyncio.create_task(pool.move(job("dropped")))
+            await until(lambda: pool.stats().queued_quick == 1)
+            waiting.cancel()
+            await asyncio.sleep(0)
+            assert pool.stats().queued_quick == 0
+            thinking.cancel()  # it goes on in its thread; its result is dropped
+            await until(lambda: pool.stats().running_quick == 0)
+            assert await pool.move(job("next"))  # the thread is free again
+            stats = pool.stats()
+            assert (stats.started, stats.dropped) == (2, 1)
+            assert "dropped" not in bots._cache  # never replayed: it never ran
+        finally:
+            pool.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_runaway_or_dead_worker_fails_only_its_own_move():
+    async def main() -> None:
+        pool = BotPool(1, overrun=5.0)
+        try:
+            with pytest.raises(TimeoutError):
+                await pool.move(job("runaway", "mcts:iterations=10000000"))
+            assert pool.stats().timed_out == 1
+            assert workers_of(os.getpid()) == set()
+            assert await pool.move(job("after-timeout"))  # a fresh worker
+            task = asyncio.create_task(pool.move(job("killed", "mcts:seconds=60", 60.0)))
+            await until(lambda: pool.stats().running_slow == 1)
+            (worker,) = workers_of(os.getpid())
+            os.kill(worker, signal.SIGKILL)
+            with pytest.raises(RuntimeError, match="ended"):
+                await task
+            assert await pool.move(job("after-death"))
+        finally:
+            pool.close()
+
+    asyncio.run(main())
+
+
+SERVER = """
+import asyncio
+import starlanes.server.bots as bots
+{patch}
+
+async def main():
+    pool = bots.BotPool(1)
+    await pool.move(bots.BotJob("w", "galactic-domination", 2, 1, {{}}, (), 0, "random"))
+    job = bots.BotJob("g", "galactic-domination", 2, 1, {{}}, (), 0, "mcts:seconds=120", 120.0)
+    task = asyncio.create_task(pool.move(job))
+    while pool.stats().running_slow == 0:
+        await asyncio.sleep(0.05)
+    print("thinking", flush=True)
+    await task
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+"""A server with one bot thinking for two minutes (its worker is ready first, so the job
+reaches it however soon the server is killed); ``patch`` runs in it and (as spawned
+workers import the main module) in its worker."""
+
+
+def _kill_and_watch(tmp_path: Path, patch: str) -> None:
+    script = tmp_path / "server.py"
+    script.write_text(SERVER.format(patch=patch))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "thinking"
+        workers = workers_of(proc.pid)
+        assert len(workers) == 1
+        proc.kill()
+        proc.wait(10)
+        deadline = time.monotonic() + 5
+        while any(_alive(w) for w in workers):
+            assert time.monotonic() < deadline, "a bot worker outlived its server"
+            time.sleep(0.05)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_worker_processes_end_with_a_killed_server(tmp_path: Path):
+    _kill_and_watch(tmp_path, "")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_watchdog_alone_ends_a_worker_whose_server_died(tmp_path: Path):
+    """Without the parent-death signal (as on systems other than Linux) the worker's
+    watchdog thread notices that its server is gone."""
+    _kill_and_watch(tmp_path, "bots._parent_death_signal = lambda: None")
