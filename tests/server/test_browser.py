@@ -2,9 +2,14 @@
 Chromium against ``starlanes serve`` in a subprocess.
 
 A game is created in the lobby and played to its end against a heuristic bot by clicking the
-board (a planet, then an action of that planet) or the action list; two seat links and a
-spectator watch one game, and neither player's page shows the other's OCC-cards.
+board (a planet, then an action of that planet) or the action list, then rematched by its
+seat (a spectator is offered no rematch); two seat links and a spectator watch one game,
+and neither player's page shows the other's OCC-cards.
 Screenshots go to ``screenshots/`` at the project root (or $STARLANES_SCREENSHOTS).
+
+The pages run under the server's Content-Security-Policy, which allows no eval: the tests
+wait on the page's state with selectors (``body[data-seq='3']``), never with
+``wait_for_function`` on a string, which the policy refuses to evaluate.
 """
 
 from __future__ import annotations
@@ -77,7 +82,7 @@ def _decide(page, rng: random.Random) -> None:
         for details in page.locator("#groups details:not([open])").all():
             details.locator("summary").click()
         page.locator(f'#groups button[data-notation="{choice}"]').first.click()
-    page.wait_for_function(f"document.body.dataset.seq !== '{seq}'")
+    page.wait_for_selector(f"body[data-seq]:not([data-seq='{seq}'])", state="attached")
 
 
 def test_a_game_against_a_bot_is_played_to_its_end_by_clicking(browser, server):
@@ -99,7 +104,8 @@ def test_a_game_against_a_bot_is_played_to_its_end_by_clicking(browser, server):
     decisions = 0
     shot_battle = False
     while True:
-        page.wait_for_function("document.body.dataset.turn !== 'waiting'", timeout=60_000)
+        page.wait_for_selector("body[data-turn]:not([data-turn='waiting'])", state="attached",
+                               timeout=60_000)
         if page.locator("body").get_attribute("data-turn") == "over":
             break
         if decisions == 12:
@@ -117,6 +123,28 @@ def test_a_game_against_a_bot_is_played_to_its_end_by_clicking(browser, server):
     record = httpx.get(server.url(href)).json()
     assert record["finished"] and record["game"] == "rift-domination"
     assert decisions > 10
+    gid = page.url.split("/games/")[1].split("?")[0]
+
+    # a spectator of the finished game is offered no rematch (only its seats may ask)
+    watcher = browser.new_context()
+    spectator = watcher.new_page()
+    spectator.goto(server.url(f"/games/{gid}"))
+    spectator.wait_for_selector("#gameover[open]")
+    assert spectator.locator("#rematch").is_hidden()
+    watcher.close()
+
+    # the seat's rematch: a new game of the same settings, the same seat taken under the
+    # same name, its token kept in this browser, not in the address
+    page.click("#rematch")
+    page.wait_for_url(lambda url: "/games/" in url and gid not in url)
+    page.wait_for_selector(".rd-board")
+    assert "token" not in page.url
+    assert page.locator("#seats .seat-0 em").inner_text().strip() == "you"
+    new = page.url.split("/games/")[1]
+    entry = next(g for g in httpx.get(server.url("/api/games")).json()["games"]
+                 if g["id"] == new)
+    assert entry["rematch_of"] == gid and entry["seats"][0]["name"] == "Ann"
+    assert entry["seats"][1]["bot"] == "heuristic"
     assert not errors, errors
     page.close()
 
@@ -149,7 +177,7 @@ def test_two_seat_links_and_a_spectator_see_only_their_own_cards(browser, server
     hands = [set(v["observation"]["players"][i]["hand"]) for i, v in enumerate(views)]
     public = set(views[0]["observation"]["discard"])
     for i in range(2):
-        pages[i].wait_for_function(f"document.body.dataset.seq === '{views[i]['seq']}'")
+        pages[i].wait_for_selector(f"body[data-seq='{views[i]['seq']}']", state="attached")
         text = pages[i].locator("#game-panels").inner_text()
         assert f"Your OCC-cards ({len(hands[i])})" in text
         for card in hands[1 - i] - hands[i] - public:

@@ -6,8 +6,8 @@ Each game is created in the lobby against bots with a short limit (rounds or tur
 played to its end by clicking the board (a ship, card or planet named by the chosen action,
 then that action in the list of the object's actions) or the action list otherwise; the
 secret combat order of Interstellar Ambitions is given with its order list. Screenshots go
-to ``screenshots/``. The replay viewer steps through a finished game and shows, at every
-step, the digest the server acknowledged when that action was played.
+to ``screenshots/``. The replay viewer steps through a running game (no digest shown) and
+a finished one, whose every step shows the digest of the engine's replay of its record.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _decide(page, rng: random.Random) -> None:
     seq = page.locator("body").get_attribute("data-seq")
     if page.locator("#confirm-order").count():
         page.locator("#confirm-order").click()
-        page.wait_for_function(f"document.body.dataset.seq !== '{seq}'")
+        page.wait_for_selector(f"body[data-seq]:not([data-seq='{seq}'])", state="attached")
         return
     buttons = page.locator("#groups button.action")
     notations = [buttons.nth(i).get_attribute("data-notation") for i in range(buttons.count())]
@@ -56,7 +56,7 @@ def _decide(page, rng: random.Random) -> None:
         for details in page.locator("#groups details:not([open])").all():
             details.locator("summary").click()
         page.locator(f'#groups button[data-notation="{choice}"]').first.click()
-    page.wait_for_function(f"document.body.dataset.seq !== '{seq}'")
+    page.wait_for_selector(f"body[data-seq]:not([data-seq='{seq}'])", state="attached")
 
 
 def _play_from_lobby(browser, server, game, players, option, limit, board, shots):  # noqa: F811
@@ -76,7 +76,8 @@ def _play_from_lobby(browser, server, game, players, option, limit, board, shots
     rng = random.Random(2)
     decisions = 0
     while True:
-        page.wait_for_function("document.body.dataset.turn !== 'waiting'", timeout=120_000)
+        page.wait_for_selector("body[data-turn]:not([data-turn='waiting'])", state="attached",
+                               timeout=120_000)
         if page.locator("body").get_attribute("data-turn") == "over":
             break
         if decisions in shots:
@@ -119,53 +120,89 @@ def test_galactic_empires_is_played_to_its_end_by_clicking(browser, server):  # 
                      {10: "galactic-empires-table.png"})
 
 
-def test_the_replay_viewer_steps_through_the_acknowledged_digests(browser, server):  # noqa: F811
-    """A game played through the API; the viewer's every step shows the digest the server
-    acknowledged for that action, forwards with the button and the keyboard, backwards, and
-    from a shared link."""
+def test_the_replay_viewer_steps_through_a_game_and_its_digests_once_it_is_over(browser, server):  # noqa: F811
+    """A game played through the API. While it runs, the viewer steps through the
+    spectators' view with the button and the keyboard and shows no digest (the digest of
+    the full state is for a finished game); once it is over, every step shows the digest of
+    the engine's own replay of the record up to that step, forwards, backwards and from a
+    shared link."""
+    from starlanes.engine import GameRecord, load
+
     SHOTS.mkdir(parents=True, exist_ok=True)
     gid = httpx.post(server.url("/api/games"), json={
         "game": "galactic-domination", "players": 2, "seats": ["human", "human"],
-        "seed": 5}).json()["id"]
+        "seed": 5, "options": {"turn_limit": 1}}).json()["id"]
     tokens = [httpx.post(server.url(f"/api/games/{gid}/join"), json={"name": n, "seat": i})
               .json()["token"] for i, n in enumerate(("Ann", "Bob"))]
     rng = random.Random(9)
-    digests = []
-    for _ in range(20):
-        v = httpx.get(server.url(f"/api/games/{gid}/view")).json()
-        seat = v["waiting_for"]
-        mine = httpx.get(server.url(f"/api/games/{gid}/view"),
-                         headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
-        r = httpx.post(server.url(f"/api/games/{gid}/actions"),
-                       json={"seq": mine["seq"], "action": rng.choice(mine["legal"])["notation"]},
-                       headers={"Authorization": f"Bearer {tokens[seat]}"})
-        digests.append(r.json()["digest"])
+
+    def play(count: int) -> None:
+        for _ in range(count):
+            seat = httpx.get(server.url(f"/api/games/{gid}/view")).json()["waiting_for"]
+            if seat is None:
+                return
+            mine = httpx.get(server.url(f"/api/games/{gid}/view"),
+                             headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
+            r = httpx.post(server.url(f"/api/games/{gid}/actions"),
+                           json={"seq": mine["seq"],
+                                 "action": rng.choice(mine["legal"])["notation"]},
+                           headers={"Authorization": f"Bearer {tokens[seat]}"})
+            assert r.status_code == 200 and set(r.json()) >= {"applied", "seq"}, r.text
+
+    play(20)
     errors: list[str] = []
     page = _page(browser, errors)
     page.goto(server.url(f"/replay?game={gid}&step=0"))
     page.wait_for_selector(".gd-board")
-    for step, digest in enumerate(digests, start=1):
+    for step in range(1, 5):
         if step % 2:
             page.click("#next")
         else:
             page.locator("body").press("ArrowRight")
-        page.wait_for_function(f"document.body.dataset.step === '{step}'")
-        assert page.locator("body").get_attribute("data-digest") == digest
-    assert page.locator("#step-label").inner_text() == "action 20 of 20"
-    page.click("#prev")
-    page.wait_for_function("document.body.dataset.step === '19'")
-    assert page.locator("body").get_attribute("data-digest") == digests[18]
-    log_lines = page.locator("#log li").count()
-    page.click("#first")
-    page.wait_for_function("document.body.dataset.step === '0'")
-    assert page.locator("#log li").count() < log_lines
-    page.goto(server.url(f"/replay?game={gid}&step=7"))
-    page.wait_for_function("document.body.dataset.step === '7'")
-    assert page.locator("body").get_attribute("data-digest") == digests[6]
-    page.screenshot(path=SHOTS / "replay-viewer.png")
+        page.wait_for_selector(f"body[data-step='{step}']", state="attached")
+        assert page.locator("body").get_attribute("data-digest") is None
+    assert page.locator("#step-label").inner_text() == "action 4 of 20"
     # a seat's view of a running game is refused, with the reason shown
     page.select_option("#seat", "0")
     page.wait_for_selector("#replay-error:has-text('still being played')")
+    page.select_option("#seat", "")
+
+    play(500)
+    record = GameRecord.from_json(httpx.get(server.url(f"/api/games/{gid}/record")).text)
+    assert record.finished
+    game = load("galactic-domination", players=2, seed=record.seed, **record.options)
+    state = game.new_initial_state()
+    digests = [state.digest()]
+    for text in record.actions:
+        state.apply(game.parse_action(state, text))
+        digests.append(state.digest())
+    total = len(record.actions)
+    page.goto(server.url(f"/replay?game={gid}&step=0"))
+    page.wait_for_selector("body[data-step='0']", state="attached")
+    assert page.locator("body").get_attribute("data-digest") == digests[0]
+    for step in range(1, 21):
+        if step % 2:
+            page.click("#next")
+        else:
+            page.locator("body").press("ArrowRight")
+        page.wait_for_selector(f"body[data-step='{step}']", state="attached")
+        assert page.locator("body").get_attribute("data-digest") == digests[step]
+        assert page.locator("#last-action").inner_text() == f"{step}: {record.actions[step - 1]}"
+    page.locator("body").press("End")
+    page.wait_for_selector(f"body[data-step='{total}']", state="attached")
+    assert page.locator("body").get_attribute("data-digest") == digests[-1] == record.digest
+    assert page.locator("#step-label").inner_text() == f"action {total} of {total}"
+    page.click("#prev")
+    page.wait_for_selector(f"body[data-step='{total - 1}']", state="attached")
+    assert page.locator("body").get_attribute("data-digest") == digests[total - 1]
+    log_lines = page.locator("#log li").count()
+    page.click("#first")
+    page.wait_for_selector("body[data-step='0']", state="attached")
+    assert page.locator("#log li").count() < log_lines
+    page.goto(server.url(f"/replay?game={gid}&step=7"))
+    page.wait_for_selector("body[data-step='7']", state="attached")
+    assert page.locator("body").get_attribute("data-digest") == digests[7]
+    page.screenshot(path=SHOTS / "replay-viewer.png")
     assert not [e for e in errors if "403" not in e], errors
     page.close()
 
@@ -263,7 +300,7 @@ def test_a_reaction_window_is_shown_to_the_seat_that_may_answer_with_its_pass(br
     page.screenshot(path=SHOTS / "galactic-empires-reaction.png")
     seq = v["seq"]
     page.locator(".ge-window .pass").click()
-    page.wait_for_function(f"document.body.dataset.seq !== '{seq}'")
+    page.wait_for_selector(f"body[data-seq]:not([data-seq='{seq}'])", state="attached")
     assert not errors, errors
     page.close()
     other.close()
@@ -290,12 +327,12 @@ def test_an_uploaded_record_is_stepped_through_from_a_seat_with_its_hand(browser
     page.wait_for_selector(".ge-table")
     assert page.locator("body").get_attribute("data-step") == "0"
     page.locator("body").press("End")
-    page.wait_for_function(f"document.body.dataset.step === '{len(record.actions)}'")
+    page.wait_for_selector(f"body[data-step='{len(record.actions)}']", state="attached")
     assert page.locator("body").get_attribute("data-digest") == record.digest
     assert "Your hand" not in page.locator("#board").inner_text()
     page.select_option("#seat", "1")
     page.wait_for_selector("text=Your hand")
     page.click("#first")
-    page.wait_for_function("document.body.dataset.step === '0'")
+    page.wait_for_selector("body[data-step='0']", state="attached")
     assert not errors, errors
     page.close()
