@@ -37,6 +37,9 @@ def test_config(**flags: Any) -> ServerConfig:
     return load_config(limits=limits, **flags)
 
 
+test_config.__test__ = False  # a helper, not a test
+
+
 def generous_env() -> dict[str, str]:
     """The environment of a server subprocess with :data:`GENEROUS` limits."""
     return {**os.environ, **{f"STARLANES_LIMITS__{k.upper()}": str(v)

@@ -67,8 +67,9 @@ def serve(
     # with the stack of every thread instead of a silent death
     faulthandler.enable()
     settings = load_config(config, public_url=public_url, access_log=access_log)
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("starlanes").setLevel(logging.INFO)
     url = database_url(db)
     sock = _bind(host, port)
     bound_host, bound_port = sock.getsockname()[:2]
