@@ -3,7 +3,8 @@
 The commands themselves live in the sibling modules and register on :data:`app`.
 
 User errors (unknown game, bad option, bad agent spec, bad record, bad content) print one
-line ``error: ...`` on stderr and exit with status 2.
+line ``error: ...`` on stderr and exit with status 2; what a message quotes from a record or
+a content file is shown without escape sequences or control characters (``printable``).
 """
 
 from __future__ import annotations
@@ -23,9 +24,7 @@ from starlanes.engine import (
     game_class,
     load,
 )
-from starlanes.terminal import (
-    err,
-)
+from starlanes.terminal import err, printable
 
 app = typer.Typer(
     help="Play, simulate and replay space-strategy tabletop games.",
@@ -39,7 +38,7 @@ app = typer.Typer(
 # ---------------------------------------------------------------------- helpers
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` in red on stderr and exit with ``code``."""
-    err.print(f"[red]error: {escape(message)}[/red]", soft_wrap=True)
+    err.print(f"[red]error: {escape(printable(message, newlines=True))}[/red]", soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -140,7 +139,8 @@ def main() -> None:
     try:
         app()
     except StarlanesError as e:
-        err.print(f"[red]error: {escape(str(e))}[/red]", soft_wrap=True)
+        err.print(f"[red]error: {escape(printable(str(e), newlines=True))}[/red]",
+                  soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         err.print("interrupted")

@@ -164,7 +164,7 @@ def cards_cmd(
                 body.append("\n" + line, style="dim")
             if e.source == "designed":
                 body.append(" (designed)", style="dim italic")
-            table.add_row(e.id, body)
+            table.add_row(escape(e.id), body)  # an id from a content file
         out.print(table)
 
 

@@ -29,11 +29,18 @@ from starlanes.terminal import (
     PlaySession,
     autosave_path,
     err,
+    markup_safe,
     out,
     renderer_for,
     results_table,
     seat_label,
+    seat_name,
 )
+
+DIGEST_LIMIT = 80
+"""The most characters of a record's stated digest shown (a real one has 64)."""
+ACTION_LIMIT = 200
+"""The most characters of a record's action notation shown while stepping through it."""
 
 
 # ---------------------------------------------------------------------- play
@@ -120,7 +127,7 @@ def play(
             seats = ",".join(record.seats)
         seat_list = _resolve_seats(game, seats, record.players, record.players)
         seed = record.seed
-        out.print(f"resumed {game} after {len(record.actions)} actions")
+        out.print(f"resumed {markup_safe(game)} after {len(record.actions)} actions")
     else:
         if game is None:
             raise BadOptionError("play needs a game id (see 'starlanes games') or --load FILE")
@@ -134,7 +141,8 @@ def play(
     pace = _delay(delay, watching)
     target = autosave_path(game, seed) if autosave else None
     out.print(f"[bold]{escape(state.game.title)}[/bold], seed {seed}, seats: "
-              + ", ".join(f"P{i} {s}" for i, s in enumerate(seat_list)))
+              + ", ".join(f"P{i} {escape(seat_name(seat_list, i))}"
+                          for i in range(len(seat_list))))
     if target is not None:
         out.print(f"[dim]autosave: {escape(str(target))}[/dim]", soft_wrap=True)
     session = PlaySession(state, seat_list, seed, save, autosave=target,
@@ -152,6 +160,8 @@ def play(
 
 
 # ---------------------------------------------------------------------- replay
+# Everything a record says is shown through printable / markup_safe (and the consoles clean
+# what the game renders from it): a record may come from anywhere.
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record JSON file.")],
@@ -176,7 +186,7 @@ def replay(
         return
     state = replay_record(record, verify=False)
     for line in state.action_log():
-        out.print(escape(line))
+        out.print(markup_safe(line))
     seats = record.seats if len(record.seats) == record.players else ["?"] * record.players
     if state.is_terminal():
         out.print(results_table(state, seats))
@@ -184,7 +194,7 @@ def replay(
         out.print(f"(unfinished: {len(record.actions)} actions so far)")
     if state.digest() != record.digest:
         err.print(f"[yellow]warning: the replay digest {state.digest()} differs from the "
-                  f"recorded {record.digest}[/yellow]")
+                  f"recorded {markup_safe(record.digest, DIGEST_LIMIT)}[/yellow]")
 
 
 def _step_through(record: GameRecord) -> None:
@@ -195,7 +205,8 @@ def _step_through(record: GameRecord) -> None:
         seat = state.current_player()
         out.rule(f"action {i + 1}/{len(record.actions)}")
         out.print(render(state, seat))
-        out.print(f"next: {escape(seat_label(state, seat))} plays [bold]{escape(text)}[/bold]")
+        out.print(f"next: {escape(seat_label(state, seat))} plays "
+                  f"[bold]{markup_safe(text, ACTION_LIMIT)}[/bold]")
         out.print("Enter: next, q: stop> ", end="")
         line = sys.stdin.readline()
         if not line or line.strip().lower() in ("q", "quit"):
@@ -207,7 +218,7 @@ def _step_through(record: GameRecord) -> None:
             raise RecordError(f"action {i + 1} ({text!r}) does not replay: {e}") from None
         log = state.action_log()
         for entry in log[shown:]:
-            out.print("  " + escape(entry))
+            out.print("  " + markup_safe(entry))
         shown = len(log)
     out.rule("end of record")
     out.print(render(state, max(0, state.current_player())))

@@ -1,5 +1,8 @@
 """What the terminal table's parts share: the consoles, seat labels, the board renderer,
-results, and writing records (including the autosave in the user's data directory)."""
+results, and writing records (including the autosave in the user's data directory).
+
+The consoles are :class:`~starlanes.terminal.safe_text.SafeConsole`: whatever text a record
+or a content file brings, no escape sequence or control character reaches the terminal."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from rich.console import Console, RenderableType
+from rich.console import RenderableType
 from rich.markup import escape
 from rich.pretty import Pretty
 from rich.table import Table
@@ -16,8 +19,10 @@ from rich.table import Table
 from starlanes.engine import BadOptionError, GameRecord, GameState, game_module
 from starlanes.engine import replay as replay_record
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+from .safe_text import SafeConsole, printable
+
+out = SafeConsole(highlight=False)
+err = SafeConsole(stderr=True, highlight=False)
 
 HUMAN = "human"
 
@@ -39,9 +44,25 @@ def renderer_for(game_id: str, spectator: bool = False
 
 
 def seat_label(state: GameState, seat: int) -> str:
-    """The seat's name in the game's words (``P1 (Vespians)``), else ``P1``."""
+    """The seat's name in the game's words (``P1 (Vespians)``), else ``P1``; plain text
+    (:func:`printable`: a faction name from a content file brings no escape sequence), to be
+    escaped where it goes into markup."""
     namer = getattr(state, "seat_name", None)
-    return namer(seat) if callable(namer) else f"P{seat}"
+    return printable(namer(seat), SEAT_LABEL_LIMIT) if callable(namer) else f"P{seat}"
+
+
+SEAT_LABEL_LIMIT = 80
+"""The longest seat label shown, in characters."""
+SEAT_NAME_LIMIT = 40
+"""The longest name of a seat's player or agent (from a record or the command line)
+shown."""
+
+
+def seat_name(seats: Sequence[str], seat: int) -> str:
+    """The player or agent of ``seat`` as a record or the command line names it, as plain
+    text (:func:`printable`, at most :data:`SEAT_NAME_LIMIT` characters), to be escaped
+    where it goes into markup; ``?`` when the list has no entry for the seat."""
+    return printable(seats[seat], SEAT_NAME_LIMIT) if 0 <= seat < len(seats) else "?"
 
 
 def winners_of(state: GameState) -> list[int]:
@@ -103,13 +124,15 @@ def autosave_path(game_id: str, seed: int) -> Path:
 
 
 def results_table(state: GameState, seats: Sequence[str]) -> Table:
+    """The scores and winners of a finished game, one row per seat with its label and the
+    player or agent of ``seats`` (a record's names are shown as plain text)."""
     winners = winners_of(state)
-    table = Table(title=f"Game over: {end_reason_of(state)}")
+    table = Table(title=f"Game over: {escape(printable(end_reason_of(state)))}")
     table.add_column("seat")
     table.add_column("player")
     table.add_column("score", justify="right")
     table.add_column("result")
     for i, score in enumerate(state.scores()):
-        table.add_row(f"P{i}", escape(f"{seat_label(state, i)} [{seats[i]}]"), str(score),
-                      "winner" if i in winners else "")
+        table.add_row(f"P{i}", escape(f"{seat_label(state, i)} [{seat_name(seats, i)}]"),
+                      str(score), "winner" if i in winners else "")
     return table

@@ -27,11 +27,13 @@ from .common import (
     renderer_for,
     results_table,
     seat_label,
+    seat_name,
     winners_of,
     write_record,
     write_safe_record,
 )
 from .menu import ActionMenu, battle_odds_line, describe_lines, info_lines, refusal_lines
+from .safe_text import markup_safe
 
 LOG_TAIL = 12
 HELP_TEXT = (
@@ -144,7 +146,8 @@ class PlaySession:
         """One bot move; in watch mode drawn and paced. False if the watcher stops."""
         action = self.agents[seat].act(self.state)
         self.state.apply(action)
-        line = (f"{escape(seat_label(self.state, seat))} {escape(f'[{self.seats[seat]}]')}: "
+        line = (f"{escape(seat_label(self.state, seat))} "
+                f"{escape(f'[{seat_name(self.seats, seat)}]')}: "
                 f"[bold]{escape(self.as_seen(action))}[/bold]")
         if self.humans or self.delay == 0:
             out.print(line)
@@ -199,7 +202,7 @@ class PlaySession:
         if log:
             out.print("[bold]Recent log[/bold]")
             for line in log[-LOG_TAIL:]:
-                out.print("  " + escape(line))
+                out.print("  " + markup_safe(line))
         self.show_actions()
 
     def show_actions(self) -> None:
@@ -260,7 +263,7 @@ class PlaySession:
                 out.print(line)
         elif word == "log":
             for line in self.state.action_log():
-                out.print("  " + escape(line))
+                out.print("  " + markup_safe(line))
         elif word == "board":
             self.show(seat)
         elif word == "actions":
