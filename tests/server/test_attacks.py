@@ -423,3 +423,27 @@ def test_the_server_dies_loudly_not_silently(tmp_path):
     server.proc.send_signal(signal.SIGBUS)
     server.proc.wait(20)
     assert "Fatal Python error: Bus error" in server.log()
+
+
+def test_export_writes_names_from_the_network_as_escapes(tmp_path):
+    """A name stored before names were checked (or written into the database by hand) may
+    hold a C1 control or a bidi override: ``starlanes export`` writes it escaped, and the
+    record read back holds the same name."""
+    from sqlalchemy import update
+
+    from starlanes.engine import GameRecord
+    from starlanes.server.store import SeatRow, Store
+
+    url = f"sqlite:///{tmp_path / 'e.db'}"
+    with TestClient(create_app(url, bot_workers=0, config=test_config())) as c:
+        gid = create(c, game=GD)
+        join(c, gid, "Ann", 0)
+    hostile = "Ann\u009b31m\u202egnp\x1b]52;c;eA==\x07"
+    with Store(url).session() as s:
+        s.execute(update(SeatRow).where(SeatRow.game_id == gid, SeatRow.seat == 0)
+                  .values(name=hostile))
+    out = subprocess.run([*cli_command(), "export", gid, "--db", url], capture_output=True,
+                         text=True, timeout=60, env={**os.environ, "NO_COLOR": "1"})
+    assert out.returncode == 0, out.stderr
+    assert not any(ch in out.stdout for ch in "\u009b\u202e\x1b\x07")
+    assert GameRecord.from_json(out.stdout).seats[0] == hostile

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import socket
 import sys
 from pathlib import Path
@@ -152,7 +153,10 @@ def export(
     upgrade(url)
     record = export_record(Store(url), game_id, Catalogue(load_config(config)))
     if output is None:
-        sys.stdout.write(record.to_json() + "\n")
+        # ASCII-escaped JSON: a name from the network holding a C1 control or a bidi
+        # override reaches the terminal as an escape (the same record when read back)
+        sys.stdout.write(json.dumps(json.loads(record.to_json()), indent=1,
+                                    ensure_ascii=True) + "\n")
         return
     try:
         record.save(output)

@@ -280,9 +280,10 @@ class GameService:
 
         live = self.live(game_id)
         seat = self.seat_of(live, token)
-        state, seq = live.state, live.seq  # a state is never changed once it is live
-        rng = random.Random(seq)
-        world = state.determinize(seat, rng)
+        state = live.state  # a state is never changed once it is live
+        # the determinisation's randomness comes from the operating system, never from
+        # anything the client has seen
+        world = state.determinize(seat, random.Random(secrets.randbits(64)))
         if notation:
             if state.is_terminal() or state.current_player() != seat:
                 raise Forbidden("odds of an action are for the seat deciding now")
