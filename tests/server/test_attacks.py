@@ -447,3 +447,53 @@ def test_export_writes_names_from_the_network_as_escapes(tmp_path):
     assert out.returncode == 0, out.stderr
     assert not any(ch in out.stdout for ch in "\u009b\u202e\x1b\x07")
     assert GameRecord.from_json(out.stdout).seats[0] == hostile
+
+
+# ---------------------------------------------------------------------- limits of the service
+def test_the_server_holds_at_most_its_open_games(tmp_path):
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", bot_workers=0,
+                               config=test_config(limits={"open_games": 2}))) as c:
+        assert c.post("/api/games", json=_body()).status_code == 201
+        assert c.post("/api/games", json=_body()).status_code == 201
+        r = c.post("/api/games", json=_body())
+        assert r.status_code == 429 and r.headers["Retry-After"] == "60"
+        assert "most unfinished games (2)" in r.json()["error"]
+        assert len(c.get("/api/games").json()["games"]) == 2
+
+
+def test_a_turn_clock_longer_than_the_server_allows_is_refused(tmp_path):
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'k.db'}", bot_workers=0,
+                               config=test_config(limits={"max_clock_seconds": 600}))) as c:
+        for clock in (601, 1e300, -1):
+            r = c.post("/api/games", json=_body(clock_seconds=clock))
+            assert r.status_code == 422, (clock, r.text)
+        assert c.post("/api/games", json=_body(clock_seconds=600)).status_code == 201
+
+
+def test_a_game_whose_bots_spent_their_budget_gets_the_quick_fallback(tmp_path, monkeypatch):
+    """Each game's bots may think ``bot_seconds_per_game`` in all; past it the heuristic
+    plays for them at once, so one game cannot keep a worker busy for ever."""
+    config = test_config(limits={"bot_seconds_per_game": 0.5},
+                         bots=[{"name": "slow", "spec": "mcts:iterations=30", "seconds": 3}])
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'b.db'}", bot_workers=0,
+                               config=config)) as c:
+        pool = c.app.state.service.bots
+        real = pool.move
+        jobs = []
+
+        async def spy(job):
+            jobs.append((job.spec, job.seconds))
+            if job.spec != "heuristic":
+                import asyncio
+
+                await asyncio.sleep(0.6)  # as if it thought that long: past the budget
+            return await real(job)
+
+        monkeypatch.setattr(pool, "move", spy)
+        gid = create(c, game=GD, seats=["slow", "slow"])
+        deadline = time.monotonic() + 60
+        while view(c, gid)["seq"] < 6:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    assert jobs[0] == ("mcts:iterations=30", 3)
+    assert set(jobs[1:]) == {("heuristic", 0.0)}
