@@ -124,6 +124,46 @@ def test_raid_steal_up_to_margin(ia) -> None:
     assert s.res[0] == (0, 1, 0, 0)
 
 
+def test_forced_places_are_still_asked(ia) -> None:
+    """IA-RAID-05, IA-INV-04 (ruling "Secret choices"): a side of N ships of two or more
+    kinds is asked N - 1 places whatever it puts first, a forced place included, so the
+    defender cannot read the attacker's first ship from whether the attacker is asked
+    again; ships all alike are not asked at all, and the last ship places itself."""
+    seen = set()
+    for first in ("destroyer", "strike_craft"):
+        s = fight(ia, "invade", 1, ["destroyer", "strike_craft", "strike_craft"],
+                  ["cruiser", "cruiser"], [1] * 40, emergency=[])
+        assert s.current_player() == 0 and s.stack[-1].kind == "order"
+        ia.act(s, f"order {first}")
+        assert s.current_player() == 0 and s.stack[-1].kind == "order"
+        legal = [str(a) for a in s.legal_actions()]
+        assert legal == (["order strike_craft"] if first == "destroyer" else
+                         ["order destroyer", "order strike_craft"])
+        desc = s.game.describe(s, s.legal_actions()[0])
+        assert ("forced" in desc.text) == (first == "destroyer")
+        ia.act(s, legal[0])
+        # the attacker's order is set; the defender's two cruisers are alike: not asked,
+        # and the orders are revealed together
+        assert s.combat is None or s.combat.secret.revealed
+        seen.add(len([a for a in s.history if str(a).startswith("order")]))
+    assert seen == {2}
+
+
+def test_defender_view_does_not_depend_on_the_first_ship(ia) -> None:
+    """IA-RAID-05 (ruling "Secret choices"): when the defender starts its own order, its
+    observation and the spectator's are the same whichever ship the attacker put first."""
+    views = []
+    for first in ("destroyer", "strike_craft"):
+        s = fight(ia, "raid", 1, ["destroyer", "strike_craft", "strike_craft"],
+                  ["corvette", "strike_craft"], [1] * 40, emergency=[])
+        ia.act(s, f"order {first}")
+        ia.act(s, [str(a) for a in s.legal_actions()][0])
+        assert s.current_player() == 1 and s.stack[-1].kind == "order"
+        views.append((s.observation(1), s.public_observation(), s.observation(2),
+                      [str(a) for a in s.history_seen_by(1)], s.action_log()))
+    assert views[0] == views[1]
+
+
 def test_damaged_ships_face_up_attacker_first(ia) -> None:
     """IA-RAID-06, IA-INV-04: damaged ships stay face up and the attacker arranges first."""
     s = fight(ia, "invade", 1, ["cruiser/1", "destroyer"], ["cruiser", "destroyer"],

@@ -2,8 +2,9 @@
 
 Stages (``Combat.stage``): ``emergency`` (an outnumbered DEFENDER draws one EMERGENCY
 ship; a raid redraws HEAVY ones), ``prebattle`` (ship effects "before any battle"),
-``order`` (secret combat orders collected with :class:`SecretChoices`, attacker first;
-damaged ships stay face up), ``fight`` (matched pairs roll simultaneously, 4+ hits),
+``order`` (secret combat orders collected with :class:`SecretChoices`, attacker first,
+one place per decision, every place but the last asked even when forced, so the number
+of decisions never shows what was chosen; damaged ships stay face up), ``fight`` (matched pairs roll simultaneously, 4+ hits),
 ``unmatched`` (the larger side's extra ships each fire at any enemy ship, no return fire),
 ``result`` (over-damaged ships destroyed, totals with planning-level and TECH modifiers,
 the raid's steal or the invasion's medal and spoil), ``repair`` (DEFENDER only), ``done``.
@@ -195,6 +196,7 @@ def run(s: IAState) -> None:
                 continue
             alive = [i for i, e in enumerate(cb.entries[side]) if e[3] == 0]
             if len({label(s, cb.entries[side][i]) for i in alive}) <= 1:
+                # ships all alike (public: every ship in the fight shows): nothing to choose
                 cb.secret.commit(seat, tuple(alive))
                 continue
             s.push(Decision(seat, "order", (side,)))
@@ -397,6 +399,10 @@ def steal_apply(s: IAState, d: Decision, a: Act) -> None:
 
 
 def order_legal(s: IAState, d: Decision) -> list[Action]:
+    """The ships that may take the next place of the combat order (IA-RAID-05/06,
+    IA-INV-04): one action per label still to place, a single one when every ship left
+    is alike (the place is still asked: ruling "Secret choices" in
+    docs/rulings/interstellar-ambitions.md)."""
     assert s.combat is not None
     cb = s.combat
     side = d.data[0]
@@ -407,6 +413,11 @@ def order_legal(s: IAState, d: Decision) -> list[Action]:
 
 
 def order_apply(s: IAState, d: Decision, a: Act) -> None:
+    """Put the chosen ship in the next place, face down unless it is damaged in an open
+    fight (IA-RAID-06). Every place but the last is asked, even when the ships left are
+    alike, so a side of N ships (of two or more kinds) always takes N - 1 decisions and the
+    others cannot tell a forced place from a chosen one; the last ship takes the last
+    place by itself."""
     assert s.combat is not None
     cb = s.combat
     side = d.data[0]
@@ -416,7 +427,7 @@ def order_apply(s: IAState, d: Decision, a: Act) -> None:
     if not (cb.open and cb.entries[side][placed[-1]][1]):  # damaged ships stay face up
         s._keep_secret((d.seat,), "order ?", "order")
     rest = [i for i in rest if i not in placed]
-    if len({label(s, cb.entries[side][i]) for i in rest}) <= 1:
+    if len(rest) <= 1:  # only the last place is filled without asking (ruling above)
         placed.extend(rest)
         cb.partial[side] = ()
         cb.secret.commit(d.seat, tuple(placed))

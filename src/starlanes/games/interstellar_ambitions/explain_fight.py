@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from starlanes.engine.explain import ActionDescription
 
 from .actions import Act, parse_token
+from .combat import order_legal
 from .common import fleet_value
 from .texts import planet_text, shadow_text, ship_text, tech_text, token_words
 
@@ -184,6 +185,9 @@ def _order(s: IAState, d: Decision, a: Act) -> D:
     k = s.content.ship_index[a.a.split("/", 1)[0]]
     hidden = " Orders stay secret until both are set." if not cb.open else \
         " Damaged ships show face up; the attacker arranges first."
+    if len(order_legal(s, d)) == 1:  # ruling "Secret choices": forced places are asked too
+        hidden += (" The ships left are all alike, so this place is forced; it is still "
+                   "asked, so nobody can tell a forced place from a chosen one.")
     return D(str(a), "combat",
              f"Put this ship at position {pos} of your combat order: it fights the enemy "
              f"ship at the same position.{hidden} {ship_text(s.content, k)}",
