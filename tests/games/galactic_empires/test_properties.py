@@ -155,12 +155,9 @@ def test_games_end_and_report_round():
     assert sum(s.returns()) == 1.0
 
 
-def test_determinize_keeps_known_facts_only(ge):
-    """Determinisation (ruling GE-OPEN-04 reserve fleet, GE-REM-08 transporters): after
-    seat 0 swaps a hand card with his reserve, ``determinize(1)`` neither keeps seat 0's
-    swapped cards nor their names in the history, while ``determinize(0)`` keeps his
-    hand, reserve and swap exactly; a ship seat 0 salvaged from the discard pile (seen by
-    all) stays in his hand in every sample, until he swaps or plays it."""
+def _salvaged(ge):
+    """Seat 0 salvages a battleship from the discard pile (seen by all) into a hand of 5,
+    with 3 cards in reserve; seat 1 holds 4 cards and 2 in reserve."""
     s = ge.blank()
     s.hands[0] = list(s.decks[0][-5:])
     s.reserve[0] = list(s.decks[0][-8:-5])
@@ -172,13 +169,26 @@ def test_determinize_keeps_known_facts_only(ge):
     (salv,) = ge.give(s, 0, "occ_salvage")
     ge.do(s, f"play occ_salvage#{salv}")
     assert wreck in s.hands[0]
+    return s, wreck
+
+
+def test_determinize_keeps_known_facts_only(ge):
+    """Determinisation (ruling GE-OPEN-04 reserve fleet, GE-REM-08 transporters): a ship
+    seat 0 salvaged from the discard pile (seen by all) stays in his hand in every sample
+    until he swaps with his reserve; after a swap ``determinize(1)`` keeps it in his hand
+    or his reserve, never knows which card moved, and shows neither the swapped cards nor
+    their names in the history, while ``determinize(0)`` keeps his hand, reserve and swap
+    exactly."""
+    s, wreck = _salvaged(ge)
+    assert all(wreck in s.determinize(1, random.Random(k)).hands[0] for k in range(20))
     swap = next(a for a in s.legal_actions() if a.kind == "swap" and a.a != wreck)
     s.apply(swap)
     hand0, res0 = list(s.hands[0]), list(s.reserve[0])
-    moved = 0
+    moved = in_reserve = 0
     for k in range(40):
         d = s.determinize(1, random.Random(k))
-        assert wreck in d.hands[0]
+        assert wreck in d.hands[0] + d.reserve[0]
+        in_reserve += wreck in d.reserve[0]
         assert d.hands[1] == s.hands[1] and d.reserve[1] == s.reserve[1]
         assert len(d.hands[0]) == len(hand0) and len(d.reserve[0]) == len(res0)
         assert str(d.history[-1]) == "swap" and str(s.history[-1]) == str(swap)
@@ -186,7 +196,37 @@ def test_determinize_keeps_known_facts_only(ge):
         own = s.determinize(0, random.Random(k))
         assert own.hands[0] == hand0 and own.reserve[0] == res0
         assert str(own.history[-1]) == str(swap)
-    assert moved > 30
-    back = next(a for a in s.legal_actions() if a.kind == "swap" and a.a == wreck)
-    s.apply(back)
-    assert any(wreck not in s.determinize(1, random.Random(k)).hands[0] for k in range(20))
+    assert moved > 30 and 0 < in_reserve < 40
+
+
+def test_which_card_was_swapped_does_not_change_what_others_know(ge):
+    """Ruling GE-OPEN-04: the others see a swap, not which cards. Swapping the salvaged
+    ship itself or another card leaves seat 1 the same facts: the ship is somewhere in
+    seat 0's hand or reserve (its determinised worlds put it in both)."""
+    s, wreck = _salvaged(ge)
+    swaps = [a for a in s.legal_actions() if a.kind == "swap"]
+    assert any(a.a == wreck for a in swaps) and any(a.a != wreck for a in swaps)
+    for a in (next(a for a in swaps if a.a == wreck), next(a for a in swaps if a.a != wreck)):
+        b = s.clone()
+        b.apply(a)
+        assert (b.known, b.held) == ([], [wreck])
+        places = {wreck in b.determinize(1, random.Random(k)).reserve[0] for k in range(40)}
+        assert places == {True, False}
+        assert all(wreck in w.hands[0] + w.reserve[0]
+                   for w in (b.determinize(1, random.Random(k)) for k in range(40)))
+
+
+def test_elimination_discards_hand_and_reserve_in_one_order(ge):
+    """Ruling GE-OPEN-11 (an eliminated player's hand and reserve are discarded) with
+    GE-OPEN-04: the discard pile shows the cards in one order whichever card a secret swap
+    moved, so it does not tell which."""
+    from starlanes.games.galactic_empires.endturn import eliminate
+
+    s, _wreck = _salvaged(ge)
+    piles = set()
+    for a in [a for a in s.legal_actions() if a.kind == "swap"][:6]:
+        b = s.clone()
+        b.apply(a)
+        eliminate(b, 0, 1)
+        piles.add(tuple(b.discards[0]))
+    assert len(piles) == 1

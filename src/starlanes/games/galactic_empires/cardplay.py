@@ -242,11 +242,15 @@ def apply_play(s: GEState, a: GEAction) -> None:
         return
     s.plays += 1
     if k == "swap":
+        # the others saw a card go face down, not which: every card they saw go into this
+        # hand is now in the hand or the reserve, whichever was swapped (ruling GE-OPEN-04)
+        hand = set(s.hands[seat])
+        s.held.extend(i for i in s.known if i in hand)
+        s.known = [i for i in s.known if i not in hand]
         s.hands[seat].remove(a.a)
         s.reserve[seat].remove(a.b)
         s.hands[seat].append(a.b)
         s.reserve[seat].append(a.a)
-        s.known = [i for i in s.known if i not in (a.a, a.b)]
         s._keep_secret((seat,), "swap")  # the others see a swap, not which cards
         s.log(f"P{seat} swaps a card with the reserve fleet")
     elif k == "separate":

@@ -114,7 +114,9 @@ def end_turn(s: GEState) -> None:
 def eliminate(s: GEState, seat: int, by: int) -> None:
     """A player whose Sector HQ has taken 25 damage, or who withdraws, leaves the game
     (GE-WIN-02/03); his cards in play, in hand and in reserve and the cards played against
-    his fleet go to the discard pile (ruling GE-OPEN-11). The destroyer may celebrate
+    his fleet go to the discard pile (ruling GE-OPEN-11), hand and reserve together in card
+    instance order, so the pile does not tell which card a secret reserve swap moved
+    (ruling GE-OPEN-04). The destroyer may celebrate
     (GE-WIN-05); the last player left wins (GE-WIN-04)."""
     s.alive[seat] = False
     s.log(f"P{seat} is eliminated")
@@ -122,7 +124,7 @@ def eliminate(s: GEState, seat: int, by: int) -> None:
         if i in s.units and (u.owner == seat or u.against == seat):
             del s.units[i]
             s.to_discard(i)
-    for i in s.hands[seat] + s.reserve[seat]:
+    for i in sorted(s.hands[seat] + s.reserve[seat]):  # one order, whatever was swapped
         s.to_discard(i)
     s.hands[seat] = []
     s.reserve[seat] = []

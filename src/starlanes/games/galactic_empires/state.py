@@ -69,7 +69,7 @@ class GEState(GameState):
         "discards", "hands", "reserve", "units", "hq", "alive", "major", "turns", "seat",
         "first", "round", "phase", "plays", "ship_plays", "pool", "fired_at", "aim", "picks",
         "stack", "pending", "draw_allow", "end_reason", "winners", "log_lines", "antes",
-        "turn_cap", "lost", "known",
+        "turn_cap", "lost", "known", "held",
     )
 
     def __init__(self, game: GalacticEmpires, content: Content, defs: tuple[str, ...],
@@ -115,9 +115,12 @@ class GEState(GameState):
         self.lost: list[str] = []
         #: Cards every player saw go into a hand (salvaged from the discard pile, beamed
         #: back by a transporter): determinisation keeps them where they are. A card drawn
-        #: or swapped with the reserve fleet since is no longer known.
+        #: since is no longer known; after a reserve swap of that hand it moves to ``held``.
         self.known: list[int] = []
-        #: History positions of reserve swaps (determinisation hides other seats' cards).
+        #: Cards every player saw go into a hand whose owner has swapped with his reserve
+        #: fleet since: the others cannot tell which card the swap moved (ruling
+        #: GE-OPEN-04), so determinisation keeps them in that hand or that reserve.
+        self.held: list[int] = []
 
     # ------------------------------------------------------------------ helpers
     def card(self, inst: int) -> Card:
@@ -162,6 +165,8 @@ class GEState(GameState):
         self.hands[seat].append(inst)
         if inst in self.known:
             self.known.remove(inst)
+        if inst in self.held:
+            self.held.remove(inst)
         return inst
 
     def drawable(self, seat: int) -> int:
@@ -247,6 +252,7 @@ class GEState(GameState):
         c.turn_cap = self.turn_cap
         c.lost = self.lost[:]
         c.known = self.known[:]
+        c.held = self.held[:]
         return c
 
     def _digest_payload(self) -> Any:
@@ -257,21 +263,28 @@ class GEState(GameState):
             self.plays, self.ship_plays, self.pool, self.fired_at, self.aim, self.picks,
             [(d.seat, d.kind, repr(d.data)) for d in self.stack], repr(self.pending),
             self.draw_allow, self.end_reason, self.winners, self.lost,
-            self.known,
+            self.known, self.held,
         ]
 
     def _resample_hidden(self, seat: int, rng: random.Random) -> None:
         """Reshuffle what ``seat`` cannot see: other hands and reserves and the deck
         order, keeping every size (Basic: one shared pool; Standard: each deck's own).
-        Cards everyone saw go into a hand (``known``) stay there. Other seats' reserve
-        swaps are kept secret in the history (:meth:`GameState._keep_secret`): they show
-        as a bare "swap"."""
+        Cards everyone saw go into a hand (``known``) stay there; such a card whose owner
+        has swapped with his reserve since (``held``) stays in that hand or reserve, in
+        either. Other seats' reserve swaps are kept secret in the history
+        (:meth:`GameState._keep_secret`): they show as a bare "swap"."""
         others = [s for s in range(self.n) if s != seat]
-        known = set(self.known)
-        kept = {s: [i for i in self.hands[s] if i in known] for s in others}
+        known, held = set(self.known), set(self.held)
+        pinned: dict[int, tuple[list[int], list[int], int, int]] = {}
         for s in others:
-            if kept[s]:
-                self.hands[s] = [i for i in self.hands[s] if i not in known]
+            hand, res = self.hands[s], self.reserve[s]
+            in_hand = [i for i in hand if i in known]
+            either = [i for i in hand + res if i in held and i not in known] if held else []
+            pinned[s] = (in_hand, either, len(hand), len(res))
+            if in_hand or either:
+                out = set(in_hand) | set(either)
+                self.hands[s] = [i for i in hand if i not in out]
+                self.reserve[s] = [i for i in res if i not in out]
         if self.structure == "basic":
             groups = [(self.decks[0], others)]
         else:
@@ -284,15 +297,16 @@ class GEState(GameState):
             quick_shuffle(unseen, rng)
             i = 0
             for s in seats:
-                k = len(self.hands[s])
-                self.hands[s] = unseen[i:i + k]
+                in_hand, either, n_hand, n_res = pinned[s]
+                k = n_hand + n_res - len(in_hand) - len(either)
+                flex = either + unseen[i:i + k]
                 i += k
-                k = len(self.reserve[s])
-                self.reserve[s] = unseen[i:i + k]
-                i += k
+                if either:
+                    quick_shuffle(flex, rng)
+                k = n_hand - len(in_hand)
+                self.hands[s] = flex[:k] + in_hand
+                self.reserve[s] = flex[k:]
             deck[:] = unseen[i:]
-        for s in others:
-            self.hands[s].extend(kept[s])
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: every card in play, its own hand and reserve, the sizes
