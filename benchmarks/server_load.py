@@ -20,6 +20,13 @@ The server runs in a subprocess (``starlanes serve``) on a fresh SQLite file, or
 ``--db postgres`` on a fresh PostgreSQL database created through the admin URL in
 ``STARLANES_TEST_POSTGRES`` (default ``postgresql+psycopg://postgres@127.0.0.1:5432/test``)
 and dropped afterwards.
+
+Every client connects from 127.0.0.1, yet the server limits requests per client address
+(``Limits`` in ``starlanes.server.config``). As a deployment behind a reverse proxy would, the
+server is started trusting 127.0.0.1 as a proxy (``STARLANES_TRUSTED_PROXIES``) and each
+scripted human sends an ``X-Forwarded-For`` of its own made-up address (10.x.y.z, one per
+player), so each player is counted as the distinct client it stands for. With ``--url`` the
+server must trust 127.0.0.1 the same way, or all players share one address and its limits.
 """
 
 from __future__ import annotations
@@ -27,9 +34,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
+import ipaddress
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -37,7 +47,8 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Coroutine, Iterator
+from collections import Counter
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,10 +56,33 @@ from typing import Any
 import httpx
 import websockets
 
+if importlib.util.find_spec("sniffio") is None:
+    # httpcore tries to import sniffio on every request; without it installed each try
+    # searches sys.path again (a third of a hostile client's CPU): fail it at once instead
+    sys.modules["sniffio"] = None  # type: ignore[assignment]
+
 POSTGRES_ADMIN = os.environ.get("STARLANES_TEST_POSTGRES",
                                 "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 VIEW_TIMEOUT = 10.0
 """Seconds an updated view may take to reach every seat before it counts as an error."""
+TRUSTED_PROXIES = {"STARLANES_TRUSTED_PROXIES": '["127.0.0.1/32"]'}
+"""The server's environment: the benchmark's clients stand behind a proxy at 127.0.0.1."""
+FIRST_PLAYER = ipaddress.IPv4Address("10.0.0.1")
+"""The made-up address of the first scripted human; the others follow it."""
+
+
+def player_address(game: int, seat: int, humans: int) -> str:
+    """The address the scripted human of ``seat`` in the ``game``-th table claims (in its
+    ``X-Forwarded-For``): one per player, kept through rematches."""
+    return str(FIRST_PLAYER + game * humans + seat)
+
+
+def forwarded(address: str, token: str | None = None) -> dict[str, str]:
+    """Request headers of a client at ``address`` behind the proxy, with its seat token."""
+    headers = {"X-Forwarded-For": address}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    return headers
 
 
 def free_port() -> int:
@@ -72,12 +106,13 @@ class Tally:
 
 
 class Table:
-    """One game as its human clients see it: tokens, the newest view of each seat, and the
-    sequence number each seat's socket has reached."""
+    """One game as its human clients see it: tokens and addresses of the human seats, the
+    newest view of each seat, and the sequence number each seat's socket has reached."""
 
-    def __init__(self, gid: str, tokens: list[str]) -> None:
+    def __init__(self, gid: str, tokens: list[str], addresses: list[str]) -> None:
         self.gid = gid
         self.tokens = tokens
+        self.addresses = addresses
         self.views: list[dict | None] = [None] * len(tokens)
         self.changed = asyncio.Event()
 
@@ -108,35 +143,40 @@ async def wait_for(table: Table, predicate, deadline: float) -> bool:
 
 
 async def open_game(client: httpx.AsyncClient, base: str, args: argparse.Namespace,
-                    seed: int, rematch_of: str | None = None) -> Table:
+                    index: int, seed: int, rematch_of: Table | None = None) -> Table:
+    """Create the ``index``-th table (or the rematch of the finished ``rematch_of``, asked
+    by its first seat) and seat its scripted humans, each from its own address."""
+    addresses = [player_address(index, s, args.humans) for s in range(args.humans)]
     if rematch_of is None:
         seats = ["human"] * args.humans + [args.bot] * args.bots
-        r = await client.post(f"{base}/api/games", json={
+        r = await client.post(f"{base}/api/games", headers=forwarded(addresses[0]), json={
             "game": args.game, "players": len(seats), "seats": seats, "seed": seed})
     else:
-        r = await client.post(f"{base}/api/games/{rematch_of}/rematch")
+        r = await client.post(f"{base}/api/games/{rematch_of.gid}/rematch",
+                              headers=forwarded(addresses[0], rematch_of.tokens[0]))
     r.raise_for_status()
     gid = r.json()["id"]
     tokens = []
     for s in range(args.humans):
-        j = await client.post(f"{base}/api/games/{gid}/join", json={"name": f"h{s}", "seat": s})
+        j = await client.post(f"{base}/api/games/{gid}/join", headers=forwarded(addresses[s]),
+                              json={"name": f"h{s}", "seat": s})
         j.raise_for_status()
         tokens.append(j.json()["token"])
-    return Table(gid, tokens)
+    return Table(gid, tokens, addresses)
 
 
-async def play(base: str, table: Table, args: argparse.Namespace, stop: float, tally: Tally,
-               rng: random.Random) -> None:
+async def play(base: str, table: Table, index: int, args: argparse.Namespace, stop: float,
+               tally: Tally, rng: random.Random) -> None:
     """Play ``table`` (and its rematches) until ``stop``, with a connection of its own (as
     the browsers of one game would have; one client shared by all games would spend more
     time choosing among its pooled connections than the server spends on an action)."""
     # uvicorn closes a connection idle for 5 s: let the client drop it first
     limits = httpx.Limits(max_connections=1, keepalive_expiry=3)
     async with httpx.AsyncClient(timeout=30, limits=limits) as client:
-        await play_tables(base, client, table, args, stop, tally, rng)
+        await play_tables(base, client, table, index, args, stop, tally, rng)
 
 
-async def play_tables(base: str, client: httpx.AsyncClient, table: Table,
+async def play_tables(base: str, client: httpx.AsyncClient, table: Table, index: int,
                       args: argparse.Namespace, stop: float, tally: Tally,
                       rng: random.Random) -> None:
     ws_base = base.replace("http://", "ws://")
@@ -146,10 +186,14 @@ async def play_tables(base: str, client: httpx.AsyncClient, table: Table,
         try:
             for i, token in enumerate(table.tokens):
                 ws = await websockets.connect(f"{ws_base}/ws/games/{table.gid}?token={token}",
-                                              max_size=2**24, compression=None)
+                                              max_size=2**24, compression=None,
+                                              additional_headers=forwarded(table.addresses[i]))
                 sockets.append(ws)
                 readers.append(asyncio.create_task(read_views(ws, table, i)))
             over = await play_one(base, client, table, readers, args, stop, tally, rng)
+        except websockets.InvalidStatus as e:
+            tally.error(f"websocket refused: HTTP {e.response.status_code}")
+            return
         except (OSError, TimeoutError, websockets.WebSocketException, httpx.HTTPError) as e:
             tally.error(f"connection ({type(e).__name__})")
             return
@@ -164,7 +208,14 @@ async def play_tables(base: str, client: httpx.AsyncClient, table: Table,
         tally.finished += 1
         if time.monotonic() >= stop:
             return
-        table = await open_game(client, base, args, 0, rematch_of=table.gid)
+        try:
+            table = await open_game(client, base, args, index, 0, rematch_of=table)
+        except httpx.HTTPStatusError as e:
+            tally.error(f"rematch refused: HTTP {e.response.status_code}")
+            return
+        except httpx.HTTPError as e:
+            tally.error(f"connection ({type(e).__name__})")
+            return
 
 
 async def play_one(base: str, client: httpx.AsyncClient, table: Table,
@@ -195,7 +246,7 @@ async def play_one(base: str, client: httpx.AsyncClient, table: Table,
         start = time.perf_counter()
         r = await client.post(f"{base}/api/games/{table.gid}/actions",
                               json={"seq": view["seq"], "action": notation},
-                              headers={"Authorization": f"Bearer {table.tokens[i]}"})
+                              headers=forwarded(table.addresses[i], table.tokens[i]))
         if r.status_code != 200:
             tally.error(f"HTTP {r.status_code}")
             await asyncio.sleep(0.1)
@@ -237,14 +288,58 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return (server, others) if found else (float("nan"), float("nan"))
 
 
-async def run(args: argparse.Namespace, base: str, pid: int) -> None:
+def peak_rss(pid: int) -> tuple[float, float]:
+    """The peak resident set size (MB, ``VmHWM`` in Linux's /proc) of the server process
+    and the largest of the other processes of its process group (the bot workers); NaN
+    where unknown."""
+    server = others = float("nan")
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            if status.parent.name != str(pid) and os.getpgid(int(status.parent.name)) != pid:
+                continue
+            line = next(x for x in status.read_text().splitlines() if x.startswith("VmHWM:"))
+        except (OSError, StopIteration):
+            continue
+        mb = int(line.split()[1]) / 1024
+        if status.parent.name == str(pid):
+            server = mb
+        else:
+            others = mb if others != others else max(others, mb)  # NaN != NaN
+    return server, others
+
+
+@dataclass
+class Measurement:
+    """What one run measured: the clients' tally, the actions stored meanwhile (bots
+    included), the wall time (s), CPU seconds of the server process, of its bot workers and
+    of these clients, peak RSS (MB) of the server and of its largest worker, and the games
+    in the lobby at the end."""
+
+    tally: Tally
+    moves: int
+    wall: float
+    cpu: tuple[float, float, float]
+    rss: tuple[float, float]
+    count: int
+
+
+During = Callable[[list[Table], float], Awaitable[Any]]
+"""Something run beside the players (``server_abuse.py``'s hostile client): called with the
+tables and the monotonic time the run stops, when the measured time starts; its result is
+awaited after the players have stopped."""
+
+
+async def measure(args: argparse.Namespace, base: str, pid: int,
+                  during: During | None = None) -> tuple[Measurement, Any]:
+    """Open ``args.games`` tables, play them for ``args.seconds`` (with ``during`` running
+    beside them, if given) and measure; returns the measurement and ``during``'s result."""
     limits = httpx.Limits(max_connections=10)
     async with httpx.AsyncClient(timeout=30, limits=limits) as client:
         gate = asyncio.Semaphore(8)
 
         async def opened(g: int) -> Table:
             async with gate:
-                return await open_game(client, base, args, g)
+                return await open_game(client, base, args, g, g)
 
         tables = await asyncio.gather(*(opened(g) for g in range(args.games)))
         tally = Tally()
@@ -253,7 +348,8 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> None:
         client_before = time.process_time()
         start = time.monotonic()
         stop = start + args.seconds
-        tasks = [asyncio.create_task(play(base, t, args, stop, tally, random.Random(k)))
+        beside = asyncio.ensure_future(during(tables, stop)) if during is not None else None
+        tasks = [asyncio.create_task(play(base, t, k, args, stop, tally, random.Random(k)))
                  for k, t in enumerate(tables)]
         done, late = await asyncio.wait(tasks, timeout=args.seconds + 2 * VIEW_TIMEOUT + 30)
         for task in late:
@@ -266,36 +362,55 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> None:
         cpu_after = cpu_seconds(pid)
         cpu = (cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1],
                time.process_time() - client_before)
+        rss = peak_rss(pid)
+        result = await beside if beside is not None else None
         after, count = await total_moves(client, base)
-    report(args, tally, after - before, wall, cpu, count)
+    return Measurement(tally, after - before, wall, cpu, rss, count), result
 
 
-def report(args: argparse.Namespace, tally: Tally, moves: int, wall: float,
-           cpu: tuple[float, float, float], count: int) -> None:
+async def run(args: argparse.Namespace, base: str, pid: int) -> None:
+    measurement, _ = await measure(args, base, pid)
+    report(args, measurement)
+
+
+def percentiles(values: list[float]) -> dict[str, float | int]:
+    """p50, p95, p99 and max in milliseconds of ``values`` (seconds), and their number."""
+    ms = sorted(x * 1000 for x in values)
+    if not ms:
+        return {"n": 0}
+
+    def pct(p: float) -> float:
+        return ms[min(len(ms) - 1, int(len(ms) * p))]
+
+    return {"p50": pct(0.5), "p95": pct(0.95), "p99": pct(0.99), "max": ms[-1], "n": len(ms)}
+
+
+def report(args: argparse.Namespace, m: Measurement) -> None:
+    tally, moves, wall, cpu = m.tally, m.moves, m.wall, m.cpu
     print(f"{args.games} concurrent {args.game} games on {args.db_label}: {args.humans} "
           f"scripted human(s) thinking {args.think:g} s on average and {args.bots} "
           f"{args.bot} bot(s) each, {args.bot_workers} bot worker(s); {wall:.1f} s; "
-          f"{tally.finished} games finished and rematched ({count} games in the lobby)")
+          f"{tally.finished} games finished and rematched ({m.count} games in the lobby)")
     print(f"actions: {moves} in all ({moves / wall:.1f}/s), {tally.human} by humans "
           f"({tally.human / wall:.1f}/s)")
     print(f"CPU: server process {cpu[0]:.1f} s ({1000 * cpu[0] / max(moves, 1):.2f} ms per "
           f"action), bot workers {cpu[1]:.1f} s, these clients {cpu[2]:.1f} s, of "
           f"{(os.cpu_count() or 1) * wall:.0f} core-seconds on {os.cpu_count()} cores "
           f"(shared with any other work; load average {os.getloadavg()[0]:.1f})")
+    print(f"memory: server process peak RSS {m.rss[0]:.0f} MB, largest bot worker "
+          f"{m.rss[1]:.0f} MB")
     for what, values in (("human action -> updated view on every human seat's socket",
                           tally.latencies),
                          ("human action -> HTTP acknowledgement", tally.acks)):
-        if not values:
-            continue
-        ms = sorted(x * 1000 for x in values)
-
-        def pct(p: float, ms: list[float] = ms) -> float:
-            return ms[min(len(ms) - 1, int(len(ms) * p))]
-
-        print(f"{what}: p50 {pct(0.5):.1f} ms, p95 {pct(0.95):.1f} ms, p99 "
-              f"{pct(0.99):.1f} ms, max {ms[-1]:.1f} ms over {len(ms)} actions")
+        if values:
+            print(f"{what}: {latency_line(percentiles(values))}")
     errors = ", ".join(f"{k}: {v}" for k, v in sorted(tally.errors.items())) or "none"
     print(f"errors: {sum(tally.errors.values())} ({errors})")
+
+
+def latency_line(p: dict[str, float | int]) -> str:
+    return (f"p50 {p['p50']:.1f} ms, p95 {p['p95']:.1f} ms, p99 {p['p99']:.1f} ms, "
+            f"max {p['max']:.1f} ms over {p['n']} actions")
 
 
 @contextlib.contextmanager
@@ -321,8 +436,8 @@ def database(kind: str, tmp: str) -> Iterator[tuple[str, str]]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def stop_server(proc: subprocess.Popen) -> None:
-    """SIGTERM, and report how long the server and its bot workers took to exit."""
+def stop_server(proc: subprocess.Popen) -> str:
+    """SIGTERM; says how long the server and its bot workers took to exit."""
     start = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     try:
@@ -330,8 +445,7 @@ def stop_server(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-        print("server shutdown: still running 30 s after SIGTERM; killed")
-        return
+        return "server shutdown: still running 30 s after SIGTERM; killed"
     took = time.monotonic() - start
     for _ in range(50):  # the bot workers and the pool's helper go with the server
         left = subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True, text=True)
@@ -341,40 +455,27 @@ def stop_server(proc: subprocess.Popen) -> None:
         time.sleep(0.1)
     if workers:
         os.killpg(proc.pid, signal.SIGKILL)
-    print(f"server shutdown on SIGTERM: exit code {code} after {took:.1f} s; "
-          + (f"processes left 5 s later: {' '.join(workers)}" if workers
-             else "no process left"))
+    return (f"server shutdown on SIGTERM: exit code {code} after {took:.1f} s; "
+            + (f"processes left 5 s later: {' '.join(workers)}" if workers
+               else "no process left"))
 
 
-def run_client(main: Coroutine[Any, Any, None]) -> None:
-    """Run the clients on uvloop when it is installed (it comes with uvicorn[standard],
-    which the server uses too), else on asyncio's own loop."""
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(main)
-    else:
-        uvloop.run(main)
+@dataclass
+class Server:
+    """A ``starlanes serve`` subprocess: its address, process, and once it has stopped,
+    lines about its shutdown and the last lines it logged besides its access log."""
+
+    base: str
+    proc: subprocess.Popen
+    notes: list[str] = field(default_factory=list)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=100, help="concurrent games")
-    ap.add_argument("--seconds", type=float, default=60, help="measured time")
-    ap.add_argument("--game", default="rift-domination")
-    ap.add_argument("--humans", type=int, default=2, help="scripted human seats per game")
-    ap.add_argument("--bots", type=int, default=1, help="bot seats per game")
-    ap.add_argument("--bot", default="heuristic", help="agent spec of the bot seats")
-    ap.add_argument("--think", type=float, default=1.0,
-                    help="a scripted human's mean thinking time in seconds (0: none)")
-    ap.add_argument("--bot-workers", type=int, default=1)
-    ap.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
-    ap.add_argument("--url", help="load a server already running at this address instead")
-    args = ap.parse_args()
-    if args.url:
-        args.db_label = f"the server at {args.url}"
-        run_client(run(args, args.url.rstrip("/"), 0))
-        return
+@contextlib.contextmanager
+def serving(args: argparse.Namespace, env: dict[str, str] | None = None) -> Iterator[Server]:
+    """Start ``starlanes serve`` on a fresh database of kind ``args.db`` (its label put in
+    ``args.db_label``) with ``args.bot_workers``, trusting the loopback proxy and with
+    ``env`` added to its environment; stop it on exit. Exits the program when it does not
+    start."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp, database(args.db, tmp) as (url, label):
         args.db_label = label
@@ -382,12 +483,13 @@ def main() -> None:
         proc = subprocess.Popen([sys.executable, "-m", "starlanes.cli", "serve", "--port",
                                  str(port), "--db", url, "--bot-workers", str(args.bot_workers)],
                                 stdout=subprocess.DEVNULL, stderr=errlog,
+                                env={**os.environ, **TRUSTED_PROXIES, **(env or {})},
                                 start_new_session=True)
-        base = f"http://127.0.0.1:{port}"
+        server = Server(f"http://127.0.0.1:{port}", proc)
         try:
             for _ in range(300):
                 try:
-                    httpx.get(f"{base}/api/games", timeout=1).raise_for_status()
+                    httpx.get(f"{server.base}/api/games", timeout=1).raise_for_status()
                     break
                 except httpx.HTTPError:
                     if proc.poll() is not None:
@@ -396,14 +498,73 @@ def main() -> None:
             if proc.poll() is not None:
                 errlog.seek(0)
                 sys.exit(f"the server did not start:\n{errlog.read().decode()}")
-            run_client(run(args, base, proc.pid))
+            yield server
         finally:
             if proc.poll() is None:
-                stop_server(proc)
+                server.notes.append(stop_server(proc))
             errlog.seek(0)
-            text = errlog.read().decode(errors="replace").strip()
-            if text:
-                print("server stderr (last lines):\n" + "\n".join(text.splitlines()[-15:]))
+            lines = [line for line in errlog.read().decode(errors="replace").splitlines()
+                     if line.strip() and " starlanes.access: " not in line]
+            if lines:
+                server.notes.append("server stderr besides its access log (last lines):\n"
+                                    + "\n".join(last_lines(lines, 15)))
+
+
+def last_lines(lines: list[str], most: int) -> list[str]:
+    """The last ``most`` distinct lines of a log (timestamps left out when comparing), in
+    order of first appearance, each repeated one prefixed with its count."""
+    counts: Counter[str] = Counter()
+    for line in lines:
+        counts[_STAMP.sub("", line)] += 1
+    return [f"{n} x {line}" if n > 1 else line for line, n in counts.items()][-most:]
+
+
+_STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ ")
+
+
+def run_client(main: Coroutine[Any, Any, Any]) -> Any:
+    """Run the clients on uvloop when it is installed (it comes with uvicorn[standard],
+    which the server uses too), else on asyncio's own loop; returns what ``main`` returns."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
+def arguments(description: str) -> argparse.ArgumentParser:
+    """The options of the load (``server_abuse.py`` adds its own)."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--games", type=int, default=100, help="concurrent games")
+    ap.add_argument("--seconds", type=float, default=60, help="measured time")
+    ap.add_argument("--game", default="rift-domination")
+    ap.add_argument("--humans", type=int, default=2, help="scripted human seats per game")
+    ap.add_argument("--bots", type=int, default=1, help="bot seats per game")
+    ap.add_argument("--bot", default="heuristic",
+                    help="the bot seats' name in the server's bot catalogue")
+    ap.add_argument("--think", type=float, default=1.0,
+                    help="a scripted human's mean thinking time in seconds (0: none)")
+    ap.add_argument("--bot-workers", type=int, default=1)
+    ap.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    return ap
+
+
+def main() -> None:
+    ap = arguments(__doc__.split("\n\n")[0])
+    ap.add_argument("--url", help="load a server already running at this address instead "
+                                  "(trusting 127.0.0.1 as a proxy: see above)")
+    args = ap.parse_args()
+    if args.url:
+        args.db_label = f"the server at {args.url}"
+        run_client(run(args, args.url.rstrip("/"), 0))
+        return
+    server: Server | None = None
+    try:
+        with serving(args) as server:
+            run_client(run(args, server.base, server.proc.pid))
+    finally:
+        if server is not None and server.notes:
+            print("\n".join(server.notes))
 
 
 if __name__ == "__main__":
