@@ -99,6 +99,9 @@ def serve(
     # seconds, then stop bots and finish the queued writes (a second signal stops at once).
     server = uvicorn.Server(uvicorn.Config(
         application, log_level="warning", access_log=False,
+        # the client address is the server's own business (trusted_proxies); uvicorn's
+        # own X-Forwarded-For handling would trust loopback behind our back
+        proxy_headers=False, server_header=False,
         timeout_graceful_shutdown=SHUTDOWN_SECONDS))
     server.run(sockets=[sock])
 
