@@ -28,6 +28,15 @@ def _body(game: str = GD, **extra) -> dict:
     return {"game": game, "players": 2, "seats": ["human", "human"], **extra}
 
 
+def _try_first_legal(c: TestClient, gid: str, tokens: tuple[str, ...]):
+    """The deciding seat's token, its view, and the answer to its first legal action."""
+    tok = tokens[view(c, gid)["waiting_for"]]
+    v = view(c, gid, tok)
+    r = c.post(f"/api/games/{gid}/actions",
+               json={"seq": v["seq"], "action": v["legal"][0]["notation"]}, headers=auth(tok))
+    return tok, v, r
+
+
 # ---------------------------------------------------------------------- bots by name only
 def test_a_seat_spec_that_names_a_module_is_refused_and_nothing_is_imported(client):
     sys.modules.pop("this", None)
@@ -244,12 +253,7 @@ def test_a_write_the_database_refuses_answers_503_and_acknowledges_nothing(clien
 
     monkeypatch.setattr(store, "append_actions", down)
     monkeypatch.setattr(store, "ping", down)
-    seat = view(client, gid)["waiting_for"]
-    tok = (a, b)[seat]
-    v = view(client, gid, tok)
-    r = client.post(f"/api/games/{gid}/actions",
-                    json={"seq": v["seq"], "action": v["legal"][0]["notation"]},
-                    headers=auth(tok))
+    tok, v, r = _try_first_legal(client, gid, (a, b))
     assert r.status_code == 503 and r.headers["Retry-After"] == "5"
     assert "nothing was changed" in r.json()["error"]
     assert view(client, gid, tok)["seq"] == v["seq"]
@@ -287,12 +291,7 @@ def test_a_removed_sqlite_file_stops_writes_with_a_log_line(tmp_path, caplog):
         gid = create(c, game=GD)
         a, b = join(c, gid, "Ann", 0), join(c, gid, "Bob", 1)
         path.unlink()
-        seat = view(c, gid)["waiting_for"]
-        tok = (a, b)[seat]
-        v = view(c, gid, tok)
-        r = c.post(f"/api/games/{gid}/actions",
-                   json={"seq": v["seq"], "action": v["legal"][0]["notation"]},
-                   headers=auth(tok))
+        tok, v, r = _try_first_legal(c, gid, (a, b))
         assert r.status_code == 503 and "removed" in r.json()["error"]
         assert view(c, gid, tok)["seq"] == v["seq"]
         assert c.post("/api/games", json=_body()).status_code == 503

@@ -49,7 +49,7 @@ from starlanes.engine import GameRecord, StarlanesError, game_class, game_ids
 from .bots import BotPool
 from .config import ServerConfig
 from .errors import ServerError
-from .hygiene import AccessLog, SecurityHeaders, header, origin_allowed
+from .hygiene import AccessLog, SecurityHeaders, origin_allowed
 from .limits import ClientLimits, client_address
 from .replays import record_replay
 from .service import GameService
@@ -294,8 +294,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
 
     @app.websocket("/ws/games/{game_id}")
     async def socket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
-        if not origin_allowed(header(ws.scope, b"origin"), config,
-                              header(ws.scope, b"host"), ws.scope.get("scheme", "ws")):
+        if not origin_allowed(ws.headers.get("origin"), config, ws.headers.get("host"),
+                              ws.url.scheme):
             await ws.close(code=4403, reason="this page's origin may not open the game")
             return
         try:

@@ -125,9 +125,8 @@ def display_name(name: Any) -> str:
     if not isinstance(name, str):
         raise Unprocessable("a display name is text")
     for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in " ":
-            if ch in "\t\n\r":
-                continue  # plain white space: folded below
+        # tab and line breaks are plain white space, folded below
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in "\t\n\r":
             raise Unprocessable(f"a display name may not hold control characters "
                                 f"(U+{ord(ch):04X})")
     clean = " ".join(name.split())

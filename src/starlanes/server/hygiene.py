@@ -115,14 +115,6 @@ class AccessLog:
                             (time.perf_counter() - started) * 1000)
 
 
-def header(scope: Scope, name: bytes) -> str | None:
-    """The first value of the request header ``name`` (lower-case bytes), or None."""
-    for key, value in scope.get("headers", []):
-        if key == name:
-            return value.decode("latin-1")
-    return None
-
-
 def origin_allowed(origin: str | None, config: ServerConfig, host: str | None,
                    scheme: str) -> bool:
     """Whether a websocket opened from a page of ``origin`` may connect. No Origin header:

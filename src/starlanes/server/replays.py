@@ -55,9 +55,8 @@ class ReplayCache:
             start = None
             with self._lock:
                 points = self._games.get(key, {})
-                self._games.pop(key, None)
                 if points:
-                    self._games[key] = points
+                    self._games.move_to_end(key)
                 for at in sorted(points, reverse=True):
                     done, st = points[at]
                     if at <= step and tuple(actions[:at]) == done:
