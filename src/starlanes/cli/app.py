@@ -29,10 +29,28 @@ from starlanes.terminal import err, printable
 app = typer.Typer(
     help="Play, simulate and replay space-strategy tabletop games.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from starlanes import __version__
+
+        typer.echo(f"starlanes {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the starlanes version and exit.")] = False,
+) -> None:
+    """Play, simulate and replay space-strategy tabletop games."""
 
 
 # ---------------------------------------------------------------------- helpers

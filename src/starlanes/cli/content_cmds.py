@@ -5,6 +5,7 @@ their content entries and their rules reference."""
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import asdict
 from typing import Annotated
 
@@ -196,6 +197,9 @@ def rules_cmd(
     text = "\n\n".join(s.markdown for s in chosen)
     if plain:
         typer.echo(text)
+    elif out.is_terminal and sys.stdin.isatty():
+        with out.pager(styles=True):  # $PAGER (or less); never when piped
+            out.print(Markdown(text))
     else:
         out.print(Markdown(text))
 

@@ -82,6 +82,43 @@ def _check_plain(value: Any, path: str) -> None:
             _check_plain(v, f"{path}[{i}]")
 
 
+def _numeric(text: str) -> bool:
+    """Whether pydantic would read ``text`` as a number (``"7"``, ``" 2.5 "``)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _check_numbers(annotation: Any, value: Any, path: str) -> None:
+    """Raise ValueError where ``value`` gives ``true``/``false`` or text for an integer or a
+    number of ``annotation`` (pydantic would read ``true`` as 1 and ``"7"`` as 7), following
+    arrays and tables; naming the key ``path``."""
+    annotation, _ = _strip(annotation)
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if annotation in (int, float):
+        want = "an integer" if annotation is int else "a number"
+        if isinstance(value, bool):
+            raise ValueError(f"key {path!r}: {str(value).lower()} is not {want}")
+        if isinstance(value, str) and _numeric(value):
+            raise ValueError(f"key {path!r}: {value!r} is text, not {want}; write the "
+                             "number without quotes")
+    elif origin in (tuple, list) and args and isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            _check_numbers(args[0] if origin is list or args[-1] is Ellipsis
+                           or len(args) <= i else args[i], v, f"{path}[{i}]")
+    elif origin is dict and len(args) == 2 and isinstance(value, dict):
+        for k, v in value.items():
+            _check_numbers(args[1], v, f"{path}.{k}")
+    elif (isinstance(annotation, type) and issubclass(annotation, BaseModel)
+          and not issubclass(annotation, ContentEntry) and isinstance(value, dict)):
+        for k, v in value.items():
+            sub = annotation.model_fields.get(k) if isinstance(k, str) else None
+            if sub is not None:
+                _check_numbers(sub.annotation, v, f"{path}.{k}")
+
+
 class ContentEntry(BaseModel):
     """Base of every content entry: provenance is required. Every number is bounded by
     :data:`CONTENT_NUMBER_LIMIT`, ids and table keys are plain identifiers and no text
@@ -96,6 +133,11 @@ class ContentEntry(BaseModel):
     @classmethod
     def _plain_values(cls, data: Any) -> Any:
         _check_plain(data, "")
+        if isinstance(data, dict):
+            for key, value in data.items():
+                info = cls.model_fields.get(key) if isinstance(key, str) else None
+                if info is not None:
+                    _check_numbers(info.annotation, value, key)
         return data
 
     @model_validator(mode="after")
@@ -105,15 +147,37 @@ class ContentEntry(BaseModel):
         return self
 
 
+MAX_CONTENT_BYTES = 4 * 1024 * 1024
+"""The largest content file read (bytes); the packaged files are a few tens of KB."""
+
+
 def read_toml(path: Path) -> dict[str, Any]:
-    """Parse a TOML file; raises ContentError naming the file and the TOML error."""
+    """Parse a TOML file. Raises ContentError naming the file and what is wrong: missing,
+    not a regular file (a folder, a symlink loop), unreadable, larger than
+    :data:`MAX_CONTENT_BYTES`, not UTF-8, not valid TOML, or nested too deeply."""
     try:
+        if not path.is_file():
+            what = "is a folder" if path.is_dir() else (
+                "is a broken or looping symbolic link" if path.is_symlink()
+                else "does not exist" if not path.exists() else "is not a regular file")
+            raise ContentError(f"content file {path} {what}, not a TOML file")
         with path.open("rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise ContentError(f"content file {path} does not exist") from None
+            data = f.read(MAX_CONTENT_BYTES + 1)
+    except OSError as e:
+        raise ContentError(f"content file {path} cannot be read: "
+                           f"{e.strerror or type(e).__name__}") from None
+    if len(data) > MAX_CONTENT_BYTES:
+        raise ContentError(f"content file {path} is larger than {MAX_CONTENT_BYTES} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ContentError(f"content file {path} is not UTF-8 text (byte {e.start})") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ContentError(f"content file {path} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise ContentError(f"content file {path} is nested too deeply to be content") from None
 
 
 # ------------------------------------------------------------------ validation messages
@@ -222,9 +286,10 @@ def describe_error(model: type[BaseModel], e: ValidationError) -> str:
     if not loc:
         return err["msg"]
     expected = _field_type(model, loc)
-    got = err.get("input")
+    got = repr(err.get("input"))
+    got = got if len(got) <= 80 else got[:77] + "..."
     tail = f"; expected {expected}" if expected else ""
-    return f"key {key!r}: {err['msg']}{tail}, got {got!r}"
+    return f"key {key!r}: {err['msg']}{tail}, got {got}"
 
 
 def _validate_rows(rows: Any, label: str, key: str, model: type[M],

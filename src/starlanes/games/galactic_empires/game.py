@@ -65,6 +65,10 @@ class GalacticEmpires(Game):
         super().__init__(players=players, seed=seed, **options)
         self.content = load_content(self.content_dir(), self.content_overrides())
         names = [d for d in self.options["decks"].split(",") if d]
+        if self.options["decks"] and len(names) != self.options["decks"].count(",") + 1:
+            raise BadOptionError(
+                f"option 'decks' has an empty entry in {self.options['decks']!r}: name one "
+                "Standard Game deck per seat, comma-separated (e.g. krebiz,argonian)")
         for nm in names:
             d = self.content.decks.get(nm)
             if d is None or d.structure != "standard":
