@@ -117,6 +117,12 @@ class Game(ABC):
         option, applied after the content directory."""
         return tuple(self.options.get("content_set", ()))
 
+    def seat_setup_kind(self) -> str:
+        """What a seat may bring to this game as loaded (its ``seat_setup`` option, e.g.
+        ``"deck"``), or "" when seats bring nothing. A server asks it before taking a
+        seat's setup; the game's companion module ``seat_setup`` builds and checks it."""
+        return ""
+
     @property
     def content_fingerprint(self) -> str:
         """SHA-256 (hex) of the merged content this game was loaded with; empty for a game

@@ -143,3 +143,15 @@ CONTENT_SET_OPTION = OptionSpec(
     "command line write -o content.FILE.ID.KEY=VALUE (e.g. -o content.units.destroyer.cost=2)"
 )
 """The ``content_set`` option: dotted content overrides (see engine.content.ContentFiles)."""
+
+SEAT_SETUP = "seat_setup"
+SEAT_SETUP_OPTION = OptionSpec(
+    SEAT_SETUP, tuple, (),
+    "what each seat brings to the game, in seat order ('' for the game's default), e.g. a "
+    "deck code; the game checks it; a server keeps it hidden from the other seats until "
+    "the game is over (on the command line give it with --deck)"
+)
+"""The per-seat setup option (``seat_setup``) of a game whose seats may bring something of
+their own (a deck): one text per seat, read and checked by the game. A server takes it per
+seat on create and join (never in ``options``), hides it from the other seats, the lobby and
+spectators, and the game record holds it once the game is over."""

@@ -3,19 +3,23 @@ docs/rulings/galactic-empires.md)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from starlanes.engine import (
     CONTENT_OPTION,
     CONTENT_SET_OPTION,
+    SEAT_SETUP_OPTION,
     BadOptionError,
     Game,
     OptionSet,
     OptionSpec,
+    derive_seed,
     register,
 )
 
 from .content import BASIC_SETS, deck_problems, load_content
+from .seat_setup import KIND, seat_decks
 from .setup import begin, deck_lists
 from .state import GEState
 
@@ -59,6 +63,7 @@ class GalacticEmpires(Game):
                    minimum=1, maximum=10000),
         CONTENT_OPTION,
         CONTENT_SET_OPTION,
+        SEAT_SETUP_OPTION,
     ))
 
     def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
@@ -75,16 +80,27 @@ class GalacticEmpires(Game):
                 raise BadOptionError(f"unknown Standard Game deck {nm!r}")
             if deck_problems(self.content, d):
                 raise BadOptionError(f"deck {nm!r}: {deck_problems(self.content, d)[0]}")
+        #: per seat, the deck of its own it brought (seat_setup, a deck code), or None
+        self.seat_decks = seat_decks(self.content, self.options["structure"],
+                                     self.options["seat_setup"], self.players)
         lists = deck_lists(self.content, self.options["structure"], self.options["deck"],
-                           self.options["decks"], self.players)
+                           self.options["decks"], self.players, self.seat_decks)
         need = self.players + 9 if self.options["structure"] == "standard" else \
             self.players * (self.players + 10)
         if min(len(lst) for lst in lists) < need:
             raise BadOptionError(
                 f"the deck is too small to ante, set aside reserves and deal {self.players} "
                 f"players (needs {need} cards); use deck=both")
+        for seat, own in enumerate(self.seat_decks):
+            if own is not None:  # card numbers (card#n) must not tell the sorted list apart
+                random.Random(derive_seed(seed, "own deck", seat)).shuffle(lists[seat])
         self.defs = tuple(cid for lst in lists for cid in lst)
         self.deck_of = tuple(k for k, lst in enumerate(lists) for _ in lst)
+
+    def seat_setup_kind(self) -> str:
+        """``"deck"`` in the Standard Game (each seat may bring its own deck as a deck
+        code, ruling GE-OPEN-01), "" in the Basic Game."""
+        return KIND if self.options["structure"] == "standard" else ""
 
     def new_initial_state(self) -> GEState:
         state = GEState(self, self.content, self.defs, self.deck_of)

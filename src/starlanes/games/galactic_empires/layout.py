@@ -14,6 +14,7 @@ from .state import HQ_LIMIT
 from .texts import TYPE_NAMES, WEAPON_NAMES
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .content import Content
     from .state import GEState
 
 
@@ -31,10 +32,16 @@ def layout(state: GEState) -> dict[str, Any]:
         "hq_limit": HQ_LIMIT,
         "weapons": dict(WEAPON_NAMES),
         "empires": {e.id: {"name": e.name, "text": e.text} for e in c.empires.values()},
-        "cards": {k.id: {"name": k.name, "empire": k.empire, "type": k.type,
-                         "type_name": TYPE_NAMES.get(k.type, k.type),
-                         "strength": k.strength, "shields": k.shields, "weapons": k.weapons,
-                         "requires": _points(k.requires), "generates": _points(k.generates),
-                         "reaction": k.reaction, "text": k.text}
-                  for k in c.cards.values()},
+        "cards": card_faces(c),
     }
+
+
+def card_faces(c: Content) -> dict[str, dict[str, Any]]:
+    """Every card's printed face: card id -> name, empire, type, type_name, strength,
+    shields, weapons (symbols), requires/generates (point -> n), reaction, text."""
+    return {k.id: {"name": k.name, "empire": k.empire, "type": k.type,
+                   "type_name": TYPE_NAMES.get(k.type, k.type),
+                   "strength": k.strength, "shields": k.shields, "weapons": k.weapons,
+                   "requires": _points(k.requires), "generates": _points(k.generates),
+                   "reaction": k.reaction, "text": k.text}
+            for k in c.cards.values()}

@@ -3,22 +3,24 @@ the ante and the reserve fleet, rulings GE-OPEN-04 and GE-OPEN-20)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .content import BASIC_SETS, STANDARD_DEFAULT, stocked_minor
 from .state import POOL_NAMES, H, P, S, X
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .content import Content
+    from .content import Content, Deck
     from .state import GEState
 
 HAND_SIZE = 9
 
 
 def deck_lists(content: Content, structure: str, deck: str, decks: str,
-               players: int) -> list[list[str]]:
+               players: int, own: Sequence[Deck | None] = ()) -> list[list[str]]:
     """The card ids of each deck: one shared deck in the Basic Game (GE-DECK-01), one per
-    player in the Standard Game."""
+    player in the Standard Game: the seat's own deck (``own[seat]``, option seat_setup)
+    or else the ready-made deck option ``decks`` gives it."""
     if structure == "basic":
         if deck == "auto":
             deck = BASIC_SETS[0] if players == 2 else "both"
@@ -28,12 +30,8 @@ def deck_lists(content: Content, structure: str, deck: str, decks: str,
             for cid, k in sorted(content.decks[nm].cards.items()):
                 out.extend([cid] * k)
         return [out]
-    chosen = [d for d in decks.split(",") if d] or list(STANDARD_DEFAULT)
-    lists = []
-    for seat in range(players):
-        d = content.decks[chosen[seat % len(chosen)]]
-        lists.append([cid for cid, k in sorted(d.cards.items()) for _ in range(k)])
-    return lists
+    return [[cid for cid, k in sorted(d.cards.items()) for _ in range(k)]
+            for d in standard_decks(content, decks, players, own)]
 
 
 def begin(s: GEState) -> None:
@@ -53,7 +51,8 @@ def begin(s: GEState) -> None:
     for d in s.decks:
         s.rng.shuffle(d)
     if s.structure == "standard":
-        major = [s.content.decks[nm].major for nm in _standard_names(s)]
+        major = [d.major for d in standard_decks(s.content, s.options["decks"], s.n,
+                                                 s.game.seat_decks)]
         s.major = [m if m != "generic" else "" for m in major]
     else:  # ruling GE-OPEN-15: the shared deck's stocking decides, not the first ship
         s.major = [stocked_minor(s.cards, list(s.defs))] * s.n
@@ -94,9 +93,13 @@ def roll_off(s: GEState, seats: list[int]) -> int:
     return seats[0]
 
 
-def _standard_names(s: GEState) -> list[str]:
-    chosen = [d for d in s.options["decks"].split(",") if d] or list(STANDARD_DEFAULT)
-    return [chosen[i % len(chosen)] for i in range(s.n)]
+def standard_decks(content: Content, decks: str, players: int,
+                   own: Sequence[Deck | None] = ()) -> list[Deck]:
+    """The Standard Game deck of each seat: its own (``own[seat]``) or the ready-made one
+    of option ``decks`` (comma-separated, cycled; default krebiz,argonian,corporate,mechad)."""
+    chosen = [d for d in decks.split(",") if d] or list(STANDARD_DEFAULT)
+    return [own[i] if i < len(own) and own[i] is not None else
+            content.decks[chosen[i % len(chosen)]] for i in range(players)]
 
 
 def begin_turn(s: GEState) -> None:
