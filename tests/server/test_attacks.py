@@ -496,3 +496,45 @@ def test_a_game_whose_bots_spent_their_budget_gets_the_quick_fallback(tmp_path, 
             time.sleep(0.05)
     assert jobs[0] == ("mcts:iterations=30", 3)
     assert set(jobs[1:]) == {("heuristic", 0.0)}
+
+
+def test_a_client_whose_bots_spent_its_hour_gets_the_quick_fallback(tmp_path, monkeypatch):
+    """The bots of all games one client created share ``bot_seconds_per_client_hour``: a
+    client that creates game after game of the slowest bot gets the quick fallback once
+    its hour is spent, while another client's bots still think."""
+    config = test_config(limits={"bot_seconds_per_client_hour": 0.5},
+                         bots=[{"name": "slow", "spec": "mcts:iterations=30", "seconds": 3}],
+                         trusted_proxies=["127.0.0.1/32"])
+    app = create_app(f"sqlite:///{tmp_path / 'c.db'}", bot_workers=0, config=config)
+    with TestClient(app, client=("127.0.0.1", 5000)) as c:
+        pool = c.app.state.service.bots
+        real = pool.move
+        jobs: list[tuple[str, str, str]] = []
+
+        async def spy(job):
+            jobs.append((job.owner, job.key, job.spec))
+            if job.spec != "heuristic":
+                import asyncio
+
+                await asyncio.sleep(0.6)  # as if it thought that long: past the hour's budget
+            return await real(job)
+
+        monkeypatch.setattr(pool, "move", spy)
+
+        def made_by(address: str) -> str:
+            r = c.post("/api/games", json={"game": GD, "seats": ["slow", "slow"]},
+                       headers={"X-Forwarded-For": address})
+            assert r.status_code == 201, r.text
+            gid = r.json()["id"]
+            deadline = time.monotonic() + 60
+            while view(c, gid)["seq"] < 4:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            return gid
+
+        first, second = made_by("198.51.100.7"), made_by("198.51.100.7")
+        other = made_by("198.51.100.8")
+    slow = [(owner, key) for owner, key, spec in jobs if spec != "heuristic"]
+    assert slow[0] == ("198.51.100.7", first)  # the first move thought, and spent the hour
+    assert ("198.51.100.7", second) not in slow  # the same client's next game: no search
+    assert ("198.51.100.8", other) in slow  # another client's bots still think

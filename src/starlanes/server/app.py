@@ -50,7 +50,7 @@ from .bots import BotPool
 from .config import ServerConfig
 from .errors import ServerError
 from .hygiene import AccessLog, SecurityHeaders, origin_allowed
-from .limits import ClientLimits, client_address
+from .limits import ClientLimits, client_address, rate_key
 from .replays import record_replay
 from .service import GameService
 from .store import Store, StoreConflict, StoreError, database_url, upgrade
@@ -217,9 +217,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         return {"games": service.lobby()}
 
     @app.post("/api/games", status_code=201)
-    async def create(body: CreateGame) -> dict[str, Any]:
+    async def create(body: CreateGame, request: Request) -> dict[str, Any]:
         live = await service.create(body.game, body.players, body.seats, body.options,
-                                    body.seed, body.clock_seconds)
+                                    body.seed, body.clock_seconds,
+                                    owner=rate_key(client_of(request.scope)))
         return {"id": live.id, "url": f"/games/{live.id}", "seeded": live.row.seeded}
 
     @app.post("/api/games/{game_id}/join")
@@ -229,9 +230,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         return {"seat": seat, "token": token, "link": link, "url": base_url + link}
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
-    async def rematch(game_id: str,
+    async def rematch(game_id: str, request: Request,
                       authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        live = await service.rematch(game_id, _token(authorization))
+        live = await service.rematch(game_id, _token(authorization),
+                                     owner=rate_key(client_of(request.scope)))
         return {"id": live.id, "url": f"/games/{live.id}"}
 
     # -------------------------------------------------------------- play

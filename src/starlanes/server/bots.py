@@ -5,13 +5,14 @@ state (keeping a few recent games cached, so a bot's next move only applies the 
 since its last one) and returns the agent's action as notation. The server then applies it
 like anyone's action, so bot moves are checked, stored and pushed the same way.
 
-Fairness. Jobs wait in one queue per game; a free worker takes the first job of the next
-game in turn (round-robin across games, first come first served within a game), and a game
-never has two jobs thinking at once. Jobs whose budget is over ``quick_seconds`` (a slow
-MCTS) are *slow*: with two or more workers they may hold all workers but one, so random,
-heuristic and quick MCTS bots always find a worker however many slow games think. With a
-single worker both kinds share it, and a quick move waits for one slow move at most (its
-budget) besides the quick moves ahead of it.
+Fairness. Jobs wait in one queue per game, and games are grouped by their ``owner`` (the
+client that created them). A free worker serves the owners in turn, and within an owner its
+games in turn (round-robin on both levels, first come first served within a game); a game
+never has two jobs thinking at once. So a client that created sixty games gets the same
+share of the workers as a client with one. Jobs whose budget is over ``quick_seconds`` (a
+slow MCTS) are *slow*: they may hold all workers but one, so random, heuristic and quick
+MCTS bots always find a worker however many slow games think. A pool asked for a single
+worker process therefore runs two: one for any bot and one kept for quick bots.
 A job that thinks past its budget plus ``overrun`` seconds has its worker process killed
 and fails with TimeoutError (threads cannot be stopped: in thread mode that cap is not
 enforced).
@@ -33,6 +34,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -61,7 +63,8 @@ _PR_SET_PDEATHSIG = 1
 class BotJob:
     """Everything a worker needs: the server's game id (cache key, and the unit of fairness),
     game settings, the notations so far, the seat, its agent spec and ``seconds``, the
-    bot's thinking budget per move (0 for bots that answer at once)."""
+    bot's thinking budget per move (0 for bots that answer at once), and ``owner``, the
+    group the game is served in turn with (its creator; empty: a group of its own)."""
 
     key: str
     game: str
@@ -72,6 +75,12 @@ class BotJob:
     seat: int
     spec: str
     seconds: float = 0.0
+    owner: str = ""
+
+    @property
+    def group(self) -> str:
+        """The fairness group: the owner, or the game itself when it has none."""
+        return f"owner {self.owner}" if self.owner else f"game {self.key}"
 
 
 @dataclass(frozen=True)
@@ -209,7 +218,8 @@ class _Ticket:
 
 
 class BotPool:
-    """Where bots think: ``workers`` worker processes, or with ``workers=0`` ``threads``
+    """Where bots think: ``workers`` worker processes (at least two: with ``workers=1`` a
+    second one is kept for quick bots), or with ``workers=0`` ``threads``
     daemon threads of this process (tests and tiny servers; a search then shares the
     server's interpreter lock). Each worker is served by a thread of the pool that takes
     jobs in the fair order described in the module docstring.
@@ -230,15 +240,16 @@ class BotPool:
         self.workers = workers
         self.quick_seconds = quick_seconds
         self.overrun = overrun
-        slots = workers or (THREADS if threads is None else threads)
+        slots = max(workers, 2) if workers else (THREADS if threads is None else threads)
         if slots < 1:
             raise ValueError("a pool in thread mode needs at least one thread")
         self.slow_cap = slots - 1 if slots >= 2 else 1
         """How many slow jobs may think at once: all workers but one, or the only one."""
         self._slots = [_Slot(self, i) for i in range(slots)]
         self._cond = threading.Condition()
-        self._queues: OrderedDict[str, deque[_Ticket]] = OrderedDict()
-        """Waiting jobs per game, games in turn order (the next game to serve first)."""
+        self._queues: OrderedDict[str, OrderedDict[str, deque[_Ticket]]] = OrderedDict()
+        """Waiting jobs per fairness group and game, both in turn order (next to serve
+        first)."""
         self._busy: set[str] = set()
         self._running: set[_Ticket] = set()
         self._counts = {"started": 0, "dropped": 0, "timed_out": 0}
@@ -262,7 +273,8 @@ class BotPool:
                 self._started = True
                 for slot in self._slots:
                     slot.thread.start()
-            self._queues.setdefault(job.key, deque()).append(ticket)
+            games = self._queues.setdefault(job.group, OrderedDict())
+            games.setdefault(job.key, deque()).append(ticket)
             self._cond.notify_all()
         try:
             return await ticket.future
@@ -273,7 +285,7 @@ class BotPool:
     def stats(self) -> BotStats:
         """Jobs waiting and thinking now, per lane, and the totals so far."""
         with self._cond:
-            waiting = [t for q in self._queues.values() for t in q]
+            waiting = list(self._waiting())
             slow_running = sum(t.slow for t in self._running)
             slow_waiting = sum(t.slow for t in waiting)
             return BotStats(len(waiting) - slow_waiting, slow_waiting,
@@ -284,7 +296,7 @@ class BotPool:
         without waiting for their searches (threads are left to end with the process)."""
         with self._cond:
             self._closed = True
-            tickets = [t for q in self._queues.values() for t in q] + list(self._running)
+            tickets = list(self._waiting()) + list(self._running)
             self._queues.clear()
             self._cond.notify_all()
         for ticket in tickets:
@@ -294,36 +306,57 @@ class BotPool:
             slot.stop()
 
     # -------------------------------------------------------------- used by the slots
+    def _waiting(self) -> Iterator[_Ticket]:
+        for games in self._queues.values():
+            for queue in games.values():
+                yield from queue
+
     def _unqueue(self, ticket: _Ticket) -> None:
         with self._cond:
-            queue = self._queues.get(ticket.job.key)
-            if queue is not None and ticket in queue:
+            games = self._queues.get(ticket.job.group)
+            queue = games.get(ticket.job.key) if games is not None else None
+            if games is not None and queue is not None and ticket in queue:
                 queue.remove(ticket)
                 if not queue:
-                    del self._queues[ticket.job.key]
+                    del games[ticket.job.key]
+                if not games:
+                    del self._queues[ticket.job.group]
+
+    def _candidates(self, slow_running: int) -> Iterator[tuple[str, str]]:
+        """(group, game) of the jobs that may start now, in turn order."""
+        for group, games in self._queues.items():
+            for key, queue in games.items():
+                if key in self._busy or (queue[0].slow and slow_running >= self.slow_cap):
+                    continue
+                yield group, key
 
     def _take(self) -> _Ticket | None:
         """Block until a job may start, and start it; None once the pool is closed.
 
-        The first game in turn whose next job may start goes; with a single worker a
-        quick job goes first right after a slow one, so it waits for one slow job at
-        most however many slow games wait."""
+        The first group in turn, and in it the first game in turn, whose next job may
+        start goes. With a single slot (thread mode with one thread) a quick job goes
+        first right after a slow one, so it waits for one slow job at most however many
+        slow games wait."""
         with self._cond:
             while not self._closed:
                 slow_running = sum(t.slow for t in self._running)
-                keys = list(self._queues)
-                if self._last_slow and len(self._slots) == 1:
-                    keys.sort(key=lambda k: self._queues[k][0].slow)  # stable: turn order
-                for key in keys:
-                    queue = self._queues[key]
-                    if key in self._busy or (queue[0].slow and slow_running >= self.slow_cap):
-                        continue
+                ready = list(self._candidates(slow_running))
+                if ready and self._last_slow and len(self._slots) == 1:
+                    ready.sort(key=lambda gk: self._queues[gk[0]][gk[1]][0].slow)  # stable
+                if ready:
+                    group, key = ready[0]
+                    games = self._queues[group]
+                    queue = games[key]
                     ticket = queue.popleft()
                     self._last_slow = ticket.slow
                     if queue:
-                        self._queues.move_to_end(key)
+                        games.move_to_end(key)
                     else:
-                        del self._queues[key]
+                        del games[key]
+                    if games:
+                        self._queues.move_to_end(group)
+                    else:
+                        del self._queues[group]
                     self._busy.add(key)
                     self._running.add(ticket)
                     self._counts["started"] += 1

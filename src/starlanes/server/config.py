@@ -105,6 +105,10 @@ class Limits(BaseModel):
     bot_seconds_per_game: float = Field(default=3600.0, gt=0)
     """Thinking time one game's bots may spend in all (seconds); past it they play at once
     (the catalogue's quick fallback, ``heuristic``)."""
+    bot_seconds_per_client_hour: float = Field(default=1800.0, gt=0)
+    """Thinking time the bots of all games one client created may spend per hour (seconds;
+    a fixed window); past it those bots play at once (``heuristic``) until the hour ends.
+    Bot time is also shared in turn between clients, whatever this allows."""
 
 
 class ServerConfig(BaseSettings):

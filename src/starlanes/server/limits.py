@@ -124,8 +124,8 @@ def _classify(text: str, networks: tuple[Network, ...]) -> tuple[str | None, boo
 
 
 @functools.lru_cache(maxsize=8192)
-def _rate_key(address: str) -> str:
-    """The key rates are counted under: the address, or its /64 network for IPv6."""
+def rate_key(address: str) -> str:
+    """The key a client's rates (and bot time) are counted under: the address, or its /64 network for IPv6."""
     if ":" not in address:
         return address
     try:
@@ -229,9 +229,9 @@ class ClientLimits:
     # -------------------------------------------------------------- shared
     def _client(self, scope: Scope) -> str:
         if self.networks:
-            return _rate_key(client_address(scope, self.networks))
+            return rate_key(client_address(scope, self.networks))
         peer = scope.get("client")
-        return _rate_key(str(peer[0])) if peer else "unknown"
+        return rate_key(str(peer[0])) if peer else "unknown"
 
     async def _refusal(self, method: str, path: str, key: str,
                        token: bool) -> tuple[str, int] | None:

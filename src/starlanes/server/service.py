@@ -96,6 +96,8 @@ class GameService:
         self.subscribers: dict[str, set[Subscriber]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._clock_tasks: dict[str, asyncio.Task[None]] = {}
+        self._owner_spent: dict[str, tuple[float, float]] = {}
+        """Bot seconds per owning client in its current hour: (window start, seconds)."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -137,9 +139,11 @@ class GameService:
     # ------------------------------------------------------------------ lobby
     async def create(self, game: str, players: int | None, seats: Sequence[str],
                      options: dict[str, Any] | None = None, seed: int | None = None,
-                     clock_seconds: float = 0.0, rematch_of: str | None = None) -> LiveGame:
+                     clock_seconds: float = 0.0, rematch_of: str | None = None,
+                     owner: str = "") -> LiveGame:
         """Create a game; ``seats`` holds ``human`` or a bot's catalogue name per seat,
-        ``options`` the game's options (``content``: a content pack's name). ``seed`` None
+        ``options`` the game's options (``content``: a content pack's name), ``owner`` the
+        creating client's key (its bots share that client's bot time). ``seed`` None
         draws a secret seed from the operating system; a given one marks the game as seeded
         by its creator. Raises Unprocessable (422: a bot or pack the server does not offer,
         something that is not an option), BadOptionError (400: an option's value, the
@@ -173,6 +177,7 @@ class GameService:
                              name="" if k == HUMAN else f"bot {k}", token_hash=None)
                      for i, k in enumerate(kinds)]
         live = await asyncio.to_thread(LiveGame.rebuild, row, seat_rows, [], engine_opts)
+        live.owner = owner
         await self.writer.run(lambda: self.store.create_game(row, seat_rows))
         self.games[row.id] = live
         self._after_change(live, push=False)
@@ -331,7 +336,7 @@ class GameService:
         view["id"] = game_id
         return view
 
-    async def rematch(self, game_id: str, token: str | None) -> LiveGame:
+    async def rematch(self, game_id: str, token: str | None, owner: str = "") -> LiveGame:
         """A new game with the same game, players, options, seat kinds and clock, for a
         seated player of the finished game (its token). The rematch draws a fresh secret
         seed: nothing about it follows from the finished game. Raises Unauthorized (no or
@@ -343,7 +348,7 @@ class GameService:
         row = live.row
         return await self.create(row.game, row.players, [s.kind for s in live.seats],
                                  dict(row.options), clock_seconds=row.clock_seconds,
-                                 rematch_of=row.id)
+                                 rematch_of=row.id, owner=owner)
 
     # ------------------------------------------------------------------ pushing views
     def subscribe(self, game_id: str, token: str | None) -> Subscriber:
@@ -385,8 +390,9 @@ class GameService:
     # ------------------------------------------------------------------ bots and clocks
     async def _run_bots(self, live: LiveGame) -> None:
         """Play the bot seats of ``live`` while one of them decides. A bot thinks within its
-        catalogue budget, and once the game's bots have spent the server's budget per game
-        the fallback bot (no search) plays for them. A move the database could not store
+        catalogue budget, and once the game's bots have spent the server's budget per game,
+        or the bots of its owner's games their budget for this hour, the fallback bot (no
+        search) plays for them. A move the database could not store
         is retried with backoff until it is stored (or the game moved meanwhile)."""
         while True:
             waiting = live.waiting_for()
@@ -400,7 +406,9 @@ class GameService:
                           "offer; that seat waits", live.id, waiting, kind)
                 return
             spec, seconds = entry.spec, entry.seconds
-            if live.bot_seconds_used >= self.config.limits.bot_seconds_per_game:
+            if (live.bot_seconds_used >= self.config.limits.bot_seconds_per_game
+                    or self._owner_seconds(live.owner) >= self.config.limits
+                    .bot_seconds_per_client_hour):
                 spec, seconds = FALLBACK_BOT, 0.0
             started = time.monotonic()
             try:
@@ -409,17 +417,39 @@ class GameService:
                 log.error("bot of seat %s in game %s failed: %s", waiting, live.id, e)
                 return
             finally:
-                live.bot_seconds_used += time.monotonic() - started
+                spent = time.monotonic() - started
+                live.bot_seconds_used += spent
+                self._charge_owner(live.owner, spent)
             if not await self._store_move(live, waiting, seq, notation, "bot"):
                 continue  # someone undid or the clock moved first: think again
             self._push(live)
             live.restart_clock()
             self._kick_clock(live)
 
+    def _owner_seconds(self, owner: str) -> float:
+        """Bot seconds the games of ``owner`` spent in its current hour (0 without one)."""
+        window = self._owner_spent.get(owner) if owner else None
+        if window is None or time.monotonic() - window[0] >= 3600.0:
+            return 0.0
+        return window[1]
+
+    def _charge_owner(self, owner: str, seconds: float) -> None:
+        if not owner:
+            return
+        now_ = time.monotonic()
+        start, spent = self._owner_spent.get(owner, (now_, 0.0))
+        if now_ - start >= 3600.0:
+            start, spent = now_, 0.0
+        self._owner_spent[owner] = (start, spent + seconds)
+        if len(self._owner_spent) > 10_000:  # forget windows that have ended
+            self._owner_spent = {k: v for k, v in self._owner_spent.items()
+                                 if now_ - v[0] < 3600.0}
+
     def _job(self, live: LiveGame, seat: int, spec: str, seconds: float) -> BotJob:
         return BotJob(live.id, live.row.game, live.row.players, live.row.seed,
                       self._engine_options(live.row),
-                      tuple(str(a) for a in live.state.history), seat, spec, seconds)
+                      tuple(str(a) for a in live.state.history), seat, spec, seconds,
+                      owner=live.owner)
 
     async def _store_move(self, live: LiveGame, seat: int, seq: int, notation: str,
                           by: str) -> bool:

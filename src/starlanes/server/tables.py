@@ -88,6 +88,9 @@ class LiveGame:
     version: int = 0
     bot_seconds_used: float = 0.0
     """Seconds the game's bots have thought since the server started (their budget)."""
+    owner: str = ""
+    """The client that created the game (its rate-limit key), for sharing bot time fairly
+    between clients; empty for games rebuilt after a restart (each its own share)."""
     _described: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
 
     @property
