@@ -9,6 +9,9 @@ a content file is shown without escape sequences or control characters (``printa
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -151,16 +154,80 @@ def seat_agents(agents: Sequence[str], players: int, game_number: int) -> list[s
     return [cycled[(i + game_number) % players] for i in range(players)]
 
 
+# ---------------------------------------------------------------------- signals
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP reached the command: it stops as on Ctrl-C (workers ended, the
+    game at the table saved), then exits with 128 + the signal number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
+                     if hasattr(signal, name))
+"""The signals that stop a command the way Ctrl-C does (SIGHUP: the terminal closed)."""
+
+
+received: list[int] = []
+"""The stop signals this process has received (in order)."""
+
+
+def stop_on_signals() -> None:
+    """Make SIGTERM and SIGHUP raise :class:`Stopped` in this process, so every Ctrl-C path
+    runs: worker pools are terminated, ``play`` writes ``--save`` and the autosave. A
+    worker process forked from this one inherits the handler; there it does what the
+    signal does by default (the worker ends at once), and the command's own cleanup is
+    left to the command's process."""
+    owner = os.getpid()
+
+    def handler(signum: int, frame: object) -> None:
+        if os.getpid() != owner:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        received.append(signum)
+        raise Stopped(signum)
+
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, handler)
+
+
+def interrupted_code(e: BaseException) -> int:
+    """The exit status after ``e`` (Ctrl-C or :class:`Stopped`, perhaps re-raised as
+    another exception): 128 + the signal number for a signal, else 130."""
+    seen: BaseException | None = e
+    while seen is not None:
+        if isinstance(seen, Stopped):
+            return 128 + seen.signum
+        seen = seen.__context__
+    return 130
+
+
 # ---------------------------------------------------------------------- entry point
 def main() -> None:
-    """Console-script entry point: run the app; user errors exit 2 with one red line."""
+    """Console-script entry point: run the app; user errors exit 2 with one red line;
+    Ctrl-C exits 130, SIGTERM and SIGHUP 128 + the signal number, after the same cleanup."""
+    stop_on_signals()
     try:
         app()
     except StarlanesError as e:
         err.print(f"[red]error: {escape(printable(str(e), newlines=True))}[/red]",
                   soft_wrap=True)
         sys.exit(2)
-    except KeyboardInterrupt:
-        err.print("interrupted")
-        sys.exit(130)
+    except KeyboardInterrupt as e:  # typer turns Ctrl-C into exit 130; kept as a guard
+        _stopped(interrupted_code(e))
+    except SystemExit as e:
+        if e.code == 130 and received:  # a Stopped that typer reported as Ctrl-C
+            _stopped(128 + received[0])
+        if received and e.code == 128 + received[0]:
+            _stopped(e.code)
+        raise
 
+
+def _stopped(code: int) -> NoReturn:
+    """Say why the command stopped (if the terminal is still there) and exit ``code``."""
+    with contextlib.suppress(OSError, ValueError):  # the terminal may be gone (SIGHUP)
+        err.print("interrupted" if code == 130 else
+                  f"stopped by {signal.Signals(code - 128).name}")
+    sys.exit(code)

@@ -30,6 +30,7 @@ from starlanes.cli.app import (
     MasterSeed,
     app,
     checked_setup,
+    interrupted_code,
     seat_agents,
     writable_dir,
     writable_file,
@@ -224,7 +225,7 @@ def tournament(
                                   backend=backend, address=ray_address)
     except RunInterrupted as stop:
         _report_interrupted(game, specs, n, seed, stop, json_output)
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted_code(stop)) from None
     report.update(options=opts, content_fingerprint=content_fingerprint(game, opts.get(
         "content")), starlanes_version=__version__)
     if plot is not None:

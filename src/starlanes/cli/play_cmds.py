@@ -12,7 +12,15 @@ import typer
 from rich.markup import escape
 
 from starlanes.agents import make_agent
-from starlanes.cli.app import ContentDir, GameOptions, app, fail, parse_options, split_list
+from starlanes.cli.app import (
+    ContentDir,
+    GameOptions,
+    app,
+    fail,
+    interrupted_code,
+    parse_options,
+    split_list,
+)
 from starlanes.engine import (
     AgentSpecError,
     BadOptionError,
@@ -150,13 +158,16 @@ def play(
     try:
         session.run()
     except Interrupted as stop:
-        where = stop.path
-        if where is None:
-            err.print("interrupted (autosave is off: nothing was saved)")
-        else:
-            err.print(f"interrupted: game saved to {escape(str(where))}; resume with: "
-                      f"starlanes play --load {escape(str(where))}", soft_wrap=True)
-        raise typer.Exit(130) from None
+        where = stop.path if stop.path is not None else save
+        try:
+            if where is None:
+                err.print("interrupted (autosave is off: nothing was saved)")
+            else:
+                err.print(f"interrupted: game saved to {escape(str(where))}; resume with: "
+                          f"starlanes play --load {escape(str(where))}", soft_wrap=True)
+        except OSError:
+            pass  # the terminal is gone (SIGHUP); the game was written all the same
+        raise typer.Exit(interrupted_code(stop)) from None
 
 
 # ---------------------------------------------------------------------- replay

@@ -10,6 +10,7 @@ written to ``autosave`` after every decision, and Ctrl-C saves before leaving.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -88,12 +89,15 @@ class PlaySession:
         """
         try:
             return self._loop()
-        except KeyboardInterrupt:
-            out.print()
+        except KeyboardInterrupt as stop:
+            # Ctrl-C, or SIGTERM/SIGHUP (the command turns them into KeyboardInterrupt):
+            # write first, the terminal may already be gone.
             path = self.autosave or self.save
             for target in {p for p in (self.autosave, self.save) if p is not None}:
                 write_safe_record(self.state, self.seats, target)
-            raise Interrupted(path) from None
+            with contextlib.suppress(OSError):
+                out.print()
+            raise Interrupted(path) from stop
 
     def _loop(self) -> bool:
         while not self.state.is_terminal():
