@@ -1,5 +1,6 @@
-"""Adapters to research frameworks (PettingZoo, Gymnasium), over any game that has a fixed
-action space and an observation tensor (``Game.action_space``, ``observation_tensor``).
+"""Adapters to research frameworks (PettingZoo, Gymnasium, OpenSpiel), over any game that
+has a fixed action space and an observation tensor (``Game.action_space``,
+``observation_tensor``).
 
 They need the ``rl`` extra (``pip install "starlanes[rl]"``); this package knows no game.
 """
@@ -8,18 +9,57 @@ from __future__ import annotations
 
 from typing import Any
 
+OBSERVATION_FORMATS = ("dict", "array")
+"""``dict``: ``{"observation": tensor, "action_mask": int8 mask}`` (PettingZoo's and
+sb3-contrib's convention); ``array``: the tensor alone, the mask in ``info["action_mask"]``
+(and the Gymnasium adapter's ``action_masks()``)."""
 
-def spaces_for(game: Any) -> tuple[Any, Any]:
-    """Gymnasium spaces of ``game``: the observation space, a Dict of ``observation``
-    (float32 Box of ``game.observation_tensor_shape()``) and ``action_mask`` (int8 0/1
-    Box of ``game.num_distinct_actions()``), and the Discrete action space."""
+
+def tensor_bounds(game: Any) -> tuple[float, float]:
+    """The ``(low, high)`` every value of ``game``'s observation tensor lies in, from
+    research.toml (the adapters clip to them)."""
+    from .rewards import game_constants
+
+    const = game_constants(game.game_id)
+    return float(const["low"]), float(const["high"])
+
+
+def check_format(observation: str) -> str:
+    """``observation`` if it is one of :data:`OBSERVATION_FORMATS`, else BadOptionError."""
+    from starlanes.engine import BadOptionError
+
+    if observation not in OBSERVATION_FORMATS:
+        raise BadOptionError(f"unknown observation format {observation!r}; formats: "
+                             f"{', '.join(OBSERVATION_FORMATS)}")
+    return observation
+
+
+def spaces_for(game: Any, observation: str = "dict") -> tuple[Any, Any]:
+    """Gymnasium spaces of ``game``: the observation space and the Discrete action space.
+
+    The tensor is a float32 Box of ``game.observation_tensor_shape()`` bounded by
+    :func:`tensor_bounds`; with ``observation="dict"`` the space is a Dict of that Box
+    (``observation``) and ``action_mask`` (int8 0/1 Box of ``game.num_distinct_actions()``),
+    with ``"array"`` the Box alone. Raises BadOptionError for another format."""
     import numpy as np
     from gymnasium import spaces
 
+    check_format(observation)
     n = game.num_distinct_actions()
+    low, high = tensor_bounds(game)
+    box = spaces.Box(low, high, game.observation_tensor_shape(), dtype=np.float32)
+    if observation == "array":
+        return box, spaces.Discrete(n)
     obs = spaces.Dict({
-        "observation": spaces.Box(-np.inf, np.inf, game.observation_tensor_shape(),
-                                  dtype=np.float32),
+        "observation": box,
         "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
     })
     return obs, spaces.Discrete(n)
+
+
+def encode(state: Any, seat: int, low: float, high: float) -> Any:
+    """``state.observation_tensor(seat)`` clipped in place to ``[low, high]``."""
+    import numpy as np
+
+    x = state.observation_tensor(seat)
+    return np.clip(x, low, high, out=x)

@@ -4,9 +4,14 @@
 enforcing, as PettingZoo's own games); agents are ``seat_0`` .. ``seat_{n-1}``. Each
 agent's observation is a dict of ``observation`` (its observation tensor) and
 ``action_mask`` (int8, 1 at its legal action indices, all 0 when it is not to act). An
-action is an index of the game's fixed action space. Rewards come at the end: each seat's
-``returns()`` (1 to the winner, shared on ties). ``max_steps`` truncates a game that runs
-too long (every agent truncated, no reward).
+action is an index of the game's fixed action space. ``reward`` is a mode of
+:mod:`starlanes.interop.rewards`: ``"result"`` (default: each seat's ``returns()`` at the
+end, 1 to the winner, shared on ties), ``"score"`` (the clipped score margin at the end) or
+``"dense"`` (the result plus the per-step change of a score-margin potential; every seat
+is paid at every step). ``max_steps`` truncates a game that runs too long (every agent
+truncated). ``observation="array"`` makes each observation the tensor alone (a Box, so
+PettingZoo's ``api_test`` has nothing to warn about); the mask is then read from
+``infos[agent]["action_mask"]``. Tensor values are clipped to the space's bounds.
 
 The acting agent's mask is also in its ``infos[agent]["action_mask"]`` (the same array as
 in its observation; the other agents' infos hold a shared, read-only all-zero mask), so
@@ -25,7 +30,8 @@ from pettingzoo.utils import wrappers
 
 from starlanes.engine import load
 
-from . import spaces_for
+from . import check_format, encode, spaces_for, tensor_bounds
+from .rewards import RewardModel
 
 
 class StarlanesAEC(AECEnv):
@@ -37,16 +43,20 @@ class StarlanesAEC(AECEnv):
 
     def __init__(self, game: str, players: int | None = None, seed: int = 0,
                  render_mode: str | None = None, max_steps: int = 100_000,
+                 reward: str = "result", observation: str = "dict",
                  **options: Any) -> None:
         super().__init__()
+        self.observation_format = check_format(observation)
         self.game_id = game
         self._options = options
         self._seed = seed
         self.game = load(game, players=players, seed=seed, **options)
         self.render_mode = render_mode
         self.max_steps = max_steps
+        self.reward_model = RewardModel(game, reward)
+        self._bounds = tensor_bounds(self.game)
         self.possible_agents = [f"seat_{i}" for i in range(self.game.players)]
-        obs, act = spaces_for(self.game)
+        obs, act = spaces_for(self.game, observation)
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: act for a in self.possible_agents}
         self.metadata = dict(self.metadata, name=f"starlanes_{game.replace('-', '_')}_v0")
@@ -75,6 +85,8 @@ class StarlanesAEC(AECEnv):
         self.game = load(self.game_id, players=self.game.players, seed=self._seed,
                          **self._options)
         self.state = self.game.new_initial_state()
+        self.reward_model.start(self.state)
+        self._dense = self.reward_model.mode == "dense"
         self.steps = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -87,10 +99,12 @@ class StarlanesAEC(AECEnv):
         self.agent_selection = None
         self._select()
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> Any:
+        tensor = encode(self.state, self._seats[agent], *self._bounds)
+        if self.observation_format == "array":
+            return tensor
         mask = self._mask if agent == self._mask_agent else self._no_mask.copy()
-        return {"observation": self.state.observation_tensor(self._seats[agent]),
-                "action_mask": mask}
+        return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -101,13 +115,15 @@ class StarlanesAEC(AECEnv):
         state = self.state
         state.apply(self.game.index_to_action(state, int(action)))
         self.steps += 1
+        if self._dense or state.is_terminal():
+            for a, r in zip(self.possible_agents, self.reward_model.step(state), strict=True):
+                self.rewards[a] = r
+            self._accumulate_rewards()
         if state.is_terminal():
             self.infos[agent]["action_mask"] = self._no_mask
             self._mask_agent = None
-            for a, r in zip(self.possible_agents, state.returns(), strict=True):
-                self.rewards[a] = float(r)
+            for a in self.possible_agents:
                 self.terminations[a] = True
-            self._accumulate_rewards()
         elif self.steps >= self.max_steps:
             self.infos[agent]["action_mask"] = self._no_mask
             self._mask_agent = None

@@ -1,0 +1,125 @@
+"""Reward modes shared by the research adapters: ``result``, ``score`` and ``dense``.
+
+Every adapter takes ``reward=`` one of :data:`REWARD_MODES`:
+
+- ``"result"``: the seat's ``returns()`` entry when the game ends (1 to the winner, shared
+  on ties, 0 otherwise), 0 on every other step. Episode sum in [0, 1].
+- ``"score"``: when the game ends, the seat's *margin*: its score minus the best other
+  seat's, divided by the game's ``margin_scale`` (research.toml) and clipped to [-1, 1];
+  0 on every other step. Episode sum in [-1, 1]. Scores are ``state.scores()``: fleet
+  value in minerals (Galactic Domination), VP (Rift Domination, Interstellar Ambitions),
+  Sector HQ points left (Galactic Empires).
+- ``"dense"``: potential-based shaping (Ng, Harada and Russell, 1999) on top of
+  ``result``. The potential of a running state is ``dense_weight`` (0.5) times the seat's
+  clipped margin, the potential of a finished game is 0, and each step pays the change of
+  potential, plus the result on the last step. With potential 0 at the end the shaping
+  sums to minus the starting potential, the same whatever is played, so the policies that
+  maximise the result maximise the dense return too. A step's reward lies in [-1, 1]
+  before the end and in [-0.5, 1.5] on the last step; the episode sum is the result
+  minus the starting potential (0 when the seats start level, as in every game here).
+
+A truncated episode ends without the result: its dense sum is the last potential minus
+the first.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from starlanes.engine import BadOptionError
+
+REWARD_MODES = ("result", "score", "dense")
+"""The reward modes every adapter accepts."""
+
+
+@cache
+def research_constants() -> dict[str, Any]:
+    """The designed constants of ``research.toml`` (margin scales, tensor bounds)."""
+    with open(Path(__file__).with_name("research.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
+def game_constants(game_id: str) -> dict[str, Any]:
+    """``research.toml``'s table for ``game_id``. Raises BadOptionError for a game that
+    has none."""
+    table = research_constants()["games"].get(game_id)
+    if table is None:
+        raise BadOptionError(f"no research constants for {game_id!r} in research.toml")
+    return table
+
+
+def check_mode(mode: str) -> str:
+    """``mode`` if it is a reward mode; BadOptionError naming the modes otherwise."""
+    if mode not in REWARD_MODES:
+        raise BadOptionError(f"unknown reward mode {mode!r}; modes: {', '.join(REWARD_MODES)}")
+    return mode
+
+
+def margins(scores: Sequence[float], scale: float) -> list[float]:
+    """Each seat's score minus the best other seat's, over ``scale``, clipped to [-1, 1]."""
+    n = len(scores)
+    out = []
+    for i in range(n):
+        best = max(scores[j] for j in range(n) if j != i)
+        out.append(max(-1.0, min(1.0, (scores[i] - best) / scale)))
+    return out
+
+
+class RewardModel:
+    """Per-step rewards of every seat under one mode.
+
+    ``start(state)`` at the beginning of an episode, then ``step(state)`` after each
+    applied action (or after several: the rewards of the actions in between telescope)
+    returns one reward per seat, a list of floats. Raises BadOptionError for an unknown
+    mode or a game without constants.
+    """
+
+    def __init__(self, game_id: str, mode: str = "result") -> None:
+        self.mode = check_mode(mode)
+        const = game_constants(game_id)
+        self.scale = float(const["margin_scale"])
+        self.weight = float(research_constants()["dense_weight"])
+        self._potential: list[float] = []
+
+    def potential(self, state: Any) -> list[float]:
+        """The dense potential of every seat: 0 once the game is over, otherwise
+        ``dense_weight`` times the clipped margin."""
+        if state.is_terminal():
+            return [0.0] * state.game.players
+        return [self.weight * m for m in margins(state.scores(), self.scale)]
+
+    def terminal(self, state: Any) -> list[float]:
+        """The end-of-game reward of every seat under ``result`` or ``score``."""
+        if self.mode == "score":
+            return margins(state.scores(), self.scale)
+        return [float(r) for r in state.returns()]
+
+    def start(self, state: Any) -> None:
+        """Remember the starting potential (dense only)."""
+        if self.mode == "dense":
+            self._potential = self.potential(state)
+
+    def step(self, state: Any) -> list[float]:
+        """The rewards earned since the last call (or ``start``), one per seat."""
+        if self.mode == "dense":
+            now = self.potential(state)
+            out = [b - a for a, b in zip(self._potential, now, strict=True)]
+            self._potential = now
+            if state.is_terminal():
+                out = [o + float(r) for o, r in zip(out, state.returns(), strict=True)]
+            return out
+        if state.is_terminal():
+            return self.terminal(state)
+        return [0.0] * state.game.players
+
+    def reward_range(self) -> tuple[float, float]:
+        """The smallest and largest reward one step can give."""
+        if self.mode == "result":
+            return 0.0, 1.0
+        if self.mode == "score":
+            return -1.0, 1.0
+        return -2 * self.weight, 1.0 + self.weight
