@@ -17,6 +17,7 @@ line ``error: ...`` on stderr and exit with status 2.
 from starlanes.cli import (  # noqa: F401  (register commands)
     bot_runs,
     content_cmds,
+    deck_cmds,
     lab_cmds,
     odds_cmds,
     play_cmds,

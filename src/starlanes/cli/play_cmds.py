@@ -21,6 +21,7 @@ from starlanes.cli.app import (
     parse_options,
     split_list,
 )
+from starlanes.cli.deck_cmds import seat_setups
 from starlanes.engine import (
     AgentSpecError,
     BadOptionError,
@@ -120,10 +121,15 @@ def play(
              "(default 0.6 on a terminal, 0 when piped).")] = None,
     autosave: Annotated[bool, typer.Option(
         help="Save the game in the user's data directory after every decision.")] = True,
+    deck: Annotated[list[str] | None, typer.Option(
+        help="SEAT=CODE_OR_FILE: the deck a seat brings (Galactic Empires, -o "
+             "structure=standard; see 'starlanes deck'); repeat. Seats without one get "
+             "a ready-made deck.")] = None,
 ) -> None:
     """Play a game at the terminal, against bots or with friends at one keyboard."""
     if load_file is not None:
-        if players is not None or seed is not None or option or content is not None:
+        if (players is not None or seed is not None or option or content is not None
+                or deck):
             raise BadOptionError(
                 "--load takes players, seed and options from the record; do not give them")
         record = GameRecord.load(load_file)
@@ -142,6 +148,7 @@ def play(
         cls = game_class(game)
         opts = parse_options(option, content)
         seat_list = _resolve_seats(game, seats, players, cls.min_players)
+        opts = seat_setups(game, deck, len(seat_list), opts)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         state = load(game, players=len(seat_list), seed=seed, **opts).new_initial_state()

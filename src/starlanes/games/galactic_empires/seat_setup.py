@@ -8,10 +8,12 @@ without knowing what a deck is.
   (as codes), the construction rules.
 - :func:`check_draft`: a deck list being built, checked: its problems, summary and code.
 - :func:`read_code`: the deck list of a code.
+- :func:`setup_text`: a deck file or code given on the command line, as a code.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlanes.engine.errors import BadOptionError
@@ -106,3 +108,15 @@ def read_code(game: GalacticEmpires, code: str) -> dict[str, Any]:
     :func:`check_draft`). Raises DeckCodeError saying why the code cannot be read."""
     deck = deck_code.decode(game.content, code)
     return {"deck": deck.model_dump(), **check_draft(game, deck.model_dump())}
+
+
+def setup_text(game: GalacticEmpires, given: str) -> str:
+    """What a seat brings, from the command line: the deck code of ``given`` when it names
+    a deck file (TOML or JSON), else ``given`` itself (a deck code, checked when the game
+    loads). Raises BadOptionError for a deck file that cannot be read or encoded."""
+    path = Path(given).expanduser()
+    if given.strip().upper().startswith(deck_code.PREFIX) and not path.is_file():
+        return given.strip()
+    if not path.is_file():
+        raise BadOptionError(f"{given!r} is neither a deck code (GE1-...) nor a deck file")
+    return deck_code.encode(game.content, decks.load_file(path))
