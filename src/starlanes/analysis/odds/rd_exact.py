@@ -20,11 +20,10 @@ engine): Repair Rush, Overload, Kamikaze, Repair Bldg and battle cards.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any, NamedTuple
-
-import numpy as np
 
 from starlanes.games.rift_domination import battle_skills as sk
 from starlanes.games.rift_domination.battle_model import (
@@ -32,24 +31,22 @@ from starlanes.games.rift_domination.battle_model import (
     CLOSE,
     DEFENDER,
     FAR,
-    MAX_CLOSE_ROUNDS,
     PHASES,
     WEAPONS,
     Battle,
     needed_roll,
 )
 
-from .policies import TargetView, wants_retreat
+from .policies import TargetView
 from .tally import Tally
 
 UNMODELLED = frozenset({"repair_rush", "overload", "kamikaze", "repair_bldg"})
 """Skills the exact model leaves out; a battle with a combatant using one is simulated."""
 
 
-_KEY = 1 << 31
-PRUNE = 1e-18
-"""Successors less likely than this are dropped in the vectorised step (their mass is
-counted in ``RiftExact.dropped`` and reported; it stays far below 1e-12)."""
+MAX_STEP_CELLS = 12_000_000
+"""Bound on the transition arrays of one phase (attacker hit points x defender hit points x
+(their sum + 2) float cells, about 100 MB): past it the exact model refuses (TooLarge)."""
 
 
 class TooLarge(Exception):
@@ -144,18 +141,11 @@ class RiftExact:
         self._hits: dict[tuple, list[Fleet]] = {}
         self.states = 0
         self.dropped = 0.0
-        self._np: dict[tuple, np.ndarray] = {}
-        self._ids: list[dict[Fleet, int]] = [{}, {}]
-        self._back: list[list[Fleet]] = [[], []]
-        self._ids_cache: dict[tuple, np.ndarray] = {}
 
     # ------------------------------------------------------------------ pieces
-    def hit_dist(self, side: int, fleet: Fleet, phase: int) -> list[float]:
-        """P(side's volley scores h hits) for h = 0.. (RD-HIT-01..12)."""
-        key = (side, fleet, phase)
-        out = self._dist.get(key)
-        if out is not None:
-            return out
+    def dice(self, side: int, fleet: Fleet, phase: int) -> tuple[tuple[int, int], ...]:
+        """``side``'s dice in ``phase`` as sorted ``(roll needed, number of dice)`` pairs
+        (RD-HIT-01..12; a needed roll over 6 never hits)."""
         types = self.types[side]
         need = self.need[side][phase]
         by_need: Counter[int] = Counter()
@@ -163,16 +153,20 @@ class RiftExact:
             for wi, n in enumerate(types[t].weapons):
                 if n:
                     by_need[need[wi]] += n
-        out = [1.0]
-        for nd, n in by_need.items():
-            p = (7 - nd) / 6
-            for _ in range(n):
-                nxt = [0.0] * (len(out) + 1)
-                for h, q in enumerate(out):
-                    nxt[h] += q * (1 - p)
-                    nxt[h + 1] += q * p
-                out = nxt
-        self._dist[key] = out
+        return tuple(sorted(by_need.items()))
+
+    def hit_dist(self, side: int, fleet: Fleet, phase: int) -> list[float]:
+        """P(side's volley scores h hits) for h = 0..dice (RD-HIT-01..12): the convolution
+        of one binomial per needed roll, memoised by the dice."""
+        key = self.dice(side, fleet, phase)
+        out = self._dist.get(key)
+        if out is not None:
+            return out
+        dist = [1.0]
+        for nd, n in key:
+            p = min(1.0, max(0.0, (7 - nd) / 6))
+            dist = convolve(dist, binom(n, p))
+        self._dist[key] = out = dist
         return out
 
     def take_hits(self, shooter: int, fleet: Fleet, h: int) -> Fleet:
@@ -255,154 +249,75 @@ class RiftExact:
         return out
 
     # ------------------------------------------------------------------ the flow
+    def size(self) -> tuple[int, int]:
+        """Hit points (LP + shields) of each side's starting combatants: a side's fleet after
+        ``k`` hits is a function of ``k`` alone (hits are placed one at a time by a fixed
+        policy), so a battle state is a pair of hit counts."""
+        return (sum(lp + sh for _, lp, sh in self.start[0]),
+                sum(lp + sh for _, lp, sh in self.start[1]))
+
+    def check_size(self) -> None:
+        """Raise TooLarge before any work when the battle's states (cells of the hit-count
+        grid) pass ``max_states`` or one phase's step would pass the memory bound."""
+        ka, kd = self.size()
+        cells = (ka + 1) * (kd + 1)
+        if cells > self.max_states:
+            raise TooLarge(f"{cells:,} battle states (attacker {ka} hit points, defender "
+                           f"{kd}) pass the limit of {self.max_states:,}")
+        if ka * kd * (ka + kd + 2) > MAX_STEP_CELLS:
+            raise TooLarge(f"one phase of {ka} against {kd} hit points needs more than "
+                           f"{MAX_STEP_CELLS:,} transition cells")
+
+    def starts(self) -> list[tuple[Fleet, Fleet, float]]:
+        """The fleets the first volley meets, with their probabilities: the starting fleets,
+        or after Rocket Barrage (RD-SKL-02) the fleets it may leave."""
+        if self.phase0 != FAR or self.barrage_done:
+            return [(self.start[0], self.start[1], 1.0)]
+        merged: dict[tuple[Fleet, Fleet], float] = defaultdict(float)
+        for fl, q in self._barrage([self.start[0], self.start[1]]):
+            merged[(fl[0], fl[1])] += q
+        return [(a, d, q) for (a, d), q in merged.items()]
+
     def run(self, tally: Tally) -> None:
-        """Push the battle's probability through all phases into ``tally``."""
-        dist: dict[tuple[Fleet, Fleet], float] = {self.start: 1.0}
+        """Push the battle's probability through all phases into ``tally`` (raises TooLarge
+        first when the battle is over the bounds, see :meth:`check_size`)."""
+        from .rd_grid import Grid, one_blas_thread
+
+        self.check_size()
+        label = self._prepare()
+        with one_blas_thread():
+            for a, d, q in self.starts():
+                if not a or not d:
+                    self._finish(tally, q, a, d, label, None)
+                    continue
+                Grid(self, a, d).run(tally, q)
+
+    def simulate(self, tally: Tally, trials: int, seed: int) -> None:
+        """``trials`` random battles of this same model (numpy's generator seeded with
+        ``seed``), counted into ``tally``: the estimate where the exact grid is too large.
+        The fleets' chains take time and memory linear in their hit points."""
+        import numpy as np
+
+        from .rd_grid import Grid
+
+        label = self._prepare()
+        rng = np.random.default_rng(seed)
+        starts = self.starts()
+        total = sum(q for *_, q in starts)
+        counts = rng.multinomial(trials, [q / total for *_, q in starts])
+        for (a, d, _q), n in zip(starts, counts.tolist(), strict=True):
+            if not n:
+                continue
+            if not a or not d:
+                self._finish(tally, float(n), a, d, label, None)
+                continue
+            Grid(self, a, d).simulate(tally, n, rng)
+
+    def _prepare(self) -> str:
         self.rolled = self.was_rolled or any(
             self.has_weapons(s, self.start[s]) for s in (0, 1)) or any(
             t.barrage for s in (0, 1) for t in self.types[s])
-        phase = self.phase0
-        rounds = self.rounds0
-        while dist:
-            label = phase_label(phase, rounds)
-            if phase == FAR and not self.barrage_done:
-                pre: dict[tuple[Fleet, Fleet], float] = defaultdict(float)
-                for (a, d), p in dist.items():
-                    for fl, q in self._barrage([a, d]):
-                        pre[(fl[0], fl[1])] += p * q
-                dist = self._ended(pre, tally, label)
-            dist = self._fire(dist, phase, tally, label)
-            if phase < CLOSE:
-                phase += 1
-                continue
-            rounds += 1
-            dist = self._retreats(dist, rounds, tally, label)
-
-    def _ended(self, dist: dict, tally: Tally, label: str) -> dict:
-        live = {}
-        for (a, d), p in dist.items():
-            if a and d:
-                live[(a, d)] = p
-            else:
-                self._finish(tally, p, a, d, label, None)
-        return live
-
-    def _fire(self, dist: dict, phase: int, tally: Tally, label: str) -> dict:
-        nxt: dict[tuple[Fleet, Fleet], float] = defaultdict(float)
-        self.states += len(dist)
-        if len(dist) > self.max_states:
-            raise TooLarge(f"more than {self.max_states} battle states in one phase")
-        split = not self.simultaneous or self.first >= 0
-        if not split and len(dist) > 64:
-            return self._ended(self._fire_together(dist, phase), tally, label)
-        x, y = self.order
-        for fleets, p in dist.items():
-            if not split:
-                ha = self.hit_dist(ATTACKER, fleets[0], phase)
-                hd = self.hit_dist(DEFENDER, fleets[1], phase)
-                for i, pa in enumerate(ha):
-                    if pa == 0:
-                        continue
-                    d2 = self.take_hits(ATTACKER, fleets[1], i)
-                    for j, pd in enumerate(hd):
-                        if pd:
-                            nxt[(self.take_hits(DEFENDER, fleets[0], j), d2)] += p * pa * pd
-                continue
-            hx = self.hit_dist(x, fleets[x], phase)
-            for i, px in enumerate(hx):
-                if px == 0:
-                    continue
-                fy = self.take_hits(x, fleets[y], i)
-                if not fy:
-                    pair = [fleets[0], fleets[1]]
-                    pair[y] = fy
-                    nxt[(pair[0], pair[1])] += p * px
-                    continue
-                hy = self.hit_dist(y, fy, phase)
-                for j, py in enumerate(hy):
-                    if py == 0:
-                        continue
-                    pair = [fleets[0], fleets[1]]
-                    pair[y] = fy
-                    pair[x] = self.take_hits(y, fleets[x], j)
-                    nxt[(pair[0], pair[1])] += p * px * py
-        return self._ended(nxt, tally, label)
-
-    def _fire_together(self, dist: dict, phase: int) -> dict:
-        """Simultaneous fire for many states at once (numpy): each state's successors are
-        the outer product of the two sides' independent volleys; equal successors are
-        merged by integer keys."""
-        back = self._back
-        keys: list[np.ndarray] = []
-        weights: list[np.ndarray] = []
-        for (a, d), p in dist.items():
-            ha = self._np_dist(ATTACKER, a, phase)
-            hd = self._np_dist(DEFENDER, d, phase)
-            d_ids = self._hit_ids(ATTACKER, d, len(ha))
-            a_ids = self._hit_ids(DEFENDER, a, len(hd))
-            keys.append((a_ids[:, None] * _KEY + d_ids[None, :]).ravel())
-            weights.append((p * np.outer(hd, ha)).ravel())
-        k = np.concatenate(keys)
-        w = np.concatenate(weights)
-        keep = w >= PRUNE
-        self.dropped += float(w[~keep].sum())
-        k, w = k[keep], w[keep]
-        uniq, inv = np.unique(k, return_inverse=True)
-        sums = np.bincount(inv, weights=w)
-        out: dict[tuple[Fleet, Fleet], float] = {}
-        for key, q in zip(uniq.tolist(), sums.tolist(), strict=True):
-            if q > 0:
-                out[(back[0][key // _KEY], back[1][key % _KEY])] = q
-        return out
-
-    def _np_dist(self, side: int, fleet: Fleet, phase: int) -> np.ndarray:
-        key = (side, fleet, phase)
-        out = self._np.get(key)
-        if out is None:
-            out = self._np[key] = np.asarray(self.hit_dist(side, fleet, phase))
-        return out
-
-    def _hit_ids(self, shooter: int, fleet: Fleet, n: int) -> np.ndarray:
-        """Ids of ``fleet`` after 0..n-1 hits from ``shooter`` (ids index ``_back``)."""
-        key = (shooter, fleet)
-        out = self._ids_cache.get(key)
-        if out is None or len(out) < n:
-            side = 1 - shooter
-            ids, back = self._ids[side], self._back[side]
-            vals = []
-            for h in range(n):
-                f = self.take_hits(shooter, fleet, h)
-                i = ids.get(f)
-                if i is None:
-                    i = ids[f] = len(back)
-                    back.append(f)
-                vals.append(i)
-            out = self._ids_cache[key] = np.asarray(vals, dtype=np.int64)
-        return out[:n]
-
-    def _retreats(self, dist: dict, rounds: int, tally: Tally, label: str) -> dict:
-        """RD-BAT-08/12 after a close round: the attacker, then the defender, may retreat;
-        a side without weapons must, and the attacker must after the last round."""
-        live = {}
-        for (a, d), p in dist.items():
-            fleets = (a, d)
-            gone = None
-            for side in (ATTACKER, DEFENDER):
-                mine = fleets[side]
-                if not self.can_retreat(side, mine):
-                    continue
-                forced = not self.has_weapons(side, mine) or (
-                    side == ATTACKER and rounds >= MAX_CLOSE_ROUNDS)
-                if forced or (self.retreat[side] != "never" and wants_retreat(
-                        self.retreat[side], self.strength(side, mine),
-                        self.strength(1 - side, fleets[1 - side]))):
-                    gone = side
-                    break
-            if gone is None:
-                live[(a, d)] = p
-            else:
-                self._finish(tally, p, a, d, label, gone)
-        return live
+        return phase_label(self.phase0, self.rounds0)
 
     def fleet_text(self, side: int, fleet: Fleet) -> str:
         types = self.types[side]
@@ -440,14 +355,23 @@ class RiftExact:
 
 
 def binom(n: int, p: float) -> list[float]:
-    """P(k successes in n trials) for k = 0..n."""
-    out = [1.0]
-    for _ in range(n):
-        nxt = [0.0] * (len(out) + 1)
-        for k, q in enumerate(out):
-            nxt[k] += q * (1 - p)
-            nxt[k + 1] += q * p
-        out = nxt
+    """P(k successes in n trials) for k = 0..n (in logs, so large n do not overflow)."""
+    if p <= 0.0 or p >= 1.0:
+        return [0.0] * n + [1.0] if p >= 1.0 else [1.0] + [0.0] * n
+    lp, lq, ln = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    return [math.exp(ln - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * lp + (n - k) * lq)
+            for k in range(n + 1)]
+
+
+def convolve(x: list[float], y: list[float]) -> list[float]:
+    """The distribution of the sum of two independent counts with distributions x and y."""
+    if len(x) == 1:
+        return [x[0] * q for q in y]
+    out = [0.0] * (len(x) + len(y) - 1)
+    for i, p in enumerate(x):
+        if p:
+            for j, q in enumerate(y):
+                out[i + j] += p * q
     return out
 
 

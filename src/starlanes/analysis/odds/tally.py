@@ -54,6 +54,11 @@ class Tally:
         self.expected["units_lost"][side] += p * lost
         self.expected["cost_lost"][side] += p * cost_lost
 
+    def add_rewards(self, side: int, vp: float, res: float) -> None:
+        """VP and resources ``side`` won, already weighted (see :meth:`add_outcome`)."""
+        self.expected["vp"][side] += vp
+        self.expected["resources"][side] += res
+
     def report(self, *, game: str, kind: str, attacker: str, defender: str, method: str,
                policies: dict[str, str], trials: int = 0, states: int = 0, note: str = "",
                extra: dict[str, Any] | None = None) -> OddsReport:
