@@ -13,11 +13,17 @@ async function call(method, path, body, token) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    // fetch itself failed: no answer at all (offline, server down), said in plain words
+    throw new ApiError(0, "The server cannot be reached: check your connection. Nothing was changed; try again once the table says it is connected.");
+  }
   const text = await response.text();
   let data = {};
   try {
@@ -30,7 +36,9 @@ async function call(method, path, body, token) {
     if (!reason && Array.isArray(data.detail)) {
       reason = data.detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ");
     }
-    reason = reason || `${response.status} ${response.statusText}`;
+    reason = reason || (response.status >= 500
+      ? `The server could not answer just now (${response.status}); nothing was changed, try again in a moment.`
+      : `${response.status} ${response.statusText}`);
     const retry = Number(response.headers.get("Retry-After"));
     if (response.status === 429 && retry > 0) reason += ` (try again in ${retry} s)`;
     throw new ApiError(response.status, reason);

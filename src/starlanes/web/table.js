@@ -1,9 +1,20 @@
 // The table shell every game shares: whose turn, players, the log, the legal actions
 // grouped by kind with their explanations, search and typed notation, undo, game over and
 // the rules reference. The board and the game's own panels come from the game's module in
-// games/<game>.js, which exports setup(ctx) and draw(view, ctx).
+// games/<game>.js, which exports setup(ctx) and draw(view, ctx) (and optionally
+// seatColours(view, layout), actionSymbol(item, ctx) and endReasons).
+// The page around the board: layout.js (bottom sheet, folds, zoom), boardkeys.js (the board
+// from the keyboard), memory.js (last moves, since your last turn, announcements),
+// gameover.js and howto.js.
 import { api, watch } from "./api.js";
-import { el, markdown, SEEDED } from "./dom.js";
+import { el, SEEDED } from "./dom.js";
+import { applySeatColours, seatMark } from "./seats.js";
+import { icon } from "./symbols.js";
+import { boardKeys } from "./boardkeys.js";
+import { announcement, drawLastMoves, highlight, Since } from "./memory.js";
+import { resultNodes } from "./gameover.js";
+import { rulesContent } from "./howto.js";
+import { connection, sheet } from "./layout.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -46,11 +57,33 @@ const ctx = {
   select,
   play,
   tip,
-  redraw: () => module?.draw(ctx.view, ctx),
+  redraw: () => drawBoard(),
   el,
 };
+
+function drawBoard() {
+  module?.draw(ctx.view, ctx);
+  ctx.afterDraw?.();
+}
 let module = null;
 let busy = false;
+let offline = false;
+const since = new Since(gameId);
+const layout = sheet();
+const keys = boardKeys($("board"), {
+  onOpen: () => {
+    const first = $("selection").hidden ? null : $("selection-list").querySelector("button");
+    if (first) {
+      layout.open(true);
+      first.focus();
+    }
+  },
+});
+ctx.afterDraw = () => {
+  keys.enhance();
+  highlight($("board"), ctx.moves ?? []);
+  layout.zoom.apply();
+};
 
 // ------------------------------------------------------------------ helpers
 // A tooltip on target; text is a string or a function giving it (possibly async).
@@ -76,8 +109,9 @@ function explain(item) {
 
 function actionButton(item) {
   const li = el("li");
-  const button = el("button", { type: "button", class: "action", "data-notation": item.notation, onclick: () => play(item.notation) },
-    el("code", {}, item.notation), item.cost ? el("span", { class: "cost" }, item.cost) : "");
+  const symbol = module?.actionSymbol?.(item, ctx);
+  const button = el("button", { type: "button", class: "action", "data-notation": item.notation, onclick: () => play(item.notation), disabled: offline ? "disabled" : null },
+    symbol ? icon(symbol[0], symbol[1], { size: 16 }) : "", el("code", {}, item.notation), item.cost ? el("span", { class: "cost" }, item.cost) : "");
   const text = el("span", { class: "what" }, item.text || "");
   // In a position with many legal actions the view carries the explanation of one action
   // per verb; the others are asked for when the player looks at them.
@@ -128,6 +162,10 @@ async function showOdds(items) {
 // try again), true once the server took this one, undefined when it refused it.
 async function play(notation) {
   if (busy || !ctx.view) return false;
+  if (offline) {
+    $("act-error").textContent = "You are offline: your move waits until the table is connected again.";
+    return undefined;
+  }
   busy = true;
   $("act-error").textContent = "";
   try {
@@ -150,12 +188,12 @@ function select(objectId, title) {
   const box = $("selection");
   if (!objectId || !ctx.view) {
     box.hidden = true;
-    module?.draw(ctx.view, ctx);
+    drawBoard();
     return;
   }
-  const want = String(objectId).toLowerCase().split(/\s+/);
+  const want = String(objectId).toLowerCase().split(/[\s:]+/);
   const involves = (notation) => {
-    const words = notation.toLowerCase().split(/[\s@]+/);
+    const words = notation.toLowerCase().split(/[\s@:]+/);
     for (let i = 0; i + want.length <= words.length; i += 1) {
       if (want.every((w, k) => words[i + k] === w)) return true;
     }
@@ -166,7 +204,8 @@ function select(objectId, title) {
   $("selection-list").replaceChildren(...items.map(actionButton));
   showOdds(items);
   box.hidden = false;
-  module?.draw(ctx.view, ctx);
+  drawBoard();
+  if (items.length) layout.open(true);
 }
 
 // ------------------------------------------------------------------ drawing
@@ -177,7 +216,8 @@ function drawActions(view) {
   const filter = $("search").value.trim().toLowerCase();
   const groups = new Map();
   for (const item of view.legal) {
-    if (filter && !item.notation.toLowerCase().includes(filter) && !(item.text || "").toLowerCase().includes(filter)) continue;
+    // the search matches the action's name (its notation and kind), not its explanation
+    if (filter && !item.notation.toLowerCase().includes(filter) && !(item.kind || "").toLowerCase().includes(filter)) continue;
     const kind = item.kind || item.notation.split(" ")[0];
     if (!groups.has(kind)) groups.set(kind, []);
     groups.get(kind).push(item);
@@ -191,14 +231,14 @@ function drawActions(view) {
     details.append(el("ul", { class: "action-list" }, ...items.map(actionButton)));
     box.append(details);
   }
-  $("search").disabled = !mine;
+  $("search").disabled = !mine || offline;
   $("undo").hidden = !view.can_undo;
 }
 
 function drawSeats(view) {
   const rows = view.seats.map((s) => {
-    const row = el("div", { class: `seat seat-${s.seat}${view.waiting_for === s.seat ? " waiting" : ""}` },
-      el("span", { class: "swatch" }), el("span", {}, s.label), el("span", { class: "score" }, `${view.scores[s.seat]}`));
+    const row = el("div", { class: `seat seat-${s.seat}${view.waiting_for === s.seat ? " waiting" : ""}`, "data-seat": s.seat },
+      seatMark(s.seat, 16), el("span", {}, s.label), el("span", { class: "score", "aria-label": `score ${view.scores[s.seat]}` }, `${view.scores[s.seat]}`));
     if (view.you === s.seat) row.append(el("em", {}, " you"));
     return row;
   });
@@ -209,18 +249,14 @@ function drawLog(view) {
   const log = $("log");
   log.replaceChildren(...view.log.map((line) => el("li", {}, line)));
   log.start = view.log_total - view.log.length + 1;
-  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  log.scrollTop = log.scrollHeight;
 }
 
 function drawResult(view) {
   if (!view.result) return;
-  const r = view.result;
-  const names = r.winners.map((w) => view.seats[w].label).join(" and ") || "nobody";
-  $("result").replaceChildren(
-    el("p", {}, `Winner: ${names} (${r.end_reason}).`),
-    el("table", {}, ...view.seats.map((s) => el("tr", {}, el("td", {}, s.label), el("td", {}, r.scores[s.seat]), el("td", {}, r.winners.includes(s.seat) ? "winner" : "")))),
-  );
+  $("result").replaceChildren(...resultNodes(view, module?.endReasons));
   $("record-link").href = `/api/games/${gameId}/record`;
+  $("replay-button").href = `/replay?game=${encodeURIComponent(gameId)}`;
   if (!$("gameover").open && !$("gameover").dataset.seen) {
     $("gameover").dataset.seen = "1";
     $("gameover").showModal();
@@ -228,13 +264,15 @@ function drawResult(view) {
 }
 
 function draw(view) {
+  const seqChanged = ctx.view?.seq !== view.seq;
   ctx.view = view;
+  applySeatColours(module?.seatColours?.(view, ctx.layout));
   document.body.dataset.seq = view.seq;
   document.body.dataset.turn = view.your_turn ? "yours" : view.result ? "over" : "waiting";
   $("title").textContent = view.title;
-  const status = view.result ? "game over" : view.your_turn ? "your turn" : `waiting for ${view.waiting_label}`;
+  const status = offline ? "offline" : view.result ? "game over" : view.your_turn ? "your turn" : `waiting for ${view.waiting_label}`;
   $("status").textContent = status;
-  $("status").className = `status${view.your_turn ? " yours" : ""}`;
+  $("status").className = `status${view.your_turn && !offline ? " yours" : ""}${offline ? " off" : ""}`;
   document.title = `${view.your_turn ? "(your turn) " : ""}${view.title} - starlanes`;
   $("link-button").hidden = view.you === null;
   $("rematch").hidden = view.you === null;
@@ -242,9 +280,23 @@ function draw(view) {
   drawSeats(view);
   drawActions(view);
   drawLog(view);
+  ctx.moves = drawLastMoves($("last-list"), view);
+  since.update(view, $("since"));
+  if (seqChanged) $("announce").textContent = announcement(view);
   if (ctx.selected) select(ctx.selected);
-  else module?.draw(view, ctx);
+  else drawBoard();
   drawResult(view);
+}
+
+// Offline or reconnecting: a banner says so in plain words, the actions are disabled and
+// the status no longer says "your turn" until the table is live again.
+function setOnline(state) {
+  offline = state !== "live";
+  const box = $("offline");
+  box.hidden = !offline;
+  document.body.classList.toggle("offline", offline);
+  box.replaceChildren(icon("common", "offline", { size: 20 }), " ", connection.words(state));
+  if (ctx.view) draw(ctx.view);
 }
 
 // A rematch is asked by a seat of the finished game; the asking player takes the same
@@ -297,14 +349,18 @@ async function main() {
   } catch {
     module = await import("./games/generic.js");
   }
+  applySeatColours(module.seatColours?.(view, ctx.layout));
+  document.body.dataset.game = view.game;
   module.setup?.(ctx);
+  layout.zoom.apply();
   $("replay-link").href = `/replay?game=${encodeURIComponent(gameId)}`;
   $("seeded").setAttribute("aria-label", `seeded. ${SEEDED}`);
   tip($("seeded"), SEEDED);
   $("seeded").addEventListener("focus", () => $("seeded").dispatchEvent(new Event("mouseenter")));
   $("seeded").addEventListener("blur", () => { $("tip").hidden = true; });
   draw(view);
-  watch(gameId, token, draw, (s) => { $("connection").textContent = s === "live" ? "" : s; });
+  watch(gameId, token, draw, setOnline);
+  connection.watchBrowser(setOnline);
   $("search").addEventListener("input", () => drawActions(ctx.view));
   $("search").addEventListener("keydown", (e) => {
     if (e.key !== "Enter") return;
@@ -334,7 +390,9 @@ async function main() {
     if (!box.dataset.loaded) {
       try {
         const rules = await api.rules(ctx.view.game);
-        box.replaceChildren(...markdown(rules.text));
+        const { toc, body } = await rulesContent(ctx.view.game, rules.text);
+        $("rules-toc").replaceChildren(el("h3", {}, "Contents"), toc);
+        box.replaceChildren(body);
       } catch (e) {
         box.textContent = e.message;
       }
@@ -351,11 +409,14 @@ async function main() {
 const ENDINGS = ["end", "end-turn", "pass", "done"];
 function shortcut(e) {
   if (e.ctrlKey || e.metaKey || e.altKey || ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+  if (document.querySelector("dialog[open]")) return;
   if (e.key === "/") {
     e.preventDefault();
     $("search").focus();
   } else if (e.key === "Escape") {
+    const fromActions = $("side").contains(document.activeElement);
     select(null);
+    if (fromActions) keys.focus();
   } else if (e.key === "u" && ctx.view?.can_undo) {
     $("undo").click();
   } else if (e.key === "e" && ctx.view?.your_turn) {

@@ -2,21 +2,30 @@
 // capacity, both fleets (hull, shields, action points), miners on planets, black holes,
 // the deep space box with its explorers, and the minerals and dark matter of each seat.
 // Clicking a ship lists its actions and highlights the sectors and ships they aim at.
+// Seats are drawn in the colour the game calls them by (its start zone's: red, purple) and
+// with their shape (circle, square); ships carry the symbol of their type.
 import { svg } from "../dom.js";
+import { seatColourName, seatMark, seatShape } from "../seats.js";
+import { icon, place } from "../symbols.js";
 
 const CW = 200;
 const CH = 150;
 const TOP = 30;
-const SEAT_COLOURS = ["#d9534f", "#3b82c4"];
-const SEAT_SHAPES = ["circle", "square"];
+const SHEET = "galactic-domination";
 const ZONE_FILLS = { red: "#3a1f22", orange: "#3a2c1a", green: "#1d3322", blue: "#1b2a3d", purple: "#2d2140" };
 
-function sectorPos(layout) {
+// Where each sector sits: zones side by side (landscape), or one under the other on a
+// narrow screen (portrait), so that a phone shows the board large enough to tap.
+function sectorPos(layout, portrait) {
   const pos = {};
   layout.zones.forEach((z, zi) => z.sectors.forEach((s, ri) => {
-    pos[s] = { x: zi * CW, y: TOP + ri * CH };
+    pos[s] = portrait ? { x: ri * CW, y: TOP + zi * (CH + TOP) } : { x: zi * CW, y: TOP + ri * CH };
   }));
   return pos;
+}
+
+function zoneLabelAt(zi, portrait) {
+  return portrait ? { x: 8, y: zi * (CH + TOP) + 20 } : { x: zi * CW + 8, y: 20 };
 }
 
 // The sectors and ships named by the legal actions of the selected ship.
@@ -36,19 +45,16 @@ function targetsOf(view, ship) {
 
 function shipBadge(ship, x, y, ctx, hot) {
   const u = ctx.layout.units[ship.kind] ?? { letter: "?", name: ship.kind };
-  const colour = SEAT_COLOURS[ship.owner] ?? "#888";
   const sel = ctx.selected === String(ship.id);
   const cls = `gd-ship${sel ? " selected" : ""}${hot ? " target" : ""}${ship.attached ? " attached" : ""}`;
-  const shape = SEAT_SHAPES[ship.owner] === "circle"
-    ? svg("circle", { cx: x + 14, cy: y + 14, r: 14, fill: colour })
-    : svg("rect", { x, y, width: 28, height: 28, rx: 3, fill: colour });
+  const who = `${seatColourName(ship.owner)} (P${ship.owner})`;
   const g = svg("g", { class: cls, "data-ship": ship.id, onclick: (e) => { e.stopPropagation(); onShip(ship, ctx); } },
     svg("rect", { x: x - 2, y: y - 2, width: 92, height: 32, rx: 4, class: "gd-hit" }),
-    shape,
-    svg("text", { x: x + 14, y: y + 19, "text-anchor": "middle", class: "gd-letter" }, u.letter),
+    place("common", `seat-${seatShape(ship.owner)}`, x - 1, y - 1, 30, `seat-c-${ship.owner}`),
+    place(SHEET, ship.kind, x + 6, y + 6, 17, "gd-glyph"),
     svg("text", { x: x + 32, y: y + 10, class: "gd-stat" }, `#${ship.id} H${ship.hull} S${ship.shields}`),
     svg("text", { x: x + 32, y: y + 24, class: "gd-stat" }, `AP ${ship.ap}${ship.attached ? " mining" : ""}${ship.charge ? ` charge ${ship.charge}` : ""}`),
-    svg("title", {}, `P${ship.owner}'s ${u.name} #${ship.id}: hull ${ship.hull}, shields ${ship.shields}, ${ship.ap} AP left${ship.attached ? ", attached to the planet (mining)" : ""}. ${u.text ?? ""}`));
+    svg("title", {}, `${who}'s ${u.name} #${ship.id}${sel ? " (selected)" : ""}${hot ? " (a target of the selected ship)" : ""}: hull ${ship.hull}, shields ${ship.shields}, ${ship.ap} AP left${ship.attached ? ", attached to the planet (mining)" : ""}. ${u.text ?? ""}`));
   return g;
 }
 
@@ -62,14 +68,33 @@ function onShip(ship, ctx) {
   ctx.select(String(ship.id), `${u?.name ?? ship.kind} #${ship.id}`);
 }
 
+// Seats are called by the colour of their start zone (GD-MAP-03: red moves first).
+export function seatColours(view) {
+  return view.observation.start_zone ?? ["red", "purple"];
+}
+
+// The symbol of the ship an action names (its second word is the ship's number).
+export function actionSymbol(item, ctx) {
+  const id = Number(item.notation.split(" ")[1]);
+  const ship = ctx.view?.observation.ships.find((x) => x.id === id);
+  return ship ? [SHEET, ship.kind] : null;
+}
+
+export const endReasons = {};
+
 export function setup(ctx) {
-  ctx.pos = sectorPos(ctx.layout);
-  const kinds = Object.values(ctx.layout.units).map((u) => `${u.letter} ${u.name.toLowerCase()}`).join(", ");
+  ctx.portrait = window.matchMedia("(max-width: 700px)").matches;
+  ctx.pos = sectorPos(ctx.layout, ctx.portrait);
+  const { el } = ctx;
+  const kinds = Object.entries(ctx.layout.units).map(([id, u]) => el("li", {}, icon(SHEET, id, { size: 20 }), ` ${u.name} (${u.letter})`));
   ctx.legend.replaceChildren(
-    `Ships show their type letter (${kinds}), number, hull (H), shields (S) and action points. `,
-    "P0's ships are red circles, P1's blue squares. A sector holds at most ", `${ctx.layout.capacity}`,
-    " ships (miners do not count); the corner shows how many are in it. A dark disc is a black hole. ",
-    "Click a ship to see its moves, attacks and specials: the sectors and ships they aim at light up; click one of them to narrow the list.",
+    el("ul", { class: "symbol-list" }, ...kinds,
+      el("li", {}, icon(SHEET, "planet", { size: 20 }), " planet (miners attach to it)"),
+      el("li", {}, icon(SHEET, "black-hole", { size: 20 }), " black hole: no ship may enter")),
+    el("p", {}, "Each ship shows its owner's shape and colour (", seatMark(0), ` ${seatColourName(0)} circles for P0, `, seatMark(1),
+      ` ${seatColourName(1)} squares for P1), its number, hull (H), shields (S) and action points. A sector holds at most ${ctx.layout.capacity}`,
+    " ships (miners do not count); its corner shows how many are in it."),
+    el("p", {}, "Tap a ship to see its moves, attacks and specials: the sectors and ships they aim at light up; tap one of them to narrow the list. A dashed ring marks each seat's last move."),
   );
 }
 
@@ -78,9 +103,11 @@ export function draw(view, ctx) {
   const obs = view.observation;
   const { layout } = ctx;
   const pos = ctx.pos;
-  const width = layout.zones.length * CW;
-  const deepY = TOP + 3 * CH + 10;
-  const root = svg("svg", { viewBox: `-4 -4 ${width + 8} ${deepY + 120}`, class: "gd-board", role: "img", "aria-label": "Galactic Domination board" });
+  const portrait = ctx.portrait;
+  const rowsOf = Math.max(...layout.zones.map((z) => z.sectors.length));
+  const width = (portrait ? rowsOf : layout.zones.length) * CW;
+  const deepY = portrait ? layout.zones.length * (CH + TOP) + 10 : TOP + rowsOf * CH + 10;
+  const root = svg("svg", { viewBox: `-4 -4 ${width + 8} ${deepY + 120}`, class: "gd-board zoomable", role: "group", "aria-label": "Galactic Domination board: sectors and ships" });
   const t = ctx.selected && /^\d+$/.test(ctx.selected) ? targetsOf(view, ctx.selected) : { sectors: new Set(), ships: new Set() };
   const holes = new Set(obs.black_holes ?? []);
   for (const [a, b] of layout.links) {
@@ -88,7 +115,7 @@ export function draw(view, ctx) {
   }
   layout.zones.forEach((z, zi) => {
     const start = obs.start_zone?.indexOf(z.colour);
-    root.append(svg("text", { x: zi * CW + 8, y: 20, class: "gd-zone" }, `${z.colour} zone${start >= 0 ? ` (P${start}'s start)` : ""}`));
+    root.append(svg("text", { ...zoneLabelAt(zi, portrait), class: "gd-zone" }, `${z.colour} zone${start >= 0 ? ` (P${start} starts here)` : ""}`));
   });
   const shipLayer = [];
   for (const z of layout.zones) {
@@ -106,8 +133,9 @@ export function draw(view, ctx) {
       svg("text", { x: p.x + 12, y: p.y + 22, class: "system-id" }, s),
       svg("text", { x: p.x + CW - 12, y: p.y + 22, "text-anchor": "end", class: `gd-load${load >= layout.capacity ? " full" : ""}` }, `${load}/${layout.capacity}`,
         svg("title", {}, `${load} of ${layout.capacity} places taken (miners do not count)`)),
-      svg("circle", { cx: p.x + CW - 26, cy: p.y + CH - 24, r: 12, class: "gd-planet" }, svg("title", {}, `the planet of ${s}: attached miners gather minerals`)));
-      if (holes.has(s)) cell.append(svg("circle", { cx: p.x + CW / 2, cy: p.y + CH / 2, r: 30, class: "gd-hole" }, svg("title", {}, `a black hole: no ship may enter ${s}`)));
+      place(SHEET, "planet", p.x + CW - 40, p.y + CH - 38, 28),
+      svg("title", {}, `sector ${s}, ${z.colour} zone: ${load} of ${layout.capacity} places taken${holes.has(s) ? ", a black hole: no ship may enter" : ""}${hot ? " (a destination of the selected ship)" : ""}`));
+      if (holes.has(s)) cell.append(place(SHEET, "black-hole", p.x + CW / 2 - 30, p.y + CH / 2 - 30, 60));
       root.append(cell);
       ships.forEach((ship, i) => {
         const x = p.x + 10 + (i % 2) * 95;
@@ -118,9 +146,10 @@ export function draw(view, ctx) {
   }
   root.append(...shipLayer);
   root.append(svg("rect", { x: 3, y: deepY, width: width - 6, height: 110, rx: 10, class: "gd-deep" }),
-    svg("text", { x: 14, y: deepY + 20, class: "gd-zone" }, "deep space (explorers away; they spin for minerals and dark matter when they return)"));
+    svg("text", { x: 14, y: deepY + 20, class: "gd-zone" }, portrait ? "deep space (explorers away)" : "deep space (explorers away; they spin for minerals and dark matter when they return)"));
+  const perRow = Math.max(1, Math.floor((width - 20) / 120));
   obs.ships.filter((x) => x.at === "deep_space").forEach((ship, i) => {
-    root.append(shipBadge(ship, 14 + i * 120, deepY + 34, ctx, t.ships.has(ship.id)));
+    root.append(shipBadge(ship, 14 + (i % perRow) * 120, deepY + 34 + Math.floor(i / perRow) * 34, ctx, t.ships.has(ship.id)));
   });
   root.addEventListener("click", () => ctx.select(null));
   ctx.board.replaceChildren(root);
@@ -130,10 +159,10 @@ export function draw(view, ctx) {
 function drawPanels(view, ctx) {
   const { el } = ctx;
   const obs = view.observation;
-  const table = el("table", { class: "empires" }, el("tr", {}, ...["", "zone", "minerals", "dark matter", "ships"].map((h) => el("th", {}, h))));
+  const table = el("table", { class: "empires" }, el("tr", {}, ...["seat", "zone", "minerals", "dark matter", "ships"].map((h) => el("th", { scope: "col" }, h))));
   for (const seat of [0, 1]) {
     table.append(el("tr", { class: obs.current_player === seat ? "waiting" : "" },
-      el("td", {}, el("span", { class: `swatch seat-${seat}` }), `P${seat} ${seat ? "(squares)" : "(circles)"}`),
+      el("th", { scope: "row" }, seatMark(seat), ` ${seatColourName(seat)} P${seat}`),
       el("td", {}, obs.start_zone?.[seat] ?? ""), el("td", {}, obs.minerals[seat]), el("td", {}, obs.dark_matter[seat]),
       el("td", {}, obs.ships.filter((s) => s.owner === seat).length)));
   }
@@ -143,7 +172,7 @@ function drawPanels(view, ctx) {
   if (spins.length) {
     const last = spins[spins.length - 1];
     const seg = Object.entries(ctx.layout.spinner).find(([id]) => last.includes(` spins ${id}`));
-    out.push(el("section", { class: "card spinner" }, el("h2", {}, "Spinner"), el("p", {}, el("strong", {}, last)),
+    out.push(el("section", { class: "card spinner" }, el("h2", {}, "Spinner"), el("p", {}, seg ? icon(SHEET, `spin-${seg[0]}`, { size: 22 }) : "", " ", el("strong", {}, last)),
       seg?.[1].text ? el("p", { class: "muted" }, seg[1].text) : ""));
   }
   ctx.panels.replaceChildren(...out);

@@ -1,0 +1,33 @@
+// The game-over dialog: who won and why in plain words, a table of the scores with
+// headers (and the score by source when the game reports one: the result's "breakdown",
+// one {source: points} per seat), and the replay and rematch buttons.
+import { el } from "./dom.js";
+import { seatMark } from "./seats.js";
+
+// "fleet_destroyed" -> "a fleet was destroyed"-like plain words: the game's own words
+// where its module gives them, else the reason with its underscores as spaces.
+export function plainReason(reason, words = {}) {
+  if (words[reason]) return words[reason];
+  const text = String(reason || "finished").replace(/[_-]+/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function resultNodes(view, words) {
+  const r = view.result;
+  const winners = r.winners.map((w) => view.seats[w]);
+  const head = winners.length
+    ? el("p", { class: "winners" }, winners.length > 1 ? "Winners: " : "Winner: ", ...winners.flatMap((s, i) => [i ? " and " : "", seatMark(s.seat, 18), " ", el("strong", {}, s.label)]))
+    : el("p", { class: "winners" }, "Nobody won.");
+  const why = el("p", {}, `How it ended: ${plainReason(r.end_reason, words)}.`);
+  const sources = r.breakdown ? [...new Set(r.breakdown.flatMap((b) => Object.keys(b ?? {})))] : [];
+  const order = view.seats.map((s) => s.seat).sort((a, b) => r.scores[b] - r.scores[a]);
+  const table = el("table", { class: "scores" },
+    el("caption", {}, sources.length ? "Scores, by where the points came from" : "Scores"),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "player"), ...sources.map((k) => el("th", { scope: "col" }, k.replace(/_/g, " "))),
+      el("th", { scope: "col" }, "total"), el("th", { scope: "col" }, "result"))),
+    el("tbody", {}, ...order.map((seat) => el("tr", { class: r.winners.includes(seat) ? "winner" : "" },
+      el("th", { scope: "row" }, seatMark(seat), " ", view.seats[seat].label),
+      ...sources.map((k) => el("td", {}, String(r.breakdown[seat]?.[k] ?? 0))),
+      el("td", {}, String(r.scores[seat])), el("td", {}, r.winners.includes(seat) ? "won" : "")))));
+  return [head, why, el("div", { class: "scroll-x" }, table)];
+}
