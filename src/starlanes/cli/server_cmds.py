@@ -102,6 +102,10 @@ def serve(
         # the client address is the server's own business (trusted_proxies); uvicorn's
         # own X-Forwarded-For handling would trust loopback behind our back
         proxy_headers=False, server_header=False,
+        # wsproto completes a websocket refused with an HTTP answer (a 429 for a client
+        # over its socket quota) cleanly; uvicorn's default websocket protocol logs each
+        # such refusal as an error
+        ws="wsproto",
         timeout_graceful_shutdown=SHUTDOWN_SECONDS))
     server.run(sockets=[sock])
 

@@ -77,14 +77,50 @@ def redact(text: str) -> str:
     return _TOKEN.sub(r"\1[redacted]", text)
 
 
+REFUSALS_EVERY = 60.0
+"""Seconds over which a client's refused requests (413, 429) are summed into one line."""
+
+
 class AccessLog:
     """Logs every HTTP request and websocket session on ``starlanes.access``: client
     address, method, path and query with seat tokens redacted, status and milliseconds.
-    (The Authorization header is never logged.)"""
+    (The Authorization header is never logged.)
+
+    Refusals for size or rate (413, 429) would let a flooding client fill the log: the
+    first refusal of a client in each ``REFUSALS_EVERY`` seconds is logged as above, the
+    rest are counted and logged as one line per client and status when the window ends
+    (at the first request after it)."""
 
     def __init__(self, app: App, client: Callable[[Scope], str]) -> None:
         self.app = app
         self.client = client
+        self._window = time.monotonic()
+        self._refused: dict[tuple[str, int], int] = {}
+
+    def _summarise(self, now: float) -> None:
+        """Log the refusals counted in the window that ended, and start a new one."""
+        for (client, status), count in sorted(self._refused.items()):
+            if count:
+                access_log.info("%s: %d more requests refused with %d in the last %.0f s",
+                                client, count, status, now - self._window)
+        self._refused.clear()
+        self._window = now
+
+    def _quiet(self, client: str, status: int) -> bool:
+        """Whether a refusal is only counted (True), not logged on its own line."""
+        now = time.monotonic()
+        if now - self._window >= REFUSALS_EVERY:
+            self._summarise(now)
+        if status not in (413, 429):
+            return False
+        key = (client, status)
+        if key not in self._refused:
+            if len(self._refused) >= 10_000:  # a flood of addresses: sum them up now
+                self._summarise(now)
+            self._refused[key] = 0
+            return False
+        self._refused[key] += 1
+        return True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or not access_log.isEnabledFor(
@@ -110,9 +146,11 @@ class AccessLog:
             query = scope.get("query_string", b"").decode("latin-1")
             path = scope.get("path", "") + (f"?{query}" if query else "")
             method = scope.get("method", "WS")
-            access_log.info("%s %s %s %s %.1f ms", self.client(scope), method,
-                            redact(path)[:300], status[0] if status else "-",
-                            (time.perf_counter() - started) * 1000)
+            client = self.client(scope)
+            if not (status and self._quiet(client, status[0])):
+                access_log.info("%s %s %s %s %.1f ms", client, method, redact(path)[:300],
+                                status[0] if status else "-",
+                                (time.perf_counter() - started) * 1000)
 
 
 def origin_allowed(origin: str | None, config: ServerConfig, host: str | None,

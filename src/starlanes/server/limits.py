@@ -25,7 +25,9 @@ the limit and the wait:
 
 A client is its address (:func:`client_address`); IPv6 clients are counted per /64
 network, the block one subscriber usually holds. Counts of open sockets live in the process
-(one event loop, no locks needed); rates live in a ``limits`` storage, in memory by default:
+(one event loop, no locks needed); rates live in a ``limits`` storage, by default ``limits``' asyncio memory storage (it expires
+counts in a task of the event loop, where the threaded memory storage starts a timer thread
+per change):
 pass a shared one (``limits.storage.RedisStorage``, or an async ``limits.aio`` storage,
 which is then awaited) to share rates between several server processes.
 """
@@ -42,9 +44,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
+from limits.aio.storage import MemoryStorage as AsyncMemoryStorage
 from limits.aio.storage import Storage as AsyncStorage
 from limits.aio.strategies import STRATEGIES as ASYNC_STRATEGIES
-from limits.storage import MemoryStorage, Storage
+from limits.storage import Storage
 from limits.strategies import STRATEGIES
 
 from .config import ServerConfig
@@ -201,7 +204,7 @@ class ClientLimits:
         limits = config.limits
         self.max_body = limits.max_body_bytes
         self.networks = tuple(config.proxy_networks())
-        self.rates = Rates(storage if storage is not None else MemoryStorage(), strategy)
+        self.rates = Rates(storage if storage is not None else AsyncMemoryStorage(), strategy)
         self.requests = Rule("requests", RateLimitItemPerMinute(limits.requests_per_minute),
                              "too many requests from your address", "minute")
         self.creates = Rule("creates", RateLimitItemPerHour(limits.creates_per_hour),
@@ -273,21 +276,26 @@ class ClientLimits:
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = self._client(scope)
         length: bytes | None = None
-        token = False
+        token = chunked = False
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 length = value
             elif name == b"authorization":
                 token = value[:7].lower() == b"bearer "
+            elif name == b"transfer-encoding":
+                chunked = True
+        declared = _int(length) if length is not None else None
+        # a refused request's body is never read: the connection closes after the answer,
+        # so the server does not take in what the client goes on sending
+        unread = chunked or (length is not None and declared != 0)
         refusal = await self._refusal(scope["method"], _route_path(scope), key,
                                       token or _query_token(scope))
         if refusal is not None:
-            await _answer(send, 429, *refusal)
+            await _answer(send, 429, *refusal, close=unread)
             return
         limit = self.max_body
-        declared = _int(length) if length is not None else None
         if declared is not None and declared > limit:
-            await _answer(send, 413, _too_large(limit))
+            await _answer(send, 413, _too_large(limit), close=True)
             return
         started = answered = False
         received = 0
@@ -311,7 +319,7 @@ class ClientLimits:
                 received += len(message.get("body", b""))
                 if received > limit:
                     if not started:
-                        await _answer(send, 413, _too_large(limit))
+                        await _answer(send, 413, _too_large(limit), close=True)
                     answered = True
                     raise _TooLarge(_too_large(limit))
             return message
@@ -430,20 +438,24 @@ def _body(reason: str) -> bytes:
     return json.dumps({"error": reason}).encode()
 
 
-def _headers(body: bytes, wait: int | None) -> list[tuple[bytes, bytes]]:
+def _headers(body: bytes, wait: int | None, close: bool = False) -> list[tuple[bytes, bytes]]:
     headers = [(b"content-type", b"application/json"),
                (b"content-length", str(len(body)).encode())]
     if wait is not None:
         headers.append((b"retry-after", str(wait).encode()))
+    if close:
+        headers.append((b"connection", b"close"))
     return headers
 
 
-async def _answer(send: Send, status: int, reason: str, wait: int | None = None) -> None:
-    """Send a whole JSON error response: ``status``, ``{"error": reason}``, and
-    ``Retry-After: wait`` (seconds) when given."""
+async def _answer(send: Send, status: int, reason: str, wait: int | None = None,
+                  close: bool = False) -> None:
+    """Send a whole JSON error response: ``status``, ``{"error": reason}``,
+    ``Retry-After: wait`` (seconds) when given, and ``Connection: close`` when ``close``
+    (the server then stops reading the request: its body is never taken in)."""
     body = _body(reason)
     await send({"type": "http.response.start", "status": status,
-                "headers": _headers(body, wait)})
+                "headers": _headers(body, wait, close)})
     await send({"type": "http.response.body", "body": body})
 
 
