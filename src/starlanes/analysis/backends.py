@@ -2,7 +2,9 @@
 
 Every job is a tuple whose first item is its index; ``play(job) -> (index, row)`` is a
 picklable module-level function. Jobs are seeded, so a game gives the same row wherever and
-however often it is played: the results do not depend on the backend or the worker count.
+however often it is played: the results do not depend on the backend or the worker count,
+unless an agent searches against the clock (``mcts:seconds=...``; see
+:func:`time_budget_warning`).
 
 ``local`` plays in this process (``workers == 1``) or in a fault-tolerant process pool
 (:func:`starlanes.analysis.tournament.play_in_pool`). ``ray`` (the optional extra
@@ -47,6 +49,24 @@ def check_backend(backend: str, address: str | None) -> None:
         except ImportError:
             raise BadOptionError(
                 "the ray backend needs Ray: pip install 'starlanes[ray]'") from None
+
+
+def time_budget_warning(specs: Sequence[str], game_id: str) -> str | None:
+    """A warning when an agent searches against the clock (an agent with ``seconds`` > 0,
+    such as ``mcts:seconds=0.5``), else None. Such an agent does as much work as the
+    machine allows in its time, so its moves depend on load, the number of workers and the
+    backend: the same seeds no longer give the same games, and two runs may differ. Raises
+    AgentSpecError for a bad spec."""
+    from starlanes.agents import make_agent
+
+    timed = [spec for spec in dict.fromkeys(specs)
+             if float(getattr(make_agent(spec, game_id, 0), "seconds", 0) or 0) > 0]
+    if not timed:
+        return None
+    return (f"{', '.join(timed)} search{'es' if len(timed) == 1 else ''} against the clock: "
+            "its moves depend on how fast this machine plays them (load, --workers, the "
+            "backend), so the same seeds can give different games from run to run; give "
+            "iterations=N instead of seconds for a reproducible run")
 
 
 def run_jobs(jobs: Sequence[Job], play: Play, backend: str = "local", workers: int = 1,

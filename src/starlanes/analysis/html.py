@@ -170,6 +170,10 @@ def balance_html(report: Mapping[str, Any]) -> str:
                     + _table(["entry", "winners", "losers", "difference"],
                              [(e["entry"], e["winners"], e["losers"], f"{e['diff']:+g}")
                               for e in report["entries"]]))
+    if report.get("usage"):
+        from .usage_view import usage_html
+
+        sections.append(usage_html(report["usage"]))
     return _page(f"{report['game']}: balance over {report['games']} games", sections, report)
 
 

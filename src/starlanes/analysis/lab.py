@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -39,15 +39,20 @@ def facts_module(game_id: str) -> ModuleType | None:
         return None
 
 
-def lab_game(job: tuple[Any, ...]) -> tuple[int, dict[str, Any]]:
+def lab_game(job: tuple[Any, ...], also: Callable[[GameState, int, Any], None] | None = None,
+             keep_state: bool = False) -> Any:
     """Worker entry: ``(index, game_id, players, seed, options, specs, agent_seeds, cap)``
-    -> ``(index, row)`` with ``facts``, ``openings``, ``entries`` and ``margin`` added."""
+    -> ``(index, row)`` with ``facts``, ``openings``, ``entries`` and ``margin`` added.
+    ``also(state, seat, action)`` sees every action too (the usage tally); with
+    ``keep_state`` the result is ``(index, row, final state)``."""
     index, game_id, players, seed, options, specs, agent_seeds, cap = job
     hooks = facts_module(game_id)
     openings: list[str | None] = [None] * players
     entries: list[Counter[str]] = [Counter() for _ in range(players)]
 
     def observe(state: GameState, seat: int, action: object) -> None:
+        if also is not None:
+            also(state, seat, action)
         if hooks is None or seat < 0:
             return
         entry = hooks.entry_used(state, seat, action)
@@ -61,7 +66,7 @@ def lab_game(job: tuple[Any, ...]) -> tuple[int, dict[str, Any]]:
     row["openings"] = openings
     row["entries"] = [dict(sorted(c.items())) for c in entries]
     row["margin"] = _margin(row)
-    return index, row
+    return (index, row, state) if keep_state else (index, row)
 
 
 def _margin(row: Mapping[str, Any]) -> float | None:
@@ -89,12 +94,16 @@ def run_lab(game_id: str, agents: Sequence[str], players: int, games: int, seed:
             options: Mapping[str, str] | None = None, backend: str = "local",
             workers: int = 1, address: str | None = None,
             action_cap: int = DEFAULT_ACTION_CAP, progress: bool = True, first: int = 0,
-            label: str | None = None) -> list[dict[str, Any]]:
-    """Play the lab's games and return their rows in game order (see the module doc)."""
+            label: str | None = None, usage: bool = False) -> list[dict[str, Any]]:
+    """Play the lab's games and return their rows in game order (see the module doc);
+    with ``usage`` each row also counts the mechanisms used
+    (:func:`starlanes.analysis.usage.usage_game`)."""
+    from .usage import usage_game
+
     jobs = lab_jobs(game_id, agents, players, games, seed, dict(options or {}), action_cap,
                     first)
-    return run_jobs(jobs, lab_game, backend, workers, address, progress,
-                    label or f"{game_id} x{games}")
+    return run_jobs(jobs, usage_game if usage else lab_game, backend, workers, address,
+                    progress, label or f"{game_id} x{games}")
 
 
 def content_fingerprint(game_id: str, content: str | None) -> str:

@@ -131,10 +131,22 @@ def play_game(game_id: str, players: int, seed: int, options: Mapping[str, str],
         "winners": [i for i, r in enumerate(state.returns()) if r > 0] if terminal else [],
         "scores": list(state.scores()),
         "end_reason": str(reason) if terminal else "action_cap",
-        "rounds": getattr(state, "round", None),
+        "rounds": rounds_played(game_id, state),
         "actions": len(state.history),
         "digest": state.digest(),
     }
+
+
+def rounds_played(game_id: str, state: GameState) -> int | None:
+    """Rounds the game lasted: the game's ``usage.rounds_played(state)`` when it declares
+    one (a round counter that moves past a round limit), else ``state.round``; None for a
+    game that keeps no round count."""
+    from .usage import usage_module
+
+    hooks = usage_module(game_id)
+    if hooks is not None and hasattr(hooks, "rounds_played"):
+        return int(hooks.rounds_played(state))
+    return getattr(state, "round", None)
 
 
 def _play_job(job: tuple[Any, ...]) -> tuple[int, dict[str, Any]]:

@@ -24,7 +24,7 @@ from rich.table import Table
 
 from starlanes.agents import make_agent
 from starlanes.analysis import DEFAULT_ACTION_CAP
-from starlanes.analysis.backends import check_backend
+from starlanes.analysis.backends import check_backend, time_budget_warning
 from starlanes.analysis.compare import compare_report, parse_variant
 from starlanes.analysis.lab import balance_report, run_lab, run_meta, widest_interval
 from starlanes.cli.app import (
@@ -218,45 +218,66 @@ def balance(
     html: HtmlOut = None,
     no_html: NoHtml = False,
     action_cap: ActionCap = DEFAULT_ACTION_CAP,
+    usage: Annotated[bool, typer.Option(
+        "--usage", help="Also report how often each unit, card, tech, special and decision "
+                        "option was used and the score by source, by agent.")] = False,
 ) -> None:
     """Balance report of one variant: win rates by seat, set-up (faction, empire, turn
     position) and opening with corrected 95% intervals, game length, end reasons, margins
-    and the entries winners used; terminal summary, --json and an HTML report."""
+    and the entries winners used; with --usage the mechanism report; terminal summary,
+    --json and an HTML report."""
     n, opts, specs = checked_setup(game, players, seed, option, content, agents)
     _check_agents(game, specs)
     check_backend(backend, ray_address)
     if sweep is not None and until_ci is not None:
         raise BadOptionError("--sweep and --until-ci cannot be combined")
+    if sweep is not None and usage:
+        raise BadOptionError("--sweep and --usage cannot be combined")
+    timed = time_budget_warning(specs, game)
     run = {"backend": backend, "workers": workers, "address": ray_address,
            "action_cap": action_cap}
     if sweep is not None:
+        if timed:
+            err.print(f"[yellow]warning: {escape(timed)}[/yellow]")
         key, values = _parse_sweep(sweep)
         for value in values:
             load(game, players=n, seed=seed, **{**opts, key: value})
         path = _html_path(html, no_html, f"{game}-sweep.html")
         _sweep(game, n, specs, games, seed, opts, key, values, run, json_output, path)
         return
+    if timed:
+        err.print(f"[yellow]warning: {escape(timed)}[/yellow]")
     path = _html_path(html, no_html, f"{game}-balance.html")
     start = time.perf_counter()
     meta = run_meta(game, n, specs, seed, opts)
-    rows = run_lab(game, specs, n, games, seed, opts, **run)
+    if timed:
+        meta["warnings"] = [timed]
+    rows = run_lab(game, specs, n, games, seed, opts, usage=usage, **run)
     report = balance_report(meta, rows, time.perf_counter() - start)
     if until_ci is not None:
         while widest_interval(report) >= until_ci and len(rows) < max_games:
             more = min(games, max_games - len(rows))
-            rows += run_lab(game, specs, n, more, seed, opts, first=len(rows), **run)
+            rows += run_lab(game, specs, n, more, seed, opts, first=len(rows), usage=usage,
+                            **run)
             report = balance_report(meta, rows, time.perf_counter() - start)
         report["until_ci"] = {"width": until_ci, "widest": round(widest_interval(report), 6),
                               "reached": widest_interval(report) < until_ci}
         if not report["until_ci"]["reached"]:
             err.print(f"[yellow]note: game budget {max_games} spent; widest interval "
                       f"{widest_interval(report):.3f}[/yellow]")
+    tables = balance_tables(report)
+    if usage:
+        from starlanes.analysis.usage import usage_report
+        from starlanes.analysis.usage_view import usage_tables
+
+        report["usage"] = usage_report(game, rows, seed)
+        tables += usage_tables(report["usage"])
     page = ""
     if path is not None:
         from starlanes.analysis.html import balance_html
 
         page = balance_html(report)
-    _emit(report, json_output, path, page, balance_tables(report))
+    _emit(report, json_output, path, page, tables)
 
 
 def _sweep(game: str, n: int, specs: list[str], games: int, seed: int, opts: dict[str, str],
@@ -335,6 +356,9 @@ def compare(
     n, base, specs = checked_setup(game, players, seed, option, content, agents)
     _check_agents(game, specs)
     check_backend(backend, ray_address)
+    timed = time_budget_warning(specs, game)
+    if timed:
+        err.print(f"[yellow]warning: {escape(timed)}[/yellow]")
     opts_a = _variant(game, n, seed, base, a, "A")
     opts_b = _variant(game, n, seed, base, b, "B")
     path = _html_path(html, no_html, f"{game}-compare.html")
@@ -345,6 +369,8 @@ def compare(
     rows_b = run_lab(game, specs, n, games, seed, opts_b, label="variant B", **run)
     meta_a, meta_b = (run_meta(game, n, specs, seed, o) for o in (opts_a, opts_b))
     meta = {k: v for k, v in meta_a.items() if k not in ("options", "content_fingerprint")}
+    if timed:
+        meta["warnings"] = [timed]
     report = compare_report(meta, {k: meta_a[k] for k in ("options", "content_fingerprint")},
                             {k: meta_b[k] for k in ("options", "content_fingerprint")},
                             rows_a, rows_b, time.perf_counter() - start)
