@@ -36,7 +36,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
@@ -53,6 +53,7 @@ from .hygiene import AccessLog, SecurityHeaders, origin_allowed
 from .limits import ClientLimits, client_address, rate_key
 from .replays import record_replay
 from .service import GameService
+from .setups import setups_router
 from .store import Store, StoreConflict, StoreError, database_url, upgrade
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -73,6 +74,8 @@ class CreateGame(BaseModel):
     options: dict[str, Any] = {}
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     clock_seconds: float = Field(default=0.0, ge=0)
+    setup: list[Annotated[str, Field(max_length=2000)]] = Field(default=[], max_length=64)
+    """Per seat, what it brings (a Galactic Empires Standard Game deck code), '' for none."""
 
 
 class Join(BaseModel):
@@ -80,6 +83,8 @@ class Join(BaseModel):
 
     name: str = Field(min_length=1, max_length=200)
     seat: int | None = Field(default=None, ge=0, le=64)
+    setup: str = Field(default="", max_length=2000)
+    """What the seat brings (a deck code), before the game's first move."""
 
 
 class ReplayRecord(BaseModel):
@@ -204,7 +209,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
                              "choices": list(o.choices), "minimum": o.minimum,
                              "maximum": o.maximum, "help": o.help}
                             for o in cls.option_set.specs
-                            if o.name not in ("content", "content_set")],
+                            if o.name not in ("content", "content_set", "seat_setup")],
             })
         return {"games": games, **service.catalogue.public()}
 
@@ -220,12 +225,13 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
     async def create(body: CreateGame, request: Request) -> dict[str, Any]:
         live = await service.create(body.game, body.players, body.seats, body.options,
                                     body.seed, body.clock_seconds,
-                                    owner=rate_key(client_of(request.scope)))
+                                    owner=rate_key(client_of(request.scope)),
+                                    setups=body.setup)
         return {"id": live.id, "url": f"/games/{live.id}", "seeded": live.row.seeded}
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: Join) -> dict[str, Any]:
-        seat, token = await service.join(game_id, body.name, body.seat)
+        seat, token = await service.join(game_id, body.name, body.seat, body.setup)
         link = f"/games/{game_id}?token={token}"
         return {"seat": seat, "token": token, "link": link, "url": base_url + link}
 
@@ -328,6 +334,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         if ended_by_server:
             with contextlib.suppress(Exception):
                 await ws.close(code=1001, reason="the server is stopping")
+
+    app.include_router(setups_router(service, WEB))
 
     # -------------------------------------------------------------- pages
     if WEB.is_dir():

@@ -26,6 +26,8 @@ NOT_OPTIONS = {
     "players": "the player count is not an option: give 'players' beside 'options'",
     "content_set": "content overrides are not taken from requests: the server offers its "
                    "content packs by name ('content')",
+    "seat_setup": "what a seat brings (a deck code) is given per seat: 'setup' on create "
+                  "(one per seat) or on join, never in 'options'",
 }
 
 FALLBACK_BOT = "heuristic"

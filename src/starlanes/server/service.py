@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starlanes.engine import (
+    SEAT_SETUP,
     BadOptionError,
     GameRecord,
     StarlanesError,
@@ -44,6 +45,7 @@ from .errors import (
     Unprocessable,
 )
 from .replays import ReplayCache, check_seat_view, replay_view
+from .setups import checked_setups, join_setup
 from .store import GameRow, SeatRow, Store, StoreError, StoreUnavailable, now
 from .tables import HUMAN, LiveGame, Pending
 from .tokens import new_game_id, new_token, token_hash, token_matches
@@ -140,7 +142,7 @@ class GameService:
     async def create(self, game: str, players: int | None, seats: Sequence[str],
                      options: dict[str, Any] | None = None, seed: int | None = None,
                      clock_seconds: float = 0.0, rematch_of: str | None = None,
-                     owner: str = "") -> LiveGame:
+                     owner: str = "", setups: Sequence[str] = ()) -> LiveGame:
         """Create a game; ``seats`` holds ``human`` or a bot's catalogue name per seat,
         ``options`` the game's options (``content``: a content pack's name), ``owner`` the
         creating client's key (its bots share that client's bot time). ``seed`` None
@@ -169,7 +171,10 @@ class GameService:
         if seed is None:
             seed = secrets.randbits(62)
         engine_opts = self.catalogue.engine_options(game, opts)
-        await asyncio.to_thread(load, game, players=n, seed=seed, **engine_opts)  # checks
+        checked = await asyncio.to_thread(load, game, players=n, seed=seed, **engine_opts)
+        if setups:  # per seat, what it brings (a deck code): 422 with the game's reason
+            opts = await asyncio.to_thread(checked_setups, checked, opts, engine_opts, setups)
+            engine_opts = self.catalogue.engine_options(game, opts)
         row = GameRow(id=new_game_id(), game=game, players=n, seed=seed, options=opts,
                       bot_seconds=0.0, clock_seconds=clock_seconds, rematch_of=rematch_of,
                       created=now(), seeded=seeded)
@@ -193,9 +198,12 @@ class GameService:
             raise NotFound(f"no game {game_id!r}")
         return live
 
-    async def join(self, game_id: str, name: str, seat: int | None = None) -> tuple[int, str]:
-        """Take an open human seat (the first open one when ``seat`` is None); returns the
-        seat and its token. Raises Forbidden when the seat is taken or held by a bot."""
+    async def join(self, game_id: str, name: str, seat: int | None = None,
+                   setup: str = "") -> tuple[int, str]:
+        """Take an open human seat (the first open one when ``seat`` is None) bringing
+        ``setup`` (a deck code; before the first move); returns the seat and its token.
+        Raises Forbidden when the seat is taken or held by a bot, Unprocessable (422) for
+        a setup the game refuses."""
         live = self.live(game_id)
         name = display_name(name)
         async with live.lock:
@@ -210,11 +218,19 @@ class GameService:
             if not info.is_open:
                 raise Forbidden(f"seat {seat} is " + ("held by a bot" if info.is_bot
                                                       else "already taken"))
+            options, rebuilt = None, None
+            if setup.strip():
+                options, rebuilt = await asyncio.to_thread(
+                    join_setup, live, seat, setup,
+                    lambda o: self.catalogue.engine_options(live.row.game, o))
             token = new_token()
             hashed = token_hash(token)
             if not await self.writer.run(
-                    lambda: self.store.claim_seat(game_id, seat, name, hashed)):
+                    lambda: self.store.claim_seat(game_id, seat, name, hashed, options)):
                 raise Forbidden(f"seat {seat} was taken a moment ago")
+            if rebuilt is not None:
+                live.row.options = options
+                live.game, live.state = rebuilt, rebuilt.new_initial_state()
             info.name, info.token_hash = name, hashed
             live.version += 1
         self._after_change(live)
@@ -346,8 +362,10 @@ class GameService:
         if not live.state.is_terminal():
             raise Forbidden("a rematch is for a finished game")
         row = live.row
+        options = {k: v for k, v in row.options.items() if k != SEAT_SETUP}
         return await self.create(row.game, row.players, [s.kind for s in live.seats],
-                                 dict(row.options), clock_seconds=row.clock_seconds,
+                                 options, setups=row.options.get(SEAT_SETUP) or (),
+                                 clock_seconds=row.clock_seconds,
                                  rematch_of=row.id, owner=owner)
 
     # ------------------------------------------------------------------ pushing views

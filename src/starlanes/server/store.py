@@ -285,8 +285,11 @@ class Store:
             return list(s.scalars(select(SeatRow).where(SeatRow.game_id == game_id)
                                   .order_by(SeatRow.seat)))
 
-    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> bool:
-        """Give an open human seat to ``name``; False if it is taken or not human."""
+    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str,
+                   options: dict[str, Any] | None = None) -> bool:
+        """Give an open human seat to ``name``; False if it is taken or not human. With
+        ``options``, the game's options become those in the same transaction (a seat that
+        brings its setup, before the first move)."""
         with self.session() as s:
             row = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id,
                                                   SeatRow.seat == seat)
@@ -295,6 +298,11 @@ class Store:
                 return False
             row.name = name
             row.token_hash = token_hash
+            if options is not None:
+                game = s.get(GameRow, game_id)
+                if game is None:
+                    return False
+                game.options = dict(options)
             return True
 
     # -------------------------------------------------------------- actions

@@ -139,9 +139,17 @@ class LiveGame:
         who = info.name or ("bot " + info.kind if info.is_bot else "open seat")
         return f"{base} ({who})"
 
+    @property
+    def gathering(self) -> bool:
+        """True while a game whose seats may bring a setup (``seat_setup_kind``: a deck)
+        still has open seats and no move: nobody moves until every seat is taken, so a
+        seat joining last may still bring its own."""
+        return (self.seq == 0 and any(s.is_open for s in self.seats)
+                and bool(self.game.seat_setup_kind()))
+
     def waiting_for(self) -> int | None:
-        """The seat the game waits for, or None when it is over."""
-        if self.state.is_terminal():
+        """The seat the game waits for, or None when it is over (or still gathering)."""
+        if self.state.is_terminal() or self.gathering:
             return None
         return self.state.current_player()
 
@@ -154,6 +162,9 @@ class LiveGame:
     def check_turn(self, seat: int, seq: int) -> None:
         if self.state.is_terminal():
             raise Stale("the game is over")
+        if self.gathering:
+            raise Forbidden("the game begins when every seat is taken (seats may still "
+                            "bring their own decks)")
         if seq != self.seq:
             raise Stale(f"the action was chosen at move {seq}, but the game is at move "
                         f"{self.seq}; look at the board again")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from starlanes.engine import SEAT_SETUP
+
 from .tables import LiveGame
 
 LOG_LINES = 200
@@ -66,6 +68,7 @@ def lobby_entry(live: LiveGame) -> dict[str, Any]:
     status = ("finished" if state.is_terminal()
               else "open" if any(s.is_open for s in live.seats) else "in progress")
     return {"id": live.id, "game": live.row.game, "players": live.row.players,
-            "options": dict(live.row.options), "status": status, "moves": live.seq,
+            "options": {k: v for k, v in live.row.options.items() if k != SEAT_SETUP},
+            "setup": live.game.seat_setup_kind(), "status": status, "moves": live.seq,
             "seats": seats_view(live), "created": live.row.created.isoformat(),
             "rematch_of": live.row.rematch_of, "seeded": bool(live.row.seeded)}
