@@ -29,12 +29,13 @@ def test_random_simulation_test(game_id, players):
 
 
 def test_game_type_describes_the_game():
-    """Chance is sampled inside actions from a hidden RNG, so every game is
-    imperfect-information to OpenSpiel (see the module docstring)."""
+    """Chance is drawn inside actions from a hidden RNG fixed by the seed parameter, so
+    every game is deterministic and imperfect-information to OpenSpiel (see the module
+    docstring)."""
     for game_id, _ in research_games():
         t = pyspiel.load_game(og.short_name(game_id)).get_type()
         assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-        assert t.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        assert t.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
         assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
         assert t.utility == pyspiel.GameType.Utility.GENERAL_SUM
         assert t.provides_information_state_tensor and t.provides_observation_tensor
@@ -57,8 +58,10 @@ def test_tensors_and_strings_are_the_engines(game_id, players):
     for p in range(players):
         want = inner.observation_tensor(p)
         assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), want)
-        assert np.array_equal(np.asarray(state.information_state_tensor(p), np.float32), want)
-        assert len(state.information_state_tensor(p)) == game.information_state_tensor_size()
+        info_tensor = np.asarray(state.information_state_tensor(p), np.float32)
+        assert np.array_equal(info_tensor[:want.size], want)
+        assert len(info_tensor) == game.information_state_tensor_size()
+        assert info_tensor[-1] == len(inner.history)  # the history's length, last
         obs = json.loads(state.observation_string(p))
         assert obs == json.loads(json.dumps(inner.observation(p), default=str))
         info = state.information_state_string(p)
