@@ -156,7 +156,7 @@ def test_bad_policies(kw, match):
 @pytest.mark.parametrize(("a", "d", "kw", "match"), [
     ("3 fihgter", "fighter", {}, "unknown attacker unit"),
     ("fighter", "", {}, "defender has no units"),
-    ("infantry", "fighter", {}, "cannot fight in a space battle"),
+    ("infantry", "fighter", {}, "only ground units"),
     ("fighter", "fighter", {"factions": ("nobody", None)}, "unknown faction"),
 ])
 def test_bad_fleets(a, d, kw, match):

@@ -54,11 +54,13 @@ def _policies(casualties: str, retreat: str, fire: str) -> dict[str, str]:
 def odds_of_battle(state: Any, *, casualties: str = DEFAULT_CASUALTIES,
                    retreat: str = DEFAULT_RETREAT, method: str = "auto",
                    trials: int = 2_000, seed: int = 0, max_states: int = 200_000,
-                   attacker: str = "", defender: str = "") -> OddsReport:
+                   attacker: str = "", defender: str = "",
+                   play_cards: bool = False) -> OddsReport:
     """Odds of the Rift Domination battle running in ``state`` (``state.battle``), from
     where it stands. ``method``: ``auto`` (exact where the model covers the battle and the
     state space stays under ``max_states`` live states per phase, else Monte Carlo with
-    ``trials`` battles), ``exact`` or ``monte-carlo``.
+    ``trials`` battles), ``exact`` or ``monte-carlo``. With ``play_cards`` the seats play
+    the battle cards they hold at the first chance (simulated: the exact model plays none).
 
     Raises OddsError when there is no battle or ``exact`` is impossible, BadOptionError for
     an unknown policy or method or trials < 1."""
@@ -87,6 +89,8 @@ def odds_of_battle(state: Any, *, casualties: str = DEFAULT_CASUALTIES,
         defender = defender or texts[1]
     kind = "ground" if b.ground else "space"
     why = unmodelled(b)
+    if play_cards and not why and any(state.hands[seat] for seat in b.seats):
+        why = "battle cards in hand are played at the first chance"
     note = ""
     if method != "monte-carlo":
         if why and method == "exact":
@@ -98,14 +102,19 @@ def odds_of_battle(state: Any, *, casualties: str = DEFAULT_CASUALTIES,
                 model.run(tally)
             except TooLarge as e:
                 if method == "exact":
-                    raise OddsError(f"no exact odds for this battle: {e}") from None
-                note = f"exact state space too large ({e}); Monte Carlo instead"
+                    raise OddsError(f"no exact odds for this battle: {e}; an estimate: "
+                                    "method monte-carlo") from None
+                tally = Tally()
+                model.simulate(tally, trials, seed)
+                return tally.report(
+                    game="rift-domination", kind=kind, attacker=attacker, defender=defender,
+                    method="monte-carlo", policies=pol, trials=trials,
+                    note=f"exact state space too large ({e}): a Monte Carlo estimate from "
+                         f"{trials:,} battles of the same model, with standard errors")
             else:
-                dropped = (f"successors under 1e-18 dropped: {model.dropped:.1e} of the "
-                           "probability") if model.dropped else ""
                 return tally.report(game="rift-domination", kind=kind, attacker=attacker,
                                     defender=defender, method="exact", policies=pol,
-                                    states=model.states, note=dropped)
+                                    states=model.states)
         else:
             note = f"{why}; Monte Carlo on the game engine instead"
     tally = Tally()
@@ -114,7 +123,7 @@ def odds_of_battle(state: Any, *, casualties: str = DEFAULT_CASUALTIES,
         s.reseed(seed + i)
         bb = s.battle
         while s.battle is bb and bb.pending is not None:
-            s.apply(choose(s, keys, rets))
+            s.apply(choose(s, keys, rets, play_cards))
         add_ending(s, bb, tally, 1.0, base=(state.vp, state.resources))
     return tally.report(game="rift-domination", kind=kind, attacker=attacker,
                         defender=defender, method="monte-carlo", policies=pol,
@@ -130,6 +139,7 @@ def rift_odds(spec: RiftBattleSpec, **kw: Any) -> OddsReport:
     options or policies."""
     pos, planet = position(spec)
     s = start(pos, planet, kw.get("seed", 0))
+    kw.setdefault("play_cards", any(spec.cards))
     return odds_of_battle(s, attacker=fleet_text(spec.attacker),
                           defender=fleet_text(spec.defender) if spec.defender else
                           "planet defences", **kw)

@@ -138,27 +138,34 @@ class RiftExact:
                         for s in (0, 1)]
         self.cost0 = [sum(self.types[s][u[0]].cost for u in self.start[s]) for s in (0, 1)]
         self._dist: dict[tuple, list[float]] = {}
-        self._hits: dict[tuple, list[Fleet]] = {}
         self.states = 0
         self.dropped = 0.0
 
     # ------------------------------------------------------------------ pieces
-    def dice(self, side: int, fleet: Fleet, phase: int) -> tuple[tuple[int, int], ...]:
-        """``side``'s dice in ``phase`` as sorted ``(roll needed, number of dice)`` pairs
-        (RD-HIT-01..12; a needed roll over 6 never hits)."""
+    def weapons(self, side: int, fleet: Fleet) -> tuple[int, int, int]:
+        """``side``'s dice per weapon (close, mid, long) in ``fleet``."""
         types = self.types[side]
-        need = self.need[side][phase]
-        by_need: Counter[int] = Counter()
+        w = [0, 0, 0]
         for t, _lp, _sh in fleet:
             for wi, n in enumerate(types[t].weapons):
-                if n:
-                    by_need[need[wi]] += n
+                w[wi] += n
+        return (w[0], w[1], w[2])
+
+    def dice(self, side: int, weapons: tuple[int, int, int],
+             phase: int) -> tuple[tuple[int, int], ...]:
+        """Dice per weapon as sorted ``(roll needed, number of dice)`` pairs in ``phase``
+        (RD-HIT-01..12; a needed roll over 6 never hits)."""
+        need = self.need[side][phase]
+        by_need: Counter[int] = Counter()
+        for wi, n in enumerate(weapons):
+            if n:
+                by_need[need[wi]] += n
         return tuple(sorted(by_need.items()))
 
-    def hit_dist(self, side: int, fleet: Fleet, phase: int) -> list[float]:
-        """P(side's volley scores h hits) for h = 0..dice (RD-HIT-01..12): the convolution
-        of one binomial per needed roll, memoised by the dice."""
-        key = self.dice(side, fleet, phase)
+    def hit_dist(self, side: int, weapons: tuple[int, int, int], phase: int) -> list[float]:
+        """P(a volley of ``side`` with these dice per weapon scores h hits) for h = 0..dice
+        (RD-HIT-01..12): the convolution of one binomial per needed roll, memoised."""
+        key = self.dice(side, weapons, phase)
         out = self._dist.get(key)
         if out is not None:
             return out
@@ -169,24 +176,12 @@ class RiftExact:
         self._dist[key] = out = dist
         return out
 
-    def take_hits(self, shooter: int, fleet: Fleet, h: int) -> Fleet:
-        """``fleet`` (of the side opposite ``shooter``) after ``h`` hits of 1 damage, each
-        placed by the shooter's targeting policy; Taunt (RD-SKL-12) limits the choice to
-        taunting combatants while one lives; damage goes to shields first (RD-HIT-14)."""
-        key = (shooter, fleet)
-        seq = self._hits.get(key)
-        if seq is None:
-            seq = [fleet]
-            self._hits[key] = seq
-        while len(seq) <= h:
-            cur = seq[-1]
-            if not cur:
-                seq.append(cur)
-                continue
-            seq.append(self._one_hit(shooter, cur))
-        return seq[h]
-
-    def _one_hit(self, shooter: int, fleet: Fleet) -> Fleet:
+    def target(self, shooter: int, fleet: Fleet) -> tuple[tuple[int, int, int],
+                                                          tuple[int, int, int] | None]:
+        """The unit of ``fleet`` (the side opposite ``shooter``) the shooter's targeting
+        policy hits next, and what is left of it after 1 damage (None: destroyed). Taunt
+        (RD-SKL-12) limits the choice to taunting combatants while one lives; damage goes
+        to shields first (RD-HIT-14)."""
         types = self.types[1 - shooter]
         pool = set(fleet)
         taunts = {u for u in pool if types[u[0]].taunt}
@@ -199,14 +194,18 @@ class RiftExact:
             return key(TargetView(t.kind, u[1], u[2], t.lp_max, t.sh_max, t.cost, t.dice))
 
         target = max(pool, key=view)
-        units = list(fleet)
-        units.remove(target)
         t, lp, sh = target
         if sh > 0:
-            units.append((t, lp, sh - 1))
-        elif lp > 1:
-            units.append((t, lp - 1, sh))
-        return tuple(sorted(units))
+            return target, (t, lp, sh - 1)
+        if lp > 1:
+            return target, (t, lp - 1, sh)
+        return target, None
+
+    def label(self, side: int, unit: tuple[int, int, int]) -> str:
+        """The engine's notation of one unit: ``carrier`` or, damaged, ``carrier[1/0]``."""
+        ct = self.types[side][unit[0]]
+        return TargetView(ct.kind, unit[1], unit[2], ct.lp_max, ct.sh_max, ct.cost,
+                          ct.dice).label
 
     def strength(self, side: int, fleet: Fleet) -> float:
         types = self.types[side]
@@ -263,10 +262,10 @@ class RiftExact:
         cells = (ka + 1) * (kd + 1)
         if cells > self.max_states:
             raise TooLarge(f"{cells:,} battle states (attacker {ka} hit points, defender "
-                           f"{kd}) pass the limit of {self.max_states:,}")
+                           f"{kd}) pass the limit of {self.max_states:,} (--max-states)")
         if ka * kd * (ka + kd + 2) > MAX_STEP_CELLS:
             raise TooLarge(f"one phase of {ka} against {kd} hit points needs more than "
-                           f"{MAX_STEP_CELLS:,} transition cells")
+                           f"{MAX_STEP_CELLS:,} transition cells (about 100 MB)")
 
     def starts(self) -> list[tuple[Fleet, Fleet, float]]:
         """The fleets the first volley meets, with their probabilities: the starting fleets,

@@ -18,6 +18,7 @@ The last row and column are the destroyed fleets; retreats are masks over the gr
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,10 +60,9 @@ class Grid:
 
     def __init__(self, m: RiftExact, a: Fleet, d: Fleet) -> None:
         self.m = m
-        self.chain = (self._chain(ATTACKER, a), self._chain(DEFENDER, d))
-        self.n = (len(self.chain[0]) - 1, len(self.chain[1]) - 1)
+        self.info = (self._chain(ATTACKER, a), self._chain(DEFENDER, d))
+        self.n = (len(self.info[0]) - 1, len(self.info[1]) - 1)
         self._trans: dict[tuple[int, int], np.ndarray] = {}
-        self.info = [[self._info(s, f) for f in self.chain[s]] for s in (0, 1)]
         info = self.info
         self.can_retreat = [np.array([x[4] for x in info[s][:-1]], bool) for s in (0, 1)]
         self.weapons = [np.array([x[5] for x in info[s][:-1]], bool) for s in (0, 1)]
@@ -73,19 +73,45 @@ class Grid:
         self.vp = [0.0, 0.0]
         self.res = [0.0, 0.0]
 
-    def _chain(self, side: int, fleet: Fleet) -> list[Fleet]:
-        out = [fleet]
-        while out[-1]:
-            out.append(self.m._one_hit(1 - side, out[-1]))
-        return out
-
-    def _info(self, side: int, fleet: Fleet) -> tuple:
+    def _chain(self, side: int, fleet: Fleet) -> list[tuple]:
+        """For the side's fleets after 0, 1, ... hits until none is left, each one's
+        ``(text, units, non-building units, cost, can retreat, has weapons, strength,
+        dice per weapon)``, kept up to date hit by hit (one unit changes per hit)."""
         m = self.m
         types = m.types[side]
-        units = sum(1 for u in fleet if not types[u[0]].building)
+        labels = Counter(m.label(side, u) for u in fleet)
+        count = len(fleet)
+        movers = sum(1 for u in fleet if not types[u[0]].building)
         cost = sum(types[u[0]].cost for u in fleet)
-        return (m.fleet_text(side, fleet), len(fleet), units, cost, m.can_retreat(side, fleet),
-                m.has_weapons(side, fleet), m.strength(side, fleet))
+        points = sum(lp + sh for _, lp, sh in fleet)
+        w = list(m.weapons(side, fleet))
+        cur = fleet
+        infos = []
+        while True:
+            dice = w[0] + w[1] + w[2]
+            text = ", ".join(f"{n} {k}" if n > 1 else k for k, n in sorted(labels.items()))
+            infos.append((text, count, movers, cost, movers > 0, dice > 0,
+                          points + 1.5 * dice, (w[0], w[1], w[2])))
+            if not cur:
+                return infos
+            old, new = m.target(1 - side, cur)
+            units = list(cur)
+            units.remove(old)
+            labels[m.label(side, old)] -= 1
+            if not labels[m.label(side, old)]:
+                del labels[m.label(side, old)]
+            points -= 1
+            if new is not None:
+                bisect.insort(units, new)
+                labels[m.label(side, new)] += 1
+            else:
+                t = types[old[0]]
+                count -= 1
+                movers -= not t.building
+                cost -= t.cost
+                for wi, n in enumerate(t.weapons):
+                    w[wi] -= n
+            cur = tuple(units)
 
     # ------------------------------------------------------------------ transitions
     def trans(self, shooter: int, phase: int) -> np.ndarray:
@@ -96,17 +122,21 @@ class Grid:
         if t is not None:
             return t
         m = self.m
-        rows = self.chain[shooter][:-1]
         n = self.n[1 - shooter]
-        dists = [m.hit_dist(shooter, f, phase) for f in rows]
+        dists = [m.hit_dist(shooter, x[7], phase) for x in self.info[shooter][:-1]]
+        r = len(dists)
         width = max(len(h) for h in dists)
-        h = np.zeros((len(rows), width))
-        for r, dist in enumerate(dists):
-            h[r, :len(dist)] = dist
-        t = np.zeros((len(rows), n, n + 1))
+        g = np.zeros((r, 2 * n + 1))  # g[:, n + y] = P(y hits), y < n kept
+        tail = np.zeros((r, max(width, n) + 1))  # tail[:, y] = P(y or more hits)
+        for i, dist in enumerate(dists):
+            h = np.asarray(dist)
+            g[i, n:n + min(len(h), n)] = h[:n]
+            tail[i, :len(h)] = np.cumsum(h[::-1])[::-1]
+        windows = np.lib.stride_tricks.sliding_window_view(g, n, axis=1)  # (r, n + 2, n)
         j = np.arange(n)
-        for y in range(width):
-            t[:, j, np.minimum(j + y, n)] += h[:, y:y + 1]
+        t = np.empty((r, n, n + 1))
+        t[:, :, :n] = windows[:, n - j, :]  # t[:, j, l] = P(l - j hits)
+        t[:, :, n] = tail[:, n - j]  # hits that reach the last point destroy the fleet
         self._trans[key] = t
         return t
 
@@ -116,10 +146,12 @@ class Grid:
         m = self.m
         na, nd = self.n
         if m.simultaneous and m.first < 0:
-            ta = self.trans(ATTACKER, phase)
-            td = self.trans(DEFENDER, phase)
-            a = p[:, :, None] * td.transpose(1, 0, 2)
-            return a.reshape(na * nd, na + 1).T @ ta.reshape(na * nd, nd + 1)
+            rows, cols = np.flatnonzero(p.any(axis=1)), np.flatnonzero(p.any(axis=0))
+            ri, cj = int(rows[-1]) + 1, int(cols[-1]) + 1  # the cells holding probability
+            ta = self.trans(ATTACKER, phase)[:ri, :cj]
+            td = self.trans(DEFENDER, phase)[:cj, :ri]
+            a = p[:ri, :cj, None] * td.transpose(1, 0, 2)
+            return a.reshape(ri * cj, na + 1).T @ ta.reshape(ri * cj, nd + 1)
         x, y = m.order
         if x == ATTACKER:
             return self._sequential(p, self.trans(x, phase), self.trans(y, phase))
@@ -249,7 +281,7 @@ class Grid:
     def dice_table(self, side: int, phase: int) -> tuple[np.ndarray, np.ndarray]:
         """Per live chain index the number of dice for each needed roll, and the chances."""
         m = self.m
-        rows = [dict(m.dice(side, f, phase)) for f in self.chain[side][:-1]]
+        rows = [dict(m.dice(side, x[7], phase)) for x in self.info[side][:-1]]
         needs = sorted({nd for r in rows for nd in r}) or [7]
         counts = np.array([[r.get(nd, 0) for nd in needs] for r in rows], np.int64)
         chance = np.clip((7 - np.array(needs, float)) / 6, 0.0, 1.0)

@@ -18,7 +18,12 @@ class OddsError(StarlanesError):
     empty fleet, or a position with no battle."""
 
 
-_ITEM = re.compile(r"^\s*(?:(\d+)\s*x?\s+)?([a-z_][a-z0-9_]*)\s*$")
+_ITEM = re.compile(r"^\s*(?:(\d+)\s*x?\s+)?([a-z_][a-z0-9_]*)\s*(?:/\s*(\d+))?\s*$")
+
+MAX_UNITS = 1_000
+"""Most units one side may type in (all methods): the position is built on a real game
+state and a battle's decisions are answered one by one, so size must be bounded before
+any work. A real game's fleets stay far below it."""
 
 SPACE_POINT = "C1"
 """Where Monte Carlo battles are fought: a point outside every home system, so Defensive
@@ -27,20 +32,36 @@ CAME_FROM = "B1"
 
 
 def parse_fleet(text: str) -> dict[str, int]:
-    """``"3 fighter, 2 carrier, gun_long"`` -> ``{"fighter": 3, "carrier": 2, ...}`` (order
-    kept; ``2x fighter`` is read too). Raises OddsError on a malformed entry."""
+    """``"3 fighter, 2 carrier/1, infantry"`` -> ``{"fighter": 3, "carrier/1": 2,
+    "infantry": 1}`` (order kept; ``2x fighter`` is read too). ``KIND/N`` is a unit with N
+    damage (LP lost, the game's damage tiles); ground units in a space fleet are carried.
+    Raises OddsError on a malformed entry or more than :data:`MAX_UNITS` units."""
     out: dict[str, int] = {}
     if not text.strip():
         return out
+    total = 0
     for part in text.split(","):
         m = _ITEM.match(part.lower())
         if not m:
-            raise OddsError(f"cannot read fleet entry {part.strip()!r} (use e.g. '3 fighter')")
+            raise OddsError(f"cannot read fleet entry {part.strip()!r} (use e.g. '3 fighter' "
+                            "or '2 carrier/1' for two carriers with 1 damage)")
         n = int(m.group(1) or 1)
         if n <= 0:
             raise OddsError(f"fleet entry {part.strip()!r} has no units")
-        out[m.group(2)] = out.get(m.group(2), 0) + n
+        total += n
+        if total > MAX_UNITS:
+            raise OddsError(f"more than {MAX_UNITS:,} units on one side; the odds are "
+                            "computed for fleets up to that size")
+        wounds = int(m.group(3) or 0)
+        key = f"{m.group(2)}/{wounds}" if wounds else m.group(2)
+        out[key] = out.get(key, 0) + n
     return out
+
+
+def split_label(label: str) -> tuple[str, int]:
+    """``"carrier/1"`` -> ``("carrier", 1)``; ``"carrier"`` -> ``("carrier", 0)``."""
+    kind, _, wounds = label.partition("/")
+    return kind, int(wounds or 0)
 
 
 def fleet_text(fleet: dict[str, int]) -> str:
@@ -53,8 +74,11 @@ class RiftBattleSpec:
     """A Rift Domination battle: ``attacker``/``defender`` fleets (kind -> count); for a
     ground battle (``ground``) the attacker's fleet lands and the defender's are its landed
     units, with the planet outpost and the combatant ``upgrades`` of the planet defending
-    too. ``factions`` per side (None: printed unit stats, no faction abilities);
-    ``options`` are game options (``battle_fire``, ``weapon_industry``...)."""
+    too. Fleet keys are unit kinds, ``KIND/N`` for a unit with N damage; in a space battle
+    ground units are carried (they fight with their own weapons and take hits, ruling
+    RD-OPEN-12). ``factions`` per side (None: printed unit stats, no faction abilities);
+    ``options`` are game options (``battle_fire``, ``weapon_industry``...); ``cards`` the
+    battle OCC-cards each side holds (played at the first chance, Monte Carlo)."""
 
     attacker: dict[str, int]
     defender: dict[str, int]
@@ -62,6 +86,7 @@ class RiftBattleSpec:
     factions: tuple[str | None, str | None] = (None, None)
     upgrades: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
+    cards: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
 def _printed(content: Any) -> dict[str, UnitStats]:
@@ -77,31 +102,61 @@ def side_rules(content: Any, faction: str | None) -> tuple[FactionRules, dict[st
     if faction is None:
         return FactionRules("none"), _printed(content)
     if faction not in content.factions:
-        raise OddsError(f"unknown faction {faction!r}; see 'starlanes content "
-                        "rift-domination'")
+        raise OddsError(f"unknown faction {faction!r}; known: {', '.join(content.factions)} "
+                        "(see 'starlanes cards rift-domination')")
     return compile_faction(content, faction)
 
 
+def battle_cards(content: Any) -> list[str]:
+    """Ids of the OCC-cards played during a battle (timing ``battle``)."""
+    return [k for k, c in content.cards.items() if c.timing == "battle"]
+
+
 def check_spec(spec: RiftBattleSpec, content: Any) -> None:
-    """Raise OddsError (naming the entry) for unknown units or upgrades, units of the wrong
-    kind for the battle (ships in a ground battle and the reverse), or an empty attack."""
+    """Raise OddsError (naming the entry) for unknown units or upgrades, ships in a ground
+    battle, damage a unit cannot take, unknown or non-battle cards, or an empty attack."""
     if not spec.attacker:
         raise OddsError("the attacker has no units")
     if not spec.ground and not spec.defender:
         raise OddsError("the defender has no units (a space battle needs ships on both sides)")
     for side, fleet in (("attacker", spec.attacker), ("defender", spec.defender)):
-        for k in fleet:
+        if sum(fleet.values()) > MAX_UNITS:
+            raise OddsError(f"more than {MAX_UNITS:,} {side} units; the odds are computed "
+                            "for fleets up to that size")
+        for label in fleet:
+            k, wounds = split_label(label)
             if k not in content.units:
                 raise OddsError(f"unknown {side} unit {k!r}; known: "
                                 + ", ".join(content.units))
-            if content.units[k].ground != spec.ground:
-                where = "ground" if spec.ground else "space"
-                raise OddsError(f"{side} unit {k!r} cannot fight in a {where} battle")
+            if spec.ground and not content.units[k].ground:
+                raise OddsError(f"{side} unit {k!r} cannot fight in a ground battle")
+        if not spec.ground and not any(not content.units[split_label(k)[0]].ground
+                                       for k in fleet) and fleet:
+            raise OddsError(f"the {side} has only ground units: in a space battle they are "
+                            "carried, so add the ships carrying them")
     for up in spec.upgrades:
         if up not in content.upgrades:
             raise OddsError(f"unknown planet upgrade {up!r}")
     if spec.upgrades and not spec.ground:
         raise OddsError("planet upgrades only fight in a ground battle (--ground)")
+    allowed = battle_cards(content)
+    for side, cards in zip(("attacker", "defender"), spec.cards, strict=True):
+        for c in cards:
+            if c not in allowed:
+                raise OddsError(f"{side} card {c!r} is not a battle card; battle cards: "
+                                + ", ".join(allowed))
+            if cards.count(c) > content.cards[c].count:
+                raise OddsError(f"{side} holds {cards.count(c)} {c!r} cards; the deck has "
+                                f"{content.cards[c].count}")
+
+
+def _check_damage(s: Any, seat: int, fleet: dict[str, int], side: str) -> None:
+    for label in fleet:
+        k, wounds = split_label(label)
+        lp = s.unit_stats(seat, k).lp
+        if wounds >= lp:
+            raise OddsError(f"{side} {label!r}: a {k} has {lp} LP, so it takes at most "
+                            f"{lp - 1} damage and lives")
 
 
 def position(spec: RiftBattleSpec, seed: int = 0) -> tuple[Any, int]:
@@ -120,12 +175,14 @@ def position(spec: RiftBattleSpec, seed: int = 0) -> tuple[Any, int]:
         s.apply(s.legal_actions()[0])
     s.stack.clear()
     s.units.clear()
-    s.hands = [[], []]
+    s.hands = [list(spec.cards[0]), list(spec.cards[1])]
     s.phase, s.seat = "move", 0
     s._legal = None
     rules = [side_rules(s.content, f) for f in spec.factions]
     s.fx = [r[0] for r in rules]
     s.stats = [dict(r[1]) for r in rules]
+    _check_damage(s, 0, spec.attacker, "attacker")
+    _check_damage(s, 1, spec.defender, "defender")
     s.vp = [0, 0]
     s.resources = [0, 0]
     s.planet_owner = [-1] * len(s.planet_owner)
@@ -138,18 +195,21 @@ def position(spec: RiftBattleSpec, seed: int = 0) -> tuple[Any, int]:
         pt = b.planet_point[planet]
         s.planet_owner[planet] = 1
         s.planet_upgrades[planet] = tuple(spec.upgrades)
-        for k, n in spec.defender.items():
-            for _ in range(n):
-                s.add_unit(1, k, pt, landed=True)
-        for k, n in spec.attacker.items():
-            for _ in range(n):
-                s.add_unit(0, k, pt, landed=True)
+        _place(s, 1, spec.defender, pt, True)
+        _place(s, 0, spec.attacker, pt, True)
     else:
         pt = b.index[SPACE_POINT]
-        for k, n in spec.attacker.items():
-            for _ in range(n):
-                s.add_unit(0, k, pt)
-        for k, n in spec.defender.items():
-            for _ in range(n):
-                s.add_unit(1, k, pt)
+        _place(s, 0, spec.attacker, pt, False)
+        _place(s, 1, spec.defender, pt, False)
     return s, planet
+
+
+def _place(s: Any, seat: int, fleet: dict[str, int], point: int, landed: bool) -> None:
+    """Put ``fleet`` at ``point``: landed (ground battle) or in orbit, where ground units
+    are aboard their ships; damaged units carry their damage tiles."""
+    for label, n in fleet.items():
+        k, wounds = split_label(label)
+        for _ in range(n):
+            uid = s.add_unit(seat, k, point, landed=landed)
+            if wounds:
+                s.units[uid] = s.units[uid]._replace(wounds=wounds)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from starlanes.games.rift_domination import battle as battle_mod
-from starlanes.games.rift_domination.actions import Pass
+from starlanes.games.rift_domination.actions import Pass, PlayCard
 from starlanes.games.rift_domination.battle_model import ATTACKER, DEFENDER, Battle
 
 from .policies import TargetView, wants_retreat
@@ -39,12 +39,18 @@ def _view(s: Any, b: Battle, fid: int) -> TargetView:
     return TargetView(f.kind, f.lp, f.sh, f.lp_max, f.sh_max, cost, f.dice)
 
 
-def choose(s: Any, keys: tuple[Callable, Callable], retreat: tuple[str, str]) -> Any:
-    """The policies' answer to the pending battle decision of ``s``."""
+def choose(s: Any, keys: tuple[Callable, Callable], retreat: tuple[str, str],
+           play_cards: bool = False) -> Any:
+    """The policies' answer to the pending battle decision of ``s``; with ``play_cards``
+    a side plays its battle cards at the first chance (one per decision), else never."""
     b: Battle = s.battle
     kind, seat, _arg = b.pending
     side = b.side_of_seat(seat)
     legal = s.legal_actions()
+    if kind == "cards" and play_cards:
+        plays = [a for a in legal if isinstance(a, PlayCard)]
+        if plays:
+            return plays[0]
     if kind in ("hit", "kamikaze", "ambush"):
         groups = b.targets(1 - side, units_only=kind != "hit")
         key = keys[side]
