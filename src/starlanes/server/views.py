@@ -27,8 +27,11 @@ def result_view(live: LiveGame) -> dict[str, Any] | None:
         return None
     returns = state.returns()
     reason = getattr(state, "end_reason", "") or "finished"
+    # a game that can say where each seat's points came from gives its breakdown
+    breakdown = getattr(state, "score_breakdown", None)
     return {"winners": [i for i, r in enumerate(returns) if r > 0],
-            "scores": list(state.scores()), "end_reason": str(reason)}
+            "scores": list(state.scores()), "end_reason": str(reason),
+            "breakdown": breakdown() if callable(breakdown) else None}
 
 
 def game_view(live: LiveGame, seat: int | None) -> dict[str, Any]:

@@ -50,7 +50,8 @@ export const api = {
   catalogue: () => call("GET", "/api/catalogue"),
   lobby: () => call("GET", "/api/games"),
   create: (settings) => call("POST", "/api/games", settings),
-  join: (id, name, seat) => call("POST", `/api/games/${id}/join`, { name, seat }),
+  // setup: what the seat brings (a deck code in a Galactic Empires Standard Game), or ""
+  join: (id, name, seat, setup = "") => call("POST", `/api/games/${id}/join`, { name, seat, setup }),
   view: (id, token) => call("GET", `/api/games/${id}/view`, undefined, token),
   layout: (id) => call("GET", `/api/games/${id}/layout`),
   act: (id, token, seq, action) => call("POST", `/api/games/${id}/actions`, { seq, action }, token),

@@ -15,6 +15,23 @@ function seededBadge() {
   return el("span", { class: "badge seeded", title: SEEDED, tabindex: "0", "aria-label": `seeded. ${SEEDED}` }, "seeded");
 }
 
+// Decks saved by the deck builder (/decks) in this browser: what a seat may bring to a
+// game whose lobby entry says its seats bring a deck ("setup": "deck").
+const DECKS_KEY = "starlanes:decks:galactic-empires";
+const picked = new Map(); // game id -> the deck chosen in its row
+
+function deckPicker(attrs) {
+  let saved = [];
+  try {
+    saved = JSON.parse(localStorage.getItem(DECKS_KEY) ?? "[]");
+  } catch { /* no saved decks */ }
+  const select = el("select", { "aria-label": "your deck", ...attrs }, el("option", { value: "" }, "a ready-made deck"));
+  for (const d of Array.isArray(saved) ? saved : []) {
+    if (d && d.legal && typeof d.code === "string") select.append(el("option", { value: d.code }, `${d.name} (${d.major})`));
+  }
+  return select;
+}
+
 export function rememberSeat(id, token, seat) {
   localStorage.setItem(`starlanes:${id}`, JSON.stringify({ token, seat }));
 }
@@ -84,6 +101,9 @@ function drawPlayers() {
   $("game-summary").textContent = g.summary;
   drawContent();
   drawSeats();
+  const decks = deckPicker({ id: "create-deck" });
+  $("create-deck").replaceWith(decks);
+  $("create-deck-box").hidden = decks.options.length < 2;
 }
 
 function chosenOptions() {
@@ -141,7 +161,12 @@ async function create(event) {
       clock_seconds: Number($("clock").value) * 60,
     });
     created = game.id;
-    const joined = await api.join(game.id, name, seats.indexOf("human"));
+    let setup = "";
+    if ($("create-deck").value) {
+      const entry = (await api.lobby()).games.find((x) => x.id === game.id);
+      if (entry?.setup === "deck") setup = $("create-deck").value;
+    }
+    const joined = await api.join(game.id, name, seats.indexOf("human"), setup);
     openSeat(game.id, joined);
   } catch (e) {
     $("create-error").textContent = created
@@ -151,11 +176,11 @@ async function create(event) {
   }
 }
 
-async function join(id, seat) {
+async function join(id, seat, setup = "") {
   $("games-error").textContent = "";
   try {
     const name = displayName();
-    const joined = await api.join(id, name, seat);
+    const joined = await api.join(id, name, seat, setup);
     openSeat(id, joined);
   } catch (e) {
     $("games-error").textContent = `Seat ${seat}: ${e.message}`;
@@ -179,7 +204,10 @@ async function drawGames() {
     const actions = el("td");
     const open = g.seats.find((s) => s.open);
     if (open && g.status !== "finished") {
-      actions.append(el("button", { class: "small", type: "button", onclick: () => join(g.id, open.seat) }, `join seat ${open.seat}`));
+      const picker = g.setup === "deck" ? deckPicker({ class: "deck-pick", "data-game": g.id, onchange: (e) => { picked.set(g.id, e.target.value); } }) : null;
+      if (picker && picked.has(g.id)) picker.value = picked.get(g.id); // kept across refreshes
+      actions.append(el("button", { class: "small", type: "button", onclick: () => join(g.id, open.seat, picker?.value ?? "") }, `join seat ${open.seat}`));
+      if (picker) actions.append(" with ", picker, " ");
     }
     const id = encodeURIComponent(g.id);
     // The table finds this browser's token for the game in localStorage by itself.

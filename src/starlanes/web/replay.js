@@ -2,8 +2,14 @@
 // through action by action (first, back, forward, last, slider, arrow keys), from the view
 // of any seat or the spectators, drawn by the same game modules as the tables, with the log
 // up to that step. The address names the position (?game=ID&step=N&seat=K) to share it.
+// Only the views the server gives are offered: a seat's view of a game still being played
+// is refused (it would show that seat's secrets to anyone), so the seats are offered once
+// the game is over or for an uploaded record.
 import { api } from "./api.js";
 import { el, SEEDED } from "./dom.js";
+import { applySeatColours, seatMark } from "./seats.js";
+import { boardKeys } from "./boardkeys.js";
+import { highlight, lastMoves } from "./memory.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -15,13 +21,21 @@ let module = null;
 let loadedGame = null;
 
 
+const keys = boardKeys($("board"));
 const ctx = {
   view: null, layout: null, board: $("board"), legend: $("legend"), panels: $("game-panels"),
   selected: null, el, tip, orderPlan: [],
-  select: (id) => { ctx.selected = id; module?.draw(ctx.view, ctx); },
+  select: (id) => { ctx.selected = id; drawBoard(); },
   play: () => {},
-  redraw: () => module?.draw(ctx.view, ctx),
+  facts: (nodes) => { $("facts").hidden = !nodes; if (nodes) $("facts").replaceChildren(...nodes); },
+  redraw: () => drawBoard(),
 };
+
+function drawBoard() {
+  module?.draw(ctx.view, ctx);
+  keys.enhance();
+  highlight($("board"), lastMoves(ctx.view));
+}
 
 function tip(target, text) {
   target.addEventListener("mouseenter", () => {
@@ -53,6 +67,7 @@ async function show() {
     ctx.layout = view.layout ?? await api.layout(source.game);
     if (loadedGame !== view.game) {
       try { module = await import(`./games/${view.game}.js`); } catch { module = await import("./games/generic.js"); }
+      applySeatColours(module.seatColours?.(view, ctx.layout));
       module.setup?.(ctx);
       loadedGame = view.game;
     }
@@ -71,17 +86,22 @@ async function show() {
   $("slider").value = String(step);
   $("step-label").textContent = `action ${step} of ${total}`;
   $("last-action").textContent = step === 0 ? "the set-up" : view.last ? `${step}: ${view.last}` : `${step} actions played`;
+  applySeatColours(module.seatColours?.(view, ctx.layout));
   const seats = $("seat");
-  if (seats.options.length !== view.players + 1) {
-    seats.replaceChildren(el("option", { value: "" }, "spectators"), ...view.seats.map((s) => el("option", { value: String(s.seat) }, s.label)));
+  const open = view.finished !== false; // a running game: the spectators' view only
+  if (seats.options.length !== view.players + 1 || seats.dataset.open !== String(open)) {
+    seats.replaceChildren(el("option", { value: "" }, "spectators"), ...view.seats.map((s) => el("option", { value: String(s.seat), disabled: open ? null : "disabled" },
+      open ? s.label : `${s.label} (once the game is over)`)));
+    seats.dataset.open = String(open);
   }
   seats.value = seat === null ? "" : String(seat);
+  $("seat-note").hidden = open;
   $("seats").replaceChildren(...view.seats.map((s) => el("div", { class: `seat seat-${s.seat}${view.waiting_for === s.seat ? " waiting" : ""}` },
-    el("span", { class: "swatch" }), el("span", {}, s.label), el("span", { class: "score" }, `${view.scores[s.seat]}`))));
+    seatMark(s.seat, 16), el("span", {}, s.label), el("span", { class: "score" }, `${view.scores[s.seat]}`))));
   const log = $("log");
   log.replaceChildren(...view.log.map((line) => el("li", {}, line)));
-  log.parentElement.scrollTop = log.parentElement.scrollHeight;
-  module.draw(view, ctx);
+  log.scrollTop = log.scrollHeight;
+  drawBoard();
   if (source.game) {
     const query = new URLSearchParams({ game: source.game, step: String(step), ...(seat === null ? {} : { seat: String(seat) }) });
     history.replaceState(null, "", `/replay?${query}`);

@@ -57,6 +57,7 @@ const ctx = {
   select,
   play,
   tip,
+  facts,
   redraw: () => drawBoard(),
   el,
 };
@@ -97,6 +98,21 @@ function tip(target, text) {
     box.style.top = `${r.bottom + window.scrollY + 6}px`;
   });
   target.addEventListener("mouseleave", () => { $("tip").hidden = true; });
+}
+
+// The facts card beside the board (a planet's tile, upgrades and units...): shown on hover
+// or focus, kept ("pinned") when the object was tapped, until the selection is cleared.
+let factsPinned = false;
+function facts(nodes, pin = false) {
+  const box = $("facts");
+  if (!nodes) {
+    if (!factsPinned) box.hidden = true;
+    return;
+  }
+  factsPinned = pin || (factsPinned && !box.hidden);
+  if (pin) factsPinned = true;
+  box.replaceChildren(...nodes);
+  box.hidden = false;
 }
 
 function explain(item) {
@@ -188,6 +204,8 @@ function select(objectId, title) {
   const box = $("selection");
   if (!objectId || !ctx.view) {
     box.hidden = true;
+    factsPinned = false;
+    $("facts").hidden = true;
     drawBoard();
     return;
   }

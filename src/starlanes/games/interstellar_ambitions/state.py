@@ -162,6 +162,13 @@ class IAState(GameState):
 
         return score_all(self)
 
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """Each seat's VP by source (planets, set bonus, techs, ships, medals, ambitions;
+        they add up to :meth:`scores`), for the game-over table."""
+        from .scoring import breakdown
+
+        return [breakdown(self, i) for i in range(self.n)]
+
     def _copy(self) -> IAState:
         c = IAState.__new__(IAState)
         c.game = self.game

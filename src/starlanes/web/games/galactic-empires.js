@@ -4,9 +4,32 @@
 // strength, shields, weapons, full text). Weapons fire is drawn as an arrow from the firer
 // to the target; an open reaction or counter window is shown as a banner to the seat that
 // may answer, with its pass button.
+// Every card shows the number the notation and the banners use (#34), its type's symbol
+// and its weapons' symbols; the fire arrow runs in the gaps between cards, never over text.
 import { svg } from "../dom.js";
+import { seatMark, seatWords } from "../seats.js";
+import { icon } from "../symbols.js";
 
-const SEAT_MARKS = ["\u25cf", "\u25a0", "\u25b2", "\u25c6"];
+const SHEET = "galactic-empires";
+
+// "Scout #34" for a unit number or card word; "P1's Sector HQ" for HQ1.
+function cardName(ctx, target) {
+  const t = String(target);
+  if (/^HQ\d+$/.test(t)) return `${seatWords(Number(t.slice(2)))}'s Sector HQ`;
+  const unit = ctx.view.observation.units.find((u) => String(u.id) === t);
+  if (unit) return `${cardOf(ctx, unit.card).name} #${unit.id}`;
+  const [id, num] = t.split("#");
+  return num ? `${cardOf(ctx, id).name} #${num}` : cardOf(ctx, id).name;
+}
+
+export function actionSymbol(item, ctx) {
+  for (const w of item.notation.split(/\s+/)) {
+    const id = w.split("#")[0];
+    const c = ctx.layout.cards[id];
+    if (c?.type) return [SHEET, `type-${c.type}`];
+  }
+  return null;
+}
 
 function cardOf(ctx, name) {
   const id = String(name).split("#")[0];
@@ -17,13 +40,16 @@ function cardFrame(ctx, word, extra = {}) {
   const { el } = ctx;
   const c = cardOf(ctx, word);
   const weapons = [...(c.weapons || "")].map((w) => ctx.layout.weapons[w] ?? w).join(", ");
-  const stats = [c.strength ? `strength ${c.strength}` : "", c.shields ? `shields ${c.shields}` : "", weapons ? `weapons: ${weapons}` : ""].filter(Boolean).join(" \u00b7 ");
+  const stats = [c.strength ? `strength ${c.strength}` : "", c.shields ? `shields ${c.shields}` : ""].filter(Boolean).join(" \u00b7 ");
+  const weaponIcons = [...(c.weapons || "")].map((w) => icon(SHEET, `weapon-${w}`, { size: 14, label: ctx.layout.weapons[w] ?? w }));
+  const number = String(word).includes("#") ? `#${String(word).split("#")[1]}` : "";
   const pts = (p, label) => (Object.keys(p || {}).length ? `${label} ${Object.entries(p).map(([k, v]) => `${v} ${k}`).join(", ")}` : "");
   const live = ctx.view.legal.some((a) => a.notation.split(/\s+/).includes(word));
   const frame = el("div", { class: `ge-card type-${c.type}${live && ctx.view.your_turn ? " live" : ""}${ctx.selected === word ? " selected" : ""}`, "data-card": word,
     onclick: (e) => { e.stopPropagation(); ctx.select(word, c.name); } },
-  el("div", { class: "ge-head" }, el("strong", {}, c.name), el("span", { class: "muted" }, ` ${c.type_name}${c.empire && c.empire !== "generic" ? ` \u00b7 ${c.empire}` : ""}`)),
-  stats ? el("div", { class: "ge-stats" }, stats) : "",
+  el("div", { class: "ge-head" }, c.type ? icon(SHEET, `type-${c.type}`, { size: 16 }) : "", " ", el("strong", {}, c.name), number ? el("span", { class: "ge-num" }, ` ${number}`) : "",
+    el("span", { class: "muted" }, ` ${c.type_name}${c.empire && c.empire !== "generic" ? ` \u00b7 ${c.empire}` : ""}`)),
+  stats || weapons ? el("div", { class: "ge-stats" }, stats, weapons ? el("span", { class: "ge-weapons" }, stats ? " \u00b7 weapons " : "weapons ", ...weaponIcons, ` ${weapons}`) : "") : "",
   extra.state ? el("div", { class: "ge-state" }, extra.state) : "",
   el("div", { class: "ge-text" }, [pts(c.requires, "needs"), pts(c.generates, "gives")].filter(Boolean).join("; ")),
   el("div", { class: "ge-text" }, c.text || ""));
@@ -46,9 +72,13 @@ function unitState(u) {
 export function setup(ctx) {
   ctx.legend.replaceChildren(
     "Each row is a seat's fleet: its Sector HQ (damage against the limit), then its cards in play; crew and equipment sit inside the card they are attached to. ",
-    "Seats are marked \u25cf \u25a0 \u25b2 \u25c6 besides their colour. Cards with a gold edge can act now: click a card to see its actions. ",
-    "An orange arrow shows weapons fire from the firer to its target.",
+    "Every seat has a colour and a shape. Cards with a gold edge can act now: tap a card to see its actions. Each card shows its number (#34), the one actions and banners name. ",
+    "An orange arrow shows weapons fire from the firer to its target; the target shows the damage coming.",
   );
+  const types = { S: "ship", O: "occurrence", T: "terrain", E: "equipment", C: "crew", B: "base", H: "hazard", M: "monster", D: "space dragon", Q: "Sector HQ" };
+  ctx.legend.append(ctx.el("ul", { class: "symbol-list" },
+    ...Object.entries(types).map(([k, n]) => ctx.el("li", {}, icon(SHEET, `type-${k}`, { size: 20 }), ` ${n} card`)),
+    ...Object.entries(ctx.layout.weapons).map(([k, n]) => ctx.el("li", {}, icon(SHEET, `weapon-${k}`, { size: 20 }), ` ${n} (weapon)`))));
 }
 
 export function draw(view, ctx) {
@@ -62,23 +92,28 @@ export function draw(view, ctx) {
   for (const u of obs.units) if (u.host >= 0) byHost.set(u.host, [...(byHost.get(u.host) ?? []), u]);
   for (const p of obs.players) {
     const row = el("section", { class: `ge-fleet seat-${p.seat}${obs.current_player === p.seat ? " waiting" : ""}`, "data-seat": p.seat });
+    const share = Math.min(1, p.hq_damage / (ctx.layout.hq_limit || 1));
     const hq = el("div", { class: "ge-card ge-hq", "data-card": `HQ${p.seat}`, onclick: (e) => { e.stopPropagation(); ctx.select(`HQ${p.seat}`, `P${p.seat}'s Sector HQ`); } },
-      el("div", { class: "ge-head" }, el("strong", {}, `${SEAT_MARKS[p.seat % 4]} P${p.seat} Sector HQ`)),
+      el("div", { class: "ge-head" }, seatMark(p.seat, 16), " ", icon(SHEET, "type-Q", { size: 16 }), el("strong", {}, ` P${p.seat} Sector HQ`)),
       el("div", { class: "ge-stats" }, `damage ${p.hq_damage} of ${ctx.layout.hq_limit}`),
-      el("meter", { min: 0, max: ctx.layout.hq_limit, value: p.hq_damage }),
+      el("div", { class: `ge-damage${share >= 0.75 ? " severe" : ""}`, role: "img", "aria-label": `damage ${p.hq_damage} of ${ctx.layout.hq_limit}` },
+        el("span", { style: { width: `${Math.round(share * 100)}%` } })),
       el("div", { class: "ge-text" }, `${p.alive ? "" : "destroyed \u00b7 "}hand ${p.hand_size}, reserve ${p.reserve_size}${p.major ? ` \u00b7 ${ctx.layout.empires[p.major]?.name ?? p.major}` : ""}`));
     const cards = el("div", { class: "ge-row" }, hq);
     for (const u of obs.units.filter((x) => x.owner === p.seat && x.host < 0)) {
       const word = `${u.card}#${u.id}`;
       const frame = cardFrame(ctx, word, { state: unitState(u) });
       frame.dataset.unit = u.id;
+      // crew and equipment under the card they are attached to (siblings in one stack, so
+      // that each card is its own button)
+      const stack = el("div", { class: "ge-stack" }, frame);
       for (const a of byHost.get(u.id) ?? []) {
         const sub = cardFrame(ctx, `${a.card}#${a.id}`, { state: unitState(a) });
         sub.classList.add("attached");
         sub.dataset.unit = a.id;
-        frame.append(sub);
+        stack.append(sub);
       }
-      cards.append(frame);
+      cards.append(stack);
     }
     row.append(cards);
     wrap.append(row);
@@ -101,7 +136,7 @@ function windowBanner(view, ctx) {
   const kinds = obs.decisions ?? [];
   const open = kinds.length && ["react", "counter"].includes(kinds[kinds.length - 1]);
   if (!open) return null;
-  const what = obs.pending ? `${obs.pending.kind}${obs.pending.card ? ` of ${cardOf(ctx, obs.pending.card).name}` : ""} at ${obs.pending.target}` : "the last play";
+  const what = obs.pending ? `${obs.pending.kind}${obs.pending.card ? ` of ${cardOf(ctx, obs.pending.card).name}` : ""} at ${cardName(ctx, obs.pending.target)}` : "the last play";
   const word = kinds[kinds.length - 1] === "react" ? "reaction" : "counter";
   if (!view.your_turn) return el("div", { class: "ge-window" }, `A ${word} window is open against ${what}: waiting for ${view.waiting_label}.`);
   const pass = view.legal.find((a) => !["react", "counter"].includes(a.notation.split(" ")[0]));
@@ -122,15 +157,23 @@ function drawFire(obs, ctx, wrap) {
   const box = wrap.getBoundingClientRect();
   const a = from.getBoundingClientRect();
   const b = to.getBoundingClientRect();
+  // The arrow runs in the gaps: up out of the firer's top edge into the gap above it, along
+  // that gap to the left lane, along the lane to the gap above the target, along it and
+  // down into the target's top edge; it crosses no card's text.
+  const lane = 6;
   const x1 = a.left + a.width / 2 - box.left;
-  const y1 = a.top + a.height / 2 - box.top;
+  const y1 = a.top - box.top;
   const x2 = b.left + b.width / 2 - box.left;
-  const y2 = b.top + b.height / 2 - box.top;
-  const layer = svg("svg", { class: "ge-arrows", width: box.width, height: box.height },
-    svg("defs", {}, svg("marker", { id: "ge-head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 8, markerHeight: 8, orient: "auto" }, svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#ff9f1a" }))),
-    svg("line", { x1, y1, x2, y2, class: "ge-fire", "marker-end": "url(#ge-head)" }),
-    svg("text", { x: (x1 + x2) / 2 + 6, y: (y1 + y2) / 2, class: "ge-fire-label" }, `${p.damage} damage`));
+  const y2 = b.top - box.top;
+  const g1 = y1 - 4;
+  const g2 = y2 - 4;
+  const d = Math.abs(g1 - g2) < 2 ? `M${x1},${y1} V${g1} H${x2} V${y2}` : `M${x1},${y1} V${g1} H${lane} V${g2} H${x2} V${y2}`;
+  const layer = svg("svg", { class: "ge-arrows", width: box.width, height: box.height, "aria-hidden": "true" },
+    svg("defs", {}, svg("marker", { id: "ge-head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto" }, svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#ff9f1a" }))),
+    svg("path", { d, class: "ge-fire", fill: "none", "marker-end": "url(#ge-head)" }));
   wrap.append(layer);
+  to.classList.add("under-fire");
+  to.prepend(ctx.el("div", { class: "ge-incoming" }, `incoming fire: ${p.damage} damage`));
 }
 
 function drawPanels(view, ctx) {
@@ -138,7 +181,7 @@ function drawPanels(view, ctx) {
   const obs = view.observation;
   const pool = Object.entries(obs.pool).map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v)));
   ctx.panels.replaceChildren(el("section", { class: "card" },
-    el("h2", {}, `Round ${obs.round}: P${obs.turn}'s turn, ${obs.phase}`),
+    el("h2", {}, "Round ", `${obs.round}: `, seatMark(obs.turn), ` P${obs.turn}'s turn, ${obs.phase}`),
     el("p", {}, `Plays left: ${obs.plays}; deck ${obs.deck_sizes.join("/")} cards`),
     el("h3", {}, "Point pool"), el("table", { class: "empires" }, ...pool)));
 }

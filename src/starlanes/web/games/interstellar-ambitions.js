@@ -4,10 +4,45 @@
 // resources), your Shadow hand, the ambitions and their claims; the fight in progress step
 // by step with the secret combat order chosen by ordering your ships; the last shadow check
 // with its dice.
+// Seats are drawn in the colour of their Home World (seat 0 owns the Blue Home World...)
+// and with their shape; cards and actions carry their symbols; dice are drawn as dice.
+import { seatMark, seatWords } from "../seats.js";
+import { icon } from "../symbols.js";
+
+const SHEET = "interstellar-ambitions";
 const ACTIONS = ["colonise", "develop", "build", "research", "shadow", "fleet"];
 const LEVELS = ["basic", "moderate", "strong", "ultimate"];
-const MARKS = ["\u25cf", "\u25a0", "\u25b2", "\u25c6", "\u2605", "\u271a"];
-const DICE = ["", "\u2680", "\u2681", "\u2682", "\u2683", "\u2684", "\u2685"];
+const HOME_COLOURS = ["blue", "red", "green", "yellow", "purple", "orange"];
+
+export function seatColours() {
+  return HOME_COLOURS;
+}
+
+function die(ctx, n) {
+  return n >= 1 && n <= 6 ? icon("common", `die-${n}`, { size: 22, label: `die showing ${n}`, cls: "die" }) : ctx.el("span", {}, String(n));
+}
+
+// The symbol of a card by the table it comes from.
+function symbolOf(ctx, table, id) {
+  if (table === "planets") return ctx.layout.planets[id]?.type ?? "home";
+  if (table === "ships") {
+    const ship = ctx.layout.ships[id];
+    return ship?.deck === "merc" ? "mercenary" : `ship-${ship?.class === "heavy" ? "heavy" : "light"}`;
+  }
+  return { techs: "tech", shadow: "shadow-card", ambitions: "ambition" }[table] ?? null;
+}
+
+// An action's symbol: the action of the track it names, else the card it names.
+export function actionSymbol(item, ctx) {
+  const words = item.notation.split(/[\s:.]+/);
+  const act = words.find((w) => ACTIONS.includes(w));
+  if (act) return [SHEET, act];
+  for (const table of ["planets", "ships", "techs"]) {
+    const id = words.find((w) => ctx.layout[table]?.[w]);
+    if (id) return [SHEET, symbolOf(ctx, table, id)];
+  }
+  return null;
+}
 
 function named(ctx, table, id) {
   const entry = ctx.layout[table]?.[id];
@@ -18,8 +53,9 @@ function chip(ctx, table, id, extra = "") {
   const { el } = ctx;
   const entry = ctx.layout[table]?.[id];
   const live = ctx.view.your_turn && ctx.view.legal.some((a) => a.notation.split(/[\s.]+/).includes(id));
+  const sym = symbolOf(ctx, table, id);
   const c = el("span", { class: `ia-chip${live ? " live" : ""}`, "data-card": id, onclick: (e) => { e.stopPropagation(); ctx.select(id, entry?.name ?? id); } },
-    `${entry?.name ?? id}${extra}`);
+    sym ? icon(SHEET, sym, { size: 16 }) : "", `${entry?.name ?? id}${extra}`);
   if (entry) {
     const facts = [entry.vp ? `${entry.vp} VP` : "", entry.cost !== undefined && typeof entry.cost !== "object" ? `cost ${entry.cost}` : "",
       entry.combat !== undefined ? `combat ${entry.combat}, bombard ${entry.bombard}` : ""].filter(Boolean).join(", ");
@@ -61,24 +97,37 @@ export function setup(ctx) {
   ctx.orderPlan = [];
   ctx.legend.replaceChildren(
     "The action track shows, for every seat, the planning tokens it holds on each action (b/m/s/u: basic, moderate, strong, ultimate) and the empty tokens in its pool. ",
-    "Seats are marked \u25cf \u25a0 \u25b2 \u25c6 \u2605 \u271a besides their colour. Names with a gold edge appear in your legal actions: click one to see them.",
+    "Every seat has its Home World's colour and a shape. Names with a gold edge appear in your legal actions: tap one, or a cell of the action track, to see them.",
   );
+  ctx.legend.append(ctx.el("ul", { class: "symbol-list" }, ...[...ACTIONS.map((a) => [a, `${a} (action)`]), ["food", "food planet"], ["ore", "ore planet"], ["science", "science planet"],
+    ["coin", "coin planet"], ["home", "home world"], ["ship-light", "light ship"], ["ship-heavy", "heavy ship"], ["mercenary", "mercenary"], ["tech", "tech"],
+    ["shadow-card", "shadow card"], ["ambition", "ambition"], ["medal", "medal"]].map(([id, name]) => ctx.el("li", {}, icon(SHEET, id, { size: 20 }), ` ${name}`))));
 }
 
 function track(view, ctx) {
   const { el } = ctx;
   const obs = view.observation;
-  const head = el("tr", {}, el("th", {}, "seat"), ...ACTIONS.map((a) => el("th", {}, a)), el("th", {}, "pool"));
+  const head = el("tr", {}, el("th", { scope: "col" }, "seat"), ...ACTIONS.map((a) => el("th", { scope: "col" }, icon(SHEET, a, { size: 16 }), ` ${a}`)), el("th", { scope: "col" }, "pool"));
+  const live = new Set();
+  if (view.your_turn) for (const x of view.legal) for (const w of x.notation.split(/[\s:]+/)) if (ACTIONS.includes(w)) live.add(w);
   const rows = obs.players.map((p) => {
     const cells = ACTIONS.map((a) => {
-      const held = p.tokens.filter((t) => t.startsWith(`${a}:`)).map((t) => t.split(":")[1][0]);
-      return el("td", { "data-track": `${p.seat}:${a}` }, held.join(" ") || "\u00b7");
+      const held = p.tokens.filter((t) => t.startsWith(`${a}:`)).map((t) => t.split(":")[1]);
+      const words = held.length ? held.join(", ") : "no token";
+      // every cell is a button: it shows the legal actions of that action of the track
+      const mine = live.has(a) && p.seat === view.you;
+      return el("td", {}, el("button", { type: "button", class: `ia-cell${mine ? " live" : ""}`, "data-track": `${p.seat}:${a}`,
+        "aria-label": `${seatWords(p.seat)}, ${a}: ${words}${mine ? " (you may act here)" : ""}`,
+        onclick: (e) => { e.stopPropagation(); ctx.select(a, `${a} on the action track`); } }, held.map((h) => h[0]).join(" ") || "\u00b7"));
     });
     return el("tr", { class: obs.current_player === p.seat ? "waiting" : "" },
-      el("td", {}, el("span", { class: `swatch seat-${p.seat}` }), `${MARKS[p.seat]} P${p.seat}`), ...cells, el("td", {}, p.pool));
+      el("th", { scope: "row" }, seatMark(p.seat), ` P${p.seat}`), ...cells, el("td", {}, p.pool));
   });
-  return el("section", { class: "ia-box" }, el("h3", {}, `Action track \u00b7 round ${obs.round}, P${obs.turn}'s turn (step ${obs.step})`),
-    el("table", { class: "ia-track" }, head, ...rows));
+  // whose decision it is, as the status says (at set-up the seat deciding is not the
+  // seat whose turn the round is on)
+  const deciding = view.waiting_label ? `waiting for ${view.waiting_for === view.you ? "you" : view.waiting_label}` : "game over";
+  return el("section", { class: "ia-box" }, el("h3", {}, `Action track \u00b7 round ${obs.round}, step ${obs.step} \u00b7 ${deciding}`),
+    el("div", { class: "scroll-x" }, el("table", { class: "ia-track" }, head, ...rows)));
 }
 
 function rows(view, ctx) {
@@ -97,7 +146,7 @@ function tableau(view, ctx, p) {
   const res = Object.entries(p.resources).map(([k, v]) => `${v} ${k}`).join(", ");
   const claims = obs.ambitions.filter((a) => a.claims.includes(p.seat)).map((a) => named(ctx, "ambitions", a.id));
   return el("section", { class: `ia-tableau${obs.current_player === p.seat ? " waiting" : ""}`, "data-seat": p.seat },
-    el("h3", {}, `${MARKS[p.seat]} P${p.seat}${view.you === p.seat ? " (you)" : ""} \u00b7 ${view.scores[p.seat]} VP`),
+    el("h3", {}, seatMark(p.seat, 16), ` P${p.seat}${view.you === p.seat ? " (you)" : ""} \u00b7 ${view.scores[p.seat]} VP`),
     el("p", {}, res, ` \u00b7 medals: fleet ${p.medals.fleet}, shadow ${p.medals.shadow} \u00b7 shadow hand ${p.hand_size}`),
     el("p", {}, el("strong", {}, "Planets: "), ...p.planets.map((pl) => chip(ctx, "planets", pl.id, ` ${pl.level}/${pl.max}${pl.markers.length ? ` [${pl.markers.map((m) => named(ctx, "events", m)).join(", ")}]` : ""}`))),
     el("p", {}, el("strong", {}, "Techs: "), ...p.techs.map((t) => chip(ctx, "techs", t))),
@@ -117,7 +166,7 @@ function combat(view, ctx) {
       cb.ships[side(seat)].map((s) => `${named(ctx, "ships", s.ship)}${s.damage ? ` (${s.damage} dmg)` : ""}${s.status ? " (out)" : ""}`).join(", "),
       el("br"), `${chosen}: ${order.length ? order.map((o) => (o === "face-down" ? "\u25a0 face down" : named(ctx, "ships", o))).join(" \u2192 ") : "-"}`);
   });
-  const rolls = cb.rolls.length ? el("p", {}, "Dice: ", cb.rolls.map((r) => r.map((d) => DICE[d] || d).join("")).join(" | "), ` \u00b7 totals ${cb.totals.join(" : ")}`) : "";
+  const rolls = cb.rolls.length ? el("p", { class: "ia-dice" }, "Dice: ", ...cb.rolls.flatMap((r, i) => [i ? " | " : "", ...r.map((d) => die(ctx, d))]), ` \u00b7 totals ${cb.totals.join(" : ")}`) : "";
   const box = el("section", { class: "ia-box ia-combat" }, el("h3", {}, `${cb.kind} at level ${cb.level}: stage ${cb.stage}`), ...lines, rolls);
   const pending = view.observation.pending;
   if (view.your_turn && pending?.kind === "order") {
@@ -183,9 +232,9 @@ function shadowCheck(view, ctx) {
   if (!lines.length) return null;
   const last = lines[lines.length - 1];
   const m = last.match(/rolled (\d)/);
-  const dice = m ? `${DICE[Number(m[1])]} ` : "";
+  const dice = m ? die(ctx, Number(m[1])) : "";
   const discards = view.observation.discards.shadow.slice(-3).map((id) => named(ctx, "shadow", id));
-  return el("section", { class: "ia-box" }, el("h3", {}, "Last shadow check"), el("p", { class: "ia-dice" }, dice, last),
+  return el("section", { class: "ia-box" }, el("h3", {}, "Last shadow check"), el("p", { class: "ia-dice" }, dice, " ", last),
     el("p", { class: "muted" }, `Shadow discards (newest): ${discards.join(", ") || "none"}`));
 }
 
@@ -213,10 +262,10 @@ export function draw(view, ctx) {
       const amb = ctx.layout.ambitions[a.id] ?? {};
       const near = obs.players.map((p) => {
         const pr = progress(ctx, p, amb);
-        return pr ? `${MARKS[p.seat]}${Math.min(pr[0], pr[1])}/${pr[1]}` : "";
-      }).filter(Boolean).join(" ");
-      const li = el("li", {}, el("strong", {}, named(ctx, "ambitions", a.id)), a.claims.length ? ` claimed by ${a.claims.map((s) => `${MARKS[s]} P${s}`).join(", ")}` : " unclaimed",
-        near ? el("div", { class: "muted" }, `progress: ${near}`) : "");
+        return pr ? [seatMark(p.seat), `${Math.min(pr[0], pr[1])}/${pr[1]} `] : null;
+      }).filter(Boolean).flat();
+      const li = el("li", {}, el("strong", {}, named(ctx, "ambitions", a.id)), a.claims.length ? el("span", {}, " claimed by ", ...a.claims.flatMap((s, i) => [i ? ", " : "", seatMark(s), ` P${s}`])) : " unclaimed",
+        near.length ? el("div", { class: "muted" }, "progress: ", ...near) : "");
       ctx.tip(li, ctx.layout.ambitions[a.id]?.text ?? "");
       return li;
     }))));

@@ -2,40 +2,22 @@
 // upgrades and condition tile, units per seat at every point), and the game's panels
 // (empires, your OCC-cards with their text, the faction offer, the battle in progress).
 // It draws the seat's view only; every legal action comes from the server.
+// Units are symbols with their counts on chips edged in the owner's colour and marked with
+// its shape; a planet's full facts (condition tile, upgrades, units) go to the facts card
+// on hover, focus or tap, so no label crowds its neighbours; a battle is marked on the map.
 import { svg } from "../dom.js";
+import { seatMark, seatShape, seatWords } from "../seats.js";
+import { icon, place } from "../symbols.js";
 
+const SHEET = "rift-domination";
 const CELL_W = 230;
-const CELL_H = 180;
-const COLOURS = ["#d9534f", "#3b82c4", "#3fa45b", "#d4a017", "#a35cc4", "#2bb3b3"];
-const PLANET_SPOTS = [[0.3, 0.45], [0.72, 0.45], [0.3, 0.78], [0.72, 0.78]];
+const CELL_H = 216;
+const PLANET_SPOTS = [[0.3, 0.4], [0.72, 0.4], [0.3, 0.74], [0.72, 0.74]];
+const CHIP_W = 40;
+const CHIP_H = 18;
+const CHIPS_SHOWN = 4;
 
-export function colour(seat) {
-  return seat === null || seat === undefined || seat < 0 ? "#8a8f98" : COLOURS[seat % COLOURS.length];
-}
-
-// Short unit codes for the chips, made from the content's unit names: the first letter,
-// or the first letter and one more where two units would share it.
-function unitCodes(units) {
-  const codes = {};
-  const taken = new Set();
-  const ids = Object.keys(units);
-  const firsts = {};
-  for (const id of ids) {
-    const f = units[id].name[0].toUpperCase();
-    firsts[f] = (firsts[f] ?? 0) + 1;
-  }
-  for (const id of ids) {
-    const name = units[id].name.replace(/[^A-Za-z]/g, "");
-    let code = name[0].toUpperCase();
-    for (let i = 1; (firsts[code[0]] > 1 || taken.has(code)) && i < name.length; i += 1) {
-      code = name[0].toUpperCase() + name[i].toLowerCase();
-      if (!taken.has(code)) break;
-    }
-    taken.add(code);
-    codes[id] = code;
-  }
-  return codes;
-}
+const owned = (seat) => seat !== null && seat !== undefined && seat >= 0;
 
 // Where each point of the board sits in SVG coordinates.
 function positions(layout) {
@@ -71,7 +53,7 @@ function moveTargets(view, from) {
   return out;
 }
 
-function unitChips(units, at, p, ctx) {
+function groupsAt(units, at) {
   const groups = new Map();
   for (const u of units) {
     if (u.at !== at) continue;
@@ -81,32 +63,76 @@ function unitChips(units, at, p, ctx) {
     g.wounds += u.wounds;
     groups.set(key, g);
   }
-  const chips = [];
-  let i = 0;
-  for (const g of [...groups.values()].sort((a, b) => a.owner - b.owner || a.kind.localeCompare(b.kind))) {
-    const x = p.x - 34 + (i % 3) * 26;
-    const y = p.y + 16 + Math.floor(i / 3) * 15;
-    const label = `${g.n}${ctx.unitCodes[g.kind] ?? g.kind}`;
-    const chip = svg("g", { class: `unit${g.landed ? " landed" : ""}`, "data-unit": g.kind, "data-at": at, onclick: (e) => { e.stopPropagation(); ctx.select(at); } },
-      svg("rect", { x: x - 12, y: y - 10, width: 25, height: 13, rx: 3, fill: colour(g.owner) }),
-      svg("text", { x, y: y, "text-anchor": "middle", class: "chip-text" }, label));
-    const wounds = g.wounds ? `, ${g.wounds} wound(s)` : "";
-    chip.append(svg("title", {}, `P${g.owner}: ${g.n} ${ctx.layout.units[g.kind]?.name ?? g.kind}${g.landed ? " landed" : ""}${wounds}`));
-    chips.push(chip);
-    i += 1;
+  return [...groups.values()].sort((a, b) => a.owner - b.owner || a.kind.localeCompare(b.kind));
+}
+
+function groupWords(ctx, g) {
+  const name = ctx.layout.units[g.kind]?.name ?? g.kind;
+  return `${seatWords(g.owner)}: ${g.n} ${name}${g.landed ? " landed" : ""}${g.wounds ? `, ${g.wounds} wound(s)` : ""}`;
+}
+
+// Chips of the units at a point, two per row from (p.x, p.y): the owner's shape, the
+// unit's symbol and the count; more than CHIPS_SHOWN groups end with a "+n" chip (the
+// facts card lists them all).
+function unitChips(units, at, p, ctx, perRow = 2) {
+  const groups = groupsAt(units, at);
+  const shown = groups.length > CHIPS_SHOWN ? groups.slice(0, CHIPS_SHOWN - 1) : groups;
+  const chips = shown.map((g, i) => {
+    const x = p.x - (perRow * CHIP_W) / 2 + (i % perRow) * CHIP_W;
+    const y = p.y + Math.floor(i / perRow) * (CHIP_H + 2);
+    return svg("g", { class: `unit${g.landed ? " landed" : ""}`, "data-unit": g.kind, "data-at": at, onclick: (e) => { e.stopPropagation(); ctx.select(at); } },
+      svg("rect", { x, y, width: CHIP_W - 3, height: CHIP_H, rx: 4, class: `chip seat-stroke-${g.owner % 6}` }),
+      place("common", `seat-${seatShape(g.owner)}`, x + 2, y + 4, 10, `seat-c-${g.owner % 6}`),
+      place(SHEET, g.kind, x + 12, y + 2, 14, "chip-sym"),
+      svg("text", { x: x + 27, y: y + 13.5, class: "chip-text" }, String(g.n)),
+      svg("title", {}, groupWords(ctx, g)));
+  });
+  if (shown.length < groups.length) {
+    const i = shown.length;
+    const x = p.x - (perRow * CHIP_W) / 2 + (i % perRow) * CHIP_W;
+    const y = p.y + Math.floor(i / perRow) * (CHIP_H + 2);
+    chips.push(svg("g", { class: "unit more", onclick: (e) => { e.stopPropagation(); ctx.select(at); } },
+      svg("rect", { x, y, width: CHIP_W - 3, height: CHIP_H, rx: 4, class: "chip" }),
+      svg("text", { x: x + 6, y: y + 13.5, class: "chip-text" }, `+${groups.length - shown.length}`),
+      svg("title", {}, groups.slice(shown.length).map((g) => groupWords(ctx, g)).join("; "))));
   }
   return chips;
 }
 
+// The facts of a planet for the facts card: name, owner, condition tile, upgrades, units.
+function planetFacts(ctx, pl, state, obs) {
+  const { el, layout } = ctx;
+  const tile = state.tile ? (state.value === null ? "a face-down condition tile" : `${state.tile} (value ${state.value})`) : "no condition tile";
+  const ups = (state.upgrades ?? []).map((u) => el("li", {}, icon(SHEET, u, { size: 16 }), ` ${layout.upgrades[u]?.name ?? u}`));
+  const units = groupsAt(obs.units, pl.id).map((g) => el("li", {}, seatMark(g.owner), " ", icon(SHEET, g.kind, { size: 16 }), ` ${g.n} ${layout.units[g.kind]?.name ?? g.kind}${g.landed ? " (landed)" : ""}${g.wounds ? `, ${g.wounds} wound(s)` : ""}`));
+  return [el("h3", {}, `${pl.name} (${pl.id})`),
+    el("p", {}, owned(state.owner) ? seatMark(state.owner) : "", owned(state.owner) ? ` held by ${seatWords(state.owner)}` : "neutral", pl.huge ? " \u00b7 huge planet" : ""),
+    el("p", {}, state.tile ? icon(SHEET, state.value === null ? "tile-hidden" : `tile-${state.tile}`, { size: 16 }) : "", ` ${tile}`),
+    ups.length ? el("div", {}, el("strong", {}, "Upgrades"), el("ul", {}, ...ups)) : el("p", { class: "muted" }, "no upgrades"),
+    units.length ? el("div", {}, el("strong", {}, "Units"), el("ul", {}, ...units)) : el("p", { class: "muted" }, "no units")];
+}
+
+// A unit's symbol in the action list: the first word of the notation naming a unit kind.
+export function actionSymbol(item, ctx) {
+  for (const w of item.notation.split(/[\s@]+/)) {
+    if (ctx.layout.units[w]) return [SHEET, w];
+    if (ctx.layout.upgrades[w]) return [SHEET, w];
+  }
+  return null;
+}
+
 export function setup(ctx) {
   ctx.positions = positions(ctx.layout);
-  ctx.unitCodes = unitCodes(ctx.layout.units);
-  const codes = Object.entries(ctx.unitCodes).map(([id, code]) => `${code} ${ctx.layout.units[id].name.toLowerCase()}`).join(", ");
+  const { el, layout } = ctx;
+  const list = (ids, names) => el("ul", { class: "symbol-list" }, ...ids.map((id) => el("li", {}, icon(SHEET, id, { size: 20 }), ` ${names[id]}`)));
+  const unitNames = Object.fromEntries(Object.entries(layout.units).map(([k, u]) => [k, u.name]));
+  const upNames = Object.fromEntries(Object.entries(layout.upgrades).map(([k, u]) => [k, `${u.name} (upgrade)`]));
+  const tiles = { "tile-hidden": "face-down condition tile", "tile-civilized": "civilized", "tile-dangerous": "dangerous", "tile-anomaly": "anomaly", "tile-harvester": "harvester", huge: "huge planet" };
   ctx.legend.replaceChildren(
-    "Planets are coloured by owner (grey: neutral); a star marks a huge planet; ",
-    "? is a face-down condition tile, kind=value a revealed one; letters under a planet are its upgrades. ",
-    `Unit chips show count and kind (${codes}); a dashed chip is landed. `,
-    "Small diamonds are the borders between systems. Click a planet, point or unit to see the actions that involve it; after clicking a fleet, highlighted points are where it can move.",
+    el("p", {}, "Planets are filled with their owner's colour and carry the owner's shape (grey: neutral). A planet's condition tile and upgrades are small symbols beside it; hover, focus or tap it for all its facts. ",
+      "Unit chips show the owner's shape, the unit's symbol and how many; a dashed chip is landed. Small diamonds are the borders between systems; ", icon("common", "battle", { size: 16 }), " marks a battle."),
+    list(Object.keys(unitNames), unitNames), list(Object.keys(upNames), upNames), list(Object.keys(tiles), tiles),
+    el("p", {}, "Tap a planet, point or unit to see the actions that involve it; after choosing a fleet, highlighted points are where it can move."),
   );
 }
 
@@ -120,7 +146,8 @@ export function draw(view, ctx) {
   const targets = ctx.selected ? moveTargets(view, ctx.selected) : new Set();
   const involved = new Set();
   for (const a of view.legal) for (const w of a.notation.split(/[\s@]+/)) involved.add(w);
-  const root = svg("svg", { viewBox: `-4 -4 ${cols * CELL_W + 8} ${rows * CELL_H + 8}`, class: "rd-board", role: "img", "aria-label": "Rift Domination board" });
+  const root = svg("svg", { viewBox: `-4 -4 ${cols * CELL_W + 8} ${rows * CELL_H + 8}`, class: "rd-board zoomable", role: "group", "aria-label": "Rift Domination board: systems, planets and units" });
+  const battleAt = obs.battle?.at ?? null;
   const planets = Object.fromEntries(obs.planets.map((p) => [p.id, p]));
   const clickPoint = (id) => (e) => {
     e.stopPropagation();
@@ -138,35 +165,42 @@ export function draw(view, ctx) {
   for (const s of layout.systems) {
     const p = pos[s.id];
     const hot = targets.has(s.id) ? " target" : ctx.selected === s.id ? " selected" : "";
-    root.append(svg("circle", { cx: p.x, cy: p.y, r: 8, class: `point${hot}`, "data-point": s.id, onclick: clickPoint(s.id) }, svg("title", {}, `system ${s.id} (space)`)));
+    const spaceUnits = groupsAt(obs.units, s.id).map((g) => groupWords(ctx, g)).join("; ");
+    root.append(svg("circle", { cx: p.x, cy: p.y, r: 9, class: `point${hot}`, "data-point": s.id, onclick: clickPoint(s.id) },
+      svg("title", {}, `space of system ${s.id}${spaceUnits ? `: ${spaceUnits}` : ", empty"}${battleAt === s.id ? ", a battle is being fought here" : ""}`)));
     root.append(svg("text", { x: p.left + 12, y: p.top + 24, class: "system-id" }, s.id));
-    root.append(...unitChips(obs.units, s.id, { x: p.x + 40, y: p.y - 12 }, ctx));
+    root.append(...unitChips(obs.units, s.id, { x: p.x + 52, y: p.y - 12 }, ctx));
+    if (battleAt === s.id) root.append(battleMark(p.x - 34, p.y - 14));
     for (const pl of s.planets) {
       const q = pos[pl.id];
       const state = planets[pl.id] ?? {};
       const r = pl.huge ? 22 : 15;
       const cls = `planet${targets.has(pl.id) ? " target" : ""}${ctx.selected === pl.id ? " selected" : ""}${involved.has(pl.id) && view.your_turn ? " live" : ""}`;
-      const g = svg("g", { class: cls, "data-planet": pl.id, onclick: clickPoint(pl.id) },
-        svg("circle", { cx: q.x, cy: q.y, r, fill: colour(state.owner) }),
-        svg("text", { x: q.x, y: q.y + 4, "text-anchor": "middle", class: "planet-id" }, pl.huge ? `${pl.id}*` : pl.id),
-        svg("title", {}, `${pl.name} (${pl.id})${pl.huge ? ", huge planet" : ""}${state.owner >= 0 ? `, held by P${state.owner}` : ", neutral"}`));
-      if (state.tile) {
-        const face = state.value === null ? "?" : `${state.tile}=${state.value}`;
-        g.append(svg("text", { x: q.x + r + 3, y: q.y - r + 6, class: `tile${state.value === null ? " hidden" : ""}` }, face));
-      }
-      if (state.upgrades?.length) {
-        const ups = state.upgrades.map((u) => (layout.upgrades[u]?.name ?? u).split(/[\s_]/).map((w) => w[0]).join("").toUpperCase()).join(" ");
-        g.append(svg("text", { x: q.x, y: q.y + r + 11, "text-anchor": "middle", class: "upgrades" }, ups,
-          svg("title", {}, state.upgrades.map((u) => layout.upgrades[u]?.name ?? u).join(", "))));
-      }
-      root.append(g, ...unitChips(obs.units, pl.id, { x: q.x + 6, y: q.y + r + 6 }, ctx));
+      const facts = () => planetFacts(ctx, pl, state, obs);
+      const summary = [`${pl.name} (${pl.id})`, pl.huge ? "huge planet" : "", owned(state.owner) ? `held by ${seatWords(state.owner)}` : "neutral",
+        state.tile ? (state.value === null ? "face-down condition tile" : `${state.tile} ${state.value}`) : "",
+        state.upgrades?.length ? `upgrades: ${state.upgrades.map((u) => layout.upgrades[u]?.name ?? u).join(", ")}` : "",
+        groupsAt(obs.units, pl.id).map((gr) => groupWords(ctx, gr)).join("; "), battleAt === pl.id ? "battle here" : ""].filter(Boolean).join(", ");
+      const g = svg("g", { class: `${cls}${battleAt === pl.id ? " battle" : ""}`, "data-planet": pl.id,
+        onclick: (e) => { ctx.facts?.(facts(), true); clickPoint(pl.id)(e); },
+        onmouseenter: () => ctx.facts?.(facts()), onmouseleave: () => ctx.facts?.(null), onfocus: () => ctx.facts?.(facts()) },
+      svg("circle", { cx: q.x, cy: q.y, r, class: owned(state.owner) ? `seat-fill-${state.owner % 6}` : "neutral" }),
+      svg("text", { x: q.x, y: q.y + 4, "text-anchor": "middle", class: `planet-id${owned(state.owner) ? " on-seat" : ""}` }, pl.id),
+      svg("title", {}, summary));
+      if (owned(state.owner)) g.append(place("common", `seat-${seatShape(state.owner)}`, q.x - r - 4, q.y - r - 6, 13, `seat-c-${state.owner % 6}`));
+      if (pl.huge) g.append(place(SHEET, "huge", q.x + r - 6, q.y + r - 10, 12));
+      if (state.tile) g.append(place(SHEET, state.value === null ? "tile-hidden" : `tile-${state.tile}`, q.x + r + 1, q.y - r - 3, 15));
+      (state.upgrades ?? []).slice(0, 3).forEach((u, i) => g.append(place(SHEET, u, q.x - r - 15, q.y - r + 9 + i * 13, 12, "upgrade")));
+      root.append(g, ...unitChips(obs.units, pl.id, { x: q.x, y: q.y + r + 4 }, ctx));
+      if (battleAt === pl.id) root.append(battleMark(q.x - 11, q.y - r - 26));
     }
   }
   for (const b of layout.borders) {
     const p = pos[b.id];
     const hot = targets.has(b.id) ? " target" : ctx.selected === b.id ? " selected" : "";
     root.append(svg("rect", { x: p.x - 6, y: p.y - 6, width: 12, height: 12, transform: `rotate(45 ${p.x} ${p.y})`, class: `border${hot}`, "data-point": b.id, onclick: clickPoint(b.id) }, svg("title", {}, `border ${b.id}`)));
-    root.append(...unitChips(obs.units, b.id, { x: p.x + 20, y: p.y - 20 }, ctx));
+    root.append(...unitChips(obs.units, b.id, { x: p.x + 28, y: p.y - 20 }, ctx, 1));
+    if (battleAt === b.id) root.append(battleMark(p.x - 11, p.y - 34));
   }
   for (const w of layout.wormholes) {
     const p = pos[w.id];
@@ -175,6 +209,12 @@ export function draw(view, ctx) {
   root.addEventListener("click", () => ctx.select(null));
   ctx.board.replaceChildren(root);
   drawPanels(view, ctx);
+}
+
+// The battle symbol on a red disc, at (x, y), 22 by 22.
+function battleMark(x, y) {
+  return svg("g", { class: "battle-mark" }, svg("circle", { cx: x + 11, cy: y + 11, r: 13 }), place("common", "battle", x, y, 22),
+    svg("title", {}, "a battle is being fought here"));
 }
 
 function panel(ctx, title, ...body) {
@@ -186,13 +226,13 @@ function drawPanels(view, ctx) {
   const { el, layout } = ctx;
   const obs = view.observation;
   const out = [];
-  const empires = el("table", { class: "empires" }, el("tr", {}, ...["", "faction", "res.", "income", "VP", "cards"].map((h) => el("th", {}, h))));
+  const empires = el("table", { class: "empires" }, el("tr", {}, ...["seat", "faction", "res.", "income", "VP", "cards"].map((h) => el("th", {}, h))));
   for (const p of obs.players) {
     const faction = layout.factions[p.faction];
     const name = el("td", {}, faction?.name ?? "-");
     if (faction) ctx.tip(name, faction.text);
     empires.append(el("tr", { class: obs.current_player === p.seat ? "waiting" : "" },
-      el("td", {}, el("span", { class: `swatch seat-${p.seat % 6}` }), `P${p.seat}`),
+      el("th", { scope: "row" }, seatMark(p.seat), ` P${p.seat}`),
       name, el("td", {}, p.resources), el("td", {}, p.income), el("td", {}, `${p.vp}/${obs.target_vp}`), el("td", {}, p.hand_size)));
   }
   out.push(panel(ctx, `Round ${obs.round}: ${obs.phase}`, empires, el("p", { class: "muted" }, `OCC deck ${obs.deck_size} cards, discard ${obs.discard.length}`)));
@@ -214,13 +254,15 @@ function drawPanels(view, ctx) {
     const b = obs.battle;
     const rows = b.combatants.map((f) => el("tr", {},
       el("td", {}, f.side === 0 ? "attacker" : "defender"),
-      el("td", {}, layout.units[f.kind]?.name ?? layout.upgrades[f.kind]?.name ?? f.kind),
+      el("td", {}, layout.units[f.kind] || layout.upgrades[f.kind] ? icon(SHEET, f.kind, { size: 16 }) : "", ` ${layout.units[f.kind]?.name ?? layout.upgrades[f.kind]?.name ?? f.kind}`),
       el("td", {}, `${f.lp}/${f.lp_max} LP`), el("td", {}, `${f.shields}/${f.shields_max} sh`),
       el("td", {}, f.weapons.join("/"))));
-    out.push(panel(ctx, `Battle at ${b.at} (${b.kind})`,
-      el("p", {}, `P${b.attacker} attacks P${b.defender}; phase: ${b.phase}`),
+    const battle = panel(ctx, `Battle at ${b.at} (${b.kind})`,
+      el("p", {}, icon("common", "battle", { size: 18 }), " ", seatMark(b.attacker), ` P${b.attacker} attacks `, seatMark(b.defender), ` P${b.defender}; phase: ${b.phase}`),
       b.pending ? el("p", {}, `waiting: ${b.pending.join(" ")}`) : "",
-      el("table", { class: "battle" }, el("tr", {}, ...["side", "unit", "life", "shields", "close/mid/long"].map((h) => el("th", {}, h))), ...rows)));
+      el("div", { class: "scroll-x" }, el("table", { class: "battle" }, el("tr", {}, ...["side", "unit", "life", "shields", "weapons (close/mid/long)"].map((h) => el("th", { scope: "col" }, h))), ...rows)));
+    battle.classList.add("battle-panel");
+    out.push(battle);
   }
   ctx.panels.replaceChildren(...out);
 }
