@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 from pathlib import Path
 
-from starlanes.engine import BadOptionError
+from starlanes.engine.files import write_file
 
 
 def plot_ratings(ratings: Mapping[str, Mapping[str, float]], path: Path,
@@ -28,9 +29,8 @@ def plot_ratings(ratings: Mapping[str, Mapping[str, float]], path: Path,
         ax.grid(axis="x", alpha=0.3)
         ax.set_ylim(-0.6, len(order) - 0.4)
         fig.tight_layout()
-        try:
-            fig.savefig(path, format="png", dpi=100)
-        except OSError as e:
-            raise BadOptionError(f"cannot write {path}: {e.strerror or e}") from None
+        buf = io.BytesIO()  # written whole or not at all: a full disk leaves no empty file
+        fig.savefig(buf, format="png", dpi=100)
+        write_file(path, buf.getvalue(), "plot")
     finally:
         plt.close(fig)

@@ -20,6 +20,7 @@ from starlanes.cli.app import (
     interrupted_code,
     parse_options,
     split_list,
+    writable_file,
 )
 from starlanes.cli.deck_cmds import seat_setups
 from starlanes.engine import (
@@ -152,6 +153,8 @@ def play(
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         state = load(game, players=len(seat_list), seed=seed, **opts).new_initial_state()
+    if save is not None:
+        writable_file(save, "--save file")  # before the game, and no folder is made
     watching = HUMAN not in seat_list
     pace = _delay(delay, watching)
     target = autosave_path(game, seed) if autosave else None

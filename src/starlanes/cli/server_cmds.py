@@ -165,10 +165,9 @@ def export(
         sys.stdout.write(json.dumps(json.loads(record.to_json()), indent=1,
                                     ensure_ascii=True) + "\n")
         return
-    try:
-        record.save(output)
-    except OSError as e:
-        raise BadOptionError(f"cannot write {output}: {e.strerror}") from None
+    from starlanes.engine.files import write_file
+
+    write_file(output, record.to_json(), "record")  # whole or not at all
     err.print(f"record of game {escape(game_id)} written to {escape(str(output))}")
 
 

@@ -18,6 +18,7 @@ from rich.table import Table
 
 from starlanes.engine import BadOptionError, GameRecord, GameState, game_module
 from starlanes.engine import replay as replay_record
+from starlanes.engine.files import write_file
 
 from .safe_text import SafeConsole, printable
 
@@ -76,19 +77,28 @@ def end_reason_of(state: GameState) -> str:
     return str(reason) if reason else "finished"
 
 
-def write_record(state: GameState, seats: Sequence[str], path: Path) -> None:
-    """Write ``state``'s game record to ``path`` (parents created).
+def write_record(state: GameState, seats: Sequence[str], path: Path,
+                 make_folder: bool = False) -> None:
+    """Write ``state``'s game record to ``path``, whole or not at all
+    (:func:`~starlanes.engine.files.write_file`). The folder must exist unless
+    ``make_folder`` (the autosave folder in the user's data directory is made).
 
-    Raises BadOptionError naming the path when it cannot be written.
+    Raises BadOptionError naming the path and the reason when it cannot be written.
     """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        state.record(seats).save(path)
-    except OSError as e:
-        raise BadOptionError(f"cannot write {path}: {e.strerror}") from None
+    _save(state.record(seats), path, make_folder)
 
 
-def write_safe_record(state: GameState, seats: Sequence[str], path: Path) -> None:
+def _save(record: GameRecord, path: Path, make_folder: bool) -> None:
+    if make_folder:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise BadOptionError(f"cannot write record {path}: {e.strerror}") from None
+    write_file(path, record.to_json(), "record")
+
+
+def write_safe_record(state: GameState, seats: Sequence[str], path: Path,
+                      make_folder: bool = False) -> None:
     """Like :func:`write_record`, but the digest is recomputed by replaying the actions,
     so a record written after an interruption in the middle of an action still loads."""
     record = state.record(seats)
@@ -99,11 +109,7 @@ def write_safe_record(state: GameState, seats: Sequence[str], path: Path) -> Non
                                "scores": replayed.scores()})
     except Exception:  # noqa: BLE001 - keep the record as it is; better than none
         pass
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        record.save(path)
-    except OSError as e:
-        raise BadOptionError(f"cannot write {path}: {e.strerror}") from None
+    _save(record, path, make_folder)
 
 
 def data_dir() -> Path:

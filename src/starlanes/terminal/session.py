@@ -94,7 +94,8 @@ class PlaySession:
             # write first, the terminal may already be gone.
             path = self.autosave or self.save
             for target in {p for p in (self.autosave, self.save) if p is not None}:
-                write_safe_record(self.state, self.seats, target)
+                write_safe_record(self.state, self.seats, target,
+                                  make_folder=target == self.autosave)
             with contextlib.suppress(OSError):
                 out.print()
             raise Interrupted(path) from stop
@@ -144,7 +145,7 @@ class PlaySession:
 
     def autosave_now(self) -> None:
         if self.autosave is not None:
-            write_record(self.state, self.seats, self.autosave)
+            write_record(self.state, self.seats, self.autosave, make_folder=True)
 
     def bot_turn(self, seat: int) -> bool:
         """One bot move; in watch mode drawn and paced. False if the watcher stops."""

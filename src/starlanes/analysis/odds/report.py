@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from starlanes.engine.files import write_file
 
 OUTCOMES = ("attacker_wins", "defender_wins", "mutual_destruction", "attacker_retreats",
             "defender_retreats")
@@ -55,11 +58,25 @@ class OddsReport:
         """P(the defender wins): the attacker is destroyed or retreats."""
         return self.outcomes["defender_wins"] + self.outcomes["attacker_retreats"]
 
+    def at_least(self, side: int) -> dict[int, float]:
+        """P(at least ``n`` of ``side``'s units survive) for n = 0..the most that can (0
+        attacker, 1 defender); from ``survivor_counts``, so 1 for n = 0."""
+        counts = self.survivor_counts[side]
+        out: dict[int, float] = {}
+        acc = 0.0
+        for n in range(max(counts, default=0), -1, -1):
+            acc += counts.get(n, 0.0)
+            out[n] = min(1.0, acc)
+        return dict(sorted(out.items()))
+
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (survivor count keys become strings)."""
+        """A JSON-ready dict (survivor count keys become strings); ``survivors_at_least``
+        per side maps n to P(at least n units survive)."""
         d = asdict(self)
         d["survivor_counts"] = [{str(k): v for k, v in sorted(c.items())}
                                 for c in self.survivor_counts]
+        d["survivors_at_least"] = [{str(k): v for k, v in self.at_least(s).items()}
+                                   for s in (0, 1)]
         d["attacker_win_total"] = self.attacker_wins
         d["defender_win_total"] = self.defender_wins
         return d
@@ -102,6 +119,14 @@ class OddsReport:
             if key in e:
                 lines.append(f"  {key.replace('_', ' '):<22}{e[key][0]:>12.3f}{e[key][1]:>12.3f}")
         for side, name in ((0, "attacker"), (1, "defender")):
+            least = self.at_least(side)
+            if len(least) > 1:
+                lines.append("")
+                lines.append(f"  {name}: at least N units survive")
+                lines.append("    " + "".join(f"{'N=' + str(n):>9}" for n in least if n))
+                lines.append("    " + "".join(f"{100 * p:>8.2f}%" for n, p in least.items()
+                                               if n))
+        for side, name in ((0, "attacker"), (1, "defender")):
             dist = sorted(self.survivors[side].items(), key=lambda kv: -kv[1])
             if not dist:
                 continue
@@ -139,6 +164,8 @@ class OddsReport:
         fig.suptitle(f"{self.game} {self.kind} battle: attacker wins "
                      f"{100 * self.attacker_wins:.1f}% ({self.method})")
         fig.tight_layout()
-        fig.savefig(path, dpi=100)
+        buf = io.BytesIO()  # written whole or not at all: a full disk leaves no empty file
+        fig.savefig(buf, format="png", dpi=100)
         plt.close(fig)
+        write_file(path, buf.getvalue(), "chart")
         return path
