@@ -19,7 +19,8 @@ from starlanes.terminal import out
 def odds_command(
     game: Annotated[str, typer.Argument(help="Game id (rift-domination).")],
     attacker: Annotated[str, typer.Option(
-        help="Attacking fleet, e.g. '3 fighter, 2 carrier, destroyer'.")] = "",
+        help="Attacking fleet, e.g. '3 fighter, 2 carrier, destroyer/1, 2 infantry': KIND/N "
+             "is a unit with N damage; ground units in a space battle are carried.")] = "",
     defender: Annotated[str, typer.Option(
         help="Defending fleet (in a ground battle: the planet's landed units).")] = "",
     ground: Annotated[bool, typer.Option(
@@ -28,6 +29,11 @@ def odds_command(
         help="Factions 'ATTACKER,DEFENDER' (either may be empty: printed unit stats).")] = "",
     upgrades: Annotated[str, typer.Option(
         help="Planet upgrades of the defended planet (ground battle), comma-separated.")] = "",
+    attacker_cards: Annotated[str, typer.Option(
+        help="Battle OCC-cards the attacker holds, comma-separated (played at the first "
+             "chance; simulated).")] = "",
+    defender_cards: Annotated[str, typer.Option(
+        help="Battle OCC-cards the defender holds, comma-separated.")] = "",
     casualties: Annotated[str, typer.Option(
         help="Targeting (casualty) policy: " + ", ".join(odds_mod.TARGETING)
         + ".")] = odds_mod.DEFAULT_CASUALTIES,
@@ -40,7 +46,8 @@ def odds_command(
              "on the game engine, about 100-400 per second).")] = 2_000,
     seed: Annotated[int, typer.Option(help="Seed of the first Monte Carlo battle.")] = 0,
     max_states: Annotated[int, typer.Option(
-        help="Largest exact state space (live states per phase) before Monte Carlo.")
+        help="Largest exact state space (battle states: (attacker hit points + 1) x "
+             "(defender hit points + 1)) before Monte Carlo (auto) or an error (exact).")
     ] = 200_000,
     option: GameOptions = None,
     from_record: Annotated[Path | None, typer.Option(
@@ -82,18 +89,19 @@ def odds_command(
     if chart is not None:
         writable_file(chart, "chart file")
     if game == "interstellar-ambitions":
-        if ground or faction or upgrades or option:
-            raise BadOptionError("--ground, --faction, --upgrades and --option are "
-                                 "rift-domination options")
+        if ground or faction or upgrades or option or attacker_cards or defender_cards:
+            raise BadOptionError("--ground, --faction, --upgrades, --option and the cards "
+                                 "are rift-domination options")
         _ia(attacker, defender, kind, level, attacker_bonus, defender_bonus, orders,
             emergency, defender_resources, shadow_mod, from_record, at, as_json, chart)
         return
     kw = dict(casualties=casualties, retreat=retreat, method=method, trials=trials,
               seed=seed, max_states=max_states)
     if from_record is not None:
-        if attacker or defender or ground or faction or upgrades or option:
+        if (attacker or defender or ground or faction or upgrades or option or attacker_cards
+                or defender_cards):
             raise BadOptionError("--from-record takes the battle from the record; do not "
-                                 "give fleets, factions, upgrades or options")
+                                 "give fleets, factions, upgrades, cards or options")
         report = _from_record(game, from_record, at, kw)
     else:
         if at is not None:
@@ -105,7 +113,8 @@ def odds_command(
             odds_mod.parse_fleet(attacker), odds_mod.parse_fleet(defender), ground=ground,
             factions=(facs[0], facs[1]),
             upgrades=tuple(u.strip() for u in upgrades.split(",") if u.strip()),
-            options=parse_options(option))
+            options=parse_options(option),
+            cards=(_names(attacker_cards), _names(defender_cards)))
         report = odds_mod.rift_odds(spec, **kw)
     if chart is not None:
         report.chart(chart)
@@ -117,10 +126,20 @@ def odds_command(
             out.print(f"chart written to {chart}", markup=False, soft_wrap=True)
 
 
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in text.split(",") if x.strip())
+
+
 def _ia(attacker: str, defender: str, kind: str, level: int, attacker_bonus: int,
         defender_bonus: int, orders: str, emergency: str, defender_resources: int,
         shadow_mod: int | None, from_record: Path | None, at: int | None, as_json: bool,
         chart: Path | None) -> None:
+    from starlanes.games.interstellar_ambitions.actions import LEVELS
+
+    if not 1 <= level <= len(LEVELS):
+        raise BadOptionError(f"--level is a planning level, 1 to {len(LEVELS)} ("
+                             + ", ".join(f"{i} {n}" for i, n in enumerate(LEVELS, 1))
+                             + f"), not {level}")
     ords = tuple(o.strip() for o in orders.split(","))
     if len(ords) != 2:
         raise BadOptionError("--orders takes 'ATTACKER,DEFENDER'")

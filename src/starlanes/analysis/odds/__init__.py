@@ -20,166 +20,36 @@ default ``never``).
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from starlanes.engine import BadOptionError
+from .policies import DEFAULT_CASUALTIES, DEFAULT_RETREAT, METHODS, RETREATS, TARGETING
 
-from .ia import IACombatSpec, ia_odds, parse_ships, shadow_check_odds, spec_from_state
-from .policies import RETREATS, TARGETING, check_retreat, targeting
-from .rd_exact import RiftExact, TooLarge, unmodelled
-from .rd_position import OddsError, RiftBattleSpec, fleet_text, parse_fleet, position
-from .rd_sim import add_ending, choose, start
-from .report import OUTCOMES, OddsReport
-from .tally import Tally
+if TYPE_CHECKING:
+    from .battle import action_odds, battle_odds_for_state, odds_of_battle, rift_odds
+    from .ia import IACombatSpec, ia_odds, parse_ships, shadow_check_odds, spec_from_state
+    from .rd_position import OddsError, RiftBattleSpec, parse_fleet
+    from .report import OUTCOMES, OddsReport
 
 __all__ = [
+    "DEFAULT_CASUALTIES", "DEFAULT_RETREAT", "METHODS",
     "IACombatSpec", "ia_odds", "parse_ships", "shadow_check_odds", "spec_from_state",
     "OUTCOMES", "OddsError", "OddsReport", "RETREATS", "RiftBattleSpec", "TARGETING",
     "action_odds", "battle_odds_for_state", "odds_of_battle", "parse_fleet", "rift_odds",
 ]
 
-DEFAULT_CASUALTIES = "heuristic"
-DEFAULT_RETREAT = "never"
-METHODS = ("auto", "exact", "monte-carlo")
+_LAZY = {
+    "action_odds": ".battle", "battle_odds_for_state": ".battle", "odds_of_battle": ".battle",
+    "rift_odds": ".battle", "IACombatSpec": ".ia", "ia_odds": ".ia", "parse_ships": ".ia",
+    "shadow_check_odds": ".ia", "spec_from_state": ".ia", "OddsError": ".rd_position",
+    "RiftBattleSpec": ".rd_position", "parse_fleet": ".rd_position", "OUTCOMES": ".report",
+    "OddsReport": ".report",
+}
 
 
-def _policies(casualties: str, retreat: str, fire: str) -> dict[str, str]:
-    return {
-        "casualties": casualties + (" (default)" if casualties == DEFAULT_CASUALTIES else ""),
-        "retreat": retreat + (" (default)" if retreat == DEFAULT_RETREAT else ""),
-        "battle_fire": fire,
-    }
-
-
-def odds_of_battle(state: Any, *, casualties: str = DEFAULT_CASUALTIES,
-                   retreat: str = DEFAULT_RETREAT, method: str = "auto",
-                   trials: int = 2_000, seed: int = 0, max_states: int = 200_000,
-                   attacker: str = "", defender: str = "",
-                   play_cards: bool = False) -> OddsReport:
-    """Odds of the Rift Domination battle running in ``state`` (``state.battle``), from
-    where it stands. ``method``: ``auto`` (exact where the model covers the battle and the
-    state space stays under ``max_states`` live states per phase, else Monte Carlo with
-    ``trials`` battles), ``exact`` or ``monte-carlo``. With ``play_cards`` the seats play
-    the battle cards they hold at the first chance (simulated: the exact model plays none).
-
-    Raises OddsError when there is no battle or ``exact`` is impossible, BadOptionError for
-    an unknown policy or method or trials < 1."""
-    b = state.battle
-    if b is None:
-        raise OddsError("no battle is running in this state")
-    if b.pending is None:
-        raise OddsError("the battle is waiting for another decision (a card reaction)")
-    if method not in METHODS:
-        raise BadOptionError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if trials < 1:
-        raise BadOptionError("trials must be at least 1")
-    keys = (targeting(casualties), targeting(casualties))
-    check_retreat(retreat)
-    rets = (retreat, retreat)
-    fire = "simultaneous" if b.simultaneous else "sequential"
-    pol = _policies(casualties, retreat, fire)
-    if not attacker or not defender:
-        texts = []
-        for side in (0, 1):
-            c: dict[str, int] = {}
-            for f in b.living(side):
-                c[f.label()] = c.get(f.label(), 0) + 1
-            texts.append(fleet_text(c))
-        attacker = attacker or texts[0]
-        defender = defender or texts[1]
-    kind = "ground" if b.ground else "space"
-    why = unmodelled(b)
-    if play_cards and not why and any(state.hands[seat] for seat in b.seats):
-        why = "battle cards in hand are played at the first chance"
-    note = ""
-    if method != "monte-carlo":
-        if why and method == "exact":
-            raise OddsError(f"no exact odds for this battle: {why}")
-        if not why:
-            tally = Tally()
-            model = RiftExact(state, b, keys, rets, max_states=max_states)
-            try:
-                model.run(tally)
-            except TooLarge as e:
-                if method == "exact":
-                    raise OddsError(f"no exact odds for this battle: {e}; an estimate: "
-                                    "method monte-carlo") from None
-                tally = Tally()
-                model.simulate(tally, trials, seed)
-                return tally.report(
-                    game="rift-domination", kind=kind, attacker=attacker, defender=defender,
-                    method="monte-carlo", policies=pol, trials=trials,
-                    note=f"exact state space too large ({e}): a Monte Carlo estimate from "
-                         f"{trials:,} battles of the same model, with standard errors")
-            else:
-                return tally.report(game="rift-domination", kind=kind, attacker=attacker,
-                                    defender=defender, method="exact", policies=pol,
-                                    states=model.states)
-        else:
-            note = f"{why}; Monte Carlo on the game engine instead"
-    tally = Tally()
-    for i in range(trials):
-        s = state.clone()
-        s.reseed(seed + i)
-        bb = s.battle
-        while s.battle is bb and bb.pending is not None:
-            s.apply(choose(s, keys, rets, play_cards))
-        add_ending(s, bb, tally, 1.0, base=(state.vp, state.resources))
-    return tally.report(game="rift-domination", kind=kind, attacker=attacker,
-                        defender=defender, method="monte-carlo", policies=pol,
-                        trials=trials, note=note)
-
-
-def rift_odds(spec: RiftBattleSpec, **kw: Any) -> OddsReport:
-    """Odds of the Rift Domination battle ``spec`` (see :func:`odds_of_battle` for the
-    keywords). The battle is set up on a real game state and started by the game's own
-    code, so faction stats, the outpost and upgrades are exactly the game's.
-
-    Raises OddsError for bad fleets, factions or upgrades, BadOptionError for bad game
-    options or policies."""
-    pos, planet = position(spec)
-    s = start(pos, planet, kw.get("seed", 0))
-    kw.setdefault("play_cards", any(spec.cards))
-    return odds_of_battle(s, attacker=fleet_text(spec.attacker),
-                          defender=fleet_text(spec.defender) if spec.defender else
-                          "planet defences", **kw)
-
-
-def battle_odds_for_state(state: Any, seat: int, **kw: Any) -> OddsReport | None:
-    """Odds of the battle ``seat`` is in, for a table to show; None if it is in none.
-
-    Rift Domination: the battle in ``state.battle`` from where it stands (keywords as
-    :func:`odds_of_battle`; by default 500 trials where simulation is needed).
-    Interstellar Ambitions: the combat in ``state.combat`` until orders are given (keyword
-    ``orders``, default the heuristic bot's ``strongest`` for both)."""
-    game_id = getattr(getattr(state, "game", None), "game_id", "")
-    if game_id == "interstellar-ambitions":
-        cb = getattr(state, "combat", None)
-        if cb is None or seat not in cb.seats:
-            return None
-        spec = spec_from_state(state, orders=kw.get("orders", ("strongest", "strongest")))
-        return None if spec is None else ia_odds(spec)
-    b = getattr(state, "battle", None)
-    if b is None or seat not in b.seats or game_id != "rift-domination" or b.pending is None:
-        return None
-    kw.setdefault("trials", 500)
-    return odds_of_battle(state, **kw)
-
-
-def action_odds(state: Any, action: Any, **kw: Any) -> OddsReport | None:
-    """Odds of the battle that applying ``action`` (e.g. a Move onto an enemy fleet, or a
-    Land) would start, for the player about to commit: the action is applied to a clone
-    (joining no further stacks) and the battle it starts is evaluated. None if it starts
-    no battle. Raises IllegalActionError if ``action`` is not legal."""
-    from starlanes.games.rift_domination.actions import Attack
-
-    if getattr(getattr(state, "game", None), "game_id", "") != "rift-domination":
-        return None  # only Rift Domination battles are started by a single action
-    s = state.clone()
-    s.apply(action)
-    if s.battle is None and any(isinstance(a, Attack) for a in s.legal_actions()):
-        s.apply(next(a for a in s.legal_actions() if isinstance(a, Attack)))
-    if s.battle is None:
-        return None
-    kw.setdefault("trials", 500)
-    return odds_of_battle(s, **kw)
+def __getattr__(name: str) -> Any:
+    """Load the module behind ``name`` when first used, so that naming the policies (a
+    command's help) does not load the games and numpy."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_LAZY[name], __name__), name)

@@ -23,6 +23,7 @@ from typing import Any
 
 import starlanes
 from starlanes.games.interstellar_ambitions import combat as ia_combat
+from starlanes.games.interstellar_ambitions.actions import LEVELS
 from starlanes.games.interstellar_ambitions.common import MAX_SHIPS, has_hook
 
 from .rd_position import OddsError
@@ -323,8 +324,10 @@ def ia_odds(spec: IACombatSpec) -> Any:
     order search that is too large."""
     if spec.kind not in ("raid", "invade"):
         raise OddsError(f"combat kind must be raid or invade, not {spec.kind!r}")
-    if spec.level < 1:
-        raise OddsError("the planning level is at least 1")
+    if not 1 <= spec.level <= len(LEVELS):
+        raise OddsError(f"the planning level is 1 to {len(LEVELS)} ("
+                        + ", ".join(f"{i} {name}" for i, name in enumerate(LEVELS, 1))
+                        + f"), not {spec.level}")
     for o in spec.orders:
         if o not in ORDERS:
             raise OddsError(f"unknown order {o!r}; choose one of {', '.join(ORDERS)}")

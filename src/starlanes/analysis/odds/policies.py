@@ -87,6 +87,12 @@ RETREATS = {
 
 RETREAT_RATIO = 0.6
 
+DEFAULT_CASUALTIES = "heuristic"
+DEFAULT_RETREAT = "never"
+METHODS = ("auto", "exact", "monte-carlo")
+"""How odds are computed: ``auto`` (exact where feasible, else Monte Carlo), ``exact``,
+``monte-carlo``."""
+
 
 def targeting(name: str) -> Callable[[TargetView], tuple]:
     """The key function of targeting policy ``name``. Raises BadOptionError if unknown."""
