@@ -55,6 +55,11 @@ THREADS = 4
 _START_WITHIN = 120.0
 """Seconds a new worker process may take to start (a loaded machine imports slowly)."""
 
+NICE = 10
+"""How much lower than the server's the CPU priority of worker processes is: where the
+machine's cores are all busy, the server's answers to players go first and a thinking bot
+takes what is left (its search then runs fewer iterations within its time)."""
+
 _PR_SET_PDEATHSIG = 1
 """``prctl`` option (linux/prctl.h): the signal a process gets when its parent thread ends."""
 
@@ -171,10 +176,13 @@ def _die_with_parent(parent_pid: int) -> None:
 
 
 def _worker_main(conn: Connection, parent_pid: int) -> None:
-    """A worker process: say ``"ready"``, then answer jobs from ``conn`` with
-    ``(True, notation)`` or ``(False, exception)`` until the pipe closes."""
+    """A worker process: lower its CPU priority by :data:`NICE`, say ``"ready"``, then
+    answer jobs from ``conn`` with ``(True, notation)`` or ``(False, exception)`` until
+    the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent(parent_pid)
+    with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice here
+        os.nice(NICE)
     try:
         conn.send("ready")
     except OSError:  # the pool gave up on this worker
@@ -257,6 +265,20 @@ class BotPool:
         self._started = False
         self._closed = False
 
+    def start(self) -> None:
+        """Start the workers now (worker processes are spawned in the background), so that
+        no bot's first move waits for a Python process to start: on a loaded machine that
+        takes seconds. Without it they start with the first move."""
+        with self._cond:
+            if not self._closed:
+                self._start_locked()
+
+    def _start_locked(self) -> None:
+        if not self._started:
+            self._started = True
+            for slot in self._slots:
+                slot.thread.start()
+
     async def move(self, job: BotJob) -> str:
         """The bot's action as notation. Raises what the agent raised, TimeoutError for a
         job killed past its budget, RuntimeError when its worker died or the pool is
@@ -269,10 +291,7 @@ class BotPool:
         with self._cond:
             if self._closed:
                 raise RuntimeError("the bot pool is closed")
-            if not self._started:
-                self._started = True
-                for slot in self._slots:
-                    slot.thread.start()
+            self._start_locked()
             games = self._queues.setdefault(job.group, OrderedDict())
             games.setdefault(job.key, deque()).append(ticket)
             self._cond.notify_all()
@@ -390,6 +409,9 @@ class _Slot:
         self._conn: Connection | None = None
 
     def _serve(self) -> None:
+        if self.pool.workers:
+            with contextlib.suppress(RuntimeError):  # it is started again with a job
+                self._process()
         while (ticket := self.pool._take()) is not None:
             result: str | None = None
             error: BaseException | None = None

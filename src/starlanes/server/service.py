@@ -103,7 +103,9 @@ class GameService:
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
-        """Rebuild every stored game (in a thread) and let bots and clocks run on."""
+        """Start the bot workers, rebuild every stored game (in a thread) and let bots and
+        clocks run on."""
+        self.bots.start()
         for live in await asyncio.to_thread(self._rebuild_all):
             self.games[live.id] = live
             self._after_change(live, push=False)
