@@ -221,6 +221,10 @@ def balance(
     usage: Annotated[bool, typer.Option(
         "--usage", help="Also report how often each unit, card, tech, special and decision "
                         "option was used and the score by source, by agent.")] = False,
+    decks: Annotated[list[str] | None, typer.Option(
+        "--decks", help="Galactic Empires: play these decks (deck files, codes or ready-made "
+                        "ids; comma-separated or repeated) round robin in the Standard Game, "
+                        "seats alternating; --games is then per pair.")] = None,
 ) -> None:
     """Balance report of one variant: win rates by seat, set-up (faction, empire, turn
     position) and opening with corrected 95% intervals, game length, end reasons, margins
@@ -229,6 +233,14 @@ def balance(
     n, opts, specs = checked_setup(game, players, seed, option, content, agents)
     _check_agents(game, specs)
     check_backend(backend, ray_address)
+    if decks:  # decks against decks (analysis/decks.py)
+        from starlanes.analysis.decks import deck_balance
+
+        report, tables = deck_balance(game, n, decks, games, specs, seed, opts, action_cap,
+                                      {"backend": backend, "workers": workers,
+                                       "address": ray_address})
+        _emit(report, json_output, None, "", tables)
+        return
     if sweep is not None and until_ci is not None:
         raise BadOptionError("--sweep and --until-ci cannot be combined")
     if sweep is not None and usage:
