@@ -33,6 +33,7 @@ from starlanes.engine import (
     load,
 )
 from starlanes.engine import replay as replay_record
+from starlanes.engine.record import content_mismatch, record_differences
 from starlanes.terminal import (
     HUMAN,
     Interrupted,
@@ -199,6 +200,10 @@ def replay(
             state = replay_record(record)
         except RecordError as e:
             fail(str(e), code=1)
+        if state.game.content_fingerprint and not record.content_fingerprint:
+            fail("the record has no content fingerprint: it cannot be checked against the "
+                 "content it was played with (a record starlanes writes always has one)",
+                 code=1)
         out.print(f"ok: {len(record.actions)} actions replay to digest {state.digest()}")
         return
     record = GameRecord.load(file)
@@ -213,9 +218,12 @@ def replay(
         out.print(results_table(state, seats))
     else:
         out.print(f"(unfinished: {len(record.actions)} actions so far)")
-    if state.digest() != record.digest:
-        err.print(f"[yellow]warning: the replay digest {state.digest()} differs from the "
-                  f"recorded {markup_safe(record.digest, DIGEST_LIMIT)}[/yellow]")
+    mismatch = content_mismatch(record, state.game)
+    if mismatch:
+        err.print(f"[yellow]warning: {markup_safe(mismatch, DIGEST_LIMIT * 4)}[/yellow]")
+    for difference in record_differences(record, state):
+        err.print(f"[yellow]warning: the record differs from its replay: "
+                  f"{markup_safe(difference, DIGEST_LIMIT * 3)}[/yellow]")
 
 
 def _step_through(record: GameRecord) -> None:
