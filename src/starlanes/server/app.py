@@ -293,6 +293,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         options = service.catalogue.engine_options(rec.game, dict(rec.options))
         return record_replay(rec, body.step, body.seat, options)
 
+    from .odds_api import router as odds_router
+
+    app.include_router(odds_router())
+
     @app.get("/api/rules/{game}")
     def rules(game: str) -> dict[str, Any]:
         from starlanes.reference import reference_text
@@ -344,6 +348,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         @app.get("/", include_in_schema=False)
         def index() -> FileResponse:
             return FileResponse(WEB / "index.html")
+
+        @app.get("/odds", include_in_schema=False)
+        def odds_page() -> FileResponse:
+            return FileResponse(WEB / "odds.html")
 
         @app.get("/replay", include_in_schema=False)
         def replay_page() -> FileResponse:
