@@ -114,7 +114,8 @@ class OptionSet:
                 hi = "" if s.maximum is None else str(s.maximum)
                 allowed = f"{lo}..{hi}" if lo or hi else "any integer"
             elif s.kind is tuple:
-                allowed = "FILE.ID.KEY=VALUE, repeatable"
+                allowed = ("one text per seat, in seat order" if s.name == "seat_setup"
+                           else "FILE.ID.KEY=VALUE, repeatable")
             else:
                 allowed = "any text"
             default = s.default
