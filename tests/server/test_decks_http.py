@@ -53,6 +53,7 @@ def test_seat_brings_its_deck_on_join_and_plays_it(client: TestClient) -> None:
     # the game waits for its open seat: the bot does not move, no seat decides yet
     v = view(client, gid)
     assert v["seq"] == 0 and v["waiting_for"] is None
+    assert v["waiting_label"] == "every seat to be taken" and v["result"] is None
     lobby = client.get("/api/games").json()["games"][0]
     assert lobby["setup"] == "deck" and "seat_setup" not in lobby["options"]
     joined = _join(client, gid, "Ann", 0, code)

@@ -51,7 +51,8 @@ def game_view(live: LiveGame, seat: int | None) -> dict[str, Any]:
         "you": seat,
         "seats": seats_view(live),
         "waiting_for": waiting,
-        "waiting_label": live.seat_label(waiting) if waiting is not None else None,
+        "waiting_label": (live.seat_label(waiting) if waiting is not None
+                          else "every seat to be taken" if live.gathering else None),
         "your_turn": yours,
         "legal": live.describe_legal() if yours else [],
         "can_undo": seat is not None and live.can_undo(seat),
