@@ -13,6 +13,8 @@ content change makes a record stop replaying, regenerate it and count again by h
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,7 +23,7 @@ from starlanes.analysis.lab import lab_jobs
 from starlanes.analysis.tournament import play_game
 from starlanes.analysis.usage import record_usage, usage_game, usage_report
 from starlanes.engine import GameRecord, RecordError, replay
-from tests.test_cli import run
+from tests.test_cli import COMMAND, run
 
 DATA = Path(__file__).parent / "data" / "usage"
 
@@ -190,3 +192,19 @@ def test_record_that_does_not_replay_is_refused() -> None:
     with pytest.raises(RecordError, match="action 4"):
         record_usage(bad, verify=False)
     assert replay(record).is_terminal()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_json_stdout_holds_only_the_report(workers: str) -> None:
+    """Issue 28: whatever prints to stdout while games run (here an agent, at the Python and
+    the file-descriptor level, in this process or in worker processes) goes to stderr; the
+    stdout of a real run parses as one JSON object."""
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root), NO_COLOR="1")
+    proc = subprocess.run([*COMMAND, "balance", "galactic-domination", "--games", "2",
+                           "--agents", "tests.analysis.noisy_agent:NoisyAgent", "--workers",
+                           workers, "--json", "--no-html"], capture_output=True, text=True,
+                          timeout=120, env=env, cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["games"] == 2
+    assert "library warning" in proc.stderr and "C-level warning" in proc.stderr

@@ -15,8 +15,11 @@ whose worker dies is retried by Ray, so the lost games are played again with the
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable, Sequence
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -35,6 +38,29 @@ TASKS_PER_WORKER = 4
 
 Job = tuple[Any, ...]
 Play = Callable[[Job], tuple[int, dict[str, Any]]]
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """While games run, whatever anything writes to standard output (a library's warning,
+    Ray's log lines, a worker process's print, at the Python or the C level) goes to
+    standard error instead, so that ``--json`` output on stdout holds only the report. File
+    descriptor 1 is pointed at descriptor 2 and restored afterwards; nothing is done when
+    either is closed."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def check_backend(backend: str, address: str | None) -> None:
@@ -82,7 +108,7 @@ def run_jobs(jobs: Sequence[Job], play: Play, backend: str = "local", workers: i
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     bar = Progress(*columns, console=Console(stderr=True), disable=not progress)
-    with bar:
+    with stdout_to_stderr(), bar:
         task = bar.add_task(label, total=len(jobs))
 
         def done(index: int, row: dict[str, Any]) -> None:

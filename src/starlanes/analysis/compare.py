@@ -1,10 +1,13 @@
 """``starlanes compare``: the same games (seeds and seat agents) under variants A and B.
 
-Seat win shares, game length and score margin are paired game by game (paired t-test and
-t interval of the mean difference B - A). Win rates per set-up fact value (faction, empire)
-are paired seat-game by seat-game when set-up gave the same values in both variants; when a
-variant changes what set-up draws they are compared as independent proportions (Newcombe
-interval, Fisher's exact test). p-values are Holm-adjusted within each family.
+Seat win shares are paired game by game and win rates per set-up fact value (faction,
+empire) seat-game by seat-game when set-up gave the same values in both variants: exact
+sign tests with intervals that stay inside [-1, 1] at any sample size
+(:func:`starlanes.analysis.stats.paired_signs`). When a variant changes what set-up draws
+they are compared as independent proportions (Newcombe interval, Fisher's exact test).
+Game length and score margin are paired t comparisons. p-values are Holm-adjusted within
+each family; a figure on fewer than :data:`starlanes.analysis.stats.MIN_COUNT` games is
+listed in ``warnings`` and never marked significant.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .lab import group_tallies
-from .stats import holm, paired_difference, two_rates, win_shares
+from .stats import MIN_COUNT, holm, paired_difference, paired_signs, two_rates, win_shares
 
 Rows = Sequence[Mapping[str, Any]]
 
@@ -51,7 +54,7 @@ def _adjust(family: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     keys = list(family)
     for key, q in zip(keys, holm([family[k]["p"] for k in keys]), strict=True):
         family[key]["p_holm"] = round(q, 6)
-        family[key]["significant"] = q < 0.05
+        family[key]["significant"] = q < 0.05 and not family[key].get("few", False)
     return family
 
 
@@ -73,10 +76,10 @@ def _paired_fact(rows_a: Rows, rows_b: Rows, name: str) -> dict[str, dict[str, A
     out = {}
     for value in sorted(shares):
         a, b = shares[value]
-        d = paired_difference(a, b)
+        d = paired_signs(a, b)
         out[value] = {"rate_a": d["mean_a"], "rate_b": d["mean_b"], "games_a": len(a),
                       "games_b": len(b), "diff": d["diff"], "ci95": d["ci95"], "p": d["p"],
-                      "paired": True}
+                      "up": d["up"], "down": d["down"], "few": d["few"], "paired": True}
     return out
 
 
@@ -86,14 +89,15 @@ def compare_report(meta: Mapping[str, Any], a_meta: Mapping[str, Any],
     """Paired comparison of two variants' rows (game ``g`` of each uses the same seed and
     agents). Returns meta plus ``a``/``b`` (each variant's options and content
     fingerprint), ``seats`` (per seat: paired difference of win share), ``facts`` (per fact
-    and value: two-rate comparison), ``rounds``, ``actions``, ``margin`` (paired
-    differences), ``end_reasons`` (counts per variant) and ``results_a``/``results_b``."""
+    and value: paired signs or two rates), ``rounds``, ``actions``, ``margin`` (paired
+    differences), ``end_reasons`` (counts per variant), ``warnings`` (figures on too few
+    games) and ``results_a``/``results_b``."""
     players = meta["players"]
     seats: dict[str, dict[str, Any]] = {}
     for seat in range(players):
         sa = [win_shares(r)[seat] for r in rows_a]
         sb = [win_shares(r)[seat] for r in rows_b]
-        seats[str(seat)] = paired_difference(sa, sb)
+        seats[str(seat)] = paired_signs(sa, sb)
     facts: dict[str, dict[str, Any]] = {}
     ta, tb = group_tallies(rows_a, "fact"), group_tallies(rows_b, "fact")
     for name in sorted(set(ta) | set(tb)):
@@ -102,8 +106,8 @@ def compare_report(meta: Mapping[str, Any], a_meta: Mapping[str, Any],
             facts[name] = _adjust(paired)
             continue
         values = sorted(set(ta.get(name, {})) | set(tb.get(name, {})))
-        facts[name] = _adjust({v: {**two_rates(ta.get(name, {}).get(v, (0.0, 0)),
-                                               tb.get(name, {}).get(v, (0.0, 0))),
+        facts[name] = _adjust({v: {**two_rates(ta.get(name, {}).get(v, (0.0, 0, 0, 0)),
+                                               tb.get(name, {}).get(v, (0.0, 0, 0, 0))),
                                    "paired": False}
                                for v in values})
     lengths = {}
@@ -111,6 +115,16 @@ def compare_report(meta: Mapping[str, Any], a_meta: Mapping[str, Any],
         pairs = [(x[measure], y[measure]) for x, y in zip(rows_a, rows_b, strict=True)
                  if x[measure] is not None and y[measure] is not None]
         lengths[measure] = paired_difference([p[0] for p in pairs], [p[1] for p in pairs])
+    warnings = []
+    if len(rows_a) < MIN_COUNT:
+        warnings.append(f"only {len(rows_a)} paired games: nothing is marked significant "
+                        f"below {MIN_COUNT}")
+    for name, family in facts.items():
+        few = sorted(v for v, e in family.items() if e.get("few"))
+        if few:
+            warnings.append(f"{len(few)} of {len(family)} {name} values sat in fewer than "
+                            f"{MIN_COUNT} seat-games per variant (never marked significant): "
+                            + ", ".join(few[:8]) + (" ..." if len(few) > 8 else ""))
     reasons_a = Counter(r["end_reason"] for r in rows_a)
     reasons_b = Counter(r["end_reason"] for r in rows_b)
     return {
@@ -125,6 +139,7 @@ def compare_report(meta: Mapping[str, Any], a_meta: Mapping[str, Any],
                         for k in sorted(set(reasons_a) | set(reasons_b))},
         "same_games": sum(1 for x, y in zip(rows_a, rows_b, strict=True)
                           if x["digest"] == y["digest"]),
+        "warnings": [*meta.get("warnings", []), *warnings],
         "wall_s": round(wall_s, 4),
         "results_a": list(rows_a),
         "results_b": list(rows_b),

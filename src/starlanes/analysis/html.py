@@ -87,17 +87,23 @@ def _histogram(samples: Mapping[str, Sequence[float]], title: str, xlabel: str) 
 
 
 def _diff_bars(family: Mapping[str, Mapping[str, Any]], title: str) -> str:
+    """Differences of win rates B - A with their 95% intervals, on an axis from -100 to
+    +100 percentage points (a difference of rates cannot leave it); grey: too few games."""
     keys = list(family)[:MAX_BARS]
 
     def draw(ax: Any) -> None:
         d = [family[k]["diff"] for k in keys]
-        lo = [family[k]["diff"] - family[k]["ci95"][0] for k in keys]
-        hi = [family[k]["ci95"][1] - family[k]["diff"] for k in keys]
-        colours = ["tab:red" if family[k].get("significant") else "tab:blue" for k in keys]
+        lo = [max(0.0, family[k]["diff"] - family[k]["ci95"][0]) for k in keys]
+        hi = [max(0.0, family[k]["ci95"][1] - family[k]["diff"]) for k in keys]
+        colours = ["tab:red" if family[k].get("significant") else
+                   "lightgrey" if family[k].get("few") else "tab:blue" for k in keys]
         ax.barh(range(len(keys)), d, xerr=[lo, hi], color=colours, capsize=3)
         ax.set_yticks(range(len(keys)), labels=keys)
         ax.axvline(0, color="grey", linestyle="--")
-        ax.set_xlabel("B - A (bars: 95% intervals; red: significant after Holm)")
+        ax.set_xlim(-1.05, 1.05)
+        ax.xaxis.set_major_formatter(lambda x, _pos: f"{x:+.0%}")
+        ax.set_xlabel("B - A, win rate (bars: 95% intervals; red: significant after Holm; "
+                      "grey: too few games to judge)")
         ax.set_title(title)
 
     return _png(draw, 1.4 + 0.28 * len(keys))
@@ -144,7 +150,9 @@ def _family_section(name: str, family: Mapping[str, Mapping[str, Any]], fair: fl
 def balance_html(report: Mapping[str, Any]) -> str:
     """The balance report as one HTML page with embedded plots."""
     fair = report["fair"]
-    sections = [_family_section("seat", report["seats"], fair)]
+    warnings = "".join(f"<li>{html.escape(w)}</li>" for w in report.get("warnings", []))
+    sections = [f"<ul class='warnings'>{warnings}</ul>" if warnings else "",
+                _family_section("seat", report["seats"], fair)]
     if report.get("agent_rates"):
         sections.append(_family_section("agent", report["agent_rates"], fair))
     for name, family in report["facts"].items():
@@ -179,8 +187,10 @@ def balance_html(report: Mapping[str, Any]) -> str:
 
 def compare_html(report: Mapping[str, Any]) -> str:
     """The comparison report as one HTML page with embedded plots."""
+    warnings = "".join(f"<li>{html.escape(w)}</li>" for w in report.get("warnings", []))
     sections = [f"<p>A: <code>{html.escape(json.dumps(report['a']))}</code><br>"
                 f"B: <code>{html.escape(json.dumps(report['b']))}</code></p>",
+                f"<ul class='warnings'>{warnings}</ul>" if warnings else "",
                 "<h2>win share by seat (paired)</h2>",
                 _img(_diff_bars(report["seats"], "seat win share, B - A"), "seats"),
                 _table(["seat", "A", "B", "B - A", "95% CI", "p (Holm)"],
@@ -214,30 +224,50 @@ def sweep_html(key: str, values: Sequence[str],
     players = reports[0]["players"]
 
     def seats(ax: Any) -> None:
+        x = list(range(len(values)))
         for s in range(players):
-            ax.plot(values, [r["seats"][str(s)]["rate"] for r in reports], marker="o",
-                    label=f"seat {s}")
+            rates = [r["seats"][str(s)]["rate"] for r in reports]
+            lo = [max(0.0, rate - r["seats"][str(s)]["ci95_adj"][0])
+                  for rate, r in zip(rates, reports, strict=True)]
+            hi = [max(0.0, r["seats"][str(s)]["ci95_adj"][1] - rate)
+                  for rate, r in zip(rates, reports, strict=True)]
+            shift = (s - (players - 1) / 2) * 0.06  # side by side, bars apart
+            ax.errorbar([v + shift for v in x], rates, yerr=[lo, hi], marker="o", capsize=3,
+                        label=f"seat {s}")
+        ax.set_xticks(x, labels=values)
         ax.axhline(reports[0]["fair"], color="grey", linestyle="--")
+        ax.set_ylim(0, 1)
         ax.set_xlabel(key)
-        ax.set_ylabel("win rate")
+        ax.set_ylabel("win rate (bars: 95% family-wise intervals)")
         ax.legend()
 
     def length(ax: Any) -> None:
-        ax.plot(values, [r["actions"]["mean"] for r in reports], marker="o",
-                label="mean actions")
+        ax.errorbar(values, [r["actions"]["median"] for r in reports],
+                    yerr=[[r["actions"]["median"] - r["actions"]["q1"] for r in reports],
+                          [r["actions"]["q3"] - r["actions"]["median"] for r in reports]],
+                    marker="o", capsize=3, label="median actions (bars: quartiles)")
         ax.set_xlabel(key)
         ax.set_ylabel("actions per game")
         if reports[0]["rounds"]["mean"] is not None:
             twin = ax.twinx()
             twin.plot(values, [r["rounds"]["mean"] for r in reports], marker="s",
                       color="tab:orange", label="mean rounds")
-            twin.set_ylabel("rounds per game")
+            twin.set_ylabel("mean rounds per game")
+        ax.legend(loc="upper left")
 
-    sections = [f"<h2>win rate by seat against {html.escape(key)}</h2>",
+    settings = _table(["value", "options", "content fingerprint", "games"],
+                      [(v, json.dumps(r["options"], sort_keys=True), r["content_fingerprint"],
+                        r["games"]) for v, r in zip(values, reports, strict=True)])
+    sections = ["<h2>settings of each value</h2>", settings,
+                f"<h2>win rate by seat against {html.escape(key)}</h2>",
                 _img(_png(seats), "seats"),
                 f"<h2>game length against {html.escape(key)}</h2>", _img(_png(length), "length")]
     for value, r in zip(values, reports, strict=True):
         sections.append(f"<h2>{html.escape(key)} = {html.escape(value)}</h2>"
                         + _family_section("seat", r["seats"], r["fair"]))
-    return _page(f"{reports[0]['game']}: sweep of {key}", sections,
-                 {**reports[0], "games": reports[0]["games"]})
+    common = {k: v for k, v in reports[0].items() if k not in ("options",
+                                                              "content_fingerprint")}
+    common["options"] = {k: (v if all(r["options"].get(k) == v for r in reports)
+                             else f"swept: {', '.join(values)}")
+                         for k, v in reports[0]["options"].items()}
+    return _page(f"{reports[0]['game']}: sweep of {key}", sections, common)

@@ -26,7 +26,7 @@ import starlanes
 from starlanes.engine import GameState, derive_seed, game_class
 
 from .backends import run_jobs
-from .stats import distribution, rate_family, win_shares
+from .stats import MIN_COUNT, distribution, rate_family, win_shares
 from .tournament import DEFAULT_ACTION_CAP, play_game, seat_schedule
 
 
@@ -133,16 +133,19 @@ def run_meta(game_id: str, players: int, agents: Sequence[str], seed: int,
 # ---------------------------------------------------------------------- tallies
 def group_tallies(rows: Sequence[Mapping[str, Any]], key: str) -> dict[str, dict[str, Any]]:
     """Win tallies per seat-group: ``key`` is ``"seat"``, ``"agent"``, ``"opening"`` or
-    ``"fact:NAME"``. Returns ``{group value: (wins, seat-games)}`` per family name."""
+    ``"fact:NAME"``. Returns ``{group value: (wins, seat-games, sole wins, seat-games in a
+    shared win)}`` per family name (``wins`` counts a shared win as its share)."""
     families: dict[str, dict[str, list[float]]] = {}
     for row in rows:
         shares = win_shares(row)
         for seat, share in enumerate(shares):
             for family, value in _groups(row, seat, key):
-                entry = families.setdefault(family, {}).setdefault(value, [0.0, 0])
+                entry = families.setdefault(family, {}).setdefault(value, [0.0, 0, 0, 0])
                 entry[0] += share
                 entry[1] += 1
-    return {f: {v: (t[0], int(t[1])) for v, t in sorted(vals.items())}
+                entry[2] += share == 1.0
+                entry[3] += 0.0 < share < 1.0
+    return {f: {v: (t[0], int(t[1]), int(t[2]), int(t[3])) for v, t in sorted(vals.items())}
             for f, vals in families.items()}
 
 
@@ -189,12 +192,23 @@ def balance_report(meta: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
     ``agents``, ``facts`` (per fact, e.g. faction), ``openings`` - each a
     :func:`starlanes.analysis.stats.rate_family` tested against the fair share 1/players
     with Holm correction inside each family - ``rounds``/``actions``/``margin``
-    distributions, ``end_reasons`` counts, ``entries`` (winners against losers) and
+    distributions, ``end_reasons`` counts, ``entries`` (winners against losers),
+    ``warnings`` (figures on too few games; nothing under
+    :data:`starlanes.analysis.stats.MIN_COUNT` seat-games is marked significant) and
     ``results`` (every row)."""
     players = meta["players"]
     fair = 1 / players
     facts = group_tallies(rows, "fact")
     agents = group_tallies(rows, "agent").get("agent", {})
+    warnings = list(meta.get("warnings", []))
+    if len(rows) < MIN_COUNT:
+        warnings.append(f"only {len(rows)} games: nothing is marked significant below "
+                        f"{MIN_COUNT} seat-games")
+    for name, tally in facts.items():
+        few = sorted(v for v, t in tally.items() if t[1] < MIN_COUNT)
+        if few and len(rows) >= MIN_COUNT:
+            warnings.append(f"{len(few)} of {len(tally)} {name} values sat in fewer than "
+                            f"{MIN_COUNT} seat-games (never marked significant)")
     return {
         **meta,
         "games": len(rows),
@@ -208,6 +222,7 @@ def balance_report(meta: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
         "margin": distribution([r["margin"] for r in rows]),
         "end_reasons": dict(Counter(r["end_reason"] for r in rows).most_common()),
         "entries": entry_usage(rows),
+        "warnings": warnings,
         "wall_s": round(wall_s, 4),
         "results": list(rows),
     }

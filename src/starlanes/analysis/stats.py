@@ -174,36 +174,61 @@ def bonferroni_z(family: int, level: float = 0.95) -> float:
     return float(norm.ppf(1 - (1 - level) / (2 * max(1, family))))
 
 
-def binomial_p(wins: float, n: int, p0: float) -> float:
-    """Two-sided exact binomial test p-value of ``wins`` in ``n`` against rate ``p0``
-    (shared wins are rounded to whole wins). 1.0 without games."""
+#: Below this many games (or paired games) a lab figure is reported with a warning and is
+#: never marked significant, whatever its p-value: too few to judge.
+MIN_COUNT = 10
+
+
+def tie_bounds(tally: Sequence[float]) -> tuple[int, int]:
+    """Whole wins with shared wins counted as losses and as wins: ``(low, high)``.
+
+    ``tally`` is ``(wins, games)`` or ``(wins, games, sole wins, seat-games in a shared
+    win)``; with only two items a fractional ``wins`` gives its floor and ceiling."""
+    if len(tally) >= 4:
+        sole, tied = int(tally[2]), int(tally[3])
+        return sole, sole + tied
+    wins = float(tally[0])
+    return math.floor(wins + 1e-9), math.ceil(wins - 1e-9)
+
+
+def binomial_p(wins: float, n: int, p0: float, ties: tuple[int, int] | None = None) -> float:
+    """Two-sided exact binomial test p-value of ``wins`` in ``n`` against rate ``p0``; 1.0
+    without games.
+
+    Shared wins are treated explicitly, never rounded: the test is made with the shared
+    wins counted as losses and as wins (``ties = (low, high)`` from :func:`tie_bounds`; by
+    default the floor and ceiling of ``wins``) and the larger p-value is kept, so a result
+    holds whichever way a shared win is read."""
     from scipy.stats import binomtest
 
     if n <= 0:
         return 1.0
-    k = min(n, max(0, round(wins)))
-    return float(binomtest(k, n, p0).pvalue)
+    low, high = ties if ties is not None else tie_bounds((wins, n))
+    return max(float(binomtest(min(n, max(0, k)), n, p0).pvalue) for k in {low, high})
 
 
-def rate_family(tallies: Mapping[str, tuple[float, int]], fair: float) -> dict[str, Any]:
+def rate_family(tallies: Mapping[str, Sequence[float]], fair: float) -> dict[str, Any]:
     """Win rates of a family of groups (seats, factions, openings) tested against ``fair``.
 
-    ``tallies`` maps a group to ``(wins, seat-games)``. Each entry has the plain
-    :func:`rate_entry` fields plus ``ci95_adj`` (a Wilson interval widened by Bonferroni
-    over the family so that all hold jointly at 95%), ``p`` (exact binomial test against
-    ``fair``), ``p_holm`` (Holm-adjusted over the family) and ``significant``
-    (``p_holm < 0.05``).
+    ``tallies`` maps a group to ``(wins, seat-games)`` or ``(wins, seat-games, sole wins,
+    seat-games in a shared win)``. Each entry has the plain :func:`rate_entry` fields plus
+    ``ci95_adj`` (a Wilson interval widened by Bonferroni over the family so that all hold
+    jointly at 95%), ``p`` (exact binomial test against ``fair``, shared wins treated as in
+    :func:`binomial_p`), ``p_holm`` (Holm-adjusted over the family), ``few`` (fewer than
+    :data:`MIN_COUNT` seat-games) and ``significant`` (``p_holm < 0.05`` and not ``few``).
     """
     keys = list(tallies)
     z = bonferroni_z(len(keys))
-    ps = [binomial_p(w, n, fair) for w, n in (tallies[k] for k in keys)]
+    ps = [binomial_p(t[0], int(t[1]), fair, tie_bounds(t)) for t in (tallies[k] for k in keys)]
     adjusted = holm(ps)
     out: dict[str, Any] = {}
     for key, p, q in zip(keys, ps, adjusted, strict=True):
-        wins, n = tallies[key]
+        wins, n = tallies[key][0], int(tallies[key][1])
         lo, hi = wilson_interval(wins, n, z)
+        few = n < MIN_COUNT
         out[key] = {**rate_entry(wins, n), "ci95_adj": [round(lo, 6), round(hi, 6)],
-                    "p": round(p, 6), "p_holm": round(q, 6), "significant": q < 0.05}
+                    "p": round(p, 6), "p_holm": round(q, 6),
+                    "significant": q < 0.05 and not few, "few": few}
     return out
 
 
@@ -231,13 +256,14 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
             "ci95": [round(mean - half, 6), round(mean + half, 6)], "p": round(p, 6)}
 
 
-def two_rates(a: tuple[float, int], b: tuple[float, int]) -> dict[str, Any]:
-    """Two independent win rates ``(wins, games)``: ``rate_a``, ``rate_b``, ``diff``
-    (b - a) with a Newcombe hybrid-score 95% interval, and Fisher's exact test ``p``
-    (shared wins rounded)."""
+def two_rates(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
+    """Two independent win rates, each ``(wins, games)`` or ``(wins, games, sole wins,
+    seat-games in a shared win)``: ``rate_a``, ``rate_b``, ``diff`` (b - a) with a Newcombe
+    hybrid-score 95% interval, and Fisher's exact test ``p``, shared wins counted as losses
+    and as wins on each side and the largest p-value kept (see :func:`binomial_p`)."""
     from scipy.stats import fisher_exact
 
-    (wa, na), (wb, nb) = a, b
+    wa, na, wb, nb = float(a[0]), int(a[1]), float(b[0]), int(b[1])
     pa = wa / na if na else 0.0
     pb = wb / nb if nb else 0.0
     la, ha = wilson_interval(wa, na)
@@ -245,12 +271,62 @@ def two_rates(a: tuple[float, int], b: tuple[float, int]) -> dict[str, Any]:
     d = pb - pa
     lo = d - math.sqrt((pb - lb) ** 2 + (ha - pa) ** 2)
     hi = d + math.sqrt((hb - pb) ** 2 + (pa - la) ** 2)
-    ka, kb = round(wa), round(wb)
     p = 1.0
     if na and nb:
-        p = float(fisher_exact([[ka, na - ka], [kb, nb - kb]]).pvalue)
+        p = max(float(fisher_exact([[ka, na - ka], [kb, nb - kb]]).pvalue)
+                for ka in set(tie_bounds(a)) for kb in set(tie_bounds(b)))
     return {"rate_a": round(pa, 6), "rate_b": round(pb, 6), "games_a": na, "games_b": nb,
-            "diff": round(d, 6), "ci95": [round(lo, 6), round(hi, 6)], "p": round(p, 6)}
+            "diff": round(d, 6), "ci95": [round(lo, 6), round(hi, 6)], "p": round(p, 6),
+            "few": min(na, nb) < MIN_COUNT}
+
+
+def paired_signs(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
+    """Paired comparison of two win shares (each in [0, 1]) taken on the same games, exact
+    at any sample size (the lab's seat and faction comparisons).
+
+    Per pair the difference ``b - a``; ``up``/``down`` count the pairs where B did better
+    or worse (a shared win against a sole win counts, ties of equal shares do not). ``p`` is
+    the exact two-sided sign test on ``up`` of ``up + down``. ``ci95`` bounds the mean
+    difference and never leaves [-1, 1]: a Clopper-Pearson interval for the share of pairs
+    that differ and one for the share of those that favour B, each at 97.5% (so both hold at
+    95%), combined with the mean size of a difference. ``few`` marks fewer than
+    :data:`MIN_COUNT` pairs. Raises ValueError when the lengths differ."""
+    from scipy.stats import binomtest
+
+    if len(a) != len(b):
+        raise ValueError(f"paired samples differ in length: {len(a)} and {len(b)}")
+    n = len(a)
+    diffs = [y - x for x, y in zip(a, b, strict=True)]
+    up = sum(1 for d in diffs if d > 1e-12)
+    down = sum(1 for d in diffs if d < -1e-12)
+    m = up + down
+    mean = sum(diffs) / n if n else 0.0
+    base = {"n": n, "mean_a": _mean(a), "mean_b": _mean(b), "diff": round(mean, 6),
+            "up": up, "down": down, "few": n < MIN_COUNT}
+    if n == 0:
+        return {**base, "ci95": [-1.0, 1.0], "p": 1.0}
+    size = sum(abs(d) for d in diffs) / m if m else 1.0
+    r_lo, r_hi = _clopper_pearson(m, n, 0.975)
+    if m:
+        ci = binomtest(up, m).proportion_ci(confidence_level=0.975, method="exact")
+        t_lo, t_hi = 2 * ci.low - 1, 2 * ci.high - 1
+    else:
+        t_lo, t_hi = -1.0, 1.0
+    lo = size * min(r * t_lo for r in (r_lo, r_hi))
+    hi = size * max(r * t_hi for r in (r_lo, r_hi))
+    p = float(binomtest(up, m).pvalue) if m else 1.0
+    return {**base, "ci95": [round(max(-1.0, lo), 6), round(min(1.0, hi), 6)],
+            "p": round(p, 6)}
+
+
+def _clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) two-sided interval of ``k`` successes in ``n``."""
+    from scipy.stats import beta
+
+    alpha = 1 - level
+    lo = 0.0 if k == 0 else float(beta.ppf(alpha / 2, k, n - k + 1))
+    hi = 1.0 if k == n else float(beta.ppf(1 - alpha / 2, k + 1, n - k))
+    return lo, hi
 
 
 def distribution(values: Sequence[float]) -> dict[str, Any]:

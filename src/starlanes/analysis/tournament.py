@@ -185,7 +185,9 @@ def run_tournament(game_id: str, agents: Sequence[str], players: int, games: int
                TimeElapsedColumn())
     bar = Progress(*columns, console=Console(stderr=True), transient=False,
                    disable=not progress)
-    with bar:
+    from .backends import stdout_to_stderr
+
+    with stdout_to_stderr(), bar:
         task = bar.add_task(f"{game_id} tournament x{games}", total=len(jobs))
 
         def done(index: int, row: dict[str, Any]) -> None:

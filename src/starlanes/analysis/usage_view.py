@@ -138,23 +138,25 @@ def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def usage_markdown(report: Report, title: str, intro: str = "") -> str:
-    """The report as a Markdown page (``docs/balance/<game>-usage.md``)."""
-    out = [f"# {title}", ""]
+def usage_markdown(report: Report, title: str, intro: str = "", level: int = 1) -> str:
+    """The report as Markdown (``docs/balance/<game>-usage.md``): ``title`` as a heading of
+    ``level``, its sections one level below."""
+    h = "#" * level
+    out = [f"{h} {title}", ""]
     if intro:
         out += [intro, ""]
     unused = {c: e for c, e in report["unused"].items() if e}
     if unused:
-        out += ["## Never used in these games", ""]
+        out += [f"{h}# Never used in these games", ""]
         out += [f"- **{c}**: {', '.join(e)}" for c, e in sorted(unused.items())]
         out.append("")
-    out += [f"## {report['score_label']} by source", "",
+    out += [f"{h}# {report['score_label']} by source", "",
             _md_table(["source", "points", "share (95% CI)", *report["sources"]["by_agent"]],
                       source_rows(report)), ""]
     for category in sorted(report["uses"]):
-        out += [f"## {category}", "",
+        out += [f"{h}# {category}", "",
                 _md_table(use_head(report, category), use_rows(report, category)), ""]
-    out += ["## Options taken per decision kind", "",
+    out += [f"{h}# Options taken per decision kind", "",
             _md_table(["decision", "option", "taken", "share of kind",
                        *(f"{a} per seat-game" for a in _agents(report))],
                       decision_rows(report)), ""]

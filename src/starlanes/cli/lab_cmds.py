@@ -79,7 +79,12 @@ def _check_agents(game: str, specs: list[str]) -> None:
 
 
 def _emit(report: dict[str, Any], json_output: bool, html: Path | None, page: str,
-          tables: list[Table]) -> None:
+          tables: list[Table], printed: str | None = None) -> None:
+    """Write the HTML page, print the tables or the JSON (stdout holds nothing else) and
+    the report's warnings on stderr (``printed``: one already shown)."""
+    for warning in report.get("warnings", []):
+        if warning != printed:
+            err.print(f"[yellow]warning: {escape(warning)}[/yellow]")
     if html is not None:
         try:
             html.write_text(page, encoding="utf-8")
@@ -104,7 +109,7 @@ def _rate_table(title: str, family: dict[str, Any], top: int = 12) -> Table:
     if len(items) > top:
         items = items[: top // 2] + items[-(top // 2):]
     for key, e in items:
-        mark = " *" if e["significant"] else ""
+        mark = " *" if e["significant"] else (" ~" if e.get("few") else "")
         t.add_row(escape(key), str(e["games"]), f"{e['rate']:.1%}{mark}",
                   f"{e['ci95'][0]:.1%} - {e['ci95'][1]:.1%}",
                   f"{e['ci95_adj'][0]:.1%} - {e['ci95_adj'][1]:.1%}", f"{e['p_holm']:.3g}")
@@ -154,22 +159,24 @@ def compare_tables(r: dict[str, Any]) -> list[Table]:
     seats = Table(title=f"{r['game']}: {r['games']} paired games, {r['players']} players\n"
                         f"A {json.dumps(r['a']['options'])}  B {json.dumps(r['b']['options'])}"
                         "\nwin share by seat (paired)")
-    for col in ("seat", "A", "B", "B - A", "95% CI", "p (Holm)"):
+    for col in ("seat", "A", "B", "B - A", "B better / worse", "95% CI", "p (Holm)"):
         seats.add_column(col, justify="right")
     for s, e in r["seats"].items():
         mark = " *" if e["significant"] else ""
         seats.add_row(s, f"{e['mean_a']:.1%}", f"{e['mean_b']:.1%}", f"{e['diff']:+.1%}{mark}",
+                      f"{e['up']} / {e['down']}",
                       f"{e['ci95'][0]:+.1%} .. {e['ci95'][1]:+.1%}", f"{e['p_holm']:.3g}")
     tables = [seats]
     for name, family in r["facts"].items():
-        t = Table(title=f"win rate by {name}: largest differences")
-        for col in (name, "A", "B", "B - A", "95% CI", "p (Holm)"):
+        t = Table(title=f"win rate by {name}: largest differences (~: too few seat-games "
+                        "to judge)")
+        for col in (name, "seat-games", "A", "B", "B - A", "95% CI", "p (Holm)"):
             t.add_column(col, justify="left" if col == name else "right")
         for key, e in sorted(family.items(), key=lambda kv: -abs(kv[1]["diff"]))[:8]:
-            mark = " *" if e["significant"] else ""
-            t.add_row(escape(key), f"{e['rate_a']:.1%}", f"{e['rate_b']:.1%}",
-                      f"{e['diff']:+.1%}{mark}", f"{e['ci95'][0]:+.1%} .. {e['ci95'][1]:+.1%}",
-                      f"{e['p_holm']:.3g}")
+            mark = " *" if e["significant"] else (" ~" if e.get("few") else "")
+            t.add_row(escape(key), str(min(e["games_a"], e["games_b"])), f"{e['rate_a']:.1%}",
+                      f"{e['rate_b']:.1%}", f"{e['diff']:+.1%}{mark}",
+                      f"{e['ci95'][0]:+.1%} .. {e['ci95'][1]:+.1%}", f"{e['p_holm']:.3g}")
         tables.append(t)
     figures = Table(title="paired game measures (B - A)")
     for col in ("measure", "A", "B", "B - A", "95% CI", "p"):
@@ -255,7 +262,7 @@ def balance(
         for value in values:
             load(game, players=n, seed=seed, **{**opts, key: value})
         path = _html_path(html, no_html, f"{game}-sweep.html")
-        _sweep(game, n, specs, games, seed, opts, key, values, run, json_output, path)
+        _sweep(game, n, specs, games, seed, opts, key, values, run, json_output, path, timed)
         return
     if timed:
         err.print(f"[yellow]warning: {escape(timed)}[/yellow]")
@@ -289,12 +296,12 @@ def balance(
         from starlanes.analysis.html import balance_html
 
         page = balance_html(report)
-    _emit(report, json_output, path, page, tables)
+    _emit(report, json_output, path, page, tables, timed)
 
 
 def _sweep(game: str, n: int, specs: list[str], games: int, seed: int, opts: dict[str, str],
            key: str, values: list[str], run: dict[str, Any], json_output: bool,
-           path: Path | None) -> None:
+           path: Path | None, timed: str | None = None) -> None:
     reports = []
     for value in values:
         variant = {**opts, key: value}
@@ -315,13 +322,13 @@ def _sweep(game: str, n: int, specs: list[str], games: int, seed: int, opts: dic
                       "-" if rounds is None else f"{rounds:.1f}", f"{r['actions']['mean']:.0f}",
                       ", ".join(f"{k} {v}" for k, v in r["end_reasons"].items()))
     report = {"game": game, "players": n, "agents": specs, "seed": seed, "sweep": key,
-              "values": values, "reports": reports}
+              "values": values, "reports": reports, "warnings": [timed] if timed else []}
     page = ""
     if path is not None:
         from starlanes.analysis.html import sweep_html
 
         page = sweep_html(key, values, reports)
-    _emit(report, json_output, path, page, [table])
+    _emit(report, json_output, path, page, [table], timed)
 
 
 # ---------------------------------------------------------------------- compare
@@ -391,5 +398,5 @@ def compare(
         from starlanes.analysis.html import compare_html
 
         page = compare_html(report)
-    _emit(report, json_output, path, page, compare_tables(report))
+    _emit(report, json_output, path, page, compare_tables(report), timed)
 

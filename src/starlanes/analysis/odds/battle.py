@@ -139,11 +139,10 @@ def battle_odds_for_state(state: Any, seat: int, **kw: Any) -> OddsReport | None
     return odds_of_battle(state, **kw)
 
 
-def action_odds(state: Any, action: Any, **kw: Any) -> OddsReport | None:
-    """Odds of the battle that applying ``action`` (e.g. a Move onto an enemy fleet, or a
-    Land) would start, for the player about to commit: the action is applied to a clone
-    (joining no further stacks) and the battle it starts is evaluated. None if it starts
-    no battle. Raises IllegalActionError if ``action`` is not legal."""
+def battle_after(state: Any, action: Any) -> Any | None:
+    """A clone of Rift Domination ``state`` with ``action`` applied and the battle it starts
+    running (joining no further stacks), or None if it starts none. Raises
+    IllegalActionError if ``action`` is not legal."""
     from starlanes.games.rift_domination.actions import Attack
 
     if getattr(getattr(state, "game", None), "game_id", "") != "rift-domination":
@@ -152,7 +151,16 @@ def action_odds(state: Any, action: Any, **kw: Any) -> OddsReport | None:
     s.apply(action)
     if s.battle is None and any(isinstance(a, Attack) for a in s.legal_actions()):
         s.apply(next(a for a in s.legal_actions() if isinstance(a, Attack)))
-    if s.battle is None:
+    return None if s.battle is None else s
+
+
+def action_odds(state: Any, action: Any, **kw: Any) -> OddsReport | None:
+    """Odds of the battle that applying ``action`` (e.g. a Move onto an enemy fleet, or a
+    Land) would start, for the player about to commit: the action is applied to a clone
+    (joining no further stacks) and the battle it starts is evaluated. None if it starts
+    no battle. Raises IllegalActionError if ``action`` is not legal."""
+    s = battle_after(state, action)
+    if s is None:
         return None
     kw.setdefault("trials", 500)
     return odds_of_battle(s, **kw)
