@@ -27,6 +27,7 @@ from starlanes.engine import (
     AgentSpecError,
     BadOptionError,
     GameRecord,
+    GameState,
     RecordError,
     StarlanesError,
     game_class,
@@ -47,6 +48,7 @@ from starlanes.terminal import (
     seat_label,
     seat_name,
 )
+from starlanes.terminal.lock import hold_autosave
 
 DIGEST_LIMIT = 80
 """The most characters of a record's stated digest shown (a real one has 64)."""
@@ -159,6 +161,12 @@ def play(
     watching = HUMAN not in seat_list
     pace = _delay(delay, watching)
     target = autosave_path(game, seed) if autosave else None
+    with hold_autosave(target):  # before anything is shown
+        _run_session(state, seat_list, seed, save, target, confirm_forced, pace)
+
+
+def _run_session(state: GameState, seat_list: list[str], seed: int, save: Path | None,
+                 target: Path | None, confirm_forced: bool, pace: float) -> None:
     out.print(f"[bold]{escape(state.game.title)}[/bold], seed {seed}, seats: "
               + ", ".join(f"P{i} {escape(seat_name(seat_list, i))}"
                           for i in range(len(seat_list))))
