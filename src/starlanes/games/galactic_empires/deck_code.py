@@ -69,7 +69,10 @@ def encode(content: Content, deck: DeckList) -> str:
     unknown = [cid for cid in deck.cards if cid not in index]
     if unknown:
         raise DeckCodeError(f"{unknown[0]!r} is not a card of this content: no code")
-    name = deck.name.encode("utf-8")
+    try:
+        name = deck.name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise DeckCodeError("the deck's name holds characters no text may hold") from None
     if len(name) > 255:
         raise DeckCodeError("the deck's name is too long for a code (255 bytes at most)")
     packed = bytearray((len(ids) + 3) // 4)
