@@ -28,7 +28,7 @@ DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZES = [(360, 740), (390, 844), (768, 1024), (1366, 768), (1920, 1080)]
 TABLES = {  # players, seed, the board's selector, seat 0's decisions taken first
     "galactic-domination": (2, 3, ".gd-board", 12),
-    "rift-domination": (2, 5, ".rd-board", 40),
+    "rift-domination": (2, 5, ".rd-board", 16),
     "interstellar-ambitions": (3, 2, ".ia-table", 8),
     "galactic-empires": (2, 1, ".ge-table", 6),
 }
@@ -58,12 +58,13 @@ def new_page(browser, errors, width, height, **extra):
     return page
 
 
-def seated_game(server, game: str, players: int, seed: int, moves: int = 0) -> tuple[str, str]:
+def seated_game(server, game: str, players: int, seed: int, moves: int = 0,
+                options: dict | None = None) -> tuple[str, str]:
     """A game with a human at seat 0 and heuristic bots in the other seats; ``moves`` of seat
-    0's decisions are taken (its first legal action) so that the board has last moves."""
+    0's decisions are taken (its last legal action) so that the board has last moves."""
     gid = httpx.post(server.url("/api/games"), json={
         "game": game, "players": players, "seats": ["human"] + ["heuristic"] * (players - 1),
-        "seed": seed}).json()["id"]
+        "seed": seed, "options": options or {}}).json()["id"]
     token = httpx.post(server.url(f"/api/games/{gid}/join"),
                        json={"name": "Ann", "seat": 0}).json()["token"]
     auth = {"Authorization": f"Bearer {token}"}
@@ -84,6 +85,24 @@ def seated_game(server, game: str, players: int, seed: int, moves: int = 0) -> t
     return gid, token
 
 
+@pytest.fixture(scope="module")
+def tables(server):
+    """One seated game of each table for the module: game -> (id, seat 0's token)."""
+    return {game: seated_game(server, game, players, seed, moves=moves)
+            for game, (players, seed, _board, moves) in TABLES.items()}
+
+
+# Every action button of the decision panel, scrolled into view in turn: is it inside the
+# screen's width, enabled, and the element found at its centre (not covered by the sheet,
+# a card or a dialog)? The notations of those that are not.
+UNREACHABLE = """() => [...document.querySelectorAll('#groups button.action')].filter((b) => {
+  b.scrollIntoView({block: 'center'});
+  const r = b.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return b.disabled || r.left < 0 || r.right > window.innerWidth + 1 || !(hit && b.contains(hit));
+}).map((b) => b.dataset.notation)"""
+
+
 def no_horizontal_scroll(page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
@@ -91,9 +110,10 @@ def no_horizontal_scroll(page) -> None:
 
 
 @pytest.mark.parametrize("game", list(TABLES))
-def test_every_table_fits_every_screen_and_every_action_is_reachable(browser, server, game):
+def test_every_table_fits_every_screen_and_every_action_is_reachable(browser, tables, server,
+                                                                     game):
     players, seed, board, moves = TABLES[game]
-    gid, token = seated_game(server, game, players, seed, moves=moves)
+    gid, token = tables[game]
     errors: list[str] = []
     for width, height in SIZES:
         page = new_page(browser, errors, width, height)
@@ -101,19 +121,12 @@ def test_every_table_fits_every_screen_and_every_action_is_reachable(browser, se
         page.wait_for_selector(board)
         page.wait_for_selector("body[data-turn='yours']", state="attached", timeout=20_000)
         no_horizontal_scroll(page)
-        buttons = page.locator("#groups button.action")
-        count = buttons.count()
-        assert count > 0
-        if width < 700:  # the bottom sheet opens to show them all
+        assert page.locator("#groups button.action").count() > 0
+        if width < 700:  # the bottom sheet is raised to show them all
             page.click("#sheet-handle")
         for details in page.locator("#groups details:not([open])").all():
             details.locator("summary").click()
-        for i in range(0, count, max(1, count // 12)):
-            b = buttons.nth(i)
-            b.scroll_into_view_if_needed()
-            assert b.is_visible() and b.is_enabled()
-            box = b.bounding_box()
-            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 1, box
+        assert page.evaluate(UNREACHABLE) == []
         if width < 700:
             page.click("#sheet-handle")
         page.evaluate("window.scrollTo(0, 0)")
@@ -121,3 +134,172 @@ def test_every_table_fits_every_screen_and_every_action_is_reachable(browser, se
         no_horizontal_scroll(page)
         page.close()
     assert not errors, errors
+
+
+def _wait_turn(page) -> str:
+    page.wait_for_selector("body[data-turn]:not([data-turn='waiting'])", state="attached",
+                           timeout=30_000)
+    return page.locator("body").get_attribute("data-turn")
+
+
+def _legal(page) -> list[str]:
+    buttons = page.locator("#groups button.action")
+    return [buttons.nth(i).get_attribute("data-notation") for i in range(buttons.count())]
+
+
+def _changed(page, seq: str) -> None:
+    page.wait_for_selector(f"body[data-seq]:not([data-seq='{seq}'])", state="attached")
+
+
+def _game_over_dialog(page) -> None:
+    page.wait_for_selector("#gameover[open]")
+    assert "Winner" in page.locator("#result").inner_text() or "Nobody won" in \
+        page.locator("#result").inner_text()
+    headers = page.locator("#result table.scores thead th").all_inner_texts()
+    assert headers[0] == "player" and "total" in headers, headers
+    assert page.locator("#result table.scores tbody tr").count() == 2
+    assert page.locator("#replay-button").get_attribute("href").startswith("/replay?game=")
+    assert page.locator("#rematch").is_visible()
+
+
+def test_galactic_domination_is_played_to_its_end_on_a_phone_by_tapping(browser, server):
+    """360x740 with touch: each decision is tapped, on the board when the action names a
+    ship (the bottom sheet opens on that ship's actions) or in the sheet's list otherwise;
+    the page never scrolls sideways; the game-over dialog has its score table."""
+    import random
+
+    gid, token = seated_game(server, "galactic-domination", 2, 7, options={"turn_limit": 1})
+    errors: list[str] = []
+    page = new_page(browser, errors, 360, 740, has_touch=True, is_mobile=True)
+    page.goto(server.url(f"/games/{gid}?token={token}"))
+    page.wait_for_selector(".gd-board")
+    rng = random.Random(3)
+    decisions = 0
+    by_board = 0
+    while _wait_turn(page) == "yours":
+        seq = page.locator("body").get_attribute("data-seq")
+        choice = rng.choice(_legal(page))
+        words = choice.split()
+        ship = page.locator(f'#board [data-ship="{words[1]}"]') if len(words) > 1 else None
+        if ship is not None and ship.count() and ship.first.is_visible():
+            ship.first.tap()
+            option = page.locator(f'#selection-list button[data-notation="{choice}"]')
+            option.first.tap()
+            by_board += 1
+        else:
+            if page.locator("#side:not(.open)").count():
+                page.tap("#sheet-handle")
+            for details in page.locator("#groups details:not([open])").all():
+                details.locator("summary").tap()
+            page.locator(f'#groups button[data-notation="{choice}"]').first.tap()
+        _changed(page, seq)
+        if page.locator("#side.open").count() and not page.locator("#gameover[open]").count():
+            page.tap("#sheet-handle")
+        decisions += 1
+        assert decisions < 400
+        if decisions == 6:
+            no_horizontal_scroll(page)
+            page.screenshot(path=DOCS_SHOTS / "galactic-domination-phone-play.png")
+    _game_over_dialog(page)
+    page.screenshot(path=DOCS_SHOTS / "galactic-domination-phone-game-over.png")
+    assert by_board > 3 and decisions > 8
+    assert not errors, errors
+    page.close()
+
+
+def test_galactic_domination_is_played_to_its_end_from_the_keyboard(browser, server):
+    """1366x768, keyboard only: Tab reaches the board in one stop, the arrow keys move
+    between its objects, Enter on a ship shows its actions and moves to the first, Enter
+    plays it; other decisions are typed into the action search ("/", the notation, Enter).
+    Escape leaves a selection and comes back to the board."""
+    import random
+
+    gid, token = seated_game(server, "galactic-domination", 2, 8, options={"turn_limit": 1})
+    errors: list[str] = []
+    page = new_page(browser, errors, 1366, 768)
+    page.goto(server.url(f"/games/{gid}?token={token}"))
+    page.wait_for_selector(".gd-board")
+    rng = random.Random(5)
+    decisions = 0
+    by_board = 0
+    while _wait_turn(page) == "yours":
+        seq = page.locator("body").get_attribute("data-seq")
+        legal = _legal(page)
+        # one tab stop: the board's objects are tabindex -1 but one
+        assert page.locator("#board [tabindex='0']").count() == 1
+        choice = rng.choice(legal)
+        words = choice.split()
+        played = False
+        if len(words) > 1 and page.locator(f'#board [data-ship="{words[1]}"]').count() \
+                and by_board < 3:
+            page.locator("body").press("Escape")
+            page.evaluate("document.activeElement && document.activeElement.blur()")
+            for _ in range(40):  # Tab until the board
+                page.keyboard.press("Tab")
+                if page.evaluate("!!document.activeElement.closest('#board')"):
+                    break
+            for key in ("Home", *["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowDown"] * 12):
+                if page.evaluate("document.activeElement.getAttribute('data-ship')") == words[1]:
+                    break
+                page.keyboard.press(key)
+            if page.evaluate("document.activeElement.getAttribute('data-ship')") == words[1]:
+                page.keyboard.press("Enter")
+                for _ in range(60):
+                    focused = page.evaluate("document.activeElement.getAttribute('data-notation')")
+                    if focused == choice:
+                        page.keyboard.press("Enter")
+                        played = True
+                        by_board += 1
+                        break
+                    page.keyboard.press("Tab")
+        if not played:
+            page.evaluate("document.activeElement && document.activeElement.blur()")
+            page.keyboard.press("/")
+            page.keyboard.type(choice)
+            page.keyboard.press("Enter")
+        _changed(page, seq)
+        decisions += 1
+        assert decisions < 400
+    _game_over_dialog(page)
+    assert by_board > 0 and decisions > 8
+    assert not errors, errors
+    page.close()
+
+
+def _axe_problems(page) -> list[str]:
+    """The serious and critical findings of axe-core on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {v['help']} at "
+            f"{[n['target'] for n in v['nodes']][:3]}"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def test_no_serious_accessibility_problem_on_the_lobby_tables_and_replay_viewer(browser, server,
+                                                                                tables):
+    """axe-core (through axe-playwright-python) on the lobby, a seat's table of each of the
+    four games, its rules dialog, and the replay viewer: no serious or critical finding."""
+    errors: list[str] = []
+    page = new_page(browser, errors, 1366, 768)
+    problems: dict[str, list[str]] = {}
+    page.goto(server.url("/"))
+    page.wait_for_selector("#game option", state="attached")
+    problems["lobby"] = _axe_problems(page)
+    gids = {}
+    for game, (_players, _seed, board, _moves) in TABLES.items():
+        gid, token = tables[game]
+        gids[game] = gid
+        page.goto(server.url(f"/games/{gid}?token={token}"))
+        page.wait_for_selector(board)
+        page.wait_for_selector("body[data-turn='yours']", state="attached", timeout=20_000)
+        problems[game] = _axe_problems(page)
+    page.click("#rules-button")
+    page.wait_for_selector("#rules-toc li")
+    problems["rules"] = _axe_problems(page)
+    page.goto(server.url(f"/replay?game={gids['galactic-domination']}&step=0"))
+    page.wait_for_selector(".gd-board")
+    problems["replay"] = _axe_problems(page)
+    assert not {k: v for k, v in problems.items() if v}, problems
+    assert not errors, errors
+    page.close()

@@ -46,7 +46,10 @@ export const connection = {
     if (String(state).includes("too many")) return "Too many open tables from this address: reconnecting in a little while.";
     return "Connection lost: reconnecting... Your moves are paused until the table is back.";
   },
-  watchBrowser(onState) {
+  // the browser's own word: offline at once; back online, recheck is asked to confirm
+  // that the server answers (it calls onState("live") when it does)
+  watchBrowser(onState, recheck) {
     window.addEventListener("offline", () => onState("offline"));
+    window.addEventListener("online", () => { onState("reconnecting"); recheck(); });
   },
 };

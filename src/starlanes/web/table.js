@@ -169,7 +169,8 @@ async function showOdds(items) {
       (o.mutual_destruction ? `, both destroyed ${pct(o.mutual_destruction)}` : "") +
       (answer.odds.method !== "exact" ? " (estimated)" : "");
     const button = $("selection-list").querySelector(`button[data-notation="${CSS.escape(item.notation)}"]`);
-    button?.parentElement.append(el("span", { class: "odds", "data-odds": item.notation }, line));
+    button?.parentElement.append(el("span", { class: "odds", "data-odds": item.notation }, line,
+      el("a", { class: "odds-link", href: `/odds?${new URLSearchParams({ from: gameId, action: item.notation })}`, target: "_blank", rel: "noopener" }, "calculator")));
   }
 }
 
@@ -186,7 +187,10 @@ async function play(notation) {
   $("act-error").textContent = "";
   try {
     await api.act(gameId, token, ctx.view.seq, notation);
+    // the new view may have come first, drawn with the old search: draw its actions again
+    const searched = $("search").value !== "";
     $("search").value = "";
+    if (searched) drawActions(ctx.view);
     select(null);
     return true;
   } catch (e) {
@@ -378,7 +382,15 @@ async function main() {
   $("seeded").addEventListener("blur", () => { $("tip").hidden = true; });
   draw(view);
   watch(gameId, token, draw, setOnline);
-  connection.watchBrowser(setOnline);
+  connection.watchBrowser(setOnline, async () => {
+    try {
+      const fresh = await api.view(gameId, token);
+      setOnline("live");
+      draw(fresh);
+    } catch {
+      /* still unreachable: the websocket's reconnection will say when it is back */
+    }
+  });
   $("search").addEventListener("input", () => drawActions(ctx.view));
   $("search").addEventListener("keydown", (e) => {
     if (e.key !== "Enter") return;

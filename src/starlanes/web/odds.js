@@ -1,0 +1,316 @@
+// The battle calculator (/odds): pick a game, click units into each fleet (with damage and
+// carried units), set the game's techs, cards, rule options and policies, and the odds are
+// asked for at once (POST /api/odds). The page knows no game: the units and settings come
+// from the game's form (GET /api/odds/form/GAME).
+//
+// The set-up lives in the address's hash (#game=..&a=..&d=..&s=JSON), so the address shares
+// it. /odds?from=GAME_ID opens the battle the player's seat is in at that table: the seat's
+// token is read from this browser's storage (where the table keeps it), never from the
+// address, and the server answers from that seat's own knowledge; &action=NOTATION opens the
+// battle that legal action of the seat would start.
+import { ApiError } from "./api.js";
+import { el } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+const SIDES = ["attacker", "defender"];
+const LABELS = {
+  attacker_wins: "attacker wins (destroys the defender)",
+  defender_retreats: "defender retreats (attacker wins)",
+  defender_wins: "defender wins (destroys the attacker)",
+  attacker_retreats: "attacker retreats (defender wins)",
+  mutual_destruction: "both destroyed",
+};
+
+const page = {
+  games: [],
+  game: "",
+  form: null,
+  fleets: { attacker: [], defender: [] }, // [{id, damage, count}] in the order clicked
+  settings: {},
+  asked: 0,
+  report: null,
+  timer: null,
+};
+
+async function call(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "The server cannot be reached: check your connection and try again.");
+  }
+  const text = await response.text();
+  let data = {};
+  try { data = text ? JSON.parse(text) : {}; } catch { data = { error: text }; }
+  if (!response.ok) {
+    let reason = data.error;
+    if (!reason && Array.isArray(data.detail)) reason = data.detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ");
+    const retry = Number(response.headers.get("Retry-After"));
+    throw new ApiError(response.status, (reason || `${response.status} ${response.statusText}`) + (response.status === 429 && retry > 0 ? ` (try again in ${retry} s)` : ""));
+  }
+  return data;
+}
+
+// ------------------------------------------------------------------ fleets as text
+const label = (e) => (e.damage ? `${e.id}/${e.damage}` : e.id);
+const fleetText = (side) => page.fleets[side].map((e) => (e.count > 1 ? `${e.count} ${label(e)}` : label(e))).join(", ");
+
+function readFleet(text) {
+  const out = [];
+  for (const part of (text || "").split(",").map((p) => p.trim()).filter(Boolean)) {
+    const m = part.match(/^(?:(\d+)\s+)?([a-z_][a-z0-9_]*)(?:\/(\d+))?$/i);
+    if (!m) continue;
+    const count = Number(m[1] || 1);
+    const id = m[2].toLowerCase();
+    const damage = Number(m[3] || 0);
+    if (!page.form?.units.some((u) => u.id === id)) continue;
+    const same = out.find((e) => e.id === id && e.damage === damage);
+    if (same) same.count += count;
+    else out.push({ id, damage, count });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ address
+function saveAddress() {
+  const params = new URLSearchParams({ game: page.game, a: fleetText("attacker"), d: fleetText("defender"), s: JSON.stringify(page.settings) });
+  history.replaceState(null, "", `/odds#${params}`);
+  $("share").value = location.href;
+}
+
+function readAddress() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  let settings = {};
+  try { settings = JSON.parse(params.get("s") || "{}"); } catch { settings = {}; }
+  return { game: params.get("game"), a: params.get("a") || "", d: params.get("d") || "", settings };
+}
+
+// ------------------------------------------------------------------ the form
+async function chooseGame(game, preset = null) {
+  page.game = game;
+  $("game").value = game;
+  page.form = await call("GET", `/api/odds/form/${encodeURIComponent(game)}`);
+  $("form-help").textContent = page.form.help || "";
+  page.settings = {};
+  for (const s of page.form.settings) page.settings[s.name] = s.default;
+  if (preset) {
+    for (const [k, v] of Object.entries(preset.settings || {})) if (k in page.settings) page.settings[k] = v;
+    page.fleets.attacker = readFleet(preset.a);
+    page.fleets.defender = readFleet(preset.d);
+  } else {
+    page.fleets = { attacker: [], defender: [] };
+  }
+  drawForm();
+  changed();
+}
+
+function drawForm() {
+  for (const side of SIDES) {
+    const palette = $(`palette-${side}`);
+    palette.replaceChildren();
+    let group = null;
+    for (const u of page.form.units) {
+      if (u.group !== group) {
+        group = u.group;
+        palette.append(el("span", { class: "group-label" }, `${group}s`));
+      }
+      palette.append(el("button", { type: "button", "data-side": side, "data-unit": u.id, title: u.stats, onclick: () => add(side, u.id) }, u.name));
+    }
+    const box = $(`settings-${side}`);
+    box.replaceChildren(...page.form.settings.filter((s) => s.side === side).map(settingNode));
+  }
+  $("settings-both").replaceChildren(...page.form.settings.filter((s) => !s.side).map(settingNode));
+  drawFleets();
+  document.body.dataset.game = page.game;
+}
+
+function settingNode(s) {
+  const id = `setting-${s.name}`;
+  const tag = s.group && s.group !== "battle" ? el("span", { class: "tag" }, s.group) : "";
+  let input;
+  if (s.kind === "choice") {
+    input = el("select", { id, "data-setting": s.name, onchange: (ev) => {
+      const c = s.choices[ev.target.selectedIndex];
+      page.settings[s.name] = c.value;
+      changed();
+    } }, ...s.choices.map((c) => el("option", { value: String(c.value) }, c.label)));
+    input.selectedIndex = Math.max(0, s.choices.findIndex((c) => c.value === page.settings[s.name]));
+  } else if (s.kind === "int") {
+    input = el("input", { id, type: "number", min: s.minimum, max: s.maximum, step: 1, value: page.settings[s.name], "data-setting": s.name, oninput: (ev) => {
+      const v = Number(ev.target.value);
+      if (Number.isInteger(v)) { page.settings[s.name] = v; changed(); }
+    } });
+  } else {
+    const chosen = new Set(page.settings[s.name] || []);
+    input = el("span", { class: "many", id, "data-setting": s.name }, ...s.choices.map((c) => {
+      const box = el("input", { type: "checkbox", value: c.value, "data-choice": c.value, onchange: (ev) => {
+        const now = new Set(page.settings[s.name] || []);
+        if (ev.target.checked) now.add(c.value); else now.delete(c.value);
+        page.settings[s.name] = [...now];
+        changed();
+      } });
+      box.checked = chosen.has(c.value);
+      return el("label", {}, box, ` ${c.label}`);
+    }));
+  }
+  return el("div", { class: "setting", title: s.help || "" }, tag, el("label", { for: id }, s.label), input);
+}
+
+function add(side, id, damage = 0) {
+  const same = page.fleets[side].find((e) => e.id === id && e.damage === damage);
+  if (same) same.count += 1;
+  else page.fleets[side].push({ id, damage, count: 1 });
+  drawFleets();
+  changed();
+}
+
+function drawFleets() {
+  for (const side of SIDES) {
+    const list = $(`fleet-${side}`);
+    const units = Object.fromEntries(page.form.units.map((u) => [u.id, u]));
+    list.replaceChildren(...page.fleets[side].map((e, i) => {
+      const u = units[e.id];
+      const more = el("button", { type: "button", "aria-label": `one more ${u.name}`, "data-more": label(e), onclick: () => { e.count += 1; drawFleets(); changed(); } }, "+");
+      const less = el("button", { type: "button", "aria-label": `one ${u.name} less`, "data-less": label(e), onclick: () => {
+        e.count -= 1;
+        if (e.count <= 0) page.fleets[side].splice(i, 1);
+        drawFleets();
+        changed();
+      } }, "−");
+      let damage = "";
+      if (u.max_damage > 0) {
+        damage = el("select", { "aria-label": `damage of ${u.name}`, "data-damage": label(e), onchange: (ev) => {
+          e.damage = Number(ev.target.value);
+          const twin = page.fleets[side].find((o) => o !== e && o.id === e.id && o.damage === e.damage);
+          if (twin) { twin.count += e.count; page.fleets[side].splice(page.fleets[side].indexOf(e), 1); }
+          drawFleets();
+          changed();
+        } }, ...Array.from({ length: u.max_damage + 1 }, (_, d) => el("option", { value: d }, d ? `${d} damage` : "undamaged")));
+        damage.value = String(e.damage);
+      }
+      return el("li", { "data-entry": label(e) }, el("span", { class: "count" }, String(e.count)), el("span", { class: "name", title: u.stats }, `${u.name}${u.group === "ground" ? " (carried in space)" : ""}`), damage, less, more);
+    }));
+    $(`empty-${side}`).hidden = page.fleets[side].length > 0;
+  }
+}
+
+// ------------------------------------------------------------------ odds
+function changed() {
+  saveAddress();
+  clearTimeout(page.timer);
+  page.timer = setTimeout(ask, 120);
+}
+
+async function ask() {
+  const asked = ++page.asked;
+  $("error").textContent = "";
+  if (!page.fleets.attacker.length) {
+    showReport(null);
+    $("status").textContent = "Add units to the attacker to see the odds.";
+    return;
+  }
+  $("status").textContent = "computing...";
+  try {
+    const report = await call("POST", "/api/odds", { game: page.game, attacker: fleetText("attacker"), defender: fleetText("defender"), settings: page.settings });
+    if (asked !== page.asked) return; // a newer set-up was asked since
+    $("status").textContent = "";
+    showReport(report);
+  } catch (e) {
+    if (asked !== page.asked) return;
+    $("status").textContent = "";
+    showReport(null);
+    $("error").textContent = e.message;
+  }
+}
+
+const pct = (p) => `${(100 * p).toFixed(2)}%`;
+
+function showReport(r) {
+  page.report = r;
+  const body = $("outcomes").tBodies[0];
+  $("least").hidden = !r;
+  if (!r) {
+    body.replaceChildren();
+    $("method").textContent = "";
+    $("survivors").replaceChildren();
+    document.body.dataset.odds = "none";
+    return;
+  }
+  const mc = r.method !== "exact";
+  const row = (key, name, p, se, cls = "") => el("tr", { class: cls }, el("td", {}, name),
+    el("td", { class: "p", "data-p": key }, pct(p)), el("td", { class: "p muted" }, mc ? `± ${pct(se)}` : ""));
+  const se = (p) => (r.trials ? Math.sqrt(p * (1 - p) / r.trials) : 0);
+  body.replaceChildren(
+    row("attacker_total", "attacker wins (total)", r.attacker_win_total, se(r.attacker_win_total), "total"),
+    row("defender_total", "defender wins (total)", r.defender_win_total, se(r.defender_win_total), "total"),
+    ...Object.entries(LABELS).map(([k, name]) => row(k, name, r.outcomes[k] ?? 0, r.stderr?.[k] ?? 0)));
+  $("method").textContent = (mc ? `Monte Carlo estimate from ${r.trials} battles (± one standard error)` : `exact (${r.states} battle states)`)
+    + `; ${Object.entries(r.policies || {}).map(([k, v]) => `${k.replace("_", " ")}: ${v}`).join("; ")}` + (r.note ? `. ${r.note}` : "");
+  $("survivors").replaceChildren(...SIDES.map((side, i) => {
+    const counts = Object.entries(r.survivor_counts[i]).map(([n, p]) => [Number(n), p]).sort((a, b) => a[0] - b[0]);
+    return el("div", { class: side, "data-survivors": side }, el("h3", {}, `${side} units left`),
+      ...counts.map(([n, p]) => el("div", { class: "bar-row" }, el("span", {}, `${n} left`),
+        el("span", { class: "bar-track" }, el("span", { class: "bar-fill", style: { width: `${(100 * p).toFixed(1)}%`, display: "block" } })),
+        el("span", { class: "p", "data-count": `${side}-${n}` }, pct(p)))));
+  }));
+  showLeast();
+  document.body.dataset.odds = "ready";
+}
+
+function showLeast() {
+  const r = page.report;
+  if (!r) return;
+  const side = Number($("least-side").value);
+  const n = Math.max(0, Math.floor(Number($("least-n").value) || 0));
+  const table = r.survivors_at_least[side];
+  $("least-p").textContent = pct(table[String(n)] ?? 0);
+}
+
+// ------------------------------------------------------------------ start
+async function fromTable(gameId, action) {
+  let token = null;
+  try { token = JSON.parse(localStorage.getItem(`starlanes:${gameId}`) ?? "null")?.token ?? null; } catch { token = null; }
+  const origin = $("origin");
+  origin.hidden = false;
+  if (!token) {
+    origin.textContent = "This browser holds no seat at that game, so its battle cannot be read: open the calculator from your seat's table.";
+    return null;
+  }
+  const query = action ? `?${new URLSearchParams({ action })}` : "";
+  const answer = await call("GET", `/api/odds/position/${encodeURIComponent(gameId)}${query}`, undefined, token);
+  if (!answer.position) {
+    origin.textContent = action ? `"${action}" starts no battle for your seat now; set one up below.` : `Your seat is in no battle at game ${gameId} right now; set one up below.`;
+    return { game: answer.game, preset: null };
+  }
+  origin.textContent = (action ? `The battle "${action}" would start at game ${gameId}` : `The battle your seat is in at game ${gameId}`) + ", as your seat sees it. Change anything to explore.";
+  const p = answer.position;
+  return { game: answer.game, preset: { a: p.attacker, d: p.defender, settings: p.settings } };
+}
+
+async function start() {
+  const answer = await call("GET", "/api/odds/games");
+  page.games = answer.games;
+  $("game").replaceChildren(...page.games.map((g) => el("option", { value: g.id }, g.title)));
+  $("game").addEventListener("change", (ev) => chooseGame(ev.target.value));
+  $("least-n").addEventListener("input", showLeast);
+  $("least-side").addEventListener("change", showLeast);
+  $("copy").addEventListener("click", () => navigator.clipboard?.writeText($("share").value));
+  $("clear").addEventListener("click", () => { page.fleets = { attacker: [], defender: [] }; drawFleets(); changed(); });
+  const query = new URLSearchParams(location.search);
+  const from = query.get("from");
+  if (from) {
+    const got = await fromTable(from, query.get("action") || "").catch((e) => { $("error").textContent = e.message; return null; });
+    if (got && page.games.some((g) => g.id === got.game)) {
+      await chooseGame(got.game, got.preset);
+      return;
+    }
+  }
+  const saved = readAddress();
+  const game = page.games.some((g) => g.id === saved.game) ? saved.game : page.games.find((g) => g.id === "rift-domination")?.id ?? page.games[0]?.id;
+  if (game) await chooseGame(game, saved.game === game ? saved : null);
+}
+
+start().catch((e) => { $("error").textContent = e.message; });
