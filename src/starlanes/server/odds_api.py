@@ -5,8 +5,8 @@
 - ``POST /api/odds``: ``{"game", "attacker", "defender", "settings"}`` -> the odds report
   (outcomes, survivor distributions, ``survivors_at_least``; Monte Carlo results say so
   and carry standard errors); 422 with the reason for anything the game refuses;
-- ``GET /api/odds/position/{game_id}`` (the seat's token): the battle that seat is in, as
-  a filled-in form, read from a determinisation for the seat (its own knowledge only);
+- ``GET /api/odds/position/{game_id}?action=`` (the seat's token): the battle that seat is
+  in (or that its legal action would start), as a filled-in form, read from a determinisation for the seat (its own knowledge only);
   ``{"position": null}`` when it is in none.
 
 The server knows no game here: everything game-specific is in each game's
@@ -23,7 +23,7 @@ import random
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from starlanes.engine import BadOptionError, StarlanesError, UnknownGameError
@@ -105,6 +105,7 @@ def router() -> APIRouter:
 
     @r.get("/api/odds/position/{game_id}")
     def odds_position(game_id: str, request: Request,
+                      action: Annotated[str, Query(max_length=500)] = "",
                       authorization: str | None = Header(default=None)) -> dict[str, Any]:
         service = request.app.state.service
         live = service.live(game_id)
@@ -118,6 +119,10 @@ def router() -> APIRouter:
             return {"game": game, "position": None}
         # the determinisation's randomness comes from the operating system
         world = state.determinize(seat, random.Random(secrets.randbits(64)))
-        return {"game": game, "position": module.position(world, seat)}
+        try:
+            found = module.position(world, seat, action)
+        except StarlanesError as e:
+            raise Unprocessable(str(e)) from None
+        return {"game": game, "position": found}
 
     return r

@@ -111,13 +111,12 @@ function drawForm() {
   for (const side of SIDES) {
     const palette = $(`palette-${side}`);
     palette.replaceChildren();
-    let group = null;
-    for (const u of page.form.units) {
-      if (u.group !== group) {
-        group = u.group;
-        palette.append(el("span", { class: "group-label" }, `${group}s`));
+    const groups = [...new Set(page.form.units.map((u) => u.group))];
+    for (const group of groups) {
+      palette.append(el("span", { class: "group-label" }, group === "ground" ? "ground units (carried in a space battle)" : `${group}s`));
+      for (const u of page.form.units.filter((x) => x.group === group)) {
+        palette.append(el("button", { type: "button", "data-side": side, "data-unit": u.id, title: u.stats, onclick: () => add(side, u.id) }, u.name));
       }
-      palette.append(el("button", { type: "button", "data-side": side, "data-unit": u.id, title: u.stats, onclick: () => add(side, u.id) }, u.name));
     }
     const box = $(`settings-${side}`);
     box.replaceChildren(...page.form.settings.filter((s) => s.side === side).map(settingNode));

@@ -76,9 +76,10 @@ def compute(game: Game, attacker: str, defender: str, settings: dict[str, Any],
     return ia_odds(spec)
 
 
-def position(state: Any, seat: int) -> dict[str, Any] | None:
+def position(state: Any, seat: int, action: str = "") -> dict[str, Any] | None:
     """The combat ``seat`` is in while orders are still to be given, as a filled-in form
-    (give a state determinised for the seat), or None."""
+    (give a state determinised for the seat), or None. ``action`` is not read: a combat
+    is started by several decisions, so only a running one is shown."""
     from starlanes.analysis.odds import spec_from_state
 
     cb = getattr(state, "combat", None)

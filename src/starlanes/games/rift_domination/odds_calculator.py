@@ -83,8 +83,9 @@ def compute(game: Game, attacker: str, defender: str, settings: dict[str, Any],
                      trials=limits.trials, max_states=limits.max_states)
 
 
-def position(state: Any, seat: int) -> dict[str, Any] | None:
-    """The battle ``seat`` is in as a filled-in form, from ``state`` (give a state
+def position(state: Any, seat: int, action: str = "") -> dict[str, Any] | None:
+    """The battle ``seat`` is in (or, with ``action``, a legal action's notation, the
+    battle that action would start) as a filled-in form, from ``state`` (give a state
     determinised for the seat: only what it may see goes in), or None. The fleets' damage
     is what their LP lost so far (damage tiles and this battle's hits; shields come back
     in a new battle); the factions, the planet's combatant upgrades and the battle

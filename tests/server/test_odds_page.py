@@ -1,0 +1,159 @@
+"""The battle calculator (/odds) in a real browser, and its JSON API.
+
+Browser: a fleet is built by clicking units, the odds appear and equal the API's answer
+for the same set-up; the address shares the set-up: opened in a new browser context it
+shows the same numbers; the lobby links to it. API: forms, bounded input (422 with the
+reason), the seat's position of a running game from that seat's own knowledge.
+The pages run under the server's Content-Security-Policy: waits are by selector.
+"""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from .conftest import Server, create, join
+from .test_browser import CHROMIUM, FLAGS, SHOTS, playwright_api
+
+DOCS_SHOTS = SHOTS.parent / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = Server(f"sqlite:///{tmp_path_factory.mktemp('odds') / 'odds.db'}")
+    s.start()
+    yield s
+    s.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.skip("no Chromium found")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+def _page(context, errors):
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text)
+            if m.type == "error" and "status of 4" not in m.text else None)
+    return page
+
+
+def _numbers(page) -> dict[str, str]:
+    cells = page.locator("#outcomes td[data-p]")
+    return {cells.nth(i).get_attribute("data-p"): cells.nth(i).inner_text()
+            for i in range(cells.count())}
+
+
+def test_build_by_clicking_share_and_reopen(server, browser):
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    page = _page(ctx, errors)
+    page.goto(server.url("/"))
+    page.click("a[href='/odds']")  # the lobby links to the calculator
+    page.wait_for_selector("body[data-game='rift-domination']")
+    # carrier with 2 infantry and 2 diplomats aboard against a destroyer (issue 28's case)
+    page.click("#palette-attacker button[data-unit='carrier']")
+    for _ in range(2):
+        page.click("#palette-attacker button[data-unit='infantry']")
+        page.click("#palette-attacker button[data-unit='diplomat']")
+    page.click("#palette-defender button[data-unit='destroyer']")
+    page.click("#palette-defender button[data-unit='destroyer']")
+    page.click("#fleet-defender button[data-less='destroyer']")  # back to one
+    page.wait_for_selector("body[data-odds='ready']")
+    playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text("74.42%")
+    shown = _numbers(page)
+    # the same numbers from the API
+    api = httpx.post(server.url("/api/odds"), json={
+        "game": "rift-domination", "attacker": "carrier, 2 infantry, 2 diplomat",
+        "defender": "destroyer"}).json()
+    assert shown["attacker_total"] == f"{100 * api['attacker_win_total']:.2f}%"
+    assert shown["mutual_destruction"] == f"{100 * api['outcomes']['mutual_destruction']:.2f}%"
+    # at least N survive
+    page.fill("#least-n", "3")
+    playwright_api.expect(page.locator("#least-p")).to_have_text(
+        f"{100 * api['survivors_at_least'][0]['3']:.2f}%")
+    # damage changes the odds at once
+    page.click("#palette-attacker button[data-unit='destroyer']")
+    page.select_option("#fleet-attacker select[data-damage='destroyer']", "1")
+    page.wait_for_selector("#fleet-attacker li[data-entry='destroyer/1']")
+    playwright_api.expect(page.locator("td[data-p='attacker_total']")).not_to_have_text(
+        "74.42%")
+    page.wait_for_selector("body[data-odds='ready']")
+    DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(DOCS_SHOTS / "odds_calculator.png"), full_page=True)
+    address = page.locator("#share").input_value()
+    assert "destroyer%2F1" in address or "destroyer/1" in address
+    api = httpx.post(server.url("/api/odds"), json={
+        "game": "rift-domination", "attacker": "carrier, 2 infantry, 2 diplomat, destroyer/1",
+        "defender": "destroyer"}).json()
+    playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text(
+        f"{100 * api['attacker_win_total']:.2f}%")
+    shown = _numbers(page)
+    ctx.close()
+    # the shared address in a fresh browser context shows the same set-up and numbers
+    other = browser.new_context(viewport={"width": 1400, "height": 950})
+    page = _page(other, errors)
+    page.goto(address)
+    page.wait_for_selector("#fleet-attacker li[data-entry='destroyer/1']")
+    page.wait_for_selector("body[data-odds='ready']")
+    playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text(
+        shown["attacker_total"])
+    assert _numbers(page) == shown
+    other.close()
+    assert not errors
+
+
+def test_settings_and_the_other_game(server, browser):
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    page = _page(ctx, errors)
+    page.goto(server.url("/odds"))
+    page.wait_for_selector("body[data-game='rift-domination']")
+    page.click("#palette-attacker button[data-unit='fighter']")
+    page.click("#palette-defender button[data-unit='fighter']")
+    playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text("34.92%")
+    # a battle card makes the result a Monte Carlo estimate, said so with its error bars
+    page.check("#setting-attacker_cards input[data-choice='emergency_recruitment']")
+    playwright_api.expect(page.locator("#method")).to_contain_text("Monte Carlo estimate")
+    # Interstellar Ambitions: ships, planning level from the form
+    page.select_option("#game", "interstellar-ambitions")
+    page.wait_for_selector("body[data-game='interstellar-ambitions']")
+    page.click("#palette-attacker button[data-unit='destroyer']")
+    page.click("#palette-defender button[data-unit='corvette']")
+    page.select_option("#setting-level", "3")
+    page.wait_for_selector("body[data-odds='ready']")
+    api = httpx.post(server.url("/api/odds"), json={
+        "game": "interstellar-ambitions", "attacker": "destroyer", "defender": "corvette",
+        "settings": {"level": 3}}).json()
+    playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text(
+        f"{100 * api['attacker_win_total']:.2f}%")
+    # a refusal is shown in words, and the odds go away
+    for _ in range(3):
+        page.click("#palette-attacker button[data-unit='battleship']")
+    playwright_api.expect(page.locator("#error")).to_contain_text("HEAVY")
+    ctx.close()
+    assert not errors
+
+
+def test_from_a_table_without_a_battle_reads_the_seat_from_storage(server, browser):
+    with httpx.Client(base_url=server.url("")) as c:
+        gid = create(c, "rift-domination", ["human", "heuristic"])
+        token = join(c, gid, "Ann", 0)
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = _page(ctx, errors)
+    page.goto(server.url("/odds?from=" + gid))
+    playwright_api.expect(page.locator("#origin")).to_contain_text("holds no seat")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                  [f"starlanes:{gid}", f'{{"token": "{token}", "seat": 0}}'])
+    page.goto(server.url("/odds?from=" + gid))
+    playwright_api.expect(page.locator("#origin")).to_contain_text("in no battle")
+    assert token not in page.url
+    ctx.close()
+    assert not errors
