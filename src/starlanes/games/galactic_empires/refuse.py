@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from starlanes.engine.explain import Refusal, normalise, with_nearest
 
-from .texts import display, empire_name
+from .texts import TYPE_NAMES, display, empire_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
@@ -164,8 +164,12 @@ def _c_play(s: GEState, text: str, seat: int, cards: list[int], args: list[str]
     c = s.card(inst)
     turn = turn_no(s)
     if c.type in "SBDCE" and turn == 1:
-        return _r(text, "wrong_phase", "On your first turn only terrain may be played "
-                  "(GE-PLAY-08).")
+        kinds = sorted({TYPE_NAMES[s.card(h).type] for h in s.hands[seat] if targets(s, h)})
+        now = (f" Playable from your hand now: {', '.join(kinds)}." if kinds
+               else " Nothing in your hand may be played now.")
+        return _r(text, "wrong_phase", f"On your first turn no {TYPE_NAMES[c.type]} may be "
+                  "played: only terrain joins your own fleet; hazards, monsters and "
+                  f"occurrences may still be played (GE-PLAY-08).{now}")
     if c.type in "SBD":
         if turn == 2 and s.ship_plays >= 1:
             return _r(text, "capacity", "On your second turn only one ship or base may be "

@@ -148,6 +148,12 @@ def _r(text: str, kind: str, reason: str, *rules: str) -> Refusal:
     return Refusal(text, kind, reason, rules=tuple(rules))
 
 
+def _known(word: str, names: dict[str, object]) -> bool:
+    """``word`` is a name of ``names`` or the start of one (the notation reader accepts
+    unambiguous prefixes, so a short name is no unknown word)."""
+    return word in names or any(n.startswith(word) for n in names)
+
+
 def _check_words(s: RiftState, text: str, head: str, args: list[str],
                  names: _Names) -> Refusal | None:
     spec = ARGS[head]
@@ -157,11 +163,11 @@ def _check_words(s: RiftState, text: str, head: str, args: list[str],
         return _r(text, "malformed", f"'{head}' takes {len(spec)} word(s) after it: {form}.")
     for word, kind in zip(args, spec, strict=False):
         kind = kind.rstrip("?")
-        ok = {
-            "planet": word in names.planet, "point": word in names.point,
-            "unit": word in names.unit, "upgrade": word in names.upgrade,
-            "upgrade|none": word in names.upgrade or word == "none",
-            "card": word in names.card, "diplomat": word == "diplomat",
+        ok = {  # a name may be shortened at the table (``rec inf c3a``), so prefixes count
+            "planet": _known(word, names.planet), "point": _known(word, names.point),
+            "unit": _known(word, names.unit), "upgrade": _known(word, names.upgrade),
+            "upgrade|none": _known(word, names.upgrade) or word == "none",
+            "card": _known(word, names.card), "diplomat": _known(word, {"diplomat": 0}),
             "group": names.group(word), "number": word.isdigit(),
         }.get(kind, True)
         if not ok:
