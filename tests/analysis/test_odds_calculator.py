@@ -1,0 +1,215 @@
+"""Battle odds, issue 28: bounded state spaces, carried and damaged units typed in,
+battle cards, 'at least N survive', the planning level, the calculator's forms and the
+command's start-up (rulebook BATTLE, WEAPONS AND RANGE; rulings RD-OPEN-12 transport)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+import starlanes
+from starlanes.agents.registry import make_agent
+from starlanes.analysis.odds import (
+    IACombatSpec,
+    OddsError,
+    RiftBattleSpec,
+    ia_odds,
+    odds_of_battle,
+    parse_fleet,
+    parse_ships,
+    rift_odds,
+)
+from starlanes.analysis.odds.calculator import Limits, calculator, calculator_games
+from starlanes.analysis.odds.rd_position import position
+from starlanes.analysis.odds.rd_sim import start
+from starlanes.games.rift_domination import odds_calculator as rd_calc
+
+
+def spec(a: str, d: str, **kw) -> RiftBattleSpec:
+    return RiftBattleSpec(parse_fleet(a), parse_fleet(d), **kw)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "starlanes.cli", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+# ------------------------------------------------------------------ size
+def test_400_against_400_is_a_monte_carlo_estimate_with_error_bars():
+    t = time.perf_counter()
+    r = rift_odds(spec("400 fighter", "400 fighter"), trials=400)
+    assert time.perf_counter() - t < 20
+    assert r.method == "monte-carlo" and "too large" in r.note and "estimate" in r.note
+    assert r.trials == 400 and 0 < r.stderr["attacker_wins"] < 0.05
+    assert abs(r.attacker_wins - 0.5) < 5 * r.stderr["attacker_wins"]  # a mirror battle
+    assert sum(r.outcomes.values()) == pytest.approx(1.0)
+
+
+def test_a_million_a_side_is_refused_before_any_work():
+    t = time.perf_counter()
+    with pytest.raises(OddsError, match="more than 1,000 units"):
+        rift_odds(spec("1000000 fighter", "1000000 fighter"))
+    assert time.perf_counter() - t < 1
+    done = run_cli("odds", "rift-domination", "--attacker", "1000000 fighter",
+                   "--defender", "1000000 fighter")
+    assert done.returncode == 2 and "more than 1,000 units" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_max_states_is_honoured():
+    with pytest.raises(OddsError, match=r"441 battle states .* limit of 100"):
+        rift_odds(spec("20 fighter", "20 fighter"), method="exact", max_states=100)
+    r = rift_odds(spec("20 fighter", "20 fighter"), max_states=100, trials=300)
+    assert r.method == "monte-carlo" and "limit of 100" in r.note
+    assert rift_odds(spec("20 fighter", "20 fighter"), max_states=441).method == "exact"
+
+
+def test_model_monte_carlo_agrees_with_the_exact_grid():
+    exact = rift_odds(spec("4 fighter, 2 carrier, destroyer", "3 corvette, 2 fighter"))
+    est = rift_odds(spec("4 fighter, 2 carrier, destroyer", "3 corvette, 2 fighter"),
+                    max_states=10, trials=4000, seed=3)
+    for k in ("attacker_wins", "defender_wins"):
+        assert abs(est.outcomes[k] - exact.outcomes[k]) < 4 * max(est.stderr[k], 1e-3)
+    seq = {"options": {"battle_fire": "sequential"}}
+    exact = rift_odds(spec("2 destroyer, fighter", "3 fighter, corvette", **seq))
+    est = rift_odds(spec("2 destroyer, fighter", "3 fighter, corvette", **seq), max_states=10,
+                    trials=4000, seed=4)
+    assert abs(est.attacker_wins - exact.attacker_wins) < 4 * est.stderr["attacker_wins"]
+
+
+# ------------------------------------------------------------------ carried and damaged
+def _battle_with_infantry_aboard():
+    """A real two-player heuristic game (seed 1): after 111 actions the attacker's fleet
+    meets one with 3 infantry aboard (found by playing seeds until such a battle came)."""
+    s = starlanes.load("rift-domination", players=2, seed=1).new_initial_state()
+    bots = [make_agent("heuristic", "rift-domination", k) for k in (1, 2)]
+    for _ in range(111):
+        s.apply(bots[s.current_player()].act(s))
+    assert s.battle is not None and not s.battle.ground
+    return s
+
+
+def test_carried_units_typed_in_give_the_odds_of_the_real_position():
+    s = _battle_with_infantry_aboard()
+    real = odds_of_battle(s, method="exact")
+    seat = s.battle.seats[0]
+    form = rd_calc.position(s, seat)
+    assert "3 infantry" in form["defender"]
+    typed = rd_calc.compute(s.game, form["attacker"], form["defender"], form["settings"],
+                            Limits())
+    assert typed.method == "exact"
+    for k, p in real.outcomes.items():
+        assert typed.outcomes[k] == pytest.approx(p, abs=1e-12)
+    # typing the warships only (what the command allowed before) gives other odds
+    ships = ", ".join(x for x in form["defender"].split(", ") if "infantry" not in x)
+    other = rd_calc.compute(s.game, form["attacker"], ships, form["settings"], Limits())
+    assert other.defender_wins < typed.defender_wins
+
+
+def test_issue_case_carrier_with_infantry_and_diplomats_against_a_destroyer():
+    assert rift_odds(spec("carrier", "destroyer")).attacker_wins < 0.001
+    assert rift_odds(spec("carrier, 2 infantry, 2 diplomat", "destroyer")).attacker_wins \
+        == pytest.approx(0.7442, abs=5e-5)
+    with pytest.raises(OddsError, match="only ground units"):
+        rift_odds(spec("2 infantry", "destroyer"))
+
+
+def test_damaged_units_typed_in_equal_a_damaged_unit_on_the_board():
+    typed = rift_odds(spec("destroyer/1, 2 fighter", "cruiser"))
+    pos, planet = position(spec("destroyer, 2 fighter", "cruiser"))
+    uid = next(u for u, x in pos.units.items() if x.kind == "destroyer")
+    pos.units[uid] = pos.units[uid]._replace(wounds=1)  # a damage tile, as after a battle
+    board = odds_of_battle(start(pos, planet, 0), method="exact")
+    assert typed.outcomes == pytest.approx(board.outcomes, abs=1e-12)
+    assert typed.attacker_wins < rift_odds(spec("destroyer, 2 fighter", "cruiser")).attacker_wins
+    with pytest.raises(OddsError, match="at most 1 damage"):
+        rift_odds(spec("destroyer/2", "cruiser"))
+    with pytest.raises(OddsError, match="cannot read"):
+        parse_fleet("destroyer/x")
+
+
+def test_battle_cards_are_simulated_and_checked():
+    plain = rift_odds(spec("3 fighter", "3 fighter"))
+    cards = rift_odds(spec("3 fighter", "3 fighter", cards=(("emergency_recruitment",), ())),
+                      trials=300)
+    assert cards.method == "monte-carlo" and "battle cards" in cards.note
+    assert cards.attacker_wins > plain.attacker_wins + 10 * cards.stderr["attacker_wins"]
+    with pytest.raises(OddsError, match="not a battle card"):
+        rift_odds(spec("fighter", "fighter", cards=(("no_such_card",), ())))
+    with pytest.raises(OddsError, match="exact"):
+        rift_odds(spec("fighter", "fighter", cards=(("emergency_recruitment",), ())),
+                  method="exact")
+
+
+# ------------------------------------------------------------------ report and command
+def test_at_least_n_survive():
+    r = rift_odds(spec("3 fighter, carrier", "destroyer"))
+    least = r.at_least(0)
+    assert least[0] == pytest.approx(1.0)
+    assert least[4] == pytest.approx(r.survivor_counts[0][4])
+    assert least[1] == pytest.approx(1 - r.survivor_counts[0].get(0, 0.0))
+    assert all(least[n] >= least[n + 1] for n in range(4))
+    assert r.to_json()["survivors_at_least"][0]["2"] == pytest.approx(least[2])
+    assert "attacker: at least N units survive" in r.table()
+
+
+def test_interstellar_ambitions_planning_level_is_one_of_four():
+    ok = ia_odds(IACombatSpec(parse_ships("destroyer"), parse_ships("corvette"), level=4))
+    assert ok.attacker_wins > 0
+    for bad in (0, 5, 99):
+        with pytest.raises(OddsError, match="1 to 4"):
+            ia_odds(IACombatSpec(parse_ships("destroyer"), parse_ships("corvette"), level=bad))
+    done = run_cli("odds", "interstellar-ambitions", "--attacker", "destroyer", "--defender",
+                   "corvette", "--level", "99")
+    assert done.returncode == 2 and "1 to 4" in done.stderr
+
+
+def test_unknown_faction_names_a_command_that_exists():
+    with pytest.raises(OddsError) as e:
+        rift_odds(spec("fighter", "fighter", factions=("nobody", None)))
+    assert "starlanes cards rift-domination" in str(e.value) and "vespians" in str(e.value)
+    assert run_cli("cards", "rift-domination").returncode == 0
+
+
+def test_cli_takes_carried_damaged_units_and_cards():
+    done = run_cli("odds", "rift-domination", "--attacker", "carrier, 2 infantry, 2 diplomat",
+                   "--defender", "destroyer/1", "--attacker-cards", "emergency_recruitment",
+                   "--trials", "100", "--json")
+    assert done.returncode == 0, done.stderr
+    assert '"method": "monte-carlo"' in done.stdout and "survivors_at_least" in done.stdout
+
+
+def test_command_start_loads_no_odds_model():
+    code = ("import sys, starlanes.cli; print(sorted(m for m in sys.modules if m.startswith("
+            "'starlanes.analysis.odds.')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['starlanes.analysis.odds.policies']"
+
+
+# ------------------------------------------------------------------ the calculator's forms
+def test_forms_and_settings():
+    games = {g["id"] for g in calculator_games()}
+    assert games == {"rift-domination", "interstellar-ambitions"}
+    with pytest.raises(OddsError, match="no battle calculator"):
+        calculator("galactic-empires")
+    game = starlanes.load("rift-domination", players=2)
+    form = rd_calc.form(game)
+    units = {u["id"]: u for u in form["units"]}
+    assert units["destroyer"]["max_damage"] == 1 and units["infantry"]["group"] == "ground"
+    names = {s["name"] for s in form["settings"]}
+    assert {"attacker_faction", "upgrades", "attacker_cards", "battle_fire"} <= names
+    for settings, match in (({"kind": "air"}, "one of"), ({"colour": "red"}, "unknown"),
+                            ({"upgrades": ["warp"]}, "not one of"),
+                            ({"attacker_cards": ["ambush"] * 9}, "at most")):
+        with pytest.raises(OddsError, match=match):
+            rd_calc.compute(game, "fighter", "fighter", settings, Limits())
+    with pytest.raises(OddsError, match="up to 5 a side"):
+        rd_calc.compute(game, "6 fighter", "fighter", {}, Limits(units=5))
+    r = rd_calc.compute(game, "2 infantry", "", {"kind": "ground", "upgrades": ["artillery"]},
+                        Limits())
+    assert r.kind == "ground"
