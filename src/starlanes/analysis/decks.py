@@ -82,8 +82,9 @@ def deck_jobs(codes: Sequence[str], games: int, seed: int, spec: str,
 
 def deck_report(labels: Sequence[str], seating: Sequence[tuple[int, int]],
                 rows: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]) -> dict[str, Any]:
-    """The report of a round robin: ``decks`` (label -> win rate entry, as first and second
-    seat, against each other deck), ``first_seat``, ``end_reasons``, ``cards`` (label ->
+    """The report of a round robin: ``decks`` (label -> win rate entry, as seat P0
+    (``first_seat``) and P1 (``second_seat``), against each other deck), ``first_seat``
+    (P0's rate over all games; who moves first is the ante's choice), ``end_reasons``, ``cards`` (label ->
     card id -> plays per game, most played first) and ``meta``. A shared win counts half;
     a game with no winner (turn cap) counts as no win for either."""
     n = len(labels)
@@ -150,14 +151,14 @@ def deck_tables(report: Mapping[str, Any], top: int = 8) -> list[Table]:
     m = report["meta"]
     rates = Table(title=f"{GAME}: decks round robin, {report['games']} games "
                         f"({m['games_per_pair']} per pair, seats alternating), {m['agent']}")
-    for col in ("deck", "games", "win rate", "95% CI", "as first", "as second"):
+    for col in ("deck", "games", "win rate", "95% CI", "as P0", "as P1"):
         rates.add_column(col, justify="left" if col == "deck" else "right")
     for label, e in sorted(report["decks"].items(), key=lambda kv: -kv[1]["rate"]):
         rates.add_row(escape(label), str(e["games"]), f"{e['rate']:.1%}",
                       f"{e['ci95'][0]:.1%} .. {e['ci95'][1]:.1%}",
                       f"{e['first_seat']['rate']:.1%}", f"{e['second_seat']['rate']:.1%}")
     fs = report["first_seat"]
-    rates.caption = (f"first seat wins {fs['rate']:.1%} ({fs['ci95'][0]:.1%} .. "
+    rates.caption = (f"seat P0 wins {fs['rate']:.1%} ({fs['ci95'][0]:.1%} .. "
                      f"{fs['ci95'][1]:.1%}); end reasons "
                      + ", ".join(f"{k} {v}" for k, v in report["end_reasons"].items()))
     labels = list(report["decks"])
