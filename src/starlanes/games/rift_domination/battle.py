@@ -202,6 +202,8 @@ def apply(state: RiftState, action: Action) -> None:
     elif kind in ("kamikaze", "ambush"):
         f = b.fighters[b.targets(1 - side, units_only=True)[action.target]]
         b.damage(f, arg)
+        if kind == "kamikaze":
+            state.log(f"kamikaze deals {arg} damage to a {f.kind}")
         if kind == "ambush":
             state.log(f"ambush deals {arg} damage to a {f.kind}")
             b.stage, b.resume = "casualties", b.stage
@@ -414,11 +416,23 @@ def _casualties(state: RiftState, b: Battle) -> None:
             r = state.rng.d6()
             b.rolled = True
             dmg = sk.rule(state, "kamikaze_damage")
-            if r >= sk.rule(state, "kamikaze_min_roll"):
+            need = sk.rule(state, "kamikaze_min_roll")
+            who = f"{state.seat_name(b.seats[f.side])}'s {f.kind}"
+            if r < need:
+                state.log(f"kamikaze: {who} rolls {r} (needs {need}+): no damage")
+            else:
                 groups = b.targets(1 - f.side, units_only=True)
                 if len(groups) == 1:
-                    b.damage(b.fighters[next(iter(groups.values()))], dmg)
-                elif groups:
+                    target = b.fighters[next(iter(groups.values()))]
+                    state.log(f"kamikaze: {who} rolls {r} (needs {need}+) and deals {dmg} "
+                              f"damage to the enemy {target.kind}")
+                    b.damage(target, dmg)
+                elif not groups:
+                    state.log(f"kamikaze: {who} rolls {r} (needs {need}+) but no enemy "
+                              "ship is left to strike")
+                else:
+                    state.log(f"kamikaze: {who} rolls {r} (needs {need}+): {dmg} damage "
+                              "to an enemy ship of its player's choice")
                     b.pending = ("kamikaze", b.seats[f.side], dmg)
                     return
     if not (b.has_living(ATTACKER) and b.has_living(DEFENDER)):

@@ -96,10 +96,24 @@ def run_turn_start(s: RiftState) -> None:
         if targets:
             s.push(Decision(seat, "fighters", (count,)))
         else:
-            s.log(f"{s.seat_name(seat)} has no fleet and no military base: free fighters lost")
+            s.log(f"{s.seat_name(seat)}: {fighters_lost_reason(s, seat)}: free fighters lost")
         return
     s.income[seat] = min(s.content.rules.income_max, s.income[seat] + s.content.rules.income_step + fx.income_growth)
     s.phase = "build"
+
+
+def fighters_lost_reason(s: RiftState, seat: int) -> str:
+    """Why ``seat``'s free fighters have nowhere to go (RD-TURN-05: a fleet, or the orbit of
+    a planet with a military base): no fleet and no base, or every base's orbit held by an
+    enemy fleet (ruling RD-OPEN-24: new units never enter an enemy-held point)."""
+    bases = sorted(s.military_bases(seat))
+    if not bases:
+        return "no fleet and no military base"
+    names = ", ".join(s.board.planet_ids[p] for p in bases)
+    orbits = "orbit is" if len(bases) == 1 else "orbits are"
+    return (f"no fleet, and the {orbits} of the military base{'s' if len(bases) > 1 else ''}"
+            f" at {names} blockaded by an enemy fleet (no new units enter an enemy-held "
+            "orbit, RD-OPEN-24)")
 
 
 def fighter_points(s: RiftState, seat: int) -> list[int]:
