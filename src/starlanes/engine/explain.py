@@ -126,6 +126,12 @@ class EntryText:
     source: str = "rulebook"
 
 
+def article(word: str) -> str:
+    """``word`` with its indefinite article: ``an anomaly``, ``a fighter``, ``an
+    engineer`` (by the first letter; ids like ``unit_x`` read as written)."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def normalise(text: str) -> str:
     """Collapse runs of whitespace and strip; notation matching ignores case on top."""
     return " ".join(str(text).split())

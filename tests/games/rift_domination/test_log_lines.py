@@ -48,3 +48,16 @@ def test_kamikaze_miss_is_logged() -> None:
     passes(s)
     assert s.battle is None
     assert any("kamikaze_drone rolls 2 (needs 3+): no damage" in x for x in s.action_log())
+
+
+def test_tile_placement_log_uses_the_right_article() -> None:
+    """Set-up (RD-SET): placing an anomaly tile reads "places an anomaly tile"."""
+    import starlanes
+
+    s = starlanes.load("rift-domination", players=2, seed=5).new_initial_state()
+    while s.phase.startswith("setup"):
+        s.apply(s.legal_actions()[0])
+    placed = [x for x in s.action_log() if " tile on " in x]
+    assert any("places an anomaly tile" in x for x in placed)
+    assert not any("places a anomaly" in x or "places an civilized" in x for x in placed)
+    assert any("places a civilized tile" in x for x in placed)

@@ -26,6 +26,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from starlanes.engine import Action, IllegalActionError
+from starlanes.engine.explain import article
 
 from . import battle_skills as sk
 from .actions import Pass, PlayCard
@@ -203,9 +204,9 @@ def apply(state: RiftState, action: Action) -> None:
         f = b.fighters[b.targets(1 - side, units_only=True)[action.target]]
         b.damage(f, arg)
         if kind == "kamikaze":
-            state.log(f"kamikaze deals {arg} damage to a {f.kind}")
+            state.log(f"kamikaze deals {arg} damage to {article(f.kind)}")
         if kind == "ambush":
-            state.log(f"ambush deals {arg} damage to a {f.kind}")
+            state.log(f"ambush deals {arg} damage to {article(f.kind)}")
             b.stage, b.resume = "casualties", b.stage
     elif kind in ("overload", "overload_more"):
         _overload(state, b, side, seat, kind, arg, action)

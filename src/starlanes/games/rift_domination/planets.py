@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from starlanes.engine import Action, Decision
+from starlanes.engine.explain import article
 
 from . import battle, occ
 from .actions import Consume, FreeUpgrade, Land, Lift, Negotiate, action
@@ -93,7 +94,7 @@ def apply_planet_action(s: RiftState, seat: int, a: Action) -> None:
         for uid, u in list(s.units.of[seat].items()):
             if u.loc == point and u.landed:
                 s.units[uid] = u._replace(landed=False)
-        s.log(f"{s.seat_name(seat)} lifts off from {a.planet} aboard a {x.kind}")
+        s.log(f"{s.seat_name(seat)} lifts off from {a.planet} aboard {article(x.kind)}")
     elif isinstance(a, Land):
         landing = _ground_in_orbit(s, seat, point)
         owner = s.planet_owner[p]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starlanes.engine.explain import Refusal, normalise
+from starlanes.engine.explain import Refusal, article, normalise
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
@@ -174,7 +174,7 @@ def _check_words(s: RiftState, text: str, head: str, args: list[str],
             label = {"point": "a point of the board (system, orbit, border or wormhole)",
                      "upgrade|none": "an upgrade", "diplomat": "'diplomat'",
                      "group": "a unit or building of a battle (e.g. carrier or carrier[1/0])",
-                     "number": "a number"}.get(kind, f"a {kind}")
+                     "number": "a number"}.get(kind, article(kind))
             return _r(text, "unknown_token", f"'{word}' is not {label} of this game.")
     return None
 
@@ -264,7 +264,7 @@ def _recruit(s: RiftState, text: str, args: list[str], n: _Names) -> Refusal | N
     fx = s.fx[seat]
     cost = fx.unit_cost(s.stats[seat][unit]) if fx else 0
     if cost > s.resources[seat]:
-        return _r(text, "cost", f"a {unit} costs {cost} resources; you have "
+        return _r(text, "cost", f"{article(unit)} costs {cost} resources; you have "
                   f"{s.resources[seat]}.", "RD-REC-02")
     return None
 

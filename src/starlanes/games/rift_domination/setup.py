@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from starlanes.engine import Action, ContentError
+from starlanes.engine.explain import article
 
 from . import occ
 from .actions import ChooseHome, KeepFaction, PlaceTile, RepickFaction
@@ -91,7 +92,7 @@ def apply_tile(s: RiftState, a: Action) -> None:
     kind, value = s.tile_in_hand
     s.tile_kind[p] = kind
     s.tile_value[p] = value
-    s.log(f"P{s.seat} places a {kind} tile on {a.planet}")
+    s.log(f"P{s.seat} places {article(kind)} tile on {a.planet}")
     if _untiled(s):
         s.seat = (s.seat + 1) % s.n
         s.tile_in_hand = s.tile_bag.pop()
