@@ -212,7 +212,7 @@ def show_cmd(
         table.add_row(str(deck.cards.get(card.id, "")), escape(card.id), body)
     out.print(table)
     out.print("by type: " + ", ".join(f"{t} {n}" for t, n in summary["by_type"].items()))
-    out.print("curve (strength: cards): "
+    out.print("cost curve (points to Engage: cards): "
               + ", ".join(f"{s}: {n}" for s, n in summary["curve"].items()))
     for label in ("requires", "generates"):
         pts = summary[label]

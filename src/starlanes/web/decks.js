@@ -1,5 +1,5 @@
 // The Galactic Empires deck builder: the card pool in the table's card frames with filters
-// (empire, type, strength, text), the deck with its copies, cost curve and point types,
+// (empire, type, cost, text), the deck with its copies, cost curve and point types,
 // checked by the server against the construction rules after every change (the game's
 // own check: the rule and the card of each problem), its deck code to copy, a code to
 // import, and decks saved in this browser (localStorage) for the lobby's deck picker.
@@ -33,6 +33,11 @@ function savedDecks() {
   } catch {
     return [];
   }
+}
+
+// A card's cost: the points it requires to be Engaged, all types summed (GE-PTS).
+function costOf(card) {
+  return Object.values(card.requires || {}).reduce((a, b) => a + b, 0);
 }
 
 function majorEmpires() {
@@ -72,11 +77,11 @@ function drawPool() {
   const ids = Object.keys(data.cards).filter((id) => {
     const c = data.cards[id];
     return (!empire || c.empire === empire) && (!type || c.type === type)
-      && (!cost || String(c.strength) === cost) && (!onlyAllowed || allowed(c))
+      && (!cost || String(costOf(c)) === cost) && (!onlyAllowed || allowed(c))
       && (!text || `${id} ${c.name} ${c.text}`.toLowerCase().includes(text));
   }).sort((a, b) => {
     const x = data.cards[a], y = data.cards[b];
-    return x.type.localeCompare(y.type) || x.empire.localeCompare(y.empire) || x.strength - y.strength || x.name.localeCompare(y.name);
+    return x.type.localeCompare(y.type) || x.empire.localeCompare(y.empire) || costOf(x) - costOf(y) || x.name.localeCompare(y.name);
   });
   $("pool").replaceChildren(...ids.map((id) => frame(id, data.cards[id])));
   $("pool-count").textContent = `${ids.length} of ${Object.keys(data.cards).length} cards`;
@@ -89,12 +94,12 @@ function drawDeck() {
     return (x.type ?? "").localeCompare(y.type ?? "") || (x.name ?? a).localeCompare(y.name ?? b);
   });
   body.replaceChildren(...ids.map((id) => {
-    const c = data.cards[id] ?? { name: id, type_name: "?", strength: "" };
+    const c = data.cards[id] ?? { name: id, type_name: "?", requires: {} };
     return el("tr", { "data-card": id },
       el("td", { class: "ge-num" }, deck.cards[id]),
       el("td", {}, c.name),
       el("td", { class: "muted" }, c.type_name),
-      el("td", {}, c.strength || ""),
+      el("td", {}, c.type === "T" ? "" : costOf(c)),
       el("td", {},
         el("button", { type: "button", class: "small", "aria-label": `one copy less of ${c.name}`, onclick: () => add(id, -1) }, "\u2212"),
         " ",
@@ -130,18 +135,18 @@ function drawCheck() {
 function drawCurve(curve) {
   const keys = Object.keys(curve).map(Number);
   const top = Math.max(1, ...Object.values(curve));
-  const span = Math.max(8, ...keys);
+  const span = Math.max(6, ...keys);
   const w = 18, h = 80;
   const bars = [];
-  for (let s = 1; s <= span; s += 1) {
+  for (let s = 0; s <= span; s += 1) {
     const n = curve[s] ?? 0;
     const bh = Math.round((n / top) * h);
-    const x = (s - 1) * (w + 4);
+    const x = s * (w + 4);
     bars.push(svg("rect", { x, y: h - bh + 12, width: w, height: bh }),
       svg("text", { x: x + w / 2, y: 10, "text-anchor": "middle", class: "n" }, n || ""),
       svg("text", { x: x + w / 2, y: h + 24, "text-anchor": "middle" }, s));
   }
-  $("curve").replaceChildren(svg("svg", { class: "curve", viewBox: `0 0 ${span * (w + 4)} ${h + 28}`, width: "100%", role: "img", "aria-label": "cards by strength" }, ...bars));
+  $("curve").replaceChildren(svg("svg", { class: "curve", viewBox: `0 0 ${(span + 1) * (w + 4)} ${h + 28}`, width: "100%", role: "img", "aria-label": "cards by cost" }, ...bars));
 }
 
 function changed() {
@@ -245,7 +250,7 @@ async function main() {
   $("f-empire").append(el("option", { value: "generic" }, "generic"));
   const types = [...new Map(Object.values(data.cards).map((c) => [c.type, c.type_name])).entries()].sort();
   for (const [t, name] of types) $("f-type").append(el("option", { value: t }, `${name} (${t})`));
-  const costs = [...new Set(Object.values(data.cards).map((c) => c.strength))].sort((a, b) => a - b);
+  const costs = [...new Set(Object.values(data.cards).map(costOf))].sort((a, b) => a - b);
   for (const s of costs) $("f-cost").append(el("option", { value: s }, s));
   for (const d of data.decks) $("deck-start").append(el("option", { value: d.code }, d.name));
   for (const id of ["f-empire", "f-type", "f-cost", "f-allowed"]) $(id).addEventListener("change", drawPool);

@@ -38,7 +38,7 @@ from .content import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .content import Content
+    from .content import Card, Content
 
 NAME_LIMIT = 40
 """The longest deck name (characters, after runs of spaces are made one)."""
@@ -152,11 +152,16 @@ def check(content: Content, deck: DeckList) -> list[DeckProblem]:
     return out
 
 
+def cost_of(card: Card) -> int:
+    """A card's cost: the sum of the points it requires to be Engaged (GE-PTS)."""
+    return sum(card.requires.model_dump().values())
+
+
 def summary(content: Content, deck: DeckList) -> dict[str, Any]:
     """What a deck builder shows beside the list: ``size``, ``by_type`` (type letter ->
-    cards), ``curve`` (strength -> cards, for ships, bases, dragons and monsters: what
-    they cost to Engage grows with it), ``requires`` and ``generates`` (point type -> total
-    over the deck's cards, one per copy). Unknown cards are left out."""
+    cards), ``curve`` (cost -> cards, for every card but terrain: its cost is the sum of
+    the points it requires to be Engaged, GE-PTS), ``requires`` and ``generates`` (point
+    type -> total over the deck's cards, one per copy). Unknown cards are left out."""
     by_type: dict[str, int] = {}
     curve: dict[int, int] = {}
     requires: dict[str, int] = {}
@@ -166,8 +171,9 @@ def summary(content: Content, deck: DeckList) -> dict[str, Any]:
         if card is None:
             continue
         by_type[card.type] = by_type.get(card.type, 0) + k
-        if card.type in "SBDM":
-            curve[card.strength] = curve.get(card.strength, 0) + k
+        if card.type != "T":
+            cost = cost_of(card)
+            curve[cost] = curve.get(cost, 0) + k
         for pts, into in ((card.requires, requires), (card.generates, generates)):
             for point, v in pts.model_dump().items():
                 if v:
