@@ -89,7 +89,16 @@ def position(state: Any, seat: int, action: str = "") -> dict[str, Any] | None:
     determinised for the seat: only what it may see goes in), or None. The fleets' damage
     is what their LP lost so far (damage tiles and this battle's hits; shields come back
     in a new battle); the factions, the planet's combatant upgrades and the battle
-    options are the game's. Cards in hand are left out."""
+    options are the game's. Cards in hand are left out. Raises NotationError for an action
+    that is not legal."""
+    if action:
+        from starlanes.analysis.odds.battle import battle_after
+
+        if state.current_player() != seat:
+            return None
+        state = battle_after(state, state.game.read_action(state, action))
+        if state is None:
+            return None
     b = getattr(state, "battle", None)
     if b is None or seat not in b.seats:
         return None
