@@ -303,3 +303,41 @@ def test_no_serious_accessibility_problem_on_the_lobby_tables_and_replay_viewer(
     assert not {k: v for k, v in problems.items() if v}, problems
     assert not errors, errors
     page.close()
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+def test_the_guided_first_game_runs_to_its_end(browser, server, game):
+    """The lobby's guided first game (its guide file: fixed seed, bots, steps): the table
+    shows each step's hint with its rule and outlines the actions it teaches; playing them
+    walks the guide to its last step."""
+    errors: list[str] = []
+    page = new_page(browser, errors, 1366, 768)
+    page.goto(server.url("/"))
+    page.fill("#name", "Ann")
+    page.click(f'#learn-games button[data-guide="{game}"]')
+    page.wait_for_selector(TABLES[game][2])
+    page.wait_for_selector("#guide:not([hidden])", state="attached")
+    assert "guide=1" in page.url
+    hints = set()
+    for _ in range(120):
+        _wait_turn(page)
+        if page.locator("body").get_attribute("data-guide") == "done" \
+                or page.locator("body").get_attribute("data-turn") == "over":
+            break
+        seq = page.locator("body").get_attribute("data-seq")
+        hint = page.locator("#guide .guide-hint")
+        picks = page.locator("#groups button.guide-pick")
+        if hint.count():
+            hints.add(hint.inner_text())
+            assert page.locator("#guide .rule-id").inner_text().startswith("rule ")
+        target = picks.first if picks.count() else page.locator("#groups button.action").last
+        for details in page.locator("#groups details:not([open])").all():
+            details.locator("summary").click()
+        target.click()
+        _changed(page, seq)
+    assert page.locator("body").get_attribute("data-guide") == "done", \
+        (page.locator("body").get_attribute("data-turn"), hints, page.locator("#guide").inner_text())
+    assert "Guided game: done" in page.locator("#guide").inner_text()
+    assert len(hints) >= 3
+    assert not errors, errors
+    page.close()

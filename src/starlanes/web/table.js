@@ -15,6 +15,7 @@ import { announcement, drawLastMoves, highlight, Since } from "./memory.js";
 import { resultNodes } from "./gameover.js";
 import { rulesContent } from "./howto.js";
 import { connection, sheet } from "./layout.js";
+import { Guide, loadGuide } from "./guide.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -69,6 +70,7 @@ function drawBoard() {
 let module = null;
 let busy = false;
 let offline = false;
+let guide = null; // the guided first game, when the table was opened with ?guide=1
 const since = new Since(gameId);
 const layout = sheet();
 const keys = boardKeys($("board"), {
@@ -84,6 +86,7 @@ ctx.afterDraw = () => {
   keys.enhance();
   highlight($("board"), ctx.moves ?? []);
   layout.zoom.apply();
+  guide?.update(ctx.view, $("board"));
 };
 
 // ------------------------------------------------------------------ helpers
@@ -186,7 +189,12 @@ async function play(notation) {
   busy = true;
   $("act-error").textContent = "";
   try {
+    const step = guide?.current ?? null;
     await api.act(gameId, token, ctx.view.seq, notation);
+    if (guide) {
+      guide.played(notation, step);
+      guide.update(ctx.view, $("board"));
+    }
     // the new view may have come first, drawn with the old search: draw its actions again
     const searched = $("search").value !== "";
     $("search").value = "";
@@ -375,6 +383,10 @@ async function main() {
   document.body.dataset.game = view.game;
   module.setup?.(ctx);
   layout.zoom.apply();
+  if (new URLSearchParams(location.search).get("guide") && token) {
+    const data = await loadGuide(view.game).catch(() => null);
+    if (data) guide = new Guide(data, gameId, $("guide"));
+  }
   $("replay-link").href = `/replay?game=${encodeURIComponent(gameId)}`;
   $("seeded").setAttribute("aria-label", `seeded. ${SEEDED}`);
   tip($("seeded"), SEEDED);
