@@ -75,7 +75,9 @@ def test_the_budget_of_a_job_is_its_seconds_or_its_mcts_spec_seconds():
 def test_random_bots_keep_moving_while_slow_games_think(workers: int, threads: int | None,
                                                          capsys: pytest.CaptureFixture[str]):
     async def main() -> list[float]:
-        pool = BotPool(workers, threads=threads)
+        # nice=0: where other tests keep the cores busy a lower priority would starve the
+        # workers; this test is about the order jobs are served in
+        pool = BotPool(workers, threads=threads, nice=0)
         try:
             # start both worker processes (spawning one costs seconds on a slow machine)
             await asyncio.gather(pool.move(job("warm-1")), pool.move(job("warm-2")))
@@ -280,3 +282,25 @@ def test_the_watchdog_alone_ends_a_worker_whose_server_died(tmp_path: Path):
     """Without the parent-death signal (as on systems other than Linux) the worker's
     watchdog thread notices that its server is gone."""
     _kill_and_watch(tmp_path, "bots._parent_death_signal = lambda: None")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_start_with_the_pool_at_a_lower_cpu_priority():
+    """``start`` spawns the worker processes at once (a bot's first move does not wait for
+    Python to start) and they run ``NICE`` lower than the server, so a thinking bot takes
+    only what the server leaves of the cores."""
+    pool = BotPool(1)
+    try:
+        pool.start()
+        deadline = time.monotonic() + 60
+        while len(workers_of(os.getpid())) < 2:  # one for any bot, one kept for quick bots
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.05)
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        for worker in workers_of(os.getpid()):
+            deadline = time.monotonic() + 30  # it lowers its priority as it starts
+            while os.getpriority(os.PRIO_PROCESS, worker) != min(mine + bots.NICE, 19):
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+    finally:
+        pool.close()

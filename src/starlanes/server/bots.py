@@ -175,14 +175,15 @@ def _die_with_parent(parent_pid: int) -> None:
     threading.Thread(target=watch, name="starlanes-bot-watchdog", daemon=True).start()
 
 
-def _worker_main(conn: Connection, parent_pid: int) -> None:
-    """A worker process: lower its CPU priority by :data:`NICE`, say ``"ready"``, then
+def _worker_main(conn: Connection, parent_pid: int, nice: int = NICE) -> None:
+    """A worker process: lower its CPU priority by ``nice``, say ``"ready"``, then
     answer jobs from ``conn`` with ``(True, notation)`` or ``(False, exception)`` until
     the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent(parent_pid)
     with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice here
-        os.nice(NICE)
+        if nice:
+            os.nice(nice)
     try:
         conn.send("ready")
     except OSError:  # the pool gave up on this worker
@@ -239,15 +240,17 @@ class BotPool:
     server never waits for a bot.
 
     ``quick_seconds``: the largest budget of a quick job; ``overrun``: seconds a process
-    worker may think past a job's budget before it is killed."""
+    worker may think past a job's budget before it is killed; ``nice``: how much lower the
+    worker processes' CPU priority is than this process's (:data:`NICE`)."""
 
-    def __init__(self, workers: int = 2, *, quick_seconds: float = 1.0,
+    def __init__(self, workers: int = 2, *, quick_seconds: float = 1.0, nice: int = NICE,
                  threads: int | None = None, overrun: float = 60.0) -> None:
         if workers < 0:
             raise ValueError(f"workers must be 0 or more, not {workers}")
         self.workers = workers
         self.quick_seconds = quick_seconds
         self.overrun = overrun
+        self.nice = nice
         slots = max(workers, 2) if workers else (THREADS if threads is None else threads)
         if slots < 1:
             raise ValueError("a pool in thread mode needs at least one thread")
@@ -450,7 +453,8 @@ class _Slot:
                 return self._proc, self._conn
             ctx = multiprocessing.get_context("spawn")
             conn, child = ctx.Pipe()
-            proc = ctx.Process(target=_worker_main, args=(child, os.getpid()), daemon=True,
+            proc = ctx.Process(target=_worker_main, args=(child, os.getpid(), self.pool.nice),
+                               daemon=True,
                                name=self.thread.name)
             proc.start()
             child.close()
