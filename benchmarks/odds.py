@@ -1,13 +1,18 @@
 """Battle odds speed: exact Rift Domination space battles of mixed fleets (5v5, 10v10,
-20v20), engine Monte Carlo battles per second, and exact Interstellar Ambitions 6v6
-combats (given orders, and the attacker's best order).
+20v20; median and fastest of --repeat runs, set-up included and the dynamic programme
+alone), the estimate of battles over the exact bounds (400 v 400, 1,000 v 1,000), engine
+Monte Carlo battles per second, exact Interstellar Ambitions 6v6 combats (given orders,
+and the attacker's best order), and the start of ``starlanes odds --help``.
 
-Run: python benchmarks/odds.py [--mc-trials N]
+Run: python benchmarks/odds.py [--mc-trials N] [--repeat N]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
+import subprocess
+import sys
 import time
 
 from starlanes.analysis.odds import (
@@ -39,20 +44,35 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mc-trials", type=int, default=2000)
     ap.add_argument("--max-states", type=int, default=2_000_000)
+    ap.add_argument("--repeat", type=int, default=11)
     args = ap.parse_args()
+    rift_odds(RiftBattleSpec(parse_fleet("fighter"), parse_fleet("fighter")))  # warm up
     for name, (a, d) in FLEETS.items():
         spec = RiftBattleSpec(parse_fleet(a), parse_fleet(d))
-        t = time.perf_counter()
-        r = rift_odds(spec, method="exact", max_states=args.max_states)
-        dt = time.perf_counter() - t
-        pos, planet = position(spec)
-        s = start(pos, planet, 0)
-        t = time.perf_counter()
-        odds_of_battle(s, method="exact", max_states=args.max_states)
-        dp = time.perf_counter() - t
-        print(f"exact {name:>6}: {1000 * dt:9.1f} ms with set-up, {1000 * dp:9.1f} ms "
-              f"the dynamic programme  {r.states:>8} states  "
+        full, dp = [], []
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            r = rift_odds(spec, method="exact", max_states=args.max_states)
+            full.append(time.perf_counter() - t)
+            pos, planet = position(spec)
+            s = start(pos, planet, 0)
+            t = time.perf_counter()
+            odds_of_battle(s, method="exact", max_states=args.max_states)
+            dp.append(time.perf_counter() - t)
+        print(f"exact {name:>6}: {1000 * statistics.median(full):7.1f} ms with set-up "
+              f"(fastest {1000 * min(full):5.1f}), {1000 * statistics.median(dp):7.1f} ms the "
+              f"dynamic programme (fastest {1000 * min(dp):5.1f})  {r.states:>8} states  "
               f"attacker wins {100 * r.attacker_wins:6.2f}%")
+    for a, d in (("400 fighter", "400 fighter"), ("1000 fighter", "600 destroyer, 400 cruiser")):
+        t = time.perf_counter()
+        r = rift_odds(RiftBattleSpec(parse_fleet(a), parse_fleet(d)), trials=args.mc_trials)
+        dt = time.perf_counter() - t
+        print(f"{a} v {d}: {r.method}, {dt:6.2f} s, attacker wins {100 * r.attacker_wins:6.2f}% "
+              f"+- {100 * r.stderr['attacker_wins']:.2f}%")
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "starlanes.cli", "odds", "--help"], check=True,
+                   capture_output=True)
+    print(f"starlanes odds --help: {time.perf_counter() - t:6.2f} s")
     for name, (a, d) in FLEETS.items():
         spec = RiftBattleSpec(parse_fleet(a), parse_fleet(d))
         t = time.perf_counter()
