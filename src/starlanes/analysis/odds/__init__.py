@@ -7,10 +7,13 @@ see :mod:`.ia`.
 Rift Domination (rulebook BATTLE, WEAPONS AND RANGE, UNIT-SKILLS): :func:`rift_odds` for a
 battle given as fleets (:class:`RiftBattleSpec`), :func:`battle_odds_for_state` for the
 battle a seat is in, :func:`action_odds` for the battle an action would start. Exact odds
-come from dynamic programming over canonical battle states (:mod:`.rd_exact`); battles the
-exact model does not cover (Repair Rush, Overload, Kamikaze, Repair Bldg, battle cards) or
-whose state space passes ``max_states`` are simulated on the real engine (Monte Carlo,
-:mod:`.rd_sim`) and the report says so, with standard errors.
+come from dynamic programming over a grid of hit counts (:mod:`.rd_exact`, :mod:`.rd_grid`);
+battles the exact model does not cover (Repair Rush, Overload, Kamikaze, Repair Bldg,
+battle cards) are simulated on the real engine (Monte Carlo, :mod:`.rd_sim`), those whose
+state space passes ``max_states`` are estimated by a Monte Carlo of the same model, and the
+report says so, with standard errors. Fleets may hold damaged units (``KIND/N``) and, in
+space, carried ground units. The battle calculator's game-agnostic side is
+:mod:`.calculator`.
 
 Policies: ``casualties`` names the targeting policy of both shooters (the shooting player
 chooses who takes each hit, RD-HIT-13; see :data:`.policies.TARGETING`, default

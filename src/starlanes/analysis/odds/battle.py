@@ -31,8 +31,9 @@ def odds_of_battle(state: Any, *, casualties: str = DEFAULT_CASUALTIES,
                    play_cards: bool = False) -> OddsReport:
     """Odds of the Rift Domination battle running in ``state`` (``state.battle``), from
     where it stands. ``method``: ``auto`` (exact where the model covers the battle and the
-    state space stays under ``max_states`` live states per phase, else Monte Carlo with
-    ``trials`` battles), ``exact`` or ``monte-carlo``. With ``play_cards`` the seats play
+    state space stays under ``max_states`` cells of hit counts, else a Monte Carlo estimate
+    of the same model from ``trials`` battles; battles the model does not cover are
+    simulated on the engine), ``exact`` or ``monte-carlo`` (the engine). With ``play_cards`` the seats play
     the battle cards they hold at the first chance (simulated: the exact model plays none).
 
     Raises OddsError when there is no battle or ``exact`` is impossible, BadOptionError for

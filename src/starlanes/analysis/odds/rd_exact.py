@@ -4,13 +4,15 @@ RANGE, UNIT-SKILLS; RD-BAT-02..12, RD-HIT-01..15, RD-SKL-02, RD-SKL-12).
 The combatants are read from the engine's own :class:`~starlanes.games.rift_domination.
 battle_model.Battle` as the game starts it, and hit chances come from its
 :func:`~starlanes.games.rift_domination.battle_model.needed_roll`, so the model and the
-game share one hit table. A battle state is canonical: per side the sorted tuple of
-``(type, LP left, shields left)`` of living combatants, with the phase and close round.
-Probability mass is pushed forward phase by phase (far, mid, close, then further close
-rounds until a side falls, retreats, or the attacker must leave after the last round);
-per phase each side's number of hits has the exact distribution of its dice (a sum of
-binomials, one per needed roll), and hits are placed one at a time by the targeting
-policy. Results of placing ``h`` hits on a fleet and of a fleet's dice are memoised.
+game share one hit table. A fleet is per side the sorted tuple of ``(type, LP left,
+shields left)`` of living combatants; hits are placed one at a time by the targeting
+policy, so a fleet after ``k`` hits depends on ``k`` alone and a battle state is a cell of
+hit counts (:mod:`.rd_grid` steps the grid). Probability mass is pushed forward phase by
+phase (far, mid, close, then further close rounds until a side falls, retreats, or the
+attacker must leave after the last round); per phase each side's number of hits has the
+exact distribution of its dice (a sum of binomials, one per needed roll, memoised). The
+state space, ``(attacker hit points + 1) x (defender hit points + 1)`` cells, is known
+before any work (:meth:`RiftExact.check_size`).
 
 Modelled: simultaneous and sequential fire (``battle_fire``), first strike, faction hit
 bonuses, Rocket Barrage, Taunt, Defensive Ring (part of the starting LP and shields),
