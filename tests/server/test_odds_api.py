@@ -11,7 +11,20 @@ import pytest
 from starlanes.analysis.odds import RiftBattleSpec, parse_fleet, rift_odds
 from starlanes.server import odds_api
 
-from .conftest import auth, create, join
+from .conftest import auth, create, join, test_config
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    """One server for the module (these tests change nothing the others read)."""
+    from fastapi.testclient import TestClient
+
+    from starlanes.server.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path_factory.mktemp('odds') / 'server.db'}",
+                     bot_workers=0, config=test_config())
+    with TestClient(app) as c:
+        yield c
 
 
 def test_games_and_forms(client):
