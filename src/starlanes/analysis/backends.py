@@ -133,9 +133,40 @@ def _play_batch(play: Play, batch: Sequence[Job]) -> list[tuple[int, dict[str, A
     return [play(job) for job in batch]
 
 
+#: A run with fewer jobs than this that starts its own Ray gets a note: starting and
+#: stopping a local Ray (10-20 s on a small machine) outweighs the games.
+SHORT_RAY_RUN = 200
+
+
+def ray_connect_error(address: str | None, error: BaseException) -> str:
+    """The message for a Ray cluster that could not be reached or joined at ``address``:
+    what failed, and what to check (the address; token authentication, which a cluster
+    started with ``RAY_AUTH_MODE=token``, Ray's default in newer releases, requires of
+    every driver; ``ray[client]`` for ``ray://``)."""
+    where = address or "a new local Ray"
+    text = f"cannot connect to the Ray cluster at {where}: {type(error).__name__}"
+    detail = str(error).strip().splitlines()
+    if detail:
+        text += f" ({detail[-1][:200]})"
+    cause = f"{error} {error.__cause__ or ''}".lower()
+    if "auth" in cause or "token" in cause:
+        text += " - the cluster refused this driver's authentication token"
+    hints = ["check the address (HOST:6379 for the head's GCS port, ray://HOST:10001 for "
+             "Ray Client)"]
+    if os.environ.get("RAY_AUTH_MODE", "") != "token":
+        hints.append("a cluster with token authentication accepts only drivers started "
+                     "with RAY_AUTH_MODE=token and its token (in ~/.ray/auth_token, or "
+                     "RAY_AUTH_TOKEN_PATH=FILE, or RAY_AUTH_TOKEN); see docs/lab.md")
+    if address is not None and address.startswith("ray://"):
+        hints.append("ray:// needs Ray Client: pip install 'starlanes[ray]' here and "
+                     "'ray[client]' on the head")
+    return text + "; " + "; ".join(hints)
+
+
 def _play_on_ray(jobs: Sequence[Job], play: Play, workers: int, address: str | None,
                  done: Callable[[int, dict[str, Any]], None]) -> None:
-    """Send ``jobs`` to Ray in batches and stream the rows back as tasks finish."""
+    """Send ``jobs`` to Ray in batches and stream the rows back as tasks finish. Raises
+    BadOptionError (:func:`ray_connect_error`) when the cluster cannot be joined."""
     import ray
 
     started = not ray.is_initialized()
@@ -144,7 +175,18 @@ def _play_on_ray(jobs: Sequence[Job], play: Play, workers: int, address: str | N
                                   "configure_logging": False}
         if address is None:
             kwargs["num_cpus"] = max(1, workers)
-        ray.init(address=address, **kwargs)
+            if len(jobs) < SHORT_RAY_RUN:
+                Console(stderr=True).print(
+                    f"[yellow]note: starting a local Ray for {len(jobs)} games; its start "
+                    "and stop (10-20 s on a small machine) may outweigh the games: "
+                    "--backend local is quicker here, or start Ray once with 'ray start "
+                    "--head' and pass --ray-address 127.0.0.1:6379 to every run[/yellow]")
+        try:
+            ray.init(address=address, **kwargs)
+        except (ConnectionError, RuntimeError, ValueError, OSError, TimeoutError) as e:
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+            raise BadOptionError(ray_connect_error(address, e)) from None
     try:
         slots = max(1, int(ray.cluster_resources().get("CPU", workers)))
         size = max(1, math.ceil(len(jobs) / (slots * TASKS_PER_WORKER)))
