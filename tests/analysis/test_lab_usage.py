@@ -208,3 +208,18 @@ def test_json_stdout_holds_only_the_report(workers: str) -> None:
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["games"] == 2
     assert "library warning" in proc.stderr and "C-level warning" in proc.stderr
+
+
+def test_time_budgeted_agents_are_flagged() -> None:
+    """Issue 28: an agent that searches against the clock makes a run depend on load and
+    worker count; the lab says so (and iteration budgets raise nothing)."""
+    from starlanes.analysis.backends import time_budget_warning
+
+    assert time_budget_warning(["heuristic", "mcts:iterations=10"], "galactic-domination") \
+        is None
+    text = time_budget_warning(["mcts:seconds=0.01", "heuristic"], "galactic-domination")
+    assert text is not None and "mcts:seconds=0.01" in text and "iterations=N" in text
+    proc = run("simulate", "galactic-domination", "--games", "1", "--agents",
+               "mcts:seconds=0.001", "--action-cap", "40", timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "against the clock" in proc.stderr

@@ -19,7 +19,7 @@ from starlanes import __version__
 from starlanes.agents import make_agent, parse_spec
 from starlanes.analysis import DEFAULT_ACTION_CAP, RunInterrupted, timed_tournament
 from starlanes.analysis import play_game as run_game
-from starlanes.analysis.backends import check_backend, run_jobs
+from starlanes.analysis.backends import check_backend, run_jobs, time_budget_warning
 from starlanes.analysis.lab import content_fingerprint
 from starlanes.analysis.tournament import _play_job
 from starlanes.cli.app import (
@@ -118,6 +118,8 @@ def simulate(
         make_agent(spec, game, 0)
     seat_agents(specs, n, 0)
     check_backend(backend, ray_address)
+    if (timed := time_budget_warning(specs, game)) is not None:
+        err.print(f"[yellow]warning: {escape(timed)}[/yellow]")
     spread = workers > 1 or backend != "local"
     if save_records is not None:
         if spread:
@@ -220,6 +222,8 @@ def tournament(
     if plot is not None:
         writable_file(plot, "--plot file")
     check_backend(backend, ray_address)
+    if (timed := time_budget_warning(specs, game)) is not None:
+        err.print(f"[yellow]warning: {escape(timed)}[/yellow]")
     try:
         report = timed_tournament(game, specs, n, games, seed, opts, workers, action_cap,
                                   backend=backend, address=ray_address)
