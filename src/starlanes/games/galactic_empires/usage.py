@@ -59,8 +59,9 @@ def catalogue(state: GameState) -> dict[str, list[str]]:
 
 def score_sources(state: GameState) -> list[dict[str, float]]:
     """Per seat, Sector HQ damage taken by cause, read from the log: each ``Sector HQ of
-    Pn takes N`` line is put down to the line before it (``... allocates`` -> fire,
-    ``... plays`` -> card, ``... deck is exhausted`` -> attrition, else other)."""
+    Pn takes N`` line is put down to the line before it, reactions and counters in between
+    skipped (``... allocates`` -> fire, ``... plays`` -> card, ``... deck is exhausted`` ->
+    attrition, else other)."""
     s: Any = state
     out: list[dict[str, float]] = [{} for _ in range(s.n)]
     lines = s.log_lines
@@ -68,7 +69,10 @@ def score_sources(state: GameState) -> list[dict[str, float]]:
         m = _HQ_LINE.match(line)
         if m is None:
             continue
-        before = lines[i - 1] if i else ""
+        j = i - 1
+        while j > 0 and (" reacts with " in lines[j] or " counters with " in lines[j]):
+            j -= 1  # a reaction or counter in the damage's window: the cause is before it
+        before = lines[j] if j >= 0 else ""
         if "deck is exhausted" in before:
             cause = "attrition"
         elif " allocates " in before:
