@@ -168,7 +168,7 @@ function combat(view, ctx) {
   });
   const rolls = cb.rolls.length ? el("p", { class: "ia-dice" }, "Dice: ", ...cb.rolls.flatMap((r, i) => [i ? " | " : "", ...r.map((d) => die(ctx, d))]), ` \u00b7 totals ${cb.totals.join(" : ")}`) : "";
   const box = el("section", { class: "ia-box ia-combat" }, el("h3", {}, `${cb.kind} at level ${cb.level}: stage ${cb.stage}`), ...lines, rolls,
-    el("p", {}, el("a", { class: "odds-link", href: `/odds?from=${encodeURIComponent(location.pathname.split("/").pop())}`, target: "_blank", rel: "noopener" }, "open in the battle calculator")));
+    location.pathname.startsWith("/games/") ? el("p", {}, el("a", { class: "odds-link", href: `/odds?from=${encodeURIComponent(location.pathname.split("/").pop())}`, target: "_blank", rel: "noopener" }, "open in the battle calculator")) : "");
   const pending = view.observation.pending;
   if (view.your_turn && pending?.kind === "order") {
     box.append(ctx.orderPlan.length ? el("p", {}, "placing your ships in the chosen order...") : orderPicker(view, ctx));

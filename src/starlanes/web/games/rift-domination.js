@@ -260,7 +260,7 @@ function drawPanels(view, ctx) {
     const battle = panel(ctx, `Battle at ${b.at} (${b.kind})`,
       el("p", {}, icon("common", "battle", { size: 18 }), " ", seatMark(b.attacker), ` P${b.attacker} attacks `, seatMark(b.defender), ` P${b.defender}; phase: ${b.phase}`),
       b.pending ? el("p", {}, `waiting: ${b.pending.join(" ")}`) : "",
-      el("p", {}, el("a", { class: "odds-link", href: `/odds?from=${encodeURIComponent(location.pathname.split("/").pop())}`, target: "_blank", rel: "noopener" }, "open in the battle calculator")),
+      location.pathname.startsWith("/games/") ? el("p", {}, el("a", { class: "odds-link", href: `/odds?from=${encodeURIComponent(location.pathname.split("/").pop())}`, target: "_blank", rel: "noopener" }, "open in the battle calculator")) : "",
       el("div", { class: "scroll-x" }, el("table", { class: "battle" }, el("tr", {}, ...["side", "unit", "life", "shields", "weapons (close/mid/long)"].map((h) => el("th", { scope: "col" }, h))), ...rows)));
     battle.classList.add("battle-panel");
     out.push(battle);
