@@ -1,6 +1,7 @@
 """Galactic Empires' mechanisms for the lab's usage report (``starlanes balance --usage``).
 
-Categories: ``card played`` (by card id: ``play NAME#COPY ...``), ``card type played``
+Categories: ``card played`` (by card id: ``play NAME#COPY ...``, and reaction or counter
+cards played in a window), ``card type played``
 (terrain, ship, base, crew, equipment, occurrence, hazard, monster, dragon, Sector HQ card),
 ``card discarded`` and ``special used``: operating a card's function, studying, repairs and
 heals, scuttling, reacting in a window, volleys, distortion, relocating, reserve swaps,
@@ -27,22 +28,25 @@ TYPE_NAMES = {"T": "terrain", "S": "ship", "B": "base", "C": "crew", "E": "equip
               "O": "occurrence", "H": "hazard", "M": "monster", "D": "dragon",
               "Q": "sector hq card"}
 
-SPECIALS = ("operate", "study", "repair", "heal", "scuttle", "react", "volley", "distort",
-            "relocate", "swap", "separate", "combine", "celebrate", "withdraw", "charge")
+SPECIALS = ("operate", "study", "repair", "heal", "scuttle", "react", "counter", "volley",
+            "distort", "relocate", "swap", "separate", "combine", "celebrate", "withdraw",
+            "charge")
 
 _HQ_LINE = re.compile(r"^Sector HQ of P(?P<seat>\d+) takes (?P<n>\d+) ")
 
 
 def action_uses(state: GameState, seat: int, action: object) -> list[tuple[str, str]]:
     """The ``(category, entry)`` pairs ``action`` uses: a card play gives both
-    ``("card played", "red_dwarf")`` and ``("card type played", "terrain")``."""
+    ``("card played", "red_dwarf")`` and ``("card type played", "terrain")``; a reaction or
+    counter card played in a window also gives ``("special used", "react"/"counter")``."""
     kind = getattr(action, "kind", "")
-    if kind in ("play", "discard"):
+    if kind in ("play", "react", "counter", "discard"):
         s: Any = state
         card = s.card(action.a)  # type: ignore[attr-defined]
         if kind == "discard":
             return [("card discarded", card.id)]
-        return [("card played", card.id), ("card type played", TYPE_NAMES[card.type])]
+        uses = [("card played", card.id), ("card type played", TYPE_NAMES[card.type])]
+        return uses + ([("special used", kind)] if kind != "play" else [])
     if kind in SPECIALS:
         return [("special used", kind)]
     return []
