@@ -11,6 +11,7 @@ a game without explanations falls back to its notation.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,8 @@ from rich.markup import escape
 
 from starlanes.engine import Action, GameState
 from starlanes.engine.explain import ActionDescription, EntryText, Refusal
+
+from .common import seat_label
 
 LAST_KINDS = frozenset({"turn", "end", "done", "pass"})
 """Kinds listed after all others."""
@@ -188,9 +191,10 @@ def _entry_lines(e: EntryText) -> list[str]:
     return out
 
 
-def _walk(node: Any, path: str = "") -> list[tuple[str, dict[str, Any]]]:
-    """Every dict with an ``id`` in an observation, with where it was found."""
-    found: list[tuple[str, dict[str, Any]]] = []
+def _walk(node: Any, path: str = "") -> list[tuple[str, Any]]:
+    """Every dict with an ``id`` in an observation, and every card written ``name#n`` in a
+    list (a hand, a reserve, a discard pile), with the key it was found under."""
+    found: list[tuple[str, Any]] = []
     if isinstance(node, dict):
         if "id" in node and not isinstance(node["id"], (dict, list)):
             found.append((path, node))
@@ -198,43 +202,109 @@ def _walk(node: Any, path: str = "") -> list[tuple[str, dict[str, Any]]]:
             found.extend(_walk(v, k))
     elif isinstance(node, list):
         for v in node:
-            found.extend(_walk(v, path))
+            if isinstance(v, str) and _INSTANCE.fullmatch(v):
+                found.append((path, v))
+            else:
+                found.extend(_walk(v, path))
     return found
 
 
-def _observed_lines(where: str, obj: dict[str, Any]) -> list[str]:
-    kind = where.rstrip("s") or "object"
-    fields = ", ".join(f"{k} {v}" for k, v in obj.items() if k != "id" and v not in (None, []))
-    return [f"[bold]{escape(kind)} {escape(str(obj['id']))}[/bold] on the table: "
-            f"{escape(fields)}"]
+_INSTANCE = re.compile(r"([A-Za-z0-9_.+-]*)#(\d+)")
+"""A thing as the tables print it: ``gas_giant#26`` (a card and its number), ``r#1`` (a
+colour's ship 1), ``#5``."""
+_KEEP_ZERO = frozenset({"shields", "hull", "lp", "ap", "strength", "vp", "resources"})
+"""Keys whose 0 is news (shields down, no action points left); other zeros (no damage,
+no research) are left out of ``info``."""
+
+
+def _fact(key: str, value: Any, state: GameState) -> str | None:
+    """One readable fact of an observed object, or None when it says nothing."""
+    words = key.replace("_", " ")
+    if key in ("owner", "holder", "controller"):
+        if value is None or value == -1:
+            return "no owner"
+        return f"held by {seat_label(state, value)}" if isinstance(value, int) else (
+            f"held by {value}")
+    if value is None or value == -1 or value is False or value in ([], (), {}, ""):
+        return None
+    if value is True:
+        return words
+    if value == 0 and not isinstance(value, bool) and key not in _KEEP_ZERO:
+        return None
+    if isinstance(value, list | tuple):
+        return f"{words} {', '.join(str(v) for v in value)}"
+    return f"{words} {value}"
+
+
+def _observed_lines(where: str, obj: Any, state: GameState) -> list[str]:
+    kind = where.rstrip("s").replace("_", " ") or "object"
+    if isinstance(obj, str):  # a card in a list: ``gas_giant#26`` in a hand
+        place = {"hand": "in the hand", "reserve": "in the reserve",
+                 "discards": "in a discard pile", "discard": "in the discard pile"}.get(
+                     where, f"in {where.replace('_', ' ')}" if where else "on the table")
+        return [f"[bold]{escape(obj)}[/bold] {escape(place)}"]
+    facts = [f for k, v in obj.items() if k != "id" and (f := _fact(k, v, state))]
+    return [f"[bold]{escape(kind)} {escape(str(obj['id']))}[/bold] on the table"
+            + (f": {escape(', '.join(facts))}" if facts else "")]
+
+
+def _named(obj: Any) -> str:
+    """The content id an observed object is an instance of ('' if none)."""
+    if isinstance(obj, str):
+        return obj.partition("#")[0].lower()
+    for key in ("kind", "card", "unit", "type"):
+        if isinstance(obj.get(key), str):
+            return obj[key].lower()
+    return ""
 
 
 def info_lines(state: GameState, seat: int, thing: str) -> list[str]:
-    """Everything known about ``thing`` (an id or a name; ``#5`` or ``5`` for a ship):
-    its content entry and, if it is on the table, what the seat can see of it."""
-    want = thing.strip().lower().lstrip("#")
-    if not want:
+    """Everything known about ``thing`` in any form the table prints: an id or a name
+    (``A1a``, ``destroyer``, ``Gas Giant``), a numbered thing (``5``, ``#5``), a card or a
+    ship with its number (``gas_giant#26``, ``r#1``): its content entry and, where it is on
+    the table or in the seat's own hand, what the seat can see of it (never more than the
+    seat's observation holds)."""
+    want = thing.strip().lower()
+    if not want.lstrip("#"):
         return ["info needs a name: info THING (a unit, card, planet, ship ...)"]
+    form = _INSTANCE.fullmatch(want)
+    number = form.group(2) if form else (want if want.isascii() and want.isdigit() else "")
+    named = form.group(1) if form else ""
     entries = _entries(state)
     exact = [e for e in entries if want in (e.id.lower(), e.name.lower())]
     out: list[str] = []
-    on_table = [(w, o) for w, o in _walk(state.observation(seat))
-                if str(o["id"]).lower() == want]
+    on_table = []
+    for where, obj in _walk(state.observation(seat)):
+        if isinstance(obj, str):
+            hit = bool(number) and obj.lower().endswith(f"#{number}") and (
+                not named or obj.lower() == want)
+        else:
+            ident = str(obj["id"]).lower()
+            hit = ident == want or (bool(number) and ident.lstrip("#") == number)
+        if hit:
+            on_table.append((where, obj))
     for where, obj in on_table[:3]:
-        out.extend(_observed_lines(where, obj))
-        kind = str(obj.get("kind", "")).lower()
+        out.extend(_observed_lines(where, obj, state))
+        kind = _named(obj)
         exact += [e for e in entries if kind and e.id.lower() == kind and e not in exact]
+    if named and not on_table:  # ``gas_giant#99``: the card, though not in sight
+        card = [e for e in entries if e.id.lower() == named and e not in exact]
+        if card:
+            out.append(f"no {escape(want)} is in sight; the card:")
+            exact += card
     for e in exact:
         out.extend(_entry_lines(e))
     if out:
         return out
     loose = [e for e in entries if e.id.lower().startswith(want)
-             or want in e.name.lower()]
+             or want in e.name.lower()] if not number else []
     if len(loose) == 1:
         return _entry_lines(loose[0])
     if loose:
         names = ", ".join(e.id for e in loose[:12])
         return [f"{escape(thing)!r} matches several entries: {escape(names)}"]
+    if number:
+        return [f"nothing numbered {escape(number)} is on the table or in your hand"]
     if not entries:
         return [f"nothing called {escape(thing)!r} is on the table (this game lists no "
                 "content entries yet)"]

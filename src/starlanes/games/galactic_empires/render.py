@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .state import HQ_LIMIT, POOL_NAMES
-from .texts import display
+from .texts import card_summary, display
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
@@ -82,6 +82,19 @@ def _fleet(s: GEState, seat: int) -> RenderableType:
                  border_style=SEAT_STYLES[seat % len(SEAT_STYLES)])
 
 
+def _hand(s: GEState, title: str, cards: list[int]) -> Text:
+    """A hand with every card's text: ``[T] Gas Giant (gas_giant#26): terrain, Generic;
+    strength 5; generates 2 energy. ...`` one card a line (what it does, before playing)."""
+    t = Text(f"{title}:" + ("" if cards else " empty"))
+    for inst in cards:
+        c = s.card(inst)
+        t.append(f"\n  [{c.type}] ", style="dim")
+        t.append(c.name, style="bold")
+        t.append(f" ({s.name(inst)}): ")
+        t.append(card_summary(c, s.content))
+    return t
+
+
 def render(state: GEState, seat: int, spectator: bool = False) -> RenderableType:
     """The table as ``seat`` may see it (``spectator``: an onlooker following ``seat``, as in
     ``replay --step``; nobody is "you")."""
@@ -100,9 +113,7 @@ def render(state: GEState, seat: int, spectator: bool = False) -> RenderableType
     parts.append(Text(f"points: {pool or 'none'}; card plays used: {s.plays}/3"))
     if 0 <= seat < s.n:
         whose = f"P{seat}'s" if spectator else f"your (P{seat})"
-        hand = Text(f"{whose} hand: ")
-        hand.append(", ".join(display(s, c) for c in s.hands[seat]) or "empty")
-        parts.append(hand)
+        parts.append(_hand(s, f"{whose} hand", s.hands[seat]))
         parts.append(Text(f"{whose} reserve: " + (", ".join(
             display(s, c) for c in s.reserve[seat]) or "empty")))
     if s.stack:
