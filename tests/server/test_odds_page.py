@@ -157,3 +157,57 @@ def test_from_a_table_without_a_battle_reads_the_seat_from_storage(server, brows
     assert token not in page.url
     ctx.close()
     assert not errors
+
+
+def _heuristic_actions(n: int) -> list[tuple[int, str]]:
+    """The first ``n`` actions (seat, notation) of a seeded heuristic game (seed 1): after
+    111 of them the first seat's fleet meets one with 3 infantry aboard."""
+    import starlanes
+    from starlanes.agents.registry import make_agent
+
+    s = starlanes.load("rift-domination", players=2, seed=1).new_initial_state()
+    bots = [make_agent("heuristic", "rift-domination", k) for k in (1, 2)]
+    out = []
+    for _ in range(n):
+        seat = s.current_player()
+        action = bots[seat].act(s)
+        out.append((seat, str(action)))
+        s.apply(action)
+    return out
+
+
+def test_a_battle_at_a_table_opens_in_the_calculator(server, browser):
+    with httpx.Client(base_url=server.url("")) as c:
+        r = c.post("/api/games", json={"game": "rift-domination", "players": 2,
+                                       "seats": ["human", "human"], "seed": 1})
+        gid = r.json()["id"]
+        tokens = [join(c, gid, "Ann", 0), join(c, gid, "Bob", 1)]
+        seq = 0
+        for seat, notation in _heuristic_actions(111):
+            r = c.post(f"/api/games/{gid}/actions", json={"seq": seq, "action": notation},
+                       headers={"Authorization": f"Bearer {tokens[seat]}"})
+            assert r.status_code == 200, r.text
+            seq = r.json()["seq"]
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    table = _page(ctx, errors)
+    table.goto(server.url(f"/games/{gid}?token={tokens[1]}"))
+    link = table.locator(".battle-panel a.odds-link")
+    link.wait_for()
+    with ctx.expect_page() as opened:
+        link.click()
+    page = opened.value
+    page.wait_for_selector("#fleet-defender li[data-entry='infantry']")
+    page.wait_for_selector("body[data-odds='ready']")
+    assert tokens[1] not in page.url and "from=" not in page.url
+    playwright_api.expect(page.locator("#origin")).to_contain_text("your seat is in")
+    assert page.locator("#fleet-defender li[data-entry='infantry'] .count").inner_text() == "3"
+    api = httpx.post(server.url("/api/odds"), json={
+        "game": "rift-domination", "attacker": "carrier, 4 fighter, 4 destroyer",
+        "defender": "fighter, 3 infantry, 2 destroyer, carrier",
+        "settings": {"attacker_faction": "ilune_seers",
+                     "defender_faction": "korrath_hegemony"}}).json()
+    playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text(
+        f"{100 * api['attacker_win_total']:.2f}%")
+    ctx.close()
+    assert not errors
