@@ -28,7 +28,7 @@ DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZES = [(360, 740), (390, 844), (768, 1024), (1366, 768), (1920, 1080)]
 TABLES = {  # players, seed, the board's selector, seat 0's decisions taken first
     "galactic-domination": (2, 3, ".gd-board", 12),
-    "rift-domination": (2, 5, ".rd-board", 16),
+    "rift-domination": (2, 5, ".rd-board", 36),
     "interstellar-ambitions": (3, 2, ".ia-table", 8),
     "galactic-empires": (2, 1, ".ge-table", 6),
 }
@@ -131,6 +131,11 @@ def test_every_table_fits_every_screen_and_every_action_is_reachable(browser, ta
             page.click("#sheet-handle")
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=DOCS_SHOTS / f"{game}-{width}.png")
+        if game == "rift-domination" and width == 1366:
+            # a planet's facts (tile, upgrades, units) in the card beside the board
+            page.hover("#board [data-planet] circle >> nth=0")
+            page.wait_for_selector("#facts:not([hidden]) h3")
+            page.screenshot(path=DOCS_SHOTS / "rift-domination-planet-facts.png")
         no_horizontal_scroll(page)
         page.close()
     assert not errors, errors
@@ -297,9 +302,10 @@ def test_no_serious_accessibility_problem_on_the_lobby_tables_and_replay_viewer(
     page.click("#rules-button")
     page.wait_for_selector("#rules-toc li")
     problems["rules"] = _axe_problems(page)
-    page.goto(server.url(f"/replay?game={gids['galactic-domination']}&step=0"))
-    page.wait_for_selector(".gd-board")
+    page.goto(server.url(f"/replay?game={gids['rift-domination']}"))
+    page.wait_for_selector(".rd-board")
     problems["replay"] = _axe_problems(page)
+    page.screenshot(path=DOCS_SHOTS / "replay-viewer.png")
     assert not {k: v for k, v in problems.items() if v}, problems
     assert not errors, errors
     page.close()

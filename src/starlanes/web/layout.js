@@ -33,7 +33,10 @@ export function sheet() {
     phone: () => phone.matches,
     // open (true) or close the sheet; on wide screens it is always open
     open: (open) => { if (phone.matches) set(open); },
-    zoom: { apply: () => { zoom.apply(); if (zoomBox) zoomBox.hidden = !$("board").querySelector("svg.zoomable"); } },
+    zoom: {
+      apply: () => { zoom.apply(); if (zoomBox) zoomBox.hidden = !$("board").querySelector("svg.zoomable"); },
+      focus: (cx, cy, s) => zoom.focus(cx, cy, s),
+    },
   };
 }
 

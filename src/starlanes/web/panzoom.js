@@ -96,8 +96,19 @@ export function panZoom(box, buttons) {
     const [px, py] = local(e);
     zoom(e.deltaY < 0 ? 1.15 : 1 / 1.15, px, py);
   }, { passive: false });
+  // show the part of the board around (cx, cy) (board units) at scale s
+  function focus(cx, cy, s) {
+    const root = target();
+    if (!root) return;
+    const [, , bw, bh] = (root.dataset.base || root.getAttribute("viewBox")).split(/\s+/).map(Number);
+    const [bx, by] = (root.dataset.base || root.getAttribute("viewBox")).split(/\s+/).map(Number);
+    z.s = Math.max(1, Math.min(MAX, s));
+    z.x = cx - bx - bw / z.s / 2;
+    z.y = cy - by - bh / z.s / 2;
+    apply();
+  }
   buttons.zoomIn?.addEventListener("click", () => zoom(1.4));
   buttons.zoomOut?.addEventListener("click", () => zoom(1 / 1.4));
   buttons.reset?.addEventListener("click", () => { z.s = 1; z.x = 0; z.y = 0; apply(); });
-  return { apply, zoom };
+  return { apply, zoom, focus };
 }

@@ -59,6 +59,9 @@ const ctx = {
   play,
   tip,
   facts,
+  // a board too large for a phone starts zoomed in on the seat's part of it
+  focusOn: (cx, cy, scale) => layout.zoom.focus(cx, cy, scale),
+  phone: () => layout.phone(),
   redraw: () => drawBoard(),
   el,
 };

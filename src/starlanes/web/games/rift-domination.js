@@ -208,6 +208,15 @@ export function draw(view, ctx) {
   }
   root.addEventListener("click", () => ctx.select(null));
   ctx.board.replaceChildren(root);
+  // on a phone the whole map is too small to tap: start zoomed in on this seat's units
+  if (!ctx.focused && ctx.phone?.() && view.you !== null && view.you !== undefined) {
+    const mine = obs.units.find((u) => u.owner === view.you && pos[u.at]) ?? obs.planets.find((p) => p.owner === view.you);
+    const at = mine ? pos[mine.at ?? mine.id] : null;
+    if (at) {
+      ctx.focused = true;
+      ctx.focusOn?.(at.x, at.y, 2.4);
+    }
+  }
   drawPanels(view, ctx);
 }
 
