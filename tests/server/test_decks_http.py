@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from starlanes.games.galactic_empires import deck_code, decks
 from starlanes.games.galactic_empires.content import load_content
 
-from .conftest import auth, create, view
+from .conftest import auth, create, finish, view
 
 CONTENT = load_content()
 GE = "galactic-empires"
@@ -141,3 +141,15 @@ def test_record_after_the_game_holds_every_deck(client: TestClient) -> None:
         time.sleep(0.05)
     record = client.get(f"/api/games/{gid}/record").json()
     assert record["options"]["seat_setup"] == [code0, code1]
+
+
+def test_a_rematch_keeps_the_decks(client: TestClient) -> None:
+    code, _ = _code("mechad", "Holdfast")
+    gid = create(client, GE, ["human", "random"], options={**STANDARD, "turn_cap": 2})
+    token = _join(client, gid, "Ann", 0, code)["token"]
+    finish(client, gid, token)
+    r = client.post(f"/api/games/{gid}/rematch", headers=auth(token))
+    assert r.status_code == 201, r.text
+    again = client.app.state.service.games[r.json()["id"]]
+    assert again.row.options["seat_setup"] == [code, ""]
+    assert again.gathering  # its human seat is open again: that player may bring another
