@@ -26,7 +26,8 @@ Routes (all under ``/api`` except the pages and the health checks):
 - ``GET /api/games/{id}/replay?step=&seat=`` the view at a step (spectators' view of a
   running game; any seat's once it is over); ``POST /api/replay`` the same for an uploaded
   game record ``{"record": ..., "step": n, "seat": s}``, with the game's layout;
-- ``GET /api/rules/{game}`` the rules reference; ``WS /ws/games/{id}?token=``.
+- ``GET /api/rules/{game}`` the rules reference; ``WS /ws/games/{id}?token=``;
+- ``/odds`` the battle calculator page and ``/api/odds...`` its API (:mod:`.odds_api`).
 """
 
 from __future__ import annotations
