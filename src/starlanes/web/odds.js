@@ -246,7 +246,7 @@ function showReport(r) {
     row("attacker_total", "attacker wins (total)", r.attacker_win_total, se(r.attacker_win_total), "total"),
     row("defender_total", "defender wins (total)", r.defender_win_total, se(r.defender_win_total), "total"),
     ...Object.entries(LABELS).map(([k, name]) => row(k, name, r.outcomes[k] ?? 0, r.stderr?.[k] ?? 0)));
-  $("method").textContent = (mc ? `Monte Carlo estimate from ${r.trials} battles (± one standard error)` : `exact (${r.states} battle states)`)
+  $("method").textContent = (mc ? `Monte Carlo estimate from ${r.trials} battles (± one standard error)` : `exact${r.states ? ` (${r.states} battle states)` : ""}`)
     + `; ${Object.entries(r.policies || {}).map(([k, v]) => `${k.replace("_", " ")}: ${v}`).join("; ")}` + (r.note ? `. ${r.note}` : "");
   $("survivors").replaceChildren(...SIDES.map((side, i) => {
     const counts = Object.entries(r.survivor_counts[i]).map(([n, p]) => [Number(n), p]).sort((a, b) => a[0] - b[0]);
