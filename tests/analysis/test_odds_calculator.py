@@ -213,8 +213,9 @@ def test_forms_and_settings():
                             ({"attacker_cards": ["ambush"] * 9}, "at most")):
         with pytest.raises(OddsError, match=match):
             rd_calc.compute(game, "fighter", "fighter", settings, Limits())
-    with pytest.raises(OddsError, match="up to 5 a side"):
-        rd_calc.compute(game, "6 fighter", "fighter", {}, Limits(units=5))
+    for fleet in ("6 fighter", "3x fighter, 3x carrier", "fighter, " * 5 + "fighter"):
+        with pytest.raises(OddsError, match="up to 5 a side"):
+            rd_calc.compute(game, fleet, "fighter", {}, Limits(units=5))
     r = rd_calc.compute(game, "2 infantry", "", {"kind": "ground", "upgrades": ["artillery"]},
                         Limits())
     assert r.kind == "ground"

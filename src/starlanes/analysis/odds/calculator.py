@@ -18,6 +18,7 @@ The web server and the command line only call these; they know no game.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -25,6 +26,8 @@ from typing import Any
 from starlanes.engine import game_module
 
 from .rd_position import OddsError
+
+_COUNT = re.compile(r"^\s*(\d+)\s*x?\s+\S")
 
 
 @dataclass(frozen=True)
@@ -135,8 +138,8 @@ def count_units(text: str, limit: int, side: str) -> None:
     the game's own parser reports malformed entries)."""
     n = 0
     for part in text.split(","):
-        first = part.strip().split(" ", 1)[0]
-        n += int(first) if first.isdigit() and " " in part.strip() else 1
+        m = _COUNT.match(part)
+        n += int(m.group(1)) if m else 1
         if n > limit:
             raise OddsError(f"more than {limit} {side} units; the calculator takes up to "
                             f"{limit} a side")
