@@ -538,3 +538,24 @@ def test_a_client_whose_bots_spent_its_hour_gets_the_quick_fallback(tmp_path, mo
     assert slow[0] == ("198.51.100.7", first)  # the first move thought, and spent the hour
     assert ("198.51.100.7", second) not in slow  # the same client's next game: no search
     assert ("198.51.100.8", other) in slow  # another client's bots still think
+
+
+def test_every_refusal_says_why_in_the_same_shape(tmp_path):
+    """A path nothing serves, a method a path does not take, a body that is not JSON and a
+    request outside the schema are answered like the server's own refusals: a reason in
+    words under ``error`` (and for a request outside the schema each problem under
+    ``detail``)."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'r.db'}", bot_workers=0,
+                               config=test_config())) as c:
+        r = c.get("/api/no-such-thing")
+        assert r.status_code == 404 and r.json() == {
+            "error": "nothing is served at /api/no-such-thing"}
+        r = c.put("/api/games")
+        assert r.status_code == 405 and "allow" in r.headers
+        assert r.json()["error"].startswith("PUT is not allowed at this path (allowed: GET")
+        r = c.post("/api/games", content=b"{", headers={"Content-Type": "application/json"})
+        assert r.status_code == 422 and r.json()["error"] == "the body is not valid JSON"
+        r = c.post("/api/games", json={"game": GD, "seats": ["human"], "colour": "red"})
+        assert r.status_code == 422
+        assert r.json()["error"] == "colour: Extra inputs are not permitted"
+        assert r.json()["detail"][0]["loc"] == ["body", "colour"]

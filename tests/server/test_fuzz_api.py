@@ -1,8 +1,7 @@
 """Schemathesis over every operation of the server's OpenAPI schema (issue 23): whatever
-a client sends, the server answers without a 5xx, every 4xx says why (the server's
-``{"error": reason}``, FastAPI's 422 ``detail`` list for a request outside the schema, or
-the framework's own ``{"detail": reason}``), and the ``starlanes`` loggers log nothing at
-ERROR.
+a client sends, the server answers without a 5xx, every 4xx says why in words as
+``{"error": reason}`` (a 422 for a request outside the schema also lists each problem under
+``"detail"``), and the ``starlanes`` loggers log nothing at ERROR.
 
 The schema comes from an app that is never started (the routes do not depend on the
 database). The requests, as schemathesis generates and serializes them, go through a
@@ -372,16 +371,10 @@ def no_server_error(ctx: Any, response: Any, case: Any) -> None:
         f"{response.status_code} for {case.method} {case.formatted_path}: {response.text[:500]}")
 
 
-FRAMEWORK = (400, 404, 405)
-"""Refusals the framework answers itself as ``{"detail": reason}``, before any route of
-the server runs: a body that is not JSON, a path no route matches, a method the path does
-not take."""
-
-
 def refusal_gives_reason(ctx: Any, response: Any, case: Any) -> None:
-    """Every 4xx is JSON with a reason: the server's ``{"error": reason}``, FastAPI's 422
-    ``detail`` list (a request outside the schema) whose every item has a message, or the
-    framework's own ``{"detail": reason}`` (:data:`FRAMEWORK`)."""
+    """Every 4xx is JSON with a reason in words under ``"error"`` (the framework's own
+    refusals and requests outside the schema included); a 422 for a request outside the
+    schema also lists each problem under ``"detail"``, each with a message."""
     status = response.status_code
     if not 400 <= status < 500:
         return
@@ -390,11 +383,11 @@ def refusal_gives_reason(ctx: Any, response: Any, case: Any) -> None:
     except ValueError:
         raise AssertionError(f"{status} without a JSON body: {response.text[:200]!r}") from None
     assert isinstance(body, dict), f"{status} answered {body!r}"
-    if "error" in body or (status in FRAMEWORK and isinstance(body.get("detail"), str)):
-        reason = body.get("error", body.get("detail"))
-        assert isinstance(reason, str) and reason.strip(), f"{status} gives no reason: {body!r}"
-        return
+    reason = body.get("error")
+    assert isinstance(reason, str) and reason.strip(), f"{status} gives no reason: {body!r}"
     detail = body.get("detail")
+    if detail is None:
+        return
     assert status == 422 and isinstance(detail, list) and detail, (
         f"{status} gives no reason: {body!r}")
     for item in detail:

@@ -41,9 +41,11 @@ from typing import Annotated, Any
 
 import anyio
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
 
 from starlanes.engine import GameRecord, StarlanesError, game_class, game_ids
 
@@ -171,6 +173,33 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         log.warning("a request could not be stored: %s", e)
         return _error(503, f"the game server cannot store anything right now ({e}); "
                            "nothing was changed", retry_after=5)
+
+    @app.exception_handler(HTTPException)
+    async def _framework(req: Request, e: HTTPException) -> JSONResponse:
+        # the framework's own refusals (no such path, a method the path does not take, a
+        # body that is not JSON) in the server's shape
+        reason = str(e.detail)
+        if e.status_code == 404 and reason == "Not Found":
+            reason = f"nothing is served at {req.url.path[:200]}"
+        elif e.status_code == 405:
+            allowed = (e.headers or {}).get("Allow", "")
+            reason = f"{req.method} is not allowed at this path (allowed: {allowed})"
+        response = _error(e.status_code, reason)
+        for name, value in (e.headers or {}).items():
+            response.headers[name] = value
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def _outside_schema(_req: Request, e: RequestValidationError) -> JSONResponse:
+        # a request outside the schema: every problem in words under "error", and the
+        # list itself under "detail"
+        problems = [{k: v for k, v in p.items() if k in ("loc", "msg", "type")}
+                    for p in e.errors()]
+        reason = "; ".join("the body is not valid JSON" if p["type"] == "json_invalid" else
+                           f"{'.'.join(str(x) for x in p['loc'][1:]) or 'body'}: {p['msg']}"
+                           for p in problems)
+        return JSONResponse({"error": reason or "the request does not match the API",
+                             "detail": problems}, status_code=422)
 
     @app.exception_handler(StarlanesError)
     async def _bad_input(_req: Request, e: StarlanesError) -> JSONResponse:
