@@ -28,6 +28,7 @@ from .random_agent import RandomAgent
 AGENT_NAMES: dict[str, tuple[str, ...]] = {
     "random": (),
     "heuristic": ("odds",),
+    "learned": (),
     "mcts": ("iterations", "seconds", "c", "depth", "rollout", "widening", "prior",
              "prior_weight", "reuse", "focus", "tree", "horizon", "root"),
 }
@@ -153,6 +154,10 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
         return RandomAgent(seed)
     if name == "heuristic":
         return _heuristic(game_id, seed, params)
+    if name == "learned":  # a numpy MLP policy (starlanes.agents.learned)
+        from .learned import LearnedAgent
+
+        return LearnedAgent(seed, game_id)
     from .mcts import make_mcts
 
     defaults = dict(getattr(game_module(game_id, "heuristic"), "MCTS_DEFAULTS", {}))
