@@ -219,3 +219,21 @@ def test_forms_and_settings():
     r = rd_calc.compute(game, "2 infantry", "", {"kind": "ground", "upgrades": ["artillery"]},
                         Limits())
     assert r.kind == "ground"
+
+
+def test_calculator_time_and_order_search_bounds():
+    game = starlanes.load("rift-domination", players=2)
+    r = rd_calc.compute(game, "4 repair_ship", "4 repair_ship", {},
+                        Limits(trials=100_000, seconds=0.01))
+    assert r.method == "monte-carlo" and 50 <= r.trials < 100_000
+    assert f"stopped after {r.trials} of 100000 battles" in r.note
+    from starlanes.games.interstellar_ambitions import odds_calculator as ia_calc
+
+    ia = starlanes.load("interstellar-ambitions", players=3)
+    with pytest.raises(OddsError, match="720 orders, over the limit of 120"):
+        ia_calc.compute(ia, "destroyer, corvette, strike_craft, squadron_leader, void_corsair, "
+                        "gunrunner", "corvette", {"attacker_order": "best"},
+                        Limits(best_orders=120))
+    ok = ia_calc.compute(ia, "2 destroyer, corvette", "corvette", {"attacker_order": "best"},
+                         Limits(best_orders=3))  # 3 distinct orders: equal ships swap freely
+    assert ok.attacker_wins > 0

@@ -12,7 +12,8 @@
 The server knows no game here: everything game-specific is in each game's
 ``odds_calculator`` companion module (:mod:`starlanes.analysis.odds.calculator`). Every
 request is bounded: body size (pydantic limits, and the server's body limit), units per
-side, Monte Carlo battles and the exact state space (:class:`Limits`); the calculation runs
+side, Monte Carlo battles, the exact state space, the seconds of an engine simulation and
+the orders a 'best' order search tries (:class:`Limits`); the calculation runs
 in the thread pool and the limits middleware rate-limits each client.
 """
 
@@ -33,6 +34,10 @@ from .errors import Unprocessable
 WEB_LIMITS_UNITS = 60
 WEB_LIMITS_TRIALS = 400
 WEB_LIMITS_STATES = 200_000
+WEB_LIMITS_SECONDS = 3.0
+"""An engine simulation (battles the exact model does not cover) stops after this long."""
+WEB_LIMITS_BEST_ORDERS = 120
+"""A 'best' combat order search tries at most this many orders (5 different ships)."""
 
 Value = int | str | list[Annotated[str, Field(max_length=64)]]
 
@@ -84,7 +89,8 @@ def router() -> APIRouter:
 
         return {"games": calculator_games(),
                 "limits": {"units": WEB_LIMITS_UNITS, "trials": WEB_LIMITS_TRIALS,
-                           "max_states": WEB_LIMITS_STATES}}
+                           "max_states": WEB_LIMITS_STATES, "seconds": WEB_LIMITS_SECONDS,
+                           "best_orders": WEB_LIMITS_BEST_ORDERS}}
 
     @r.get("/api/odds/form/{game}")
     def odds_form(game: str) -> dict[str, Any]:
@@ -95,7 +101,8 @@ def router() -> APIRouter:
         from starlanes.analysis.odds.calculator import Limits
 
         module = _calculator(body.game)
-        limits = Limits(WEB_LIMITS_UNITS, WEB_LIMITS_TRIALS, WEB_LIMITS_STATES)
+        limits = Limits(WEB_LIMITS_UNITS, WEB_LIMITS_TRIALS, WEB_LIMITS_STATES,
+                        WEB_LIMITS_SECONDS, WEB_LIMITS_BEST_ORDERS)
         try:
             report = module.compute(_game(body.game), body.attacker, body.defender,
                                     dict(body.settings), limits)

@@ -3,6 +3,7 @@ state, the battle an action would start (see the package docstring)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from starlanes.engine import BadOptionError
@@ -14,6 +15,9 @@ from .rd_position import OddsError, RiftBattleSpec, fleet_text, position
 from .rd_sim import add_ending, choose, start
 from .report import OddsReport
 from .tally import Tally
+
+MIN_TRIALS = 50
+"""Fewest battles an engine simulation with a time limit plays."""
 
 
 def _policies(casualties: str, retreat: str, fire: str) -> dict[str, str]:
@@ -28,13 +32,15 @@ def odds_of_battle(state: Any, *, casualties: str = DEFAULT_CASUALTIES,
                    retreat: str = DEFAULT_RETREAT, method: str = "auto",
                    trials: int = 2_000, seed: int = 0, max_states: int = 200_000,
                    attacker: str = "", defender: str = "",
-                   play_cards: bool = False) -> OddsReport:
+                   play_cards: bool = False, seconds: float = 0.0) -> OddsReport:
     """Odds of the Rift Domination battle running in ``state`` (``state.battle``), from
     where it stands. ``method``: ``auto`` (exact where the model covers the battle and the
     state space stays under ``max_states`` cells of hit counts, else a Monte Carlo estimate
     of the same model from ``trials`` battles; battles the model does not cover are
-    simulated on the engine), ``exact`` or ``monte-carlo`` (the engine). With ``play_cards`` the seats play
-    the battle cards they hold at the first chance (simulated: the exact model plays none).
+    simulated on the engine), ``exact`` or ``monte-carlo`` (the engine). With ``play_cards``
+    the seats play the battle cards they hold at the first chance (simulated: the exact
+    model plays none). With ``seconds`` > 0 an engine simulation stops once that time has
+    passed (after at least :data:`MIN_TRIALS` battles) and reports the battles played.
 
     Raises OddsError when there is no battle or ``exact`` is impossible, BadOptionError for
     an unknown policy or method or trials < 1."""
@@ -92,6 +98,8 @@ def odds_of_battle(state: Any, *, casualties: str = DEFAULT_CASUALTIES,
         else:
             note = f"{why}; Monte Carlo on the game engine instead"
     tally = Tally()
+    deadline = time.monotonic() + seconds if seconds > 0 else None
+    done = 0
     for i in range(trials):
         s = state.clone()
         s.reseed(seed + i)
@@ -99,9 +107,14 @@ def odds_of_battle(state: Any, *, casualties: str = DEFAULT_CASUALTIES,
         while s.battle is bb and bb.pending is not None:
             s.apply(choose(s, keys, rets, play_cards))
         add_ending(s, bb, tally, 1.0, base=(state.vp, state.resources))
+        done += 1
+        if deadline is not None and done >= MIN_TRIALS and time.monotonic() > deadline:
+            note = (note + "; " if note else "") + (
+                f"stopped after {done} of {trials} battles ({seconds:g} s)")
+            break
     return tally.report(game="rift-domination", kind=kind, attacker=attacker,
                         defender=defender, method="monte-carlo", policies=pol,
-                        trials=trials, note=note)
+                        trials=done, note=note)
 
 
 def rift_odds(spec: RiftBattleSpec, **kw: Any) -> OddsReport:

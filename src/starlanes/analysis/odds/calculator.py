@@ -32,12 +32,15 @@ _COUNT = re.compile(r"^\s*(\d+)\s*x?\s+\S")
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds on one calculation: units per side, Monte Carlo battles and the exact state
-    space (the web page's are tighter than the command line's)."""
+    """Bounds on one calculation: units per side, Monte Carlo battles, the exact state
+    space, the seconds an engine simulation may run (0: no limit) and the combat orders
+    a ``best`` order search may try (the web page's are tighter than the command line's)."""
 
     units: int = 60
     trials: int = 400
     max_states: int = 200_000
+    seconds: float = 0.0
+    best_orders: int = 5040
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,12 @@ side, the combat orders, the defender's emergency ship and the resources a raid 
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from typing import Any
 
 from starlanes.analysis.odds.calculator import Limits, Setting, Unit, count_units, read_settings
+from starlanes.analysis.odds.rd_position import OddsError
 from starlanes.engine import Game
 
 from .actions import LEVELS
@@ -68,12 +71,28 @@ def compute(game: Game, attacker: str, defender: str, settings: dict[str, Any],
     s = read_settings(_settings(game), settings)
     count_units(attacker, limits.units, "attacker")
     count_units(defender, limits.units, "defender")
-    spec = IACombatSpec(parse_ships(attacker), parse_ships(defender), kind=s["kind"],
+    fleets = (parse_ships(attacker), parse_ships(defender))
+    for side, order, fleet in zip(("attacker", "defender"),
+                                  (s["attacker_order"], s["defender_order"]), fleets,
+                                  strict=True):
+        if order == "best" and _orders(fleet) > limits.best_orders:
+            raise OddsError(f"the {side}'s best order would search {_orders(fleet):,} "
+                            f"orders, over the limit of {limits.best_orders:,}; choose "
+                            "'listed' or 'strongest'")
+    spec = IACombatSpec(fleets[0], fleets[1], kind=s["kind"],
                         level=s["level"], attacker_bonus=s["attacker_bonus"],
                         defender_bonus=s["defender_bonus"],
                         orders=(s["attacker_order"], s["defender_order"]),
                         emergency=s["emergency"], defender_resources=s["defender_resources"])
     return ia_odds(spec)
+
+
+def _orders(fleet: list[str]) -> int:
+    """Distinct orders of ``fleet`` (equal ships are interchangeable)."""
+    out = math.factorial(len(fleet))
+    for n in Counter(fleet).values():
+        out //= math.factorial(n)
+    return out
 
 
 def position(state: Any, seat: int, action: str = "") -> dict[str, Any] | None:

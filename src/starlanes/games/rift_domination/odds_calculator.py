@@ -80,7 +80,8 @@ def compute(game: Game, attacker: str, defender: str, settings: dict[str, Any],
         upgrades=tuple(s["upgrades"]), options={k: s[k] for k in BATTLE_OPTIONS},
         cards=(tuple(s["attacker_cards"]), tuple(s["defender_cards"])))
     return rift_odds(spec, casualties=s["casualties"], retreat=s["retreat"],
-                     trials=limits.trials, max_states=limits.max_states)
+                     trials=limits.trials, max_states=limits.max_states,
+                     seconds=limits.seconds)
 
 
 def position(state: Any, seat: int, action: str = "") -> dict[str, Any] | None:
