@@ -347,3 +347,41 @@ def test_the_guided_first_game_runs_to_its_end(browser, server, game):
     assert len(hints) >= 3
     assert not errors, errors
     page.close()
+
+
+def test_offline_banner_disables_the_actions_and_search_matches_action_names(browser, server,
+                                                                            tables):
+    """Losing the network: a banner says so in plain words, the status stops saying "your
+    turn" and the action buttons are disabled; back online, the table rechecks the server
+    and comes back. The action search matches the actions' names, not their explanations;
+    the lobby fits a 360 px screen."""
+    errors: list[str] = []
+    gid, token = tables["galactic-domination"]
+    page = new_page(browser, errors, 1366, 768)
+    page.goto(server.url(f"/games/{gid}?token={token}"))
+    page.wait_for_selector("body[data-turn='yours']", state="attached", timeout=20_000)
+    legal = _legal(page)
+    # a sector's name: in some notations, never in an action's kind; every explanation of
+    # a move names sectors too, so a search of the explanations would find more
+    sectors = sorted({w for n in legal for w in n.split() if len(w) == 2 and w[1].isdigit()})
+    word = sectors[0]
+    page.fill("#search", word)
+    shown = _legal(page)
+    assert shown == [n for n in legal if word.lower() in n.lower()]
+    page.fill("#search", "")
+    page.context.set_offline(True)
+    page.wait_for_selector("#offline:not([hidden])")
+    assert "offline" in page.locator("#offline").inner_text().lower()
+    assert page.locator("#status").inner_text() == "offline"
+    assert page.locator("#groups button.action:enabled").count() == 0
+    page.context.set_offline(False)
+    page.wait_for_selector("#offline[hidden]", state="attached")
+    assert page.locator("#groups button.action:enabled").count() == len(legal)
+    page.close()
+    lobby = new_page(browser, errors, 360, 740)
+    lobby.goto(server.url("/"))
+    lobby.wait_for_selector("#learn-games button")
+    no_horizontal_scroll(lobby)
+    lobby.screenshot(path=DOCS_SHOTS / "lobby-360.png")
+    lobby.close()
+    assert not [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e], errors
