@@ -302,6 +302,8 @@ def test_no_serious_accessibility_problem_on_the_lobby_tables_and_replay_viewer(
     page.click("#rules-button")
     page.wait_for_selector("#rules-toc li")
     problems["rules"] = _axe_problems(page)
+    assert page.locator("#rules-text .symbol-list li").count() >= 10
+    page.screenshot(path=DOCS_SHOTS / "how-to-play.png")
     page.goto(server.url(f"/replay?game={gids['rift-domination']}"))
     page.wait_for_selector(".rd-board")
     problems["replay"] = _axe_problems(page)
