@@ -141,7 +141,7 @@ def test_in_process_pool_and_ray_give_the_same_games(tmp_path: Path) -> None:
     except ImportError:
         pytest.skip("Ray is not installed (pip install 'starlanes[ray]'); "
                     "in-process and pool agree")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
              configure_logging=False)
     try:
         assert run_lab(*args, backend="ray", workers=2, progress=False) == alone
@@ -172,14 +172,16 @@ def test_later_batches_continue_the_same_schedule() -> None:
 
 @pytest.mark.slow
 def test_compare_finds_a_planted_faction_imbalance(tmp_path: Path) -> None:
-    """A content pack giving one faction a huge income is found out; nothing else is."""
+    """A content pack giving one faction a huge income is found out; nothing else is. The
+    exact sign test needs more paired games than a t-test to clear Holm over 30 factions:
+    at 120 games the faction sat about 25 times, short of it."""
     packaged = Path(__file__).resolve().parents[2] / "src/starlanes/games/rift_domination"
     text = (packaged / "content/factions.toml").read_text()
     old = 'abilities = [{ kind = "income_bonus", amount = 2 }]'
     assert text.count(old) == 1
     (tmp_path / "factions.toml").write_text(
         text.replace(old, 'abilities = [{ kind = "income_bonus", amount = 40 }]'))
-    proc = run("compare", "rift-domination", "--players", "6", "--games", "120",
+    proc = run("compare", "rift-domination", "--players", "6", "--games", "240",
                "--workers", "2", "--b", f"content={tmp_path}", "--json", "--no-html",
                timeout=1200)
     assert proc.returncode == 0, proc.stderr

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -66,7 +68,11 @@ def test_ray_address_joins_a_token_authenticated_head(tmp_path: Path) -> None:
     if made.returncode != 0 or not (home / ".ray" / "auth_token").exists():
         pytest.skip(f"this Ray cannot make an authentication token: {made.stderr[-300:]}")
     port = _free_port()
+    # its own temp dir (short: Ray's socket paths must fit 107 characters), so the head
+    # leaves no "current cluster" behind for other Ray users of this machine
+    temp = tempfile.mkdtemp(prefix="slray", dir="/tmp")
     head = subprocess.Popen([str(RAY), "start", "--head", "--block", f"--port={port}",
+                             f"--temp-dir={temp}",
                              "--num-cpus=1", "--include-dashboard=false",
                              f"--ray-client-server-port={_free_port()}",
                              "--disable-usage-stats"], env=token_env,
@@ -98,3 +104,4 @@ def test_ray_address_joins_a_token_authenticated_head(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(head.pid, signal.SIGKILL)
             head.wait(timeout=30)
+        shutil.rmtree(temp, ignore_errors=True)

@@ -223,3 +223,16 @@ def test_time_budgeted_agents_are_flagged() -> None:
                "mcts:seconds=0.001", "--action-cap", "40", timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "against the clock" in proc.stderr
+
+
+def test_score_share_interval_ignores_games_without_points() -> None:
+    """An agent that scored nothing in some games: resamples without points draw no share,
+    so the interval still holds the observed share instead of running down to zero."""
+    import random
+
+    from starlanes.analysis.usage import _bootstrap_shares
+
+    games = [{}, {}, {"raider": 14, "miner": 4}, {}]
+    shares = _bootstrap_shares(games, random.Random(0))
+    assert shares["raider"]["share"] == pytest.approx(14 / 18, abs=1e-4)
+    assert shares["raider"]["ci95"] == [pytest.approx(14 / 18, abs=1e-4)] * 2

@@ -182,7 +182,8 @@ def _play_on_ray(jobs: Sequence[Job], play: Play, workers: int, address: str | N
                     "--backend local is quicker here, or start Ray once with 'ray start "
                     "--head' and pass --ray-address 127.0.0.1:6379 to every run[/yellow]")
         try:
-            ray.init(address=address, **kwargs)
+            # "local": a new Ray of our own, never a cluster some 'ray start' left running
+            ray.init(address=address or "local", **kwargs)
         except (ConnectionError, RuntimeError, ValueError, OSError, TimeoutError) as e:
             with contextlib.suppress(Exception):
                 ray.shutdown()

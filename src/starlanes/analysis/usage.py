@@ -198,7 +198,8 @@ def _option_shares(decisions: dict[str, dict[str, Any]]) -> None:
 def _bootstrap_shares(per_game: Sequence[Mapping[str, float]], rng: random.Random,
                       ) -> dict[str, dict[str, Any]]:
     """Each source's share of all points over the games, with a 95% percentile bootstrap
-    interval resampling whole games. ``per_game`` holds one ``{source: points}`` per game."""
+    interval resampling whole games (a resample without points draws nothing).
+    ``per_game`` holds one ``{source: points}`` per game."""
     sources = sorted({s for g in per_game for s in g})
     grand = sum(sum(g.values()) for g in per_game)
     out: dict[str, dict[str, Any]] = {}
@@ -209,11 +210,13 @@ def _bootstrap_shares(per_game: Sequence[Mapping[str, float]], rng: random.Rando
     for _ in range(BOOTSTRAP):
         sample = [per_game[rng.randrange(n)] for _ in range(n)]
         total = sum(sum(g.values()) for g in sample)
+        if not total:
+            continue  # no points in this resample: no share to draw
         for s in sources:
-            draws[s].append(sum(g.get(s, 0) for g in sample) / total if total else 0.0)
+            draws[s].append(sum(g.get(s, 0) for g in sample) / total)
     for s in sources:
         points = sum(g.get(s, 0) for g in per_game)
-        xs = sorted(draws[s])
+        xs = sorted(draws[s]) or [0.0]
         out[s] = {"points": points, "share": round(points / grand, 4) if grand else 0.0,
                   "per_game": round(points / n, 4),
                   "ci95": [round(xs[int(0.025 * (len(xs) - 1))], 4),

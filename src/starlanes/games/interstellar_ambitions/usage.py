@@ -56,7 +56,8 @@ def catalogue(state: GameState) -> dict[str, list[str]]:
     mercs = sorted({ships[m] for m in c.merc_cards}) if c.merc_cards else []
     return {
         "action taken": [f"{a}:{lv}" for a in ACTIONS for lv in LEVELS],
-        "tech researched": list(c.tech_ids),
+        "tech researched": [t for i, t in enumerate(c.tech_ids) if i not in c.start_techs],
+        "starting tech": [c.tech_ids[i] for i in c.start_techs],
         "ship built": [ships[i] for i in sorted(set(c.standard_ships))]
         if getattr(c, "standard_ships", None) else ships,
         "mercenary hired": mercs,
