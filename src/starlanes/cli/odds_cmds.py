@@ -42,8 +42,9 @@ def odds_command(
     method: Annotated[str, typer.Option(
         help="auto (exact where feasible), exact or monte-carlo.")] = "auto",
     trials: Annotated[int, typer.Option(
-        help="Monte Carlo battles where the exact model cannot go (each is a full battle "
-             "on the game engine, about 100-400 per second).")] = 2_000,
+        help="Monte Carlo battles where the exact model cannot go: on the game engine for "
+             "skills and cards it leaves out (70-400 per second), else of the same model "
+             "past --max-states (thousands per second).")] = 2_000,
     seed: Annotated[int, typer.Option(help="Seed of the first Monte Carlo battle.")] = 0,
     max_states: Annotated[int, typer.Option(
         help="Largest exact state space (battle states: (attacker hit points + 1) x "
