@@ -43,6 +43,7 @@ import anyio
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
@@ -111,6 +112,36 @@ class Undo(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     seq: int = Field(ge=0)
+
+
+class Refusal(BaseModel):
+    """What every refusal answers: the reason in words (a 422 for a request outside the
+    schema also lists each problem under ``detail``)."""
+
+    error: str
+    detail: list[dict[str, Any]] | None = None
+
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    status: {"model": Refusal, "description": text} for status, text in (
+        (400, "a value the game refuses (an illegal action, a bad option)"),
+        (401, "no seat token, or a wrong one"),
+        (403, "not allowed for this seat or this game now"),
+        (404, "no such game"),
+        (409, "stale: the game moved since the view the request was made from"),
+        (413, "the request body is larger than the server reads"),
+        (422, "the request does not match the API, or names what the server does not offer"),
+        (429, "a limit was reached; Retry-After says when to try again"),
+        (503, "the database cannot be reached; Retry-After says when to try again"),
+    )}
+"""The refusals documented on every API operation of the OpenAPI schema."""
+
+
+def _document_refusals(app: FastAPI) -> None:
+    """Add :data:`REFUSALS` to every ``/api/`` operation's documented responses."""
+    for route in app.routes:
+        if isinstance(route, APIRoute) and route.path.startswith("/api/"):
+            route.responses = {**REFUSALS, **route.responses}
 
 
 def _token(authorization: str | None) -> str | None:
@@ -391,6 +422,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         def table(game_id: str) -> FileResponse:
             return FileResponse(WEB / "table.html")
 
+    _document_refusals(app)
     return app
 
 

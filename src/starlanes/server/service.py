@@ -104,7 +104,10 @@ class GameService:
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
         """Start the bot workers, rebuild every stored game (in a thread) and let bots and
-        clocks run on."""
+        clocks run on. Raises RuntimeError for a service that was stopped (its bot workers
+        are gone: make a new one)."""
+        if self.stopping:
+            raise RuntimeError("a stopped game service does not start again")
         self.bots.start()
         for live in await asyncio.to_thread(self._rebuild_all):
             self.games[live.id] = live
