@@ -253,3 +253,22 @@ def test_mixed_20_v_20_takes_under_50_ms_of_cpu():
         times.append(time.process_time() - t)
     assert r.method == "exact"
     assert sorted(times)[3] < 0.05
+
+
+def test_defensive_ring_at_home_is_a_setting():
+    """RD-SKL-11 (ruling RD-OPEN-17): Defensive Ring units gain 2 LP and 2 shields in a
+    system where their owner holds a planet; ``home`` gives a side a planet there."""
+    away = rift_odds(spec("2 sentinel", "2 sentinel"))
+    home = rift_odds(spec("2 sentinel", "2 sentinel", home=(False, True)))
+    assert home.attacker_wins < away.attacker_wins / 10
+    pos, planet = position(spec("2 sentinel", "2 sentinel"))
+    b = pos.board
+    system = b.system_of[next(u.loc for u in pos.units.values())]
+    pos.planet_owner[b.system_planets[system][0]] = 1  # the defender holds a planet there
+    board = odds_of_battle(start(pos, planet, 0), method="exact")
+    assert home.outcomes == pytest.approx(board.outcomes, abs=1e-12)
+    with pytest.raises(OddsError, match="space battles"):
+        rift_odds(spec("2 infantry", "", ground=True, home=(True, False)))
+    done = run_cli("odds", "rift-domination", "--attacker", "sentinel", "--defender",
+                   "sentinel", "--home", "nobody")
+    assert done.returncode == 2 and "--home takes" in done.stderr

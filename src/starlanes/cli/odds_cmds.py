@@ -34,6 +34,9 @@ def odds_command(
              "chance; simulated).")] = "",
     defender_cards: Annotated[str, typer.Option(
         help="Battle OCC-cards the defender holds, comma-separated.")] = "",
+    home: Annotated[str, typer.Option(
+        help="Space battle: the sides holding a planet in the battle's system (their "
+             "Defensive Ring units gain LP and shields): attacker, defender or both.")] = "",
     casualties: Annotated[str, typer.Option(
         help="Targeting (casualty) policy: " + ", ".join(odds_mod.TARGETING)
         + ".")] = odds_mod.DEFAULT_CASUALTIES,
@@ -90,7 +93,7 @@ def odds_command(
     if chart is not None:
         writable_file(chart, "chart file")
     if game == "interstellar-ambitions":
-        if ground or faction or upgrades or option or attacker_cards or defender_cards:
+        if ground or faction or upgrades or option or attacker_cards or defender_cards or home:
             raise BadOptionError("--ground, --faction, --upgrades, --option and the cards "
                                  "are rift-domination options")
         _ia(attacker, defender, kind, level, attacker_bonus, defender_bonus, orders,
@@ -100,7 +103,7 @@ def odds_command(
               seed=seed, max_states=max_states)
     if from_record is not None:
         if (attacker or defender or ground or faction or upgrades or option or attacker_cards
-                or defender_cards):
+                or defender_cards or home):
             raise BadOptionError("--from-record takes the battle from the record; do not "
                                  "give fleets, factions, upgrades, cards or options")
         report = _from_record(game, from_record, at, kw)
@@ -115,7 +118,7 @@ def odds_command(
             factions=(facs[0], facs[1]),
             upgrades=tuple(u.strip() for u in upgrades.split(",") if u.strip()),
             options=parse_options(option),
-            cards=(_names(attacker_cards), _names(defender_cards)))
+            cards=(_names(attacker_cards), _names(defender_cards)), home=_home(home))
         report = odds_mod.rift_odds(spec, **kw)
     if chart is not None:
         report.chart(chart)
@@ -125,6 +128,15 @@ def odds_command(
         out.print(report.table(), markup=False, highlight=False, soft_wrap=True)
         if chart is not None:
             out.print(f"chart written to {chart}", markup=False, soft_wrap=True)
+
+
+def _home(text: str) -> tuple[bool, bool]:
+    names = set(_names(text))
+    if "both" in names:
+        names = {"attacker", "defender"}
+    if names - {"attacker", "defender"}:
+        raise BadOptionError(f"--home takes attacker, defender or both, not {text!r}")
+    return ("attacker" in names, "defender" in names)
 
 
 def _names(text: str) -> tuple[str, ...]:

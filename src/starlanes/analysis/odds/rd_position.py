@@ -26,8 +26,8 @@ state and a battle's decisions are answered one by one, so size must be bounded 
 any work. A real game's fleets stay far below it."""
 
 SPACE_POINT = "C1"
-"""Where Monte Carlo battles are fought: a point outside every home system, so Defensive
-Ring does not apply (as in a battle away from home)."""
+"""Where space battles are set up: a point of a system with two planets in play (on both
+boards), owned by nobody unless a side is given a planet there (``home``, Defensive Ring)."""
 CAME_FROM = "B1"
 
 
@@ -78,7 +78,8 @@ class RiftBattleSpec:
     ground units are carried (they fight with their own weapons and take hits, ruling
     RD-OPEN-12). ``factions`` per side (None: printed unit stats, no faction abilities);
     ``options`` are game options (``battle_fire``, ``weapon_industry``...); ``cards`` the
-    battle OCC-cards each side holds (played at the first chance, Monte Carlo)."""
+    battle OCC-cards each side holds (played at the first chance, Monte Carlo); ``home``
+    per side whether it holds a planet in the space battle's system (Defensive Ring)."""
 
     attacker: dict[str, int]
     defender: dict[str, int]
@@ -87,6 +88,9 @@ class RiftBattleSpec:
     upgrades: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
     cards: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    home: tuple[bool, bool] = (False, False)
+    """Per side: it holds a planet in the system of a space battle, so its Defensive Ring
+    units gain LP and shields (RD-SKL-11, ruling RD-OPEN-17)."""
 
 
 def _printed(content: Any) -> dict[str, UnitStats]:
@@ -139,6 +143,8 @@ def check_spec(spec: RiftBattleSpec, content: Any) -> None:
             raise OddsError(f"unknown planet upgrade {up!r}")
     if spec.upgrades and not spec.ground:
         raise OddsError("planet upgrades only fight in a ground battle (--ground)")
+    if any(spec.home) and spec.ground:
+        raise OddsError("a home system (Defensive Ring) is a setting of space battles")
     allowed = battle_cards(content)
     for side, cards in zip(("attacker", "defender"), spec.cards, strict=True):
         for c in cards:
@@ -199,6 +205,11 @@ def position(spec: RiftBattleSpec, seed: int = 0) -> tuple[Any, int]:
         _place(s, 0, spec.attacker, pt, True)
     else:
         pt = b.index[SPACE_POINT]
+        if any(spec.home):
+            planets = [p for p in b.system_planets[b.system_of[pt]] if b.planet_point[p] >= 0]
+            for seat in (0, 1):
+                if spec.home[seat]:  # a planet of the battle's system (none is an outpost)
+                    s.planet_owner[planets[seat]] = seat
         _place(s, 0, spec.attacker, pt, False)
         _place(s, 1, spec.defender, pt, False)
     return s, planet

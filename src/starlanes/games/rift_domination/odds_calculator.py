@@ -33,6 +33,12 @@ def _settings(game: Game) -> list[Setting]:
                 side="attacker", choices=factions),
         Setting("defender_faction", "Defender's faction", "choice", "", group="tech",
                 side="defender", choices=factions),
+        Setting("attacker_home", "Attacker holds a planet in this system", "choice", False,
+                group="tech", side="attacker", choices=((False, "no"), (True, "yes")),
+                help="Space battle: its Defensive Ring units gain LP and shields."),
+        Setting("defender_home", "Defender holds a planet in this system", "choice", False,
+                group="tech", side="defender", choices=((False, "no"), (True, "yes")),
+                help="Space battle: its Defensive Ring units gain LP and shields."),
         Setting("upgrades", "Planet upgrades (ground battle)", "many", [], group="tech",
                 side="defender", choices=ups, most=len(ups)),
         Setting("attacker_cards", "Attacker's battle cards", "many", [], group="cards",
@@ -78,7 +84,9 @@ def compute(game: Game, attacker: str, defender: str, settings: dict[str, Any],
         parse_fleet(attacker), parse_fleet(defender), ground=s["kind"] == "ground",
         factions=(s["attacker_faction"] or None, s["defender_faction"] or None),
         upgrades=tuple(s["upgrades"]), options={k: s[k] for k in BATTLE_OPTIONS},
-        cards=(tuple(s["attacker_cards"]), tuple(s["defender_cards"])))
+        cards=(tuple(s["attacker_cards"]), tuple(s["defender_cards"])),
+        home=(bool(s["attacker_home"]), bool(s["defender_home"])) if s["kind"] == "space"
+        else (False, False))
     return rift_odds(spec, casualties=s["casualties"], retreat=s["retreat"],
                      trials=limits.trials, max_states=limits.max_states,
                      seconds=limits.seconds)
@@ -89,8 +97,8 @@ def position(state: Any, seat: int, action: str = "") -> dict[str, Any] | None:
     battle that action would start) as a filled-in form, from ``state`` (give a state
     determinised for the seat: only what it may see goes in), or None. The fleets' damage
     is what their LP lost so far (damage tiles and this battle's hits; shields come back
-    in a new battle); the factions, the planet's combatant upgrades and the battle
-    options are the game's. Cards in hand are left out. Raises NotationError for an action
+    in a new battle); the factions, who holds a planet in the system (Defensive Ring), the
+    planet's combatant upgrades and the battle options are the game's. Cards in hand are left out. Raises NotationError for an action
     that is not legal."""
     if action:
         from starlanes.analysis.odds.battle import battle_after
@@ -117,8 +125,13 @@ def position(state: Any, seat: int, action: str = "") -> dict[str, Any] | None:
     fx = [getattr(state.fx[b.seats[s]], "faction", "") for s in (0, 1)]
     ups = list(state.planet_upgrades[b.planet]) if b.ground and b.planet >= 0 else []
     ups = [u for u in ups if state.content.upgrades[u].combatant]
+    board = state.board
+    system = board.system_of[b.point]
+    held = {state.planet_owner[p] for p in board.system_planets[system]} if system >= 0 else set()
     settings = {
         "kind": "ground" if b.ground else "space",
+        "attacker_home": not b.ground and b.seats[0] in held,
+        "defender_home": not b.ground and b.seats[1] in held,
         "attacker_faction": fx[0] if fx[0] in state.content.factions else "",
         "defender_faction": fx[1] if fx[1] in state.content.factions else "",
         "upgrades": ups,
