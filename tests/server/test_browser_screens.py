@@ -227,9 +227,13 @@ def test_galactic_domination_is_played_to_its_end_from_the_keyboard(browser, ser
     rng = random.Random(5)
     decisions = 0
     by_board = 0
+    since = 0
     while _wait_turn(page) == "yours":
         seq = page.locator("body").get_attribute("data-seq")
         legal = _legal(page)
+        # back to this seat after the bot's turn: what happened since is summarised
+        since += page.locator("#since:not([hidden]) li").count() > 0
+        assert page.locator("#announce").inner_text().startswith("Your turn.")
         # one tab stop: the board's objects are tabindex -1 but one
         assert page.locator("#board [tabindex='0']").count() == 1
         choice = rng.choice(legal)
@@ -266,7 +270,8 @@ def test_galactic_domination_is_played_to_its_end_from_the_keyboard(browser, ser
         decisions += 1
         assert decisions < 400
     _game_over_dialog(page)
-    assert by_board > 0 and decisions > 8
+    assert page.locator("#announce").inner_text().startswith("The game is over.")
+    assert by_board > 0 and decisions > 8 and since > 0
     assert not errors, errors
     page.close()
 
@@ -308,6 +313,11 @@ def test_no_serious_accessibility_problem_on_the_lobby_tables_and_replay_viewer(
     page.wait_for_selector(".rd-board")
     problems["replay"] = _axe_problems(page)
     page.screenshot(path=DOCS_SHOTS / "replay-viewer.png")
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.reload()
+    page.wait_for_selector(".rd-board")
+    no_horizontal_scroll(page)
+    page.screenshot(path=DOCS_SHOTS / "replay-viewer-360.png")
     assert not {k: v for k, v in problems.items() if v}, problems
     assert not errors, errors
     page.close()
