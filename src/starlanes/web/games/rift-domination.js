@@ -11,7 +11,7 @@ import { icon, place } from "../symbols.js";
 
 const SHEET = "rift-domination";
 const CELL_W = 230;
-const CELL_H = 216;
+const CELL_H = 222;
 const PLANET_SPOTS = [[0.3, 0.4], [0.72, 0.4], [0.3, 0.74], [0.72, 0.74]];
 const CHIP_W = 40;
 const CHIP_H = 18;
@@ -174,7 +174,7 @@ export function draw(view, ctx) {
     for (const pl of s.planets) {
       const q = pos[pl.id];
       const state = planets[pl.id] ?? {};
-      const r = pl.huge ? 22 : 15;
+      const r = pl.huge ? 24 : 17;
       const cls = `planet${targets.has(pl.id) ? " target" : ""}${ctx.selected === pl.id ? " selected" : ""}${involved.has(pl.id) && view.your_turn ? " live" : ""}`;
       const facts = () => planetFacts(ctx, pl, state, obs);
       const summary = [`${pl.name} (${pl.id})`, pl.huge ? "huge planet" : "", owned(state.owner) ? `held by ${seatWords(state.owner)}` : "neutral",
