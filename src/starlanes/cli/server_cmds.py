@@ -21,6 +21,10 @@ DbUrl = Annotated[str | None, typer.Option(
     "--db", help="Database URL, e.g. postgresql+psycopg://user@host/db "
                  "[default: SQLite file starlanes.db in your data directory].")]
 
+RedisUrl = Annotated[str | None, typer.Option(
+    "--redis", help="Redis URL (redis://host:6379/0) shared by several servers and the bot "
+                    "service [default: none: one server, bots in it].")]
+
 SHUTDOWN_SECONDS = 3
 """How long a stopping server waits for the requests in flight."""
 
@@ -53,8 +57,15 @@ def serve(
     access_log: Annotated[bool | None, typer.Option(
         "--access-log/--no-access-log",
         help="Log every request on stderr, seat tokens redacted [default: on].")] = None,
+    redis: RedisUrl = None,
+    migrate: Annotated[bool, typer.Option(
+        "--migrate/--no-migrate",
+        help="Bring the database to the newest schema at start [default: on, off with "
+             "--redis: run 'starlanes db upgrade' once instead].")] = True,
 ) -> None:
-    """Start the game server: lobby, seats, bots and the browser tables."""
+    """Start the game server: lobby, seats, bots and the browser tables. With --redis it
+    is one of several servers on the same database (docs/deploy.md): any number may run,
+    and 'starlanes bots' plays the bot seats."""
     import faulthandler
     import logging
 
@@ -77,8 +88,12 @@ def serve(
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     bind_url = f"http://{shown}:{bound_port}"
     link_host = "localhost" if bound_host in ("0.0.0.0", "::") else shown
+    if redis and url.startswith("sqlite"):
+        raise BadOptionError("several servers need a database server: give --db "
+                             "postgresql+psycopg://... with --redis")
     application = create_app(url, bot_workers=bot_workers, config=settings,
-                             bind_url=f"http://{link_host}:{bound_port}")
+                             bind_url=f"http://{link_host}:{bound_port}",
+                             migrate=migrate, redis_url=redis)
     everywhere = " (every interface of this machine)" if bound_host in ("0.0.0.0", "::") else ""
     out.print(f"starlanes server listening on {bind_url}/{everywhere}  "
               f"(database {escape(_safe(url))})")
@@ -108,6 +123,40 @@ def serve(
         ws="wsproto",
         timeout_graceful_shutdown=SHUTDOWN_SECONDS))
     server.run(sockets=[sock])
+
+
+@app.command()
+def bots(
+    db: Annotated[str, typer.Option("--db", help="The servers' database URL "
+                                    "(postgresql+psycopg://...).")],
+    redis: Annotated[str, typer.Option("--redis", help="The servers' Redis URL.")],
+    workers: Annotated[int, typer.Option(min=1, max=256, help="Worker processes that "
+                                         "think for bot seats.")] = 2,
+    config: Annotated[Path | None, typer.Option(
+        "--config", help="The servers' TOML configuration (bot catalogue, content packs, "
+                         "bot budgets).")] = None,
+    reclaim: Annotated[float, typer.Option(
+        min=0.5, help="Seconds after which another worker takes over a job whose worker "
+                      "went silent (slow bots: plus their budget).")] = 15.0,
+    sweep: Annotated[float, typer.Option(
+        min=0.5, help="Seconds between looks for games whose bot waits without a job.")]
+        = 10.0,
+) -> None:
+    """Play the bot seats of every game of several servers (started with --redis), from
+    Redis job queues; run as many as wanted, on any machines."""
+    from starlanes.server.bot_service import serve_bots, settings_for
+    from starlanes.server.store import StoreError
+
+    out.print(f"starlanes bot service: {workers} workers on {escape(_safe(db))}, "
+              f"Redis {escape(_safe(redis))}; Ctrl-C stops it")
+    import redis as redis_client
+
+    try:
+        serve_bots(settings_for(db, redis, config, reclaim, sweep), workers)
+    except (ConnectionError, redis_client.ConnectionError) as e:
+        raise BadOptionError(f"cannot reach Redis at {_safe(redis)}: {e}") from None
+    except StoreError as e:
+        raise BadOptionError(str(e)) from None
 
 
 def _bind(host: str, port: int) -> socket.socket:

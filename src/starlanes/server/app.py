@@ -158,17 +158,26 @@ def _error(status: int, reason: str, retry_after: int | None = None) -> JSONResp
 
 def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = True,
                config: ServerConfig | None = None,
-               bind_url: str = "http://127.0.0.1:8000") -> FastAPI:
+               bind_url: str = "http://127.0.0.1:8000",
+               redis_url: str | None = None) -> FastAPI:
     """The server app on the database at ``db_url`` (default: SQLite in the user's data
     directory), with ``bot_workers`` processes for bots (0: in threads), under ``config``
     (default: the defaults, no file). Seat links are built from ``config.public_url`` or,
     without one, from ``bind_url`` (the address the server listens on): never from a
-    request's Host header."""
+    request's Host header. With ``redis_url`` the process is one of several serving the
+    same database (:mod:`.cluster`): it runs no migration (``starlanes db upgrade`` does),
+    bot seats are played by the bot service (``starlanes bots``) and rate limits are
+    counted in Redis."""
     config = config or ServerConfig()
     url = database_url(db_url)
+    cluster = None
+    if redis_url:
+        from .cluster import Cluster
+
+        cluster, migrate, bot_workers = Cluster(redis_url), False, 0  # threads: clocks
     if migrate:
         upgrade(url)
-    service = GameService(Store(url), BotPool(bot_workers), config)
+    service = GameService(Store(url), BotPool(bot_workers), config, cluster=cluster)
     base_url = (config.public_url or bind_url).rstrip("/")
 
     @contextlib.asynccontextmanager
@@ -187,7 +196,13 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         return client_address(scope, networks)
 
     # outermost last: the access log sees every answer, limits answer before the app
-    app.add_middleware(ClientLimits, config=config)
+    if cluster is not None:
+        from .cluster import CatchUp, shared_rates
+
+        app.add_middleware(CatchUp, service=service)
+        app.add_middleware(ClientLimits, config=config, storage=shared_rates(redis_url))
+    else:
+        app.add_middleware(ClientLimits, config=config)
     app.add_middleware(SecurityHeaders)
     if config.access_log:
         app.add_middleware(AccessLog, client=client_of)
@@ -249,13 +264,21 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
 
     @app.get("/readyz", responses={503: {"description": "the database does not answer"}})
     async def readyz() -> JSONResponse:
-        """Ready: the database answers a query (503 with Retry-After when it does not)."""
+        """Ready: the database answers a query, and with several processes Redis answers
+        and this process is subscribed (503 with Retry-After when not)."""
         try:
             await asyncio.wait_for(asyncio.to_thread(service.store.ping), 5)
         except (StoreError, TimeoutError) as e:
             return _error(503, f"the database is not ready: {e or 'no answer in 5 s'}",
                           retry_after=5)
-        return JSONResponse({"status": "ready"})
+        if cluster is None:
+            return JSONResponse({"status": "ready"})
+        try:
+            await cluster.ping()
+        except Exception as e:  # noqa: BLE001 - any Redis fault is "not ready"
+            return _error(503, f"Redis is not ready: {e or 'no answer in 3 s'}",
+                          retry_after=2)
+        return JSONResponse({"status": "ready", "database": "ok", "redis": "ok"})
 
     # -------------------------------------------------------------- lobby
     @app.get("/api/catalogue")

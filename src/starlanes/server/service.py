@@ -34,6 +34,7 @@ from starlanes.engine import (
 
 from .bots import BotJob, BotPool
 from .catalogue import FALLBACK_BOT, Catalogue, display_name
+from .cluster import Cluster
 from .config import ServerConfig
 from .errors import (
     Forbidden,
@@ -42,11 +43,13 @@ from .errors import (
     Stale,
     TooMany,
     Unauthorized,
+    Unavailable,
     Unprocessable,
 )
+from .jobs import BotTask
 from .replays import ReplayCache, check_seat_view, replay_view
 from .setups import checked_setups, join_setup
-from .store import GameRow, SeatRow, Store, StoreError, StoreUnavailable, now
+from .store import GameRow, SeatRow, Store, StoreConflict, StoreError, StoreUnavailable, now
 from .tables import HUMAN, LiveGame, Pending
 from .tokens import new_game_id, new_token, token_hash, token_matches
 from .views import game_view, lobby_entry
@@ -86,8 +89,12 @@ def view_text(view: dict[str, Any]) -> str:
 class GameService:
     """Everything the HTTP and websocket routes do, without HTTP."""
 
-    def __init__(self, store: Store, bots: BotPool, config: ServerConfig | None = None) -> None:
+    def __init__(self, store: Store, bots: BotPool, config: ServerConfig | None = None,
+                 cluster: Cluster | None = None) -> None:
         self.config = config or ServerConfig()
+        self.cluster = cluster
+        """With a cluster (Redis), other processes serve the same games: see
+        :mod:`.cluster`; bot seats are played by the bot service, not by ``bots``."""
         self.catalogue = Catalogue(self.config)
         self.replays = ReplayCache()
         self.store = store
@@ -100,6 +107,11 @@ class GameService:
         self._clock_tasks: dict[str, asyncio.Task[None]] = {}
         self._owner_spent: dict[str, tuple[float, float]] = {}
         """Bot seconds per owning client in its current hour: (window start, seconds)."""
+        self._background: set[asyncio.Task[Any]] = set()
+        self._pushed: dict[str, int] = {}
+        """With a cluster: per game, the version last pushed to its viewers."""
+        self._following: dict[str, bool] = {}
+        """With a cluster: games being caught up after a notice (True: another came)."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -112,6 +124,8 @@ class GameService:
         for live in await asyncio.to_thread(self._rebuild_all):
             self.games[live.id] = live
             self._after_change(live, push=False)
+        if self.cluster is not None:
+            await self.cluster.start(self._follow, self._drop_viewers)
 
     def _rebuild_all(self) -> list[LiveGame]:
         games = []
@@ -141,6 +155,8 @@ class GameService:
             for sub in subs:
                 _offer(sub, None)
         self.bots.close()
+        if self.cluster is not None:
+            await self.cluster.stop()
         await asyncio.to_thread(self.writer.close, timeout)
 
     # ------------------------------------------------------------------ lobby
@@ -169,6 +185,7 @@ class GameService:
         seeded = seed is not None
         if seeded and not self.config.creator_seeds:
             raise Unprocessable("this server draws every seed itself: leave 'seed' out")
+        # (with a cluster: the unfinished games this process holds)
         open_games = sum(1 for g in self.games.values() if not g.state.is_terminal())
         if open_games >= limits.open_games:
             raise TooMany(f"the server holds its most unfinished games ({limits.open_games}); "
@@ -212,6 +229,7 @@ class GameService:
         live = self.live(game_id)
         name = display_name(name)
         async with live.lock:
+            await self._catch_up(live)
             if seat is None:
                 free = [s.seat for s in live.seats if s.is_open]
                 if not free:
@@ -267,8 +285,17 @@ class GameService:
         """Check, store and apply one action holding the game's lock (one writer per game;
         other games go on while this one waits for its commit)."""
         async with live.lock:
+            await self._catch_up(live)
             pending: Pending = live.prepare(seat, seq, notation, by)
-            await self.writer.append(pending.stored())
+            try:
+                await self.writer.append(pending.stored())
+            except StoreConflict:
+                if self.cluster is None:
+                    raise
+                await self._catch_up(live)  # another process stored this move first
+                raise Stale(f"the action was chosen at move {seq}, but another action was "
+                            f"stored at that move a moment ago; look at the board "
+                            f"again") from None
             text = live.commit(pending)
             return Ack(text, live.seq)
 
@@ -280,6 +307,7 @@ class GameService:
         live = self.live(game_id)
         seat = self.seat_of(live, token)
         async with live.lock:
+            await self._catch_up(live)
             if seq != live.seq:
                 raise Stale(f"the undo was asked at move {seq}, but the game is at move "
                             f"{live.seq}; look at the board again")
@@ -375,6 +403,9 @@ class GameService:
 
     # ------------------------------------------------------------------ pushing views
     def subscribe(self, game_id: str, token: str | None) -> Subscriber:
+        if self.cluster is not None and not self.cluster.ready:
+            raise Unavailable("this server has lost its link to the other servers; "
+                              "connect again (another server will take you)")
         live = self.live(game_id)
         seat = self.seat_of(live, token) if token else None
         sub = Subscriber(seat)
@@ -386,6 +417,10 @@ class GameService:
         self.subscribers.get(game_id, set()).discard(sub)
 
     def _push(self, live: LiveGame) -> None:
+        if self.cluster is not None:  # several paths reach here: push each version once
+            if self._pushed.get(live.id) == live.version:
+                return
+            self._pushed[live.id] = live.version
         subs = self.subscribers.get(live.id)
         if not subs:
             return
@@ -404,11 +439,113 @@ class GameService:
         live.restart_clock()
         self._kick_clock(live)
         waiting = live.waiting_for()
+        if self.cluster is not None:
+            if push:
+                self._spawn(self.cluster.changed(live.id))
+            if waiting is not None and live.seats[waiting].is_bot:
+                self._queue_bot(live, waiting)
+            return
         if waiting is not None and live.seats[waiting].is_bot:
             task = self._bot_tasks.get(live.id)
             if task is None or task.done():
                 self._bot_tasks[live.id] = asyncio.get_running_loop().create_task(
                     self._run_bots(live))
+
+    # ------------------------------------------------------------------ several processes
+    async def refresh(self, game_id: str) -> None:
+        """With a cluster: bring ``game_id`` up to date with the store (loading it when
+        another process created it); nothing without one, or for a game not stored."""
+        if self.cluster is None:
+            return
+        live = self.games.get(game_id)
+        if live is None:
+            if len(game_id) > 32:
+                return
+            fresh = await asyncio.to_thread(self._load, game_id)
+            if fresh is not None and game_id not in self.games:
+                self.games[game_id] = fresh
+                self._pushed[game_id] = fresh.version
+            return
+        async with live.lock:
+            await self._catch_up(live)
+
+    async def refresh_lobby(self) -> None:
+        """With a cluster: load the games other processes created since this one started."""
+        if self.cluster is None:
+            return
+        rows = await asyncio.to_thread(self.store.games)
+        for row in rows:
+            if row.id not in self.games:
+                await self.refresh(row.id)
+
+    def _load(self, game_id: str) -> LiveGame | None:
+        row = self.store.game(game_id)
+        if row is None:
+            return None
+        return LiveGame.rebuild(row, self.store.seats(game_id), self.store.actions(game_id),
+                                self._engine_options(row))
+
+    async def _catch_up(self, live: LiveGame) -> None:
+        """With a cluster, holding ``live.lock``: apply what other processes stored for
+        the game since this process last looked (rebuilding it after an undo elsewhere)."""
+        if self.cluster is None:
+            return
+        seats, actions = await asyncio.to_thread(self.store.since, live.id,
+                                                 max(live.seq - 1, 0))
+        if live.catch_up(seats, actions) is None:
+            fresh = await asyncio.to_thread(self._load, live.id)
+            if fresh is None:
+                raise NotFound(f"no game {live.id!r}")
+            live.take_over(fresh)
+
+    async def _follow(self, game_id: str) -> None:
+        """A notice that ``game_id`` changed: catch it up and push its viewers' views (one
+        catch-up per game at a time; a notice meanwhile runs it once more)."""
+        if game_id not in self.subscribers or game_id not in self.games:
+            return
+        if game_id in self._following:
+            self._following[game_id] = True
+            return
+        self._following[game_id] = False
+        self._spawn(self._follow_loop(game_id))
+
+    async def _follow_loop(self, game_id: str) -> None:
+        live = self.games[game_id]
+        try:
+            while True:
+                try:
+                    async with live.lock:
+                        await self._catch_up(live)
+                except (StoreError, ServerError) as e:
+                    log.warning("game %s could not be caught up: %s", game_id, e)
+                if not self.stopping:
+                    self._push(live)
+                    live.restart_clock()
+                    self._kick_clock(live)
+                if not self._following.get(game_id):
+                    return
+                self._following[game_id] = False
+        finally:
+            self._following.pop(game_id, None)
+
+    def _drop_viewers(self) -> None:
+        """Redis is lost: end every viewer's socket (they reconnect, to another process or
+        to this one once it is ready again, and get the current view)."""
+        for subs in self.subscribers.values():
+            for sub in subs:
+                _offer(sub, None)
+
+    def _queue_bot(self, live: LiveGame, seat: int) -> None:
+        assert self.cluster is not None
+        entry = self.catalogue.bot(live.seats[seat].kind)
+        seconds = entry.seconds if entry is not None else 0.0
+        task = BotTask(live.id, live.seq, seat, live.state.digest(), live.owner)
+        self._spawn(self.cluster.enqueue(task, seconds))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # ------------------------------------------------------------------ bots and clocks
     async def _run_bots(self, live: LiveGame) -> None:

@@ -311,6 +311,25 @@ class Store:
             return list(s.scalars(select(ActionRow).where(ActionRow.game_id == game_id)
                                   .order_by(ActionRow.seq)))
 
+    def since(self, game_id: str, seq: int) -> tuple[list[SeatRow], list[ActionRow]]:
+        """The seats of a game and its actions from ``seq`` on, read in one transaction
+        (how a server process catches up with moves another process stored)."""
+        with self.session() as s:
+            seats = list(s.scalars(select(SeatRow).where(SeatRow.game_id == game_id)
+                                   .order_by(SeatRow.seat)))
+            actions = list(s.scalars(select(ActionRow).where(ActionRow.game_id == game_id,
+                                                             ActionRow.seq >= seq)
+                                     .order_by(ActionRow.seq)))
+            return seats, actions
+
+    def recent_games(self, since: dt.datetime) -> list[GameRow]:
+        """Games created or moved after ``since`` (the games a bot may be waiting in)."""
+        with self.session() as s:
+            moved = select(ActionRow.game_id).where(ActionRow.at >= since)
+            return list(s.scalars(select(GameRow).where(
+                (GameRow.created >= since) | GameRow.id.in_(moved))
+                .order_by(GameRow.created)))
+
     def append_action(self, game_id: str, seq: int, seat: int, notation: str, digest: str,
                       by: str = "player") -> None:
         """Commit one action; raises StoreError if ``seq`` is already taken."""

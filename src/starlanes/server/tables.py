@@ -113,23 +113,70 @@ class LiveGame:
         state = game.new_initial_state()
         live = cls(row=row, seats=[SeatInfo(s.seat, s.kind, s.name, s.token_hash)
                                    for s in seats], game=game, state=state)
+        live._replay(state, actions)
+        return live
+
+    def _replay(self, state: GameState, actions: list[ActionRow]) -> None:
+        """Apply stored ``actions`` (the next ones in order) to ``state``, a state no one
+        else holds, and make it the live state. Raises StoreError as :meth:`rebuild`."""
         for a in actions:
             before = state.clone()
             try:
-                state.apply(game.parse_action(state, a.notation))
+                state.apply(self.game.parse_action(state, a.notation))
             except StarlanesError as e:
-                raise StoreError(f"game {row.id}: stored action {a.seq} "
+                raise StoreError(f"game {self.id}: stored action {a.seq} "
                                  f"({a.notation!r}) does not apply: {e}") from None
             if state.digest() != a.digest:
-                raise StoreError(f"game {row.id}: replay of action {a.seq} gives digest "
+                raise StoreError(f"game {self.id}: replay of action {a.seq} gives digest "
                                  f"{state.digest()}, stored {a.digest}")
-            live.seq += 1
-            live.bys.append(a.by)
+            self.seq += 1
+            self.bys.append(a.by)
             if a.by == "clock":
-                live.notes.append(Note(a.seq, _clock_note(state, a.seat, a.notation)))
+                self.notes.append(Note(a.seq, _clock_note(state, a.seat, a.notation)))
             if state.ends_undo(before, a.seat):
-                live.undo_floor = live.seq
-        return live
+                self.undo_floor = self.seq
+        self.state = state
+
+    def catch_up(self, seats: list[SeatRow], actions: list[ActionRow]) -> bool | None:
+        """Follow what another server process stored: ``seats`` as stored now and the
+        stored actions from ``seq - 1`` on (:meth:`Store.since`). Applies the new actions
+        (on a copy: a live state is only replaced) and takes the seats' names and token
+        hashes. Returns True when something changed, False when nothing did, None when
+        the stored history no longer continues this one (an undo elsewhere, or a seat's
+        setup changed the game): then nothing was changed and the caller rebuilds the
+        game. Call it holding ``lock``."""
+        if self.seq > 0 and (not actions or actions[0].seq != self.seq - 1
+                             or actions[0].digest != self.state.digest()):
+            return None
+        if self.seq == 0 and actions and actions[0].seq != 0:
+            return None
+        if len(seats) != len(self.seats) or any(
+                s.kind != i.kind for s, i in zip(seats, self.seats, strict=True)):
+            return None
+        changed = False
+        for s, info in zip(seats, self.seats, strict=True):
+            if (s.name, s.token_hash) != (info.name, info.token_hash):
+                if self.seq == 0 and self.game.seat_setup_kind():
+                    return None  # a seat may have brought its setup: rebuild
+                info.name, info.token_hash = s.name, s.token_hash
+                changed = True
+        new = [a for a in actions if a.seq >= self.seq]
+        if new:
+            self._replay(self.state.clone(), new)
+            changed = True
+        if changed:
+            self.version += 1
+        return changed
+
+    def take_over(self, fresh: LiveGame) -> None:
+        """Become ``fresh`` (the same game rebuilt from the store), keeping this object's
+        lock, owner and bot time. Call it holding ``lock``."""
+        self.row, self.seats, self.game, self.state = (fresh.row, fresh.seats, fresh.game,
+                                                       fresh.state)
+        self.seq, self.undo_floor = fresh.seq, fresh.undo_floor
+        self.bys, self.notes = fresh.bys, fresh.notes
+        self.version += 1
+        self._described = None
 
     # ------------------------------------------------------------------ questions
     def seat_label(self, seat: int) -> str:
