@@ -303,6 +303,7 @@ def test_hotseat_hands_the_terminal_over_between_humans(tmp_path: Path) -> None:
     program waits until that player has the terminal; undo only takes back one's own move."""
     save = tmp_path / "hot.json"
     script = "\n".join([
+        "",       # P0 takes the terminal (a hot-seat game opens with a hand-over)
         "1",      # P0 home planet
         "",       # P1 takes the terminal
         "undo",   # P1 has nothing of its own to take back
@@ -313,6 +314,7 @@ def test_hotseat_hands_the_terminal_over_between_humans(tmp_path: Path) -> None:
     ]) + "\n"
     proc = run("play", GAME, "--seats", "human,human", "--seed", "3", stdin=script)
     assert proc.returncode == 0, proc.stderr
+    assert "hand the terminal to P0" in proc.stdout
     assert "hand the terminal to P1" in proc.stdout
     assert "nothing of yours to undo" in proc.stdout
     assert len(GameRecord.load(save).actions) == 2

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
+from rich.text import Text
 
 from starlanes.agents import Agent, make_agent
 from starlanes.engine import GameState, HiddenAction, NotationError, StarlanesError, derive_seed
@@ -34,6 +35,7 @@ from .common import (
     write_safe_record,
 )
 from .menu import ActionMenu, battle_odds_line, describe_lines, info_lines, refusal_lines
+from .redraw import BoardMemory
 from .safe_text import markup_safe
 
 LOG_TAIL = 12
@@ -79,6 +81,7 @@ class PlaySession:
         self.stdin = stdin or sys.stdin
         self.last_human: int | None = None
         self.menu: ActionMenu | None = None
+        self.memory = BoardMemory()
         self.last_refusal = None
 
     # ------------------------------------------------------------------ the loop
@@ -169,18 +172,25 @@ class PlaySession:
         return self.read("Enter: next move, q: stop> ") not in (None, "q", "quit")
 
     def hand_over(self, seat: int) -> bool:
-        """Hotseat: when the decision passes to another human, clear the screen and wait
-        until that player has the terminal, so no one sees another seat's hand or secret
-        choices. False if input ends."""
-        if len(self.humans) < 2 or self.last_human in (None, seat):
+        """Hotseat: before the first human decision and whenever the decision passes to
+        another human, clear the screen (and the scrollback) and wait until that player
+        has the terminal, so no one sees another seat's hand or secret choices. The
+        clearing codes are written even when the output is piped (a terminal at the end of
+        the pipe clears), and the screen then says that earlier lines may still be
+        readable there. False if input ends."""
+        if len(self.humans) < 2 or self.last_human == seat:
             self.last_human = seat
             return True
         self.last_human = seat
-        out.clear()
-        if out.is_terminal:
-            out.file.write("\x1b[3J")  # the scrollback too, not only the visible screen
-            out.file.flush()
+        self.memory.forget()
+        # home, erase the screen, erase the scrollback
+        out.file.write("\x1b[H\x1b[2J\x1b[3J")
+        out.file.flush()
         out.rule(f"hand the terminal to {escape(seat_label(self.state, seat))}")
+        if not out.is_terminal:
+            out.print("[yellow]the output is not a terminal: the screen was sent the codes "
+                      "that clear it, but earlier lines may still be readable where the "
+                      "output goes (a file, a pager, a scrollback)[/yellow]")
         return self.read("press Enter when only that player can see the screen ") is not None
 
     def finish(self, quit_early: bool) -> None:
@@ -200,13 +210,35 @@ class PlaySession:
             out.print(f"[bold]Winner{'s' if len(won) > 1 else ''}: {escape(names)}[/bold]")
 
     # ------------------------------------------------------------------ a human decides
-    def show(self, seat: int) -> None:
+    def show(self, seat: int, full: bool = False) -> None:
+        """The decision screen: the board (whole the first time, on ``board``, after a
+        hand-over or when much changed; else only the lines that changed since this
+        seat's last decision), the log lines it has not read, and the actions."""
         out.rule(f"{escape(seat_label(self.state, seat))} to decide")
-        out.print(self.render(self.state, seat))
-        log = self.state.action_log()
-        if log:
-            out.print("[bold]Recent log[/bold]")
-            for line in log[-LOG_TAIL:]:
+        with out.capture() as shot:
+            out.print(self.render(self.state, seat))
+        lines = shot.get().splitlines()
+        if full:
+            self.memory.forget(seat)
+        changes = self.memory.changes(seat, lines)
+        if changes is None:
+            out.print(Text.from_ansi("\n".join(lines)))
+        elif not changes.stretches:
+            out.print("[dim]the board is as you last saw it ('board' draws it whole)[/dim]")
+        else:
+            out.print(f"[dim]changed on the board since your last decision ({changes.count} "
+                      f"of {changes.total} lines; 'board' draws it whole):[/dim]")
+            for i, (_, stretch) in enumerate(changes.stretches):
+                if i:
+                    out.print("[dim]  ...[/dim]")
+                out.print(Text.from_ansi("\n".join(stretch)))
+        fresh, skipped = self.memory.new_log(seat, self.state.action_log(), LOG_TAIL)
+        if full and not fresh:
+            fresh = self.state.action_log()[-LOG_TAIL:]
+        if fresh:
+            more = f" [dim]({skipped} earlier: 'log')[/dim]" if skipped else ""
+            out.print(f"[bold]{'Recent log' if full else 'New in the log'}[/bold]{more}")
+            for line in fresh:
                 out.print("  " + markup_safe(line))
         self.show_actions()
 
@@ -270,7 +302,7 @@ class PlaySession:
             for line in self.state.action_log():
                 out.print("  " + markup_safe(line))
         elif word == "board":
-            self.show(seat)
+            self.show(seat, full=True)
         elif word == "actions":
             self.show_actions()
         elif word == "save":
