@@ -61,3 +61,4 @@ def test_tile_placement_log_uses_the_right_article() -> None:
     assert any("places an anomaly tile" in x for x in placed)
     assert not any("places a anomaly" in x or "places an civilized" in x for x in placed)
     assert any("places a civilized tile" in x for x in placed)
+

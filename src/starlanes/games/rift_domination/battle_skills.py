@@ -138,15 +138,17 @@ def repair_rush(state: RiftState, b: Battle, side: int, amount: int) -> int:
     """Negate up to ``amount`` of the damage ``side``'s units took since casualties were
     last removed (RD-SKL-01): first 1 LP of each unit that would be destroyed, then further
     LP, then shields. The budget of the skill's units is spent first, then card pools.
-    Returns the damage negated."""
+    With option ``repair_rush=once`` (ruling RD-OPEN-16) a unit's use spends its whole
+    budget, what it did not negate included. Returns the damage negated."""
     n = _restore_units(b, _rush_units(b, side), amount, b.vdmg)
     left = n
     full = rule(state, "repair_rush_amount")
+    once = state.options.get("repair_rush", "split") == "once"  # ruling RD-OPEN-16
     for f in _rush_units(b, side):
         if left and "repair_rush" in f.skills:
             have = b.rush_left.get(f.fid, full)
             use = min(have, left)
-            b.rush_left[f.fid] = have - use
+            b.rush_left[f.fid] = 0 if once and use else have - use
             left -= use
             if use:
                 f.used = f.used | {"repair_rush"}

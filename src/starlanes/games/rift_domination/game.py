@@ -61,6 +61,10 @@ class RiftDomination(Game):
                    "Weapon Industry doubles the damage of every hit of the player's volleys "
                    "in the phase ('phase') or of one hit only ('one_shot')",
                    choices=("phase", "one_shot"), ruling="RD-OCC-07"),
+        OptionSpec("repair_rush", str, "split",
+                   "a unit's Repair Rush (4 damage a battle) may be split over several "
+                   "phases ('split') or is used once, the rest lost ('once')",
+                   choices=("split", "once"), ruling="RD-OPEN-16"),
         CONTENT_OPTION,
         CONTENT_SET_OPTION,
     ))
