@@ -69,6 +69,8 @@ class Subscriber:
 
     seat: int | None
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(64))
+    version: int = -1
+    """The game's version in the last view queued (with a cluster: each version once)."""
 
 
 @dataclass(frozen=True)
@@ -108,8 +110,6 @@ class GameService:
         self._owner_spent: dict[str, tuple[float, float]] = {}
         """Bot seconds per owning client in its current hour: (window start, seconds)."""
         self._background: set[asyncio.Task[Any]] = set()
-        self._pushed: dict[str, int] = {}
-        """With a cluster: per game, the version last pushed to its viewers."""
         self._following: dict[str, bool] = {}
         """With a cluster: games being caught up after a notice (True: another came)."""
 
@@ -408,7 +408,7 @@ class GameService:
                               "connect again (another server will take you)")
         live = self.live(game_id)
         seat = self.seat_of(live, token) if token else None
-        sub = Subscriber(seat)
+        sub = Subscriber(seat, version=live.version)
         self.subscribers.setdefault(game_id, set()).add(sub)
         _offer(sub, view_text(game_view(live, seat)))
         return sub
@@ -417,15 +417,15 @@ class GameService:
         self.subscribers.get(game_id, set()).discard(sub)
 
     def _push(self, live: LiveGame) -> None:
-        if self.cluster is not None:  # several paths reach here: push each version once
-            if self._pushed.get(live.id) == live.version:
-                return
-            self._pushed[live.id] = live.version
         subs = self.subscribers.get(live.id)
         if not subs:
             return
         views: dict[int | None, str] = {}  # built and encoded once per seat
         for sub in list(subs):
+            if self.cluster is not None:  # several paths reach here: each version once
+                if sub.version == live.version:
+                    continue
+                sub.version = live.version
             text = views.get(sub.seat)
             if text is None:
                 text = views[sub.seat] = view_text(game_view(live, sub.seat))
@@ -464,7 +464,6 @@ class GameService:
             fresh = await asyncio.to_thread(self._load, game_id)
             if fresh is not None and game_id not in self.games:
                 self.games[game_id] = fresh
-                self._pushed[game_id] = fresh.version
             return
         async with live.lock:
             await self._catch_up(live)
