@@ -39,6 +39,10 @@ class InterstellarAmbitions(Game):
                    "fix the ambitions in play: six comma-separated ambition ids, three "
                    "passive and three active (a designer's control); empty: as 'ambitions' "
                    "says", ruling="IA-OPEN-01"),
+        OptionSpec("ambition_timing", str, "claim",
+                   "an ambition's condition must hold when it is claimed in step 4 "
+                   "('claim') or at some moment of the claimer's turn ('turn')",
+                   choices=("claim", "turn"), ruling="IA-OPEN-21"),
         OptionSpec("disrupt_limit", int, 3, "tokens the Disrupt Plans spoil may reset",
                    minimum=2, maximum=3, ruling="IA-OPEN-03"),
         OptionSpec("plan_tokens", str, "all", "Plan Actions places 'all' pool tokens or "

@@ -55,7 +55,7 @@ class IAState(GameState):
         "emerg_deck", "emerg_discard", "colony_deck", "colony_discard", "planet_decks",
         "planet_slots", "planet_discard", "colonised", "stack", "combat", "offer",
         "end_trigger", "final_left", "end_reason", "winners", "log_lines", "ult_cap",
-        "turn_count", "seen_cards",
+        "turn_count", "seen_cards", "met",
     )
 
     def __init__(self, game: InterstellarAmbitions, content: IAContent) -> None:
@@ -107,6 +107,9 @@ class IAState(GameState):
         self.log_lines: list[str] = []
         self.ult_cap = 1 if n == 3 else 2
         self.turn_count = 0
+        # option ambition_timing=turn (ruling IA-OPEN-21): (turn_count, ambition slots whose
+        # condition the turn's player has met at some moment of that turn)
+        self.met: tuple[int, tuple[int, ...]] = (-1, ())
         self.seen_cards: tuple[tuple[int, int, int], ...] = ()
 
     # ------------------------------------------------------------------ helpers
@@ -152,7 +155,26 @@ class IAState(GameState):
     def _apply(self, action: Action) -> None:
         from . import rules
 
+        turn_reading = self.options["ambition_timing"] == "turn"
+        if turn_reading:
+            self.note_met()
         rules.apply(self, action)
+        if turn_reading:
+            self.note_met()
+
+    def note_met(self) -> None:
+        """Option ``ambition_timing=turn`` (ruling IA-OPEN-21): remember the ambitions whose
+        condition the player whose turn it is meets now, for the rest of that turn."""
+        from .turn import meets
+
+        if self.phase != "turn" or self.is_terminal():
+            return
+        seat = self.seat
+        before = self.met[1] if self.met[0] == self.turn_count else ()
+        now = tuple(i for i, amb in enumerate(self.ambitions)
+                    if i not in before and meets(self, seat, amb))
+        if now or self.met[0] != self.turn_count:
+            self.met = (self.turn_count, tuple(sorted(before + now)))
 
     def returns(self) -> list[float]:
         return shared_returns(self.winners, self.n)
@@ -219,6 +241,7 @@ class IAState(GameState):
         c.ult_cap = self.ult_cap
         c.turn_count = self.turn_count
         c.seen_cards = self.seen_cards
+        c.met = self.met
         return c
 
     def _digest_payload(self) -> Any:
@@ -235,7 +258,7 @@ class IAState(GameState):
             None if self.combat is None else self.combat.digest_data(),
             self.offer, self.end_trigger, self.final_left, self.end_reason, self.winners,
             self.turn_count, self.seen_cards,
-        ]
+        ] + ([self.met] if self.options["ambition_timing"] == "turn" else [])
 
     def _resample_hidden(self, seat: int, rng: random.Random) -> None:
         """Others' Shadow hands are redrawn from the cards ``seat`` has not seen (their

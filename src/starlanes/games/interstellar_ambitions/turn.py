@@ -225,9 +225,12 @@ def meets(s: IAState, seat: int, amb: int) -> bool:
 
 def claimable(s: IAState, seat: int) -> list[int]:
     """Ambition slots ``seat`` may claim now: not already claimed by it (IA-AMB-08) and
-    whose condition it meets (IA-AMB-02)."""
+    whose condition it meets (IA-AMB-02) now, or (option ``ambition_timing=turn``, ruling
+    IA-OPEN-21) met at some moment of this turn."""
+    earlier = (s.met[1] if s.options["ambition_timing"] == "turn" and seat == s.seat
+               and s.met[0] == s.turn_count else ())
     return [i for i, amb in enumerate(s.ambitions)
-            if seat not in s.claims[i] and meets(s, seat, amb)]
+            if seat not in s.claims[i] and (i in earlier or meets(s, seat, amb))]
 
 
 def claim_legal(s: IAState, d: Decision) -> list[Action]:
