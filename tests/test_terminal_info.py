@@ -62,3 +62,19 @@ def test_galactic_empires_hand_shows_card_text() -> None:
     shown = " ".join(console.file.getvalue().split())
     assert "[E] Transporter (eq_transporter#24): equipment, Generic. Saves crew" in shown
     assert "[T] Blue Giant Star (blue_giant#16): terrain, Generic; strength 4" in shown
+
+
+def test_rift_domination_move_actions_say_which_units_move() -> None:
+    """``move A1a A1`` moves the whole stack: the menu says what goes (RD-MOV-06/07)
+    without ``?``; Galactic Domination's moves name their ship already and stay short."""
+    from starlanes.terminal.menu import ActionMenu
+
+    state = starlanes.load("rift-domination", players=2, seed=5).new_initial_state()
+    while not (state.phase == "move" and state.current_player() == 0):
+        state.apply(state.legal_actions()[0])
+    lines = _text(ActionMenu(state, state.legal_actions()).lines(120))
+    assert "1. move A1a A1 Move 3 carrier (carrying 4 infantry, 1 diplomat, 5 fighter)" in lines
+    assert "2. move A1a A1 carrier Move 1 carrier (carrying 4 infantry)" in lines
+    gd = _advance("galactic-domination", 2, 30)
+    gd_lines = _text(ActionMenu(gd, gd.legal_actions()).lines(120))
+    assert "moves from sector" not in gd_lines

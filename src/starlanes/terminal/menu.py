@@ -17,7 +17,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from starlanes.engine import Action, GameState
+from starlanes.engine import Action, GameState, game_module
 from starlanes.engine.explain import ActionDescription, EntryText, Refusal
 
 from .common import seat_label
@@ -97,6 +97,7 @@ class ActionMenu:
         action of a group shares is shown once in its header; long groups are laid out in
         columns that fit ``width``, small menus show each action's text."""
         full = len(self.numbered) <= SHOW_TEXT_UP_TO
+        said = menu_text_kinds(self.state)
         out = ["[bold]Legal actions[/bold]"]
         n = 0
         for kind, group in self.groups:
@@ -115,11 +116,43 @@ class ActionMenu:
                               + (f"[dim]{escape(cost)}[/dim]" if cost else "")))
                 if full and d is not None:
                     cells.append(("", f"    [dim]{escape(d.text)}[/dim]"))
+            if not full and kind in said and len(group) <= SAY_WHO_MOVES_UP_TO:
+                out.extend(_with_text(cells, [self.descriptions[a] for a in group], width))
+                continue
             out.extend(_columns(cells, width) if not full else [m for _, m in cells])
         if not full:
             out.append("[dim]? N explains action N; why explains a refusal; help lists "
                        "commands[/dim]")
         return out
+
+
+def menu_text_kinds(state: GameState) -> frozenset[str]:
+    """The kinds of action whose notation does not say which units go, as the game's
+    ``explain`` module names them (``MENU_TEXT_KINDS``): the menu adds each one's
+    description (``Move 3 carrier from A1a to A1, carrying 4 infantry``)."""
+    module = game_module(type(state.game), "explain")
+    return frozenset(getattr(module, "MENU_TEXT_KINDS", ()))
+
+
+SAY_WHO_MOVES_UP_TO = 30
+"""Move groups up to this many actions get one line each with what moves."""
+
+
+def _with_text(cells: list[tuple[str, str]], described: list[ActionDescription | None],
+               width: int) -> list[str]:
+    """One line per action: its cell, then its description cut to fit ``width``."""
+    pad = max(len(p) for p, _ in cells) + 2
+    rows = []
+    for (plain, markup), d in zip(cells, described, strict=True):
+        text = d.text if d is not None else ""
+        room = width - 2 - pad
+        if room < 12 or not text:
+            rows.append("  " + markup)
+            continue
+        if len(text) > room:
+            text = text[:room - 3].rstrip() + "..."
+        rows.append("  " + markup + " " * (pad - len(plain)) + f"[dim]{escape(text)}[/dim]")
+    return rows
 
 
 def _columns(cells: list[tuple[str, str]], width: int) -> list[str]:

@@ -20,6 +20,10 @@ from . import battle as B
 from .refusals import refusal
 from .turn import slots, upgrade_cost
 
+#: Kinds of action whose notation does not say which units go (``move A1a A1`` moves the
+#: whole stack): the terminal's menu shows their description beside them.
+MENU_TEXT_KINDS = ("move",)
+
 if TYPE_CHECKING:  # pragma: no cover
     from .factions import UnitStats
     from .state import RiftState
@@ -240,7 +244,8 @@ def _move(s: RiftState, a: A.Move) -> ActionDescription:
     carried = _load(s, seat, ships, cargo)
     what = ", ".join(f"{n} {k}" for k, n in _count(s, ships).items())
     load = ", ".join(f"{n} {k}" for k, n in _count(s, carried).items())
-    text = f"Move {what} from {a.src} to {a.dst}" + (f", carrying {load}" if load else "") + "."
+    # the units first: the menu shows this beside the notation, which names the route
+    text = f"Move {what}" + (f" (carrying {load})" if load else "") + f" from {a.src} to {a.dst}."
     rules = ["RD-MOV-06", "RD-MOV-07"]
     changes = ""
     if _enemy_fleet_at(s, seat, dst):
