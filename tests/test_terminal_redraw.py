@@ -84,3 +84,13 @@ def test_hot_seat_opens_with_a_hand_over_even_when_piped(terminal: bool, monkeyp
     assert text.count("hand the terminal to") >= 2
     warned = "the output is not a terminal" in text
     assert warned is (not terminal)
+
+
+def test_rift_domination_tile_set_up_shows_the_drawn_tile(monkeypatch) -> None:
+    """Set-up (condition tiles): every tile decision shows the tile drawn, compact redraw
+    or not (the board's status line comes first whenever anything changed)."""
+    text = _session("rift-domination", ["human", "random"], 5, "1\n" * 12 + "quit\n",
+                    monkeypatch)
+    tile_screens = [s for s in text.split(PROMPT)[1:] if "1. tile " in s]
+    assert len(tile_screens) >= 5
+    assert all("tile to place: " in s for s in tile_screens)
