@@ -5,12 +5,14 @@ command's real entry point (:func:`starlanes.cli.main`) in this process."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
 import pytest
 
 from starlanes.cli import main
+from starlanes.cli.app import STOP_SIGNALS
 
 GAMES = ("rift-domination", "galactic-domination", "interstellar-ambitions", "galactic-empires")
 #: A file every game's content reads, so the directory's file names are accepted.
@@ -19,8 +21,10 @@ FILE_OF = {"rift-domination": "units.toml", "galactic-domination": "units.toml",
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run ``starlanes ARGS`` through :func:`main`; (exit status, stdout, stderr)."""
+    """Run ``starlanes ARGS`` through :func:`main`; (exit status, stdout, stderr). The
+    signal handlers the command installs are put back afterwards."""
     old = sys.argv
+    handlers = {s: signal.getsignal(s) for s in STOP_SIGNALS}
     sys.argv = ["starlanes", *args]
     code = 0
     try:
@@ -29,6 +33,8 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
         code = e.code if isinstance(e.code, int) else 1
     finally:
         sys.argv = old
+        for s, h in handlers.items():
+            signal.signal(s, h)
     got = capsys.readouterr()
     return code, got.out, got.err
 
