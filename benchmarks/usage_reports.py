@@ -38,17 +38,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", default=sorted(GAMES))
     parser.add_argument("--out", type=Path, default=Path("docs/balance"))
+    parser.add_argument("--players", type=int, default=None, help="instead of the default")
+    parser.add_argument("--option", action="append", default=[], help="key=value, repeatable")
+    parser.add_argument("--suffix", default="", help="page name: GAME-usage{suffix}.md")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    options = dict(o.split("=", 1) for o in args.option)
     for game in args.only:
-        n = GAMES[game]
+        n = args.players or GAMES[game]
         parts = []
         for agents, games in ((["heuristic"], args.games),
                               ([args.mcts, "heuristic"], args.mcts_games)):
             if games <= 0:
                 continue
             start = time.perf_counter()
-            rows = run_lab(game, agents, n, games, args.seed, {}, workers=args.workers,
+            rows = run_lab(game, agents, n, games, args.seed, options, workers=args.workers,
                            progress=False, usage=True)
             wall = time.perf_counter() - start
             report = usage_report(game, rows, args.seed)
@@ -59,7 +63,8 @@ def main() -> None:
                 ends[r["end_reason"]] = ends.get(r["end_reason"], 0) + 1
             who = " against ".join(agents) if len(agents) > 1 else f"{agents[0]} in every seat"
             command = (f"starlanes balance {game} --players {n} --games {games} --agents "
-                       f"{','.join(agents)} --seed {args.seed} --usage --workers {args.workers}")
+                       f"{','.join(agents)} --seed {args.seed} --usage --workers {args.workers}"
+                       + "".join(f" -o {k}={v}" for k, v in options.items()))
             intro = (f"{games} games, {n} players, {who}, seed {args.seed}; median "
                      f"{median} rounds; ends: "
                      + ", ".join(f"{k} {v}" for k, v in sorted(ends.items()))
@@ -70,8 +75,9 @@ def main() -> None:
                      "used the entry at least once.")
             parts.append(usage_markdown(report, who, intro, level=2))
             print(f"{game} [{', '.join(agents)}] x{games} ({wall:.0f} s): {_headline(report)}")
-        page = args.out / f"{game}-usage.md"
-        head = (f"# {game}: how each mechanism is used\n\nWritten by "
+        page = args.out / f"{game}-usage{args.suffix}.md"
+        settings = f" ({', '.join(f'{k}={v}' for k, v in options.items())})" if options else ""
+        head = (f"# {game}{settings}: how each mechanism is used\n\nWritten by "
                 "`benchmarks/usage_reports.py`; see docs/lab.md (Mechanism report) for how "
                 "to read it.\n")
         page.write_text(head + "\n" + "\n\n".join(parts), encoding="utf-8")
