@@ -34,7 +34,7 @@ def _alive(pid: int) -> bool:
     return fields[0] not in ("Z", "X")
 
 
-def _wait_for(check, timeout: float = 20.0) -> None:
+def _wait_for(check, timeout: float = 60.0) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if check():
@@ -66,7 +66,7 @@ def test_sigterm_ends_the_workers_with_the_command(command: tuple[str, ...],
         assert {os.getpgid(w) for w in workers} == {os.getpgid(proc.pid)}
         time.sleep(0.3)  # let them start playing
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=20)
+        _, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
     assert proc.returncode == 128 + signal.SIGTERM, err
@@ -85,7 +85,7 @@ def test_play_writes_save_on_sigterm_and_sighup(signum: int, tmp_path: Path) -> 
         try:
             _wait_for(lambda: "P0> " in screen.read_text())
             proc.send_signal(signum)
-            proc.wait(timeout=20)
+            proc.wait(timeout=60)
         finally:
             proc.kill()
             proc.stdin.close()

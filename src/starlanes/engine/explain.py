@@ -128,8 +128,12 @@ class EntryText:
 
 def article(word: str) -> str:
     """``word`` with its indefinite article: ``an anomaly``, ``a fighter``, ``an
-    engineer`` (by the first letter; ids like ``unit_x`` read as written)."""
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+    engineer``, ``a unit`` (by the first letters; a vowel sounded as a consonant, as in
+    ``unit``, ``use`` or ``one``, takes ``a``)."""
+    low = word.lower()
+    vowel = low[:1] in ("a", "e", "i", "o", "u") and not low.startswith(
+        ("uni", "use", "usu", "uti", "eu", "one"))
+    return f"{'an' if vowel else 'a'} {word}"
 
 
 def normalise(text: str) -> str:
