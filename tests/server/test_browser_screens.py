@@ -28,7 +28,7 @@ DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZES = [(360, 740), (390, 844), (768, 1024), (1366, 768), (1920, 1080)]
 TABLES = {  # players, seed, the board's selector, seat 0's decisions taken first
     "galactic-domination": (2, 3, ".gd-board", 12),
-    "rift-domination": (2, 5, ".rd-board", 36),
+    "rift-domination": (2, 5, ".rd-board", 30),
     "interstellar-ambitions": (3, 2, ".ia-table", 8),
     "galactic-empires": (2, 1, ".ge-table", 6),
 }
@@ -156,6 +156,16 @@ def _changed(page, seq: str) -> None:
     page.wait_for_selector(f"body[data-seq]:not([data-seq='{seq}'])", state="attached")
 
 
+def _board_object(page, notation: str) -> tuple[str, str] | None:
+    """The ship (by number) or sector an action names, when it is drawn on the board."""
+    for word in notation.split()[1:]:
+        for attr in ("data-ship", "data-sector"):
+            found = page.locator(f'#board [{attr}="{word}"]')
+            if found.count() and found.first.is_visible():
+                return attr, word
+    return None
+
+
 def _game_over_dialog(page) -> None:
     page.wait_for_selector("#gameover[open]")
     assert "Winner" in page.locator("#result").inner_text() or "Nobody won" in \
@@ -167,7 +177,14 @@ def _game_over_dialog(page) -> None:
     assert page.locator("#rematch").is_visible()
 
 
-def test_galactic_domination_is_played_to_its_end_on_a_phone_by_tapping(browser, server):
+FULL = [pytest.param(False, id="first-decisions"), pytest.param(True, id="whole-game",
+                                                                  marks=pytest.mark.slow)]
+"""The first decisions in the quick run; the whole game (some 20 s) with ``-m slow``."""
+QUICK_DECISIONS = 8
+
+
+@pytest.mark.parametrize("full", FULL)
+def test_galactic_domination_is_played_to_its_end_on_a_phone_by_tapping(browser, server, full):
     """360x740 with touch: each decision is tapped, on the board when the action names a
     ship (the bottom sheet opens on that ship's actions) or in the sheet's list otherwise;
     the page never scrolls sideways; the game-over dialog has its score table."""
@@ -184,10 +201,11 @@ def test_galactic_domination_is_played_to_its_end_on_a_phone_by_tapping(browser,
     while _wait_turn(page) == "yours":
         seq = page.locator("body").get_attribute("data-seq")
         choice = rng.choice(_legal(page))
-        words = choice.split()
-        ship = page.locator(f'#board [data-ship="{words[1]}"]') if len(words) > 1 else None
-        if ship is not None and ship.count() and ship.first.is_visible():
-            ship.first.tap()
+        target = _board_object(page, choice)
+        if target is not None:
+            attr, word = target
+            page.locator(f'#board [{attr}="{word}"]').first.tap(
+                position={"x": 20, "y": 8} if attr == "data-sector" else None)
             option = page.locator(f'#selection-list button[data-notation="{choice}"]')
             option.first.tap()
             by_board += 1
@@ -205,14 +223,18 @@ def test_galactic_domination_is_played_to_its_end_on_a_phone_by_tapping(browser,
         if decisions == 6:
             no_horizontal_scroll(page)
             page.screenshot(path=DOCS_SHOTS / "galactic-domination-phone-play.png")
-    _game_over_dialog(page)
-    page.screenshot(path=DOCS_SHOTS / "galactic-domination-phone-game-over.png")
-    assert by_board > 3 and decisions > 8
+        if not full and decisions == QUICK_DECISIONS:
+            break
+    if full:
+        _game_over_dialog(page)
+        page.screenshot(path=DOCS_SHOTS / "galactic-domination-phone-game-over.png")
+    assert by_board > 3 and decisions >= QUICK_DECISIONS
     assert not errors, errors
     page.close()
 
 
-def test_galactic_domination_is_played_to_its_end_from_the_keyboard(browser, server):
+@pytest.mark.parametrize("full", FULL)
+def test_galactic_domination_is_played_to_its_end_from_the_keyboard(browser, server, full):
     """1366x768, keyboard only: Tab reaches the board in one stop, the arrow keys move
     between its objects, Enter on a ship shows its actions and moves to the first, Enter
     plays it; other decisions are typed into the action search ("/", the notation, Enter).
@@ -237,10 +259,11 @@ def test_galactic_domination_is_played_to_its_end_from_the_keyboard(browser, ser
         # one tab stop: the board's objects are tabindex -1 but one
         assert page.locator("#board [tabindex='0']").count() == 1
         choice = rng.choice(legal)
-        words = choice.split()
+        target = _board_object(page, choice)
         played = False
-        if len(words) > 1 and page.locator(f'#board [data-ship="{words[1]}"]').count() \
-                and by_board < 3:
+        if target is not None and by_board < 3:
+            attr, word = target
+            at = f"document.activeElement.getAttribute('{attr}')"
             page.locator("body").press("Escape")
             page.evaluate("document.activeElement && document.activeElement.blur()")
             for _ in range(40):  # Tab until the board
@@ -248,10 +271,10 @@ def test_galactic_domination_is_played_to_its_end_from_the_keyboard(browser, ser
                 if page.evaluate("!!document.activeElement.closest('#board')"):
                     break
             for key in ("Home", *["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowDown"] * 12):
-                if page.evaluate("document.activeElement.getAttribute('data-ship')") == words[1]:
+                if page.evaluate(at) == word:
                     break
                 page.keyboard.press(key)
-            if page.evaluate("document.activeElement.getAttribute('data-ship')") == words[1]:
+            if page.evaluate(at) == word:
                 page.keyboard.press("Enter")
                 for _ in range(60):
                     focused = page.evaluate("document.activeElement.getAttribute('data-notation')")
@@ -269,9 +292,13 @@ def test_galactic_domination_is_played_to_its_end_from_the_keyboard(browser, ser
         _changed(page, seq)
         decisions += 1
         assert decisions < 400
-    _game_over_dialog(page)
-    assert page.locator("#announce").inner_text().startswith("The game is over.")
-    assert by_board > 0 and decisions > 8 and since > 0
+        if not full and decisions == QUICK_DECISIONS:
+            break
+    if full:
+        _game_over_dialog(page)
+        assert page.locator("#announce").inner_text().startswith("The game is over.")
+        assert since > 0
+    assert by_board > 0 and decisions >= QUICK_DECISIONS
     assert not errors, errors
     page.close()
 

@@ -93,6 +93,10 @@ def _play_from_lobby(browser, server, game, players, option, limit, board, shots
     page.wait_for_selector("#gameover[open]")
     page.screenshot(path=SHOTS / f"{game}-game-over.png")
     assert "Winner" in page.locator("#result").inner_text()
+    # the scores as a table with its headers, the replay and the record
+    headers = page.locator("#result table.scores thead th").all_inner_texts()
+    assert headers[0] == "player" and headers[-2:] == ["total", "result"], headers
+    assert page.locator("#result table.scores tbody tr").count() == players
     gid = page.url.split("/games/")[1].split("?")[0]
     record = httpx.get(server.url(f"/api/games/{gid}/record")).json()
     assert record["finished"] and record["game"] == game
