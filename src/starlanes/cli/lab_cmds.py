@@ -127,7 +127,8 @@ def balance_tables(r: dict[str, Any]) -> list[Table]:
     """Terminal tables of a balance report (``*`` marks significant after Holm)."""
     head = (f"{r['game']}: {r['games']} games, {r['players']} players, "
             f"{','.join(r['agents'])}; fair win rate {r['fair']:.1%}")
-    tables = [_rate_table(f"{head}\nwin rate by seat", r["seats"])]
+    tables = [_rate_table(f"{head}\nwin rate by seat (* significant after Holm; ~ too few "
+                          "seat-games to judge)", r["seats"])]
     if r["agent_rates"]:
         tables.append(_rate_table("win rate by agent", r["agent_rates"]))
     for name, family in r["facts"].items():
