@@ -292,6 +292,8 @@ def balance(
 
         report["usage"] = usage_report(game, rows, seed)
         tables += usage_tables(report["usage"])
+        for row in rows:  # the report lists the catalogue once, not in every game
+            row["usage"].pop("catalogue", None)
     page = ""
     if path is not None:
         from starlanes.analysis.html import balance_html
