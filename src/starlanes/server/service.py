@@ -46,7 +46,7 @@ from .errors import (
     Unavailable,
     Unprocessable,
 )
-from .jobs import BotTask
+from .following import Following
 from .replays import ReplayCache, check_seat_view, replay_view
 from .setups import checked_setups, join_setup
 from .store import GameRow, SeatRow, Store, StoreConflict, StoreError, StoreUnavailable, now
@@ -88,7 +88,7 @@ def view_text(view: dict[str, Any]) -> str:
     return json.dumps(view, separators=(",", ":"), ensure_ascii=False)
 
 
-class GameService:
+class GameService(Following):
     """Everything the HTTP and websocket routes do, without HTTP."""
 
     def __init__(self, store: Store, bots: BotPool, config: ServerConfig | None = None,
@@ -450,101 +450,6 @@ class GameService:
             if task is None or task.done():
                 self._bot_tasks[live.id] = asyncio.get_running_loop().create_task(
                     self._run_bots(live))
-
-    # ------------------------------------------------------------------ several processes
-    async def refresh(self, game_id: str) -> None:
-        """With a cluster: bring ``game_id`` up to date with the store (loading it when
-        another process created it); nothing without one, or for a game not stored."""
-        if self.cluster is None:
-            return
-        live = self.games.get(game_id)
-        if live is None:
-            if len(game_id) > 32:
-                return
-            fresh = await asyncio.to_thread(self._load, game_id)
-            if fresh is not None and game_id not in self.games:
-                self.games[game_id] = fresh
-            return
-        async with live.lock:
-            await self._catch_up(live)
-
-    async def refresh_lobby(self) -> None:
-        """With a cluster: load the games other processes created since this one started."""
-        if self.cluster is None:
-            return
-        rows = await asyncio.to_thread(self.store.games)
-        for row in rows:
-            if row.id not in self.games:
-                await self.refresh(row.id)
-
-    def _load(self, game_id: str) -> LiveGame | None:
-        row = self.store.game(game_id)
-        if row is None:
-            return None
-        return LiveGame.rebuild(row, self.store.seats(game_id), self.store.actions(game_id),
-                                self._engine_options(row))
-
-    async def _catch_up(self, live: LiveGame) -> None:
-        """With a cluster, holding ``live.lock``: apply what other processes stored for
-        the game since this process last looked (rebuilding it after an undo elsewhere)."""
-        if self.cluster is None:
-            return
-        seats, actions = await asyncio.to_thread(self.store.since, live.id,
-                                                 max(live.seq - 1, 0))
-        if live.catch_up(seats, actions) is None:
-            fresh = await asyncio.to_thread(self._load, live.id)
-            if fresh is None:
-                raise NotFound(f"no game {live.id!r}")
-            live.take_over(fresh)
-
-    async def _follow(self, game_id: str) -> None:
-        """A notice that ``game_id`` changed: catch it up and push its viewers' views (one
-        catch-up per game at a time; a notice meanwhile runs it once more)."""
-        if game_id not in self.subscribers or game_id not in self.games:
-            return
-        if game_id in self._following:
-            self._following[game_id] = True
-            return
-        self._following[game_id] = False
-        self._spawn(self._follow_loop(game_id))
-
-    async def _follow_loop(self, game_id: str) -> None:
-        live = self.games[game_id]
-        try:
-            while True:
-                try:
-                    async with live.lock:
-                        await self._catch_up(live)
-                except (StoreError, ServerError) as e:
-                    log.warning("game %s could not be caught up: %s", game_id, e)
-                if not self.stopping:
-                    self._push(live)
-                    live.restart_clock()
-                    self._kick_clock(live)
-                if not self._following.get(game_id):
-                    return
-                self._following[game_id] = False
-        finally:
-            self._following.pop(game_id, None)
-
-    def _drop_viewers(self) -> None:
-        """Redis is lost: end every viewer's socket (they reconnect, to another process or
-        to this one once it is ready again, and get the current view)."""
-        for subs in self.subscribers.values():
-            for sub in subs:
-                _offer(sub, None)
-
-    def _queue_bot(self, live: LiveGame, seat: int) -> None:
-        assert self.cluster is not None
-        entry = self.catalogue.bot(live.seats[seat].kind)
-        seconds = entry.seconds if entry is not None else 0.0
-        task = BotTask(live.id, live.seq, seat, live.state.digest(), live.owner)
-        self._spawn(self.cluster.enqueue(task, seconds))
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
 
     # ------------------------------------------------------------------ bots and clocks
     async def _run_bots(self, live: LiveGame) -> None:
