@@ -424,3 +424,62 @@ def test_offline_banner_disables_the_actions_and_search_matches_action_names(bro
     lobby.screenshot(path=DOCS_SHOTS / "lobby-360.png")
     lobby.close()
     assert not [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e], errors
+
+
+def test_interstellar_ambitions_is_played_to_its_end_on_a_phone_by_tapping(browser, server):
+    """390x844 with touch, two heuristic bots, a one-round game: a card named by the action
+    is tapped on the board (the sheet opens on its actions), an action of the track by
+    tapping the seat's cell of the track, anything else in the sheet; the secret combat
+    order is confirmed by tapping. The game-over dialog gives the score by source."""
+    import random
+
+    gid, token = seated_game(server, "interstellar-ambitions", 3, 4, options={"round_limit": 1})
+    errors: list[str] = []
+    page = new_page(browser, errors, 390, 844, has_touch=True, is_mobile=True)
+    page.goto(server.url(f"/games/{gid}?token={token}"))
+    page.wait_for_selector(".ia-table")
+    rng = random.Random(6)
+    decisions = by_board = 0
+    while _wait_turn(page) == "yours":
+        seq = page.locator("body").get_attribute("data-seq")
+        if page.locator("#confirm-order").count():
+            page.locator("#confirm-order").tap()
+            _changed(page, seq)
+            continue
+        choice = rng.choice(_legal(page))
+        words = choice.replace(":", " ").split()
+        spot = None
+        for word in words[1:]:
+            for selector in (f'#board [data-card="{word}"]', f'#board [data-track="0:{word}"]'):
+                if page.locator(selector).count() and page.locator(selector).first.is_visible():
+                    spot = page.locator(selector).first
+                    break
+            if spot is not None:
+                break
+        option = page.locator(f'#selection-list button[data-notation="{choice}"]')
+        if spot is not None:
+            spot.tap()
+        if spot is not None and option.count():
+            option.first.tap()
+            by_board += 1
+        else:
+            if page.locator("#side:not(.open)").count():
+                page.tap("#sheet-handle")
+            if page.locator("#selection:not([hidden])").count():
+                page.locator("#clear-selection").tap()
+            for details in page.locator("#groups details:not([open])").all():
+                details.locator("summary").tap()
+            page.locator(f'#groups button[data-notation="{choice}"]').first.tap()
+        _changed(page, seq)
+        if page.locator("#side.open").count() and not page.locator("#gameover[open]").count():
+            page.tap("#sheet-handle")
+        no_horizontal_scroll(page)
+        decisions += 1
+        assert decisions < 400
+    page.wait_for_selector("#gameover[open]")
+    headers = page.locator("#result table.scores thead th").all_inner_texts()
+    assert "planets" in headers and "ambitions" in headers, headers  # score by source
+    page.screenshot(path=DOCS_SHOTS / "interstellar-ambitions-phone-game-over.png")
+    assert by_board > 0 and decisions >= QUICK_DECISIONS
+    assert not errors, errors
+    page.close()
