@@ -15,6 +15,14 @@ time per action, and how long the server took to stop on SIGTERM. Not a test; ru
     python benchmarks/server_load.py --games 100 --seconds 60
     python benchmarks/server_load.py --games 100 --seconds 60 --db postgres
     python benchmarks/server_load.py --games 20 --seconds 30 --think 0   # saturation
+    python benchmarks/server_load.py --db postgres --redis redis://127.0.0.1:6379/0 --processes 2
+
+With ``--redis URL`` (PostgreSQL only) the server is a cluster (docs/deploy.md): the schema
+is created once (``starlanes db upgrade``), ``--processes`` web processes run with
+``--redis`` and one bot service (``starlanes bots``, ``--bot-workers`` workers) plays the
+bot seats. Each human seat of game k talks to process (k + seat) mod N, so most views cross
+processes through Redis. The CPU line then sums the web processes and counts the bot
+service as the bot workers.
 
 The server runs in a subprocess (``starlanes serve``) on a fresh SQLite file, or with
 ``--db postgres`` on a fresh PostgreSQL database created through the admin URL in
@@ -113,6 +121,8 @@ class Table:
         self.gid = gid
         self.tokens = tokens
         self.addresses = addresses
+        self.bases: list[str] | None = None
+        """Per human seat, the web process it talks to (None: the one ``base``)."""
         self.views: list[dict | None] = [None] * len(tokens)
         self.changed = asyncio.Event()
 
@@ -179,12 +189,12 @@ async def play(base: str, table: Table, index: int, args: argparse.Namespace, st
 async def play_tables(base: str, client: httpx.AsyncClient, table: Table, index: int,
                       args: argparse.Namespace, stop: float, tally: Tally,
                       rng: random.Random) -> None:
-    ws_base = base.replace("http://", "ws://")
     while time.monotonic() < stop:
         sockets = []
         readers = []
         try:
             for i, token in enumerate(table.tokens):
+                ws_base = (table.bases[i] if table.bases else base).replace("http://", "ws://")
                 ws = await websockets.connect(f"{ws_base}/ws/games/{table.gid}?token={token}",
                                               max_size=2**24, compression=None,
                                               additional_headers=forwarded(table.addresses[i]))
@@ -209,7 +219,9 @@ async def play_tables(base: str, client: httpx.AsyncClient, table: Table, index:
         if time.monotonic() >= stop:
             return
         try:
+            bases = table.bases
             table = await open_game(client, base, args, index, 0, rematch_of=table)
+            table.bases = bases
         except httpx.HTTPStatusError as e:
             tally.error(f"rematch refused: HTTP {e.response.status_code}")
             return
@@ -244,7 +256,8 @@ async def play_one(base: str, client: httpx.AsyncClient, table: Table,
             await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
         notation = rng.choice(view["legal"])["notation"]
         start = time.perf_counter()
-        r = await client.post(f"{base}/api/games/{table.gid}/actions",
+        r = await client.post(f"{table.bases[i] if table.bases else base}/api/games/"
+                              f"{table.gid}/actions",
                               json={"seq": view["seq"], "action": notation},
                               headers=forwarded(table.addresses[i], table.tokens[i]))
         if r.status_code != 200:
@@ -286,6 +299,16 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
         else:
             others += used
     return (server, others) if found else (float("nan"), float("nan"))
+
+
+def cluster_cpu(args: argparse.Namespace, pid: int) -> tuple[float, float]:
+    """:func:`cpu_seconds`, or for a cluster (``args.web_pids``) the web processes' CPU
+    together (each leads a process group of its own) and the bot service's process group
+    (its supervisor and workers)."""
+    web = getattr(args, "web_pids", None)
+    if not web:
+        return cpu_seconds(pid)
+    return (sum(sum(cpu_seconds(p)) for p in web), sum(cpu_seconds(args.bots_pid)))
 
 
 def peak_rss(pid: int) -> tuple[float, float]:
@@ -342,9 +365,13 @@ async def measure(args: argparse.Namespace, base: str, pid: int,
                 return await open_game(client, base, args, g, g)
 
         tables = await asyncio.gather(*(opened(g) for g in range(args.games)))
+        bases = getattr(args, "bases", None)
+        if bases:
+            for k, table in enumerate(tables):
+                table.bases = [bases[(k + s) % len(bases)] for s in range(args.humans)]
         tally = Tally()
         before, _ = await total_moves(client, base)
-        cpu_before = cpu_seconds(pid)
+        cpu_before = cluster_cpu(args, pid)
         client_before = time.process_time()
         start = time.monotonic()
         stop = start + args.seconds
@@ -359,7 +386,7 @@ async def measure(args: argparse.Namespace, base: str, pid: int,
             if task.exception() is not None:
                 tally.error(type(task.exception()).__name__)
         wall = time.monotonic() - start
-        cpu_after = cpu_seconds(pid)
+        cpu_after = cluster_cpu(args, pid)
         cpu = (cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1],
                time.process_time() - client_before)
         rss = peak_rss(pid)
@@ -387,7 +414,8 @@ def percentiles(values: list[float]) -> dict[str, float | int]:
 
 def report(args: argparse.Namespace, m: Measurement) -> None:
     tally, moves, wall, cpu = m.tally, m.moves, m.wall, m.cpu
-    print(f"{args.games} concurrent {args.game} games on {args.db_label}: {args.humans} "
+    print(f"{args.games} concurrent {args.game} games on {args.db_label}"
+          f"{cluster_label(args)}: {args.humans} "
           f"scripted human(s) thinking {args.think:g} s on average and {args.bots} "
           f"{args.bot} bot(s) each, {args.bot_workers} bot worker(s); {wall:.1f} s; "
           f"{tally.finished} games finished and rematched ({m.count} games in the lobby)")
@@ -406,6 +434,13 @@ def report(args: argparse.Namespace, m: Measurement) -> None:
             print(f"{what}: {latency_line(percentiles(values))}")
     errors = ", ".join(f"{k}: {v}" for k, v in sorted(tally.errors.items())) or "none"
     print(f"errors: {sum(tally.errors.values())} ({errors})")
+
+
+def cluster_label(args: argparse.Namespace) -> str:
+    if not getattr(args, "redis", None):
+        return ""
+    return (f", {args.processes} web process(es) with Redis {args.redis} and a bot "
+            f"service")
 
 
 def latency_line(p: dict[str, float | int]) -> str:
@@ -480,16 +515,44 @@ def serving(args: argparse.Namespace, env: dict[str, str] | None = None) -> Iter
     with tempfile.TemporaryDirectory() as tmp, database(args.db, tmp) as (url, label):
         args.db_label = label
         errlog = open(Path(tmp) / "server.err", "w+b")  # noqa: SIM115 - read back on failure
+        environment = {**os.environ, **TRUSTED_PROXIES, **(env or {})}
+        cluster = bool(getattr(args, "redis", None))
+        if cluster:
+            if args.db != "postgres":
+                sys.exit("--redis needs --db postgres")
+            subprocess.run([sys.executable, "-m", "starlanes.cli", "db", "upgrade", "--db",
+                            url], check=True, stdout=subprocess.DEVNULL)
+            flags = ["--redis", args.redis]
+        else:
+            flags = ["--bot-workers", str(args.bot_workers)]
         proc = subprocess.Popen([sys.executable, "-m", "starlanes.cli", "serve", "--port",
-                                 str(port), "--db", url, "--bot-workers", str(args.bot_workers)],
+                                 str(port), "--db", url, *flags],
                                 stdout=subprocess.DEVNULL, stderr=errlog,
-                                env={**os.environ, **TRUSTED_PROXIES, **(env or {})},
-                                start_new_session=True)
+                                env=environment, start_new_session=True)
         server = Server(f"http://127.0.0.1:{port}", proc)
+        others: list[subprocess.Popen] = []
+        if cluster:  # the other web processes and the bot service, in the same group
+            args.bases, args.web_pids = [server.base], [proc.pid]
+            for _ in range(args.processes - 1):
+                more = free_port()
+                extra = subprocess.Popen(
+                    [sys.executable, "-m", "starlanes.cli", "serve", "--port", str(more),
+                     "--db", url, *flags], stdout=subprocess.DEVNULL, stderr=errlog,
+                    env=environment, start_new_session=True)
+                args.bases.append(f"http://127.0.0.1:{more}")
+                args.web_pids.append(extra.pid)
+                others.append(extra)
+            others.append(subprocess.Popen(
+                [sys.executable, "-m", "starlanes.cli", "bots", "--db", url, "--redis",
+                 args.redis, "--workers", str(args.bot_workers)],
+                stdout=subprocess.DEVNULL, stderr=errlog, env=environment,
+                start_new_session=True))
+            args.bots_pid = others[-1].pid
         try:
             for _ in range(300):
                 try:
-                    httpx.get(f"{server.base}/api/games", timeout=1).raise_for_status()
+                    for base in getattr(args, "bases", None) or [server.base]:
+                        httpx.get(f"{base}/readyz", timeout=1).raise_for_status()
                     break
                 except httpx.HTTPError:
                     if proc.poll() is not None:
@@ -500,6 +563,13 @@ def serving(args: argparse.Namespace, env: dict[str, str] | None = None) -> Iter
                 sys.exit(f"the server did not start:\n{errlog.read().decode()}")
             yield server
         finally:
+            for other in others:  # the cluster's other processes stop with the first
+                if other.poll() is None:
+                    other.terminate()
+                    try:
+                        other.wait(30)
+                    except subprocess.TimeoutExpired:
+                        os.killpg(other.pid, signal.SIGKILL)
             if proc.poll() is None:
                 server.notes.append(stop_server(proc))
             errlog.seek(0)
@@ -546,6 +616,10 @@ def arguments(description: str) -> argparse.ArgumentParser:
                     help="a scripted human's mean thinking time in seconds (0: none)")
     ap.add_argument("--bot-workers", type=int, default=1)
     ap.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    ap.add_argument("--redis", help="run a cluster on this Redis URL (--db postgres): "
+                                    "--processes web processes and a bot service")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="web processes of the cluster (with --redis)")
     return ap
 
 
