@@ -99,7 +99,13 @@ def test_sweep_runs_one_variant_per_value(tmp_path: Path) -> None:
     assert [x["options"] for x in r["reports"]] == [{"round_limit": "2"},
                                                     {"round_limit": "3"}]
     assert [x["rounds"]["max"] for x in r["reports"]] == [2, 3]
-    assert page.read_text().count("data:image/png;base64,") >= 4
+    text = page.read_text()
+    assert text.count("data:image/png;base64,") >= 4
+    # issue 28: the page names every value's settings, not only the first one's
+    assert "settings of each value" in text
+    assert "{&quot;round_limit&quot;: &quot;2&quot;}" in text
+    assert "{&quot;round_limit&quot;: &quot;3&quot;}" in text
+    assert "swept: 2, 3" in text
 
 
 def test_until_ci_plays_batches_until_the_budget() -> None:

@@ -193,9 +193,20 @@ def test_ctrl_c_stops_a_worker_run_promptly_and_reports_finished_games(tmp_path)
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
         # a test run started in the background inherits an ignored SIGINT: restore Ctrl-C
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(6)
+    # wait for the run to start (the progress bar), however slow the machine is today
+    fd = proc.stderr.fileno()
+    os.set_blocking(fd, False)
+    seen, deadline = b"", time.monotonic() + 120
+    while b"tournament x400" not in seen and time.monotonic() < deadline:
+        try:
+            seen += os.read(fd, 65536)
+        except BlockingIOError:
+            time.sleep(0.2)
+    os.set_blocking(fd, True)
+    time.sleep(2)
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=20)
+    stdout, rest = proc.communicate(timeout=60)
+    stderr = seen.decode(errors="replace") + rest
     assert proc.returncode == 130
     assert "Traceback" not in stderr and "interrupted" in stderr
     if stdout.strip():
