@@ -75,6 +75,9 @@ def serve(
     from starlanes.server.config import load_config
     from starlanes.server.store import database_url
 
+    if redis and database_url(db).startswith("sqlite"):
+        raise BadOptionError("several servers need a database server: give --db "
+                             "postgresql+psycopg://... with --redis")
     # a fatal signal (SIGBUS from a database file gone bad, SIGSEGV) is written to stderr
     # with the stack of every thread instead of a silent death
     faulthandler.enable()
@@ -88,9 +91,6 @@ def serve(
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     bind_url = f"http://{shown}:{bound_port}"
     link_host = "localhost" if bound_host in ("0.0.0.0", "::") else shown
-    if redis and url.startswith("sqlite"):
-        raise BadOptionError("several servers need a database server: give --db "
-                             "postgresql+psycopg://... with --redis")
     application = create_app(url, bot_workers=bot_workers, config=settings,
                              bind_url=f"http://{link_host}:{bound_port}",
                              migrate=migrate, redis_url=redis)
@@ -147,6 +147,9 @@ def bots(
     from starlanes.server.bot_service import serve_bots, settings_for
     from starlanes.server.store import StoreError
 
+    if db.startswith("sqlite"):
+        raise BadOptionError("the bot service needs the servers' database server: give "
+                             "--db postgresql+psycopg://...")
     out.print(f"starlanes bot service: {workers} workers on {escape(_safe(db))}, "
               f"Redis {escape(_safe(redis))}; Ctrl-C stops it")
     import redis as redis_client

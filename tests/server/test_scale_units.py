@@ -1,0 +1,88 @@
+"""The parts of several-process serving that need no second process: a game caught up from
+the store by another holder of it, bot jobs as Redis carries them, and the command line's
+refusals (docs/deploy.md)."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from starlanes.cli import app
+from starlanes.server.jobs import QUICK_STREAM, SLOW_STREAM, BotTask, lane
+from starlanes.server.store import GameRow, SeatRow, Store, now, upgrade
+from starlanes.server.tables import LiveGame
+
+runner = CliRunner()
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        return 2, str(result.exception)
+    return result.exit_code, result.output
+
+
+def _game(store: Store) -> GameRow:
+    row = GameRow(id="g1", game="galactic-domination", players=2, seed=5,
+                  options={"turn_limit": 2}, bot_seconds=0.0, clock_seconds=0.0,
+                  rematch_of=None, created=now(), seeded=True)
+    seats = [SeatRow(game_id="g1", seat=i, kind="human", name="", token_hash=None)
+             for i in range(2)]
+    store.create_game(row, seats)
+    return row
+
+
+def _copy(store: Store, game_id: str) -> LiveGame:
+    row = store.game(game_id)
+    assert row is not None
+    return LiveGame.rebuild(row, store.seats(game_id), store.actions(game_id))
+
+
+def test_a_second_holder_of_a_game_catches_up_from_the_store(tmp_path):
+    """Process B holds the game while process A stores actions and a seat: B applies the
+    stored actions after its own (same digest), takes the seat's token hash, and asks for
+    a rebuild (None) once A's undo took back an action B had applied."""
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    upgrade(url)
+    store = Store(url)
+    _game(store)
+    a, b = _copy(store, "g1"), _copy(store, "g1")
+    assert store.claim_seat("g1", 0, "Ada", "f" * 64)
+    for _ in range(3):
+        a.apply(store, a.state.current_player(), a.seq,
+                str(a.state.legal_actions()[-1]))
+    seats, actions = store.since("g1", max(b.seq - 1, 0))
+    assert b.catch_up(seats, actions) is True
+    assert (b.seq, b.state.digest()) == (a.seq, a.state.digest())
+    assert b.seats[0].token_hash == "f" * 64 and b.seats[0].name == "Ada"
+    assert b.catch_up(*store.since("g1", b.seq - 1)) is False  # nothing new
+    store.truncate_actions("g1", 2)  # an undo on A
+    assert b.catch_up(*store.since("g1", b.seq - 1)) is None
+    fresh = _copy(store, "g1")
+    b.take_over(fresh)
+    assert (b.seq, b.state.digest()) == (2, fresh.state.digest())
+
+
+def test_bot_jobs_round_trip_and_malformed_ones_are_refused():
+    task = BotTask("g1", 7, 1, "ab" * 32, owner="client-key")
+    assert BotTask.decode(task.encode()) == task
+    assert BotTask.decode({k.encode(): v.encode() for k, v in task.encode().items()}) == task
+    assert task.mark.startswith("starlanes:bot-job:g1:7:")
+    with pytest.raises(ValueError, match="without 'job'"):
+        BotTask.decode({"other": "1"})
+    assert lane(0.0) == QUICK_STREAM and lane(5.0) == SLOW_STREAM
+
+
+def test_serve_with_redis_needs_a_database_server(tmp_path):
+    code, text = _run("serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'x.db'}",
+                      "--redis", "redis://127.0.0.1:1/0")
+    assert code == 2 and "several servers need a database server" in text
+
+
+def test_the_bot_service_names_a_redis_it_cannot_reach(tmp_path):
+    code, text = _run("bots", "--db", f"sqlite:///{tmp_path / 'x.db'}", "--redis",
+                      "redis://127.0.0.1:1/0")
+    assert code == 2 and "needs the servers' database server" in text
+    code, text = _run("bots", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none",
+                      "--redis", "redis://127.0.0.1:1/0", "--workers", "1")
+    assert code == 2 and "cannot reach Redis at redis://127.0.0.1:1/0" in text
