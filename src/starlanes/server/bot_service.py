@@ -58,6 +58,7 @@ from .jobs import (
     BotTask,
     game_seconds_key,
     lane,
+    notice,
     owner_seconds_key,
 )
 from .store import Store, StoreConflict, StoreError, StoreUnavailable, now
@@ -220,7 +221,7 @@ class Worker:
                 or live.state.digest() != task.digest):
             # done already (by a worker that died before acknowledging) or overtaken:
             # make sure viewers and the next bot know where the game is
-            self.redis.publish(CHANGES, live.id)
+            self.redis.publish(CHANGES, notice(live.id, live.seq, live.state.digest()))
             self._queue_next(live, task.owner)
             return
         entry = self.catalogue.bot(live.seats[task.seat].kind)
@@ -245,7 +246,7 @@ class Worker:
             self.games.forget(live.id)  # another worker stored this move first
             return
         live.commit(pending)
-        self.redis.publish(CHANGES, live.id)
+        self.redis.publish(CHANGES, notice(live.id, live.seq, live.state.digest()))
         self._queue_next(live, task.owner)
 
     def _queue_next(self, live: LiveGame, owner: str) -> None:

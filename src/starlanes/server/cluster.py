@@ -27,7 +27,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .jobs import CHANGES, DEDUPE_SECONDS, ENQUEUE, BotTask, lane
+from .jobs import CHANGES, DEDUPE_SECONDS, ENQUEUE, BotTask, lane, notice
 
 log = logging.getLogger("starlanes.server")
 
@@ -107,11 +107,12 @@ class Cluster:
         if not self.ready:
             raise ConnectionError("not subscribed to the change channel")
 
-    async def changed(self, game_id: str) -> None:
-        """Tell every process that ``game_id`` changed (a lost notice is logged: the
-        change is stored, viewers catch up when they reconnect)."""
+    async def changed(self, game_id: str, seq: int, digest: str) -> None:
+        """Tell every process that ``game_id`` changed and is now at move ``seq`` with
+        state ``digest`` (:func:`.jobs.notice`; a lost notice is logged: the change is
+        stored, viewers catch up when they reconnect)."""
         try:
-            await self.redis.publish(CHANGES, game_id)
+            await self.redis.publish(CHANGES, notice(game_id, seq, digest))
         except Exception as e:  # noqa: BLE001
             log.warning("could not publish the change of game %s: %s", game_id, e)
 
@@ -154,6 +155,8 @@ class CatchUp:
     async def _refresh(self, scope: Any) -> None:
         parts = scope.get("path", "").strip("/").split("/")
         if parts[:2] in (["api", "games"], ["ws", "games"]) and len(parts) >= 3:
+            if parts[3:] == ["actions"] and scope.get("method") == "POST":
+                return  # the action names its move: caught up only when it is ahead
             await self.service.refresh(parts[2])
         elif parts == ["api", "games"] and scope.get("method") == "GET":
             now = asyncio.get_running_loop().time()

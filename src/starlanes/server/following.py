@@ -12,7 +12,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from .errors import NotFound, ServerError
-from .jobs import BotTask
+from .jobs import BotTask, read_notice
 from .store import StoreError
 from .tables import LiveGame
 
@@ -87,10 +87,17 @@ class Following:
                 raise NotFound(f"no game {live.id!r}")
             live.take_over(fresh)
 
-    async def _follow(self, game_id: str) -> None:
-        """A notice that ``game_id`` changed: catch it up and push its viewers' views (one
-        catch-up per game at a time; a notice meanwhile runs it once more)."""
+    async def _follow(self, text: str) -> None:
+        """A notice that a game changed (:func:`.jobs.notice`): unless this process is
+        already there, catch the game up and push its viewers' views (one catch-up per
+        game at a time; a notice meanwhile runs it once more)."""
+        game_id, seq, digest = read_notice(text)
         if game_id not in self.subscribers or game_id not in self.games:
+            return
+        live = self.games[game_id]
+        if seq == live.seq and digest and live.state.digest().startswith(digest):
+            if not self.stopping:  # stored here, or caught up by a request:
+                self._push(live)    # viewers not sent this version yet get it now
             return
         if game_id in self._following:
             self._following[game_id] = True

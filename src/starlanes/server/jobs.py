@@ -1,7 +1,8 @@
 """What the web processes and the bot service say to each other through Redis.
 
-- ``starlanes:changes`` (pub/sub channel): a game's id, published by whichever process
-  stored something for that game (an action, a seat, an undo). Every web process listens
+- ``starlanes:changes`` (pub/sub channel): a game's id, move and state digest
+  (:func:`notice`), published by whichever process stored something for that game (an
+  action, a seat, an undo). Every web process listens
   and brings the viewers it holds up to date from the store (:mod:`.cluster`).
 - ``starlanes:bots:quick`` and ``starlanes:bots:slow`` (streams, consumer group
   ``starlanes-bots``): bot jobs, one per (game, move) where a bot seat decides. A job names
@@ -63,6 +64,20 @@ class BotTask:
     @property
     def mark(self) -> str:
         return f"starlanes:bot-job:{self.game_id}:{self.seq}:{self.digest[:16]}"
+
+
+def notice(game_id: str, seq: int, digest: str) -> str:
+    """The change notice of a game now at move ``seq`` with state ``digest``:
+    ``"GAME SEQ DIGEST16"`` (a process already there skips the store)."""
+    return f"{game_id} {seq} {digest[:16]}"
+
+
+def read_notice(text: str) -> tuple[str, int | None, str]:
+    """(game id, move, digest prefix) of a notice; (text, None, "") for a bare game id."""
+    parts = text.split()
+    if len(parts) == 3 and parts[1].isdigit():
+        return parts[0], int(parts[1]), parts[2]
+    return text.strip(), None, ""
 
 
 def lane(seconds: float) -> str:

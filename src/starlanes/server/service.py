@@ -273,7 +273,14 @@ class GameService(Following):
         """Apply a seat's action chosen at ``seq``; returns it once it is stored. Raises
         Unauthorized, Stale, Forbidden, Illegal or StoreError, changing nothing."""
         live = self.live(game_id)
-        seat = self.seat_of(live, token)
+        try:
+            seat = self.seat_of(live, token)
+        except Unauthorized:
+            if self.cluster is None:
+                raise
+            async with live.lock:  # the seat may have been taken on another process
+                await self._catch_up(live)
+            seat = self.seat_of(live, token)
         if not isinstance(notation, str) or not notation.strip():
             raise BadOptionError("no action given")
         ack = await self._apply(live, seat, seq, notation)
@@ -285,8 +292,16 @@ class GameService(Following):
         """Check, store and apply one action holding the game's lock (one writer per game;
         other games go on while this one waits for its commit)."""
         async with live.lock:
-            await self._catch_up(live)
-            pending: Pending = live.prepare(seat, seq, notation, by)
+            try:
+                pending: Pending = live.prepare(seat, seq, notation, by)
+            except Stale:
+                if self.cluster is None or seq <= live.seq:
+                    raise
+                # chosen at a move this process has not seen: another process moved the
+                # game; (a cache that is behind without knowing it meets the store's
+                # (game, seq) key below instead)
+                await self._catch_up(live)
+                pending = live.prepare(seat, seq, notation, by)
             try:
                 await self.writer.append(pending.stored())
             except StoreConflict:
@@ -441,7 +456,8 @@ class GameService(Following):
         waiting = live.waiting_for()
         if self.cluster is not None:
             if push:
-                self._spawn(self.cluster.changed(live.id))
+                self._spawn(self.cluster.changed(live.id, live.seq,
+                                                 live.state.digest()))
             if waiting is not None and live.seats[waiting].is_bot:
                 self._queue_bot(live, waiting)
             return
