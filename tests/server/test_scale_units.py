@@ -86,3 +86,22 @@ def test_the_bot_service_names_a_redis_it_cannot_reach(tmp_path):
     code, text = _run("bots", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none",
                       "--redis", "redis://127.0.0.1:1/0", "--workers", "1")
     assert code == 2 and "cannot reach Redis at redis://127.0.0.1:1/0" in text
+
+
+def test_an_undo_that_finds_a_later_action_takes_nothing_back(tmp_path):
+    """With several servers an undo names how many actions it knows: when another server
+    stored a later one meanwhile, nothing is deleted (StoreConflict, answered 409)."""
+    from starlanes.server.store import StoreConflict
+
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    upgrade(url)
+    store = Store(url)
+    live = _copy(store, _game(store).id)
+    for _ in range(3):
+        live.apply(store, live.state.current_player(), live.seq,
+                   str(live.state.legal_actions()[-1]))
+    with pytest.raises(StoreConflict, match="nothing was taken back"):
+        store.truncate_actions("g1", 1, 2)  # this server knew 2 actions; 3 are stored
+    assert len(store.actions("g1")) == 3
+    store.truncate_actions("g1", 2, 3)
+    assert [a.seq for a in store.actions("g1")] == [0, 1]

@@ -330,7 +330,15 @@ class GameService(Following):
             actions = await asyncio.to_thread(self.store.actions, game_id)
             rebuilt = await asyncio.to_thread(LiveGame.rebuild, live.row, [], actions[:keep],
                                               self._engine_options(live.row))
-            await self.writer.run(lambda: self.store.truncate_actions(game_id, keep))
+            total = live.seq if self.cluster is not None else None
+            try:
+                await self.writer.run(lambda: self.store.truncate_actions(game_id, keep, total))
+            except StoreConflict:
+                if self.cluster is None:
+                    raise
+                await self._catch_up(live)
+                raise Stale("the game moved on another server; look at the board "
+                            "again") from None
             live.take_back(keep, rebuilt.state)
         self._after_change(live)
         return keep

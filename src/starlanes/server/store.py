@@ -65,6 +65,10 @@ class StoreUnavailable(StoreError):
     was removed or replaced under the server. Nothing was stored; try again later."""
 
 
+class _Later(Exception):
+    """Rolls back an undo that found a later action stored by another server."""
+
+
 def now() -> dt.datetime:
     """The current time, timezone-aware (UTC)."""
     return dt.datetime.now(dt.UTC)
@@ -259,6 +263,9 @@ class Store:
         try:
             with self._sessions() as s, s.begin():
                 yield s
+        except _Later:
+            raise StoreConflict("another action was stored after the one to take back; "
+                                "nothing was taken back") from None
         except IntegrityError as e:
             raise StoreConflict(f"the database refused the write: {type(e).__name__}") from None
         except SQLAlchemyError as e:
@@ -356,11 +363,22 @@ class Store:
             raise kind(f"action {first.seq} of game {first.game_id}{more} could not "
                        f"be stored: {type(e).__name__}") from None
 
-    def truncate_actions(self, game_id: str, keep: int) -> None:
-        """Delete every action with ``seq >= keep`` (an undo)."""
+    def truncate_actions(self, game_id: str, keep: int, total: int | None = None) -> None:
+        """Delete every action with ``seq >= keep`` (an undo). With ``total`` (the number of
+        actions the undoing server knows), only those below it are deleted, and the undo is
+        refused with StoreConflict (nothing deleted) when another server has stored a later
+        action meanwhile."""
         with self.session() as s:
+            if total is None:
+                s.execute(delete(ActionRow).where(ActionRow.game_id == game_id,
+                                                  ActionRow.seq >= keep))
+                return
             s.execute(delete(ActionRow).where(ActionRow.game_id == game_id,
-                                              ActionRow.seq >= keep))
+                                              ActionRow.seq >= keep, ActionRow.seq < total))
+            later = s.scalars(select(ActionRow.seq).where(ActionRow.game_id == game_id,
+                                                          ActionRow.seq >= total)).first()
+            if later is not None:
+                raise _Later
 
 
 def _sqlite_file(url: str) -> str | None:
