@@ -148,12 +148,15 @@ def cluster() -> Iterator[Cluster]:
             raise AssertionError("a server did not start:\n" +
                                  "\n".join(s.log()[-2000:] for s in servers))
         yield Cluster(db, redis_server, servers, bots)
-    finally:
+    finally:  # every process is asked to stop first, then each is waited for
+        procs = [b.proc for b in bots] + [s.proc for s in servers if s.proc is not None]
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
         for b in bots:
             b.stop()
         for s in servers:
             if s.proc is not None and s.proc.poll() is None:
-                s.proc.terminate()
                 s.proc.wait(10)
         redis_server.stop()
         drop_postgres(db)
