@@ -350,7 +350,7 @@ class Hostile:
                     if chunked:
                         writer.write(b"0\r\n\r\n")
                         await writer.drain()
-                except OSError:
+                except (OSError, RuntimeError):  # uvloop: RuntimeError on a closed transport
                     r.bodies_cut_by_server += 1
                 (status, head, content), when = await asyncio.wait_for(answer, 30)
                 self.answers[kind][str(status) if status != 429
