@@ -52,18 +52,15 @@ def test_a_full_disk_leaves_the_old_file_and_no_temporary_one(
 def test_save_at_the_table_does_not_create_folders(tmp_path: Path) -> None:
     state = starlanes.load("rift-domination", players=2, seed=5).new_initial_state()
     missing = tmp_path / "no" / "such" / "folder" / "game.json"
-    shown = io.StringIO()
     from starlanes.terminal import out
 
-    old = out.file
-    out.file = shown
-    try:
+    # capture() leaves the console as it was (following sys.stdout): pinning its file to a
+    # buffer and back would pin it to this test's stdout for every later test
+    with out.capture() as shown:
         session = PlaySession(state, ["human", "random"], 5, None,
                               stdin=io.StringIO(f"save {missing}\nquit\n"))
         session.run()
-    finally:
-        out.file = old
-    assert f"folder '{missing.parent}' does not exist" in " ".join(shown.getvalue().split())
+    assert f"folder '{missing.parent}' does not exist" in " ".join(shown.get().split())
     assert not (tmp_path / "no").exists()
 
 
