@@ -88,6 +88,37 @@ class BotJob:
         return f"owner {self.owner}" if self.owner else f"game {self.key}"
 
 
+class ClientBotTime:
+    """Bot seconds the games of each owning client spent in its current hour (a fixed
+    window of :data:`WINDOW` seconds per client, from its first charge); the empty owner
+    is never counted. Memory stays bounded: past 10,000 clients, ended windows are
+    forgotten."""
+
+    WINDOW = 3600.0
+
+    def __init__(self) -> None:
+        self._spent: dict[str, tuple[float, float]] = {}  # owner: (window start, seconds)
+
+    def spent(self, owner: str) -> float:
+        """Seconds ``owner``'s bots spent in its current window (0 without one)."""
+        window = self._spent.get(owner) if owner else None
+        if window is None or time.monotonic() - window[0] >= self.WINDOW:
+            return 0.0
+        return window[1]
+
+    def charge(self, owner: str, seconds: float) -> None:
+        """Add ``seconds`` of thinking to ``owner``'s current window."""
+        if not owner:
+            return
+        now = time.monotonic()
+        start, spent = self._spent.get(owner, (now, 0.0))
+        if now - start >= self.WINDOW:
+            start, spent = now, 0.0
+        self._spent[owner] = (start, spent + seconds)
+        if len(self._spent) > 10_000:
+            self._spent = {k: v for k, v in self._spent.items() if now - v[0] < self.WINDOW}
+
+
 @dataclass(frozen=True)
 class BotStats:
     """A snapshot of a pool: jobs waiting and thinking in each lane, and totals since it

@@ -32,7 +32,7 @@ from starlanes.engine import (
     load,
 )
 
-from .bots import BotJob, BotPool
+from .bots import BotJob, BotPool, ClientBotTime
 from .catalogue import FALLBACK_BOT, Catalogue, display_name
 from .cluster import Cluster
 from .config import ServerConfig
@@ -107,8 +107,7 @@ class GameService(Following):
         self.subscribers: dict[str, set[Subscriber]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._clock_tasks: dict[str, asyncio.Task[None]] = {}
-        self._owner_spent: dict[str, tuple[float, float]] = {}
-        """Bot seconds per owning client in its current hour: (window start, seconds)."""
+        self.client_bot_time = ClientBotTime()
         self._background: set[asyncio.Task[Any]] = set()
         self._following: dict[str, bool] = {}
         """With a cluster: games being caught up after a notice (True: another came)."""
@@ -495,7 +494,7 @@ class GameService(Following):
                 return
             spec, seconds = entry.spec, entry.seconds
             if (live.bot_seconds_used >= self.config.limits.bot_seconds_per_game
-                    or self._owner_seconds(live.owner) >= self.config.limits
+                    or self.client_bot_time.spent(live.owner) >= self.config.limits
                     .bot_seconds_per_client_hour):
                 spec, seconds = FALLBACK_BOT, 0.0
             started = time.monotonic()
@@ -507,31 +506,12 @@ class GameService(Following):
             finally:
                 spent = time.monotonic() - started
                 live.bot_seconds_used += spent
-                self._charge_owner(live.owner, spent)
+                self.client_bot_time.charge(live.owner, spent)
             if not await self._store_move(live, waiting, seq, notation, "bot"):
                 continue  # someone undid or the clock moved first: think again
             self._push(live)
             live.restart_clock()
             self._kick_clock(live)
-
-    def _owner_seconds(self, owner: str) -> float:
-        """Bot seconds the games of ``owner`` spent in its current hour (0 without one)."""
-        window = self._owner_spent.get(owner) if owner else None
-        if window is None or time.monotonic() - window[0] >= 3600.0:
-            return 0.0
-        return window[1]
-
-    def _charge_owner(self, owner: str, seconds: float) -> None:
-        if not owner:
-            return
-        now_ = time.monotonic()
-        start, spent = self._owner_spent.get(owner, (now_, 0.0))
-        if now_ - start >= 3600.0:
-            start, spent = now_, 0.0
-        self._owner_spent[owner] = (start, spent + seconds)
-        if len(self._owner_spent) > 10_000:  # forget windows that have ended
-            self._owner_spent = {k: v for k, v in self._owner_spent.items()
-                                 if now_ - v[0] < 3600.0}
 
     def _job(self, live: LiveGame, seat: int, spec: str, seconds: float) -> BotJob:
         return BotJob(live.id, live.row.game, live.row.players, live.row.seed,
