@@ -4,6 +4,7 @@ reachable), a client, and helpers that create games and take seats."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -202,3 +203,24 @@ def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str
     r = client.get(f"/api/games/{game_id}/view", headers=auth(token) if token else {})
     assert r.status_code == 200, r.text
     return r.json()
+
+
+# ---------------------------------------------------------------------- browsers
+CHROMIUM = os.environ.get("STARLANES_CHROMIUM") or shutil.which("chromium") \
+    or shutil.which("chromium-browser")
+"""The Chromium the browser tests drive (Debian's package, or STARLANES_CHROMIUM)."""
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium per test module; skips without Playwright or Chromium."""
+    playwright_api = pytest.importorskip("playwright.sync_api",
+                                         reason="Playwright for Python is not installed")
+    if CHROMIUM is None:
+        pytest.skip("no Chromium found")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()

@@ -16,21 +16,16 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 from pathlib import Path
 
 import httpx
 import pytest
 
-from .conftest import Server
+from .conftest import CHROMIUM, FLAGS, Server  # noqa: F401 - re-exported
 
 playwright_api = pytest.importorskip("playwright.sync_api",
                                      reason="Playwright for Python is not installed")
 
-CHROMIUM = os.environ.get("STARLANES_CHROMIUM") or shutil.which("chromium") \
-    or shutil.which("chromium-browser")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(os.environ.get("STARLANES_SCREENSHOTS",
                             Path(__file__).resolve().parents[2] / "screenshots"))
 
@@ -38,13 +33,6 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium found (install Debian's 'chromium' package or set "
                              "STARLANES_CHROMIUM to a Chromium binary)")
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
@@ -79,8 +67,10 @@ def _decide(page, rng: random.Random) -> None:
         page.locator(f'[data-planet="{planets[0]}"] circle').first.click()
         page.locator(f'#selection-list button[data-notation="{choice}"]').click()
     else:
-        for details in page.locator("#groups details:not([open])").all():
-            details.locator("summary").click()
+        closed = page.locator("#groups details:not([open])")
+        for _ in range(closed.count()):  # each click shrinks the set: open its first
+            if closed.count():
+                closed.first.locator("summary").click()
         page.locator(f'#groups button[data-notation="{choice}"]').first.click()
     page.wait_for_selector(f"body[data-seq]:not([data-seq='{seq}'])", state="attached")
 

@@ -16,7 +16,7 @@ from starlanes.games.galactic_empires import deck_code
 from starlanes.games.galactic_empires.content import load_content
 
 from .conftest import Server
-from .test_browser import CHROMIUM, FLAGS, _page
+from .test_browser import CHROMIUM, _page
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -25,13 +25,6 @@ SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found")
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

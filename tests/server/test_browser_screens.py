@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from .conftest import Server
-from .test_browser import CHROMIUM, FLAGS, playwright_api
+from .test_browser import CHROMIUM
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (install "
                                 "Debian's 'chromium' package or set STARLANES_CHROMIUM)")
@@ -33,13 +33,6 @@ TABLES = {  # players, seed, the board's selector, seat 0's decisions taken firs
     "galactic-empires": (2, 1, ".ge-table", 6),
 }
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from .conftest import Server
-from .test_browser import CHROMIUM, SHOTS, _page, browser, server  # noqa: F401
+from .test_browser import CHROMIUM, SHOTS, _page, server  # noqa: F401
 from .test_browser_tables import _decide, _drive
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (install "

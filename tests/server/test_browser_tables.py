@@ -17,7 +17,7 @@ import random
 import httpx
 import pytest
 
-from .test_browser import CHROMIUM, SHOTS, _page, browser, server  # noqa: F401
+from .test_browser import CHROMIUM, SHOTS, _page, server  # noqa: F401
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (install "
                                 "Debian's 'chromium' package or set STARLANES_CHROMIUM)")

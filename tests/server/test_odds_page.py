@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from .conftest import Server, create, join
-from .test_browser import CHROMIUM, FLAGS, SHOTS, playwright_api
+from .test_browser import SHOTS, playwright_api
 
 DOCS_SHOTS = SHOTS.parent / "docs" / "screenshots"
 
@@ -25,15 +25,6 @@ def server(tmp_path_factory):
     yield s
     s.kill()
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        pytest.skip("no Chromium found")
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
 
 
 def _page(context, errors):
