@@ -29,5 +29,5 @@ export function resultNodes(view, words) {
       el("th", { scope: "row" }, seatMark(seat), " ", view.seats[seat].label),
       ...sources.map((k) => el("td", {}, String(r.breakdown[seat]?.[k] ?? 0))),
       el("td", {}, String(r.scores[seat])), el("td", {}, r.winners.includes(seat) ? "won" : "")))));
-  return [head, why, el("div", { class: "scroll-x" }, table)];
+  return [head, why, el("div", { class: "scroll-x", tabindex: "0", "aria-label": "scores" }, table)];
 }
