@@ -51,6 +51,7 @@ from starlette.exceptions import HTTPException
 from starlanes.engine import GameRecord, StarlanesError, game_class, game_ids
 
 from .bots import BotPool
+from .community import Community, community_router
 from .config import ServerConfig
 from .errors import ServerError
 from .hygiene import AccessLog, SecurityHeaders, origin_allowed
@@ -190,6 +191,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
                   openapi_url="/api/openapi.json", redoc_url=None)
     app.state.service = service
     app.state.config = config
+    community = app.state.community = Community(service, config)
     networks = config.proxy_networks()
 
     def client_of(scope: Any) -> str:
@@ -424,6 +426,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
                 await ws.close(code=1001, reason="the server is stopping")
 
     app.include_router(setups_router(service, WEB))
+    app.include_router(community_router(community, WEB))
 
     # -------------------------------------------------------------- pages
     if WEB.is_dir():

@@ -109,6 +109,13 @@ class Limits(BaseModel):
     """Thinking time the bots of all games one client created may spend per hour (seconds;
     a fixed window); past it those bots play at once (``heuristic``) until the hour ends.
     Bot time is also shared in turn between clients, whatever this allows."""
+    logins_per_minute: int = Field(default=10, ge=1)
+    """Log-in and registration attempts per client address, and log-in attempts per account
+    name, per minute (a password guesser gets 429)."""
+    chat_messages_per_minute: int = Field(default=20, ge=1)
+    """Chat messages one writer (an account, or a seat's token) may send per minute."""
+    chat_message_chars: int = Field(default=500, ge=1, le=5000)
+    """The longest chat message (characters)."""
 
 
 class ServerConfig(BaseSettings):
@@ -136,6 +143,9 @@ class ServerConfig(BaseSettings):
     creator" and unrated)."""
     access_log: bool = True
     """Log every request (method, path with tokens redacted, status, time, client)."""
+    queue_wait_seconds: float = Field(default=60.0, ge=0)
+    """How long a play-now player waits for human opponents before the empty seats are
+    given to the catalogue bots nearest in rating."""
 
     @field_validator("public_url")
     @classmethod

@@ -19,7 +19,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,6 +111,12 @@ class GameService(Following):
         self._background: set[asyncio.Task[Any]] = set()
         self._following: dict[str, bool] = {}
         """With a cluster: games being caught up after a notice (True: another came)."""
+        self.listeners: list[Callable[[LiveGame], None]] = []
+        """Called (in the event loop) with a game each time its viewers are sent a fresh
+        view: after a move, a join, an undo (the community's ratings and turn signals)."""
+        self.on_start: list[Callable[[], Awaitable[None]]] = []
+        self.on_stop: list[Callable[[], Awaitable[None]]] = []
+        """Awaited after the games are rebuilt at start, and first thing at stop."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -125,6 +131,8 @@ class GameService(Following):
             self._after_change(live, push=False)
         if self.cluster is not None:
             await self.cluster.start(self._follow, self._drop_viewers)
+        for hook in self.on_start:
+            await hook()
 
     def _rebuild_all(self) -> list[LiveGame]:
         games = []
@@ -145,6 +153,9 @@ class GameService(Following):
         the queued writes. Every acknowledged action is already stored; a bot move that was
         being thought about is simply thought again after a restart."""
         self.stopping = True
+        for hook in self.on_stop:
+            with contextlib.suppress(Exception):
+                await hook()
         tasks = [*self._bot_tasks.values(), *self._clock_tasks.values()]
         for task in tasks:
             task.cancel()
@@ -162,12 +173,16 @@ class GameService(Following):
     async def create(self, game: str, players: int | None, seats: Sequence[str],
                      options: dict[str, Any] | None = None, seed: int | None = None,
                      clock_seconds: float = 0.0, rematch_of: str | None = None,
-                     owner: str = "", setups: Sequence[str] = ()) -> LiveGame:
+                     owner: str = "", setups: Sequence[str] = (), rated: bool = False,
+                     clock_kind: str = "move", clock_increment: float = 0.0,
+                     timeout: str = "bot") -> LiveGame:
         """Create a game; ``seats`` holds ``human`` or a bot's catalogue name per seat,
         ``options`` the game's options (``content``: a content pack's name), ``owner`` the
         creating client's key (its bots share that client's bot time). ``seed`` None
         draws a secret seed from the operating system; a given one marks the game as seeded
-        by its creator. Raises Unprocessable (422: a bot or pack the server does not offer,
+        by its creator. ``rated`` asks for a rated game; ``clock_kind``, ``clock_increment``
+        and ``timeout`` are the turn clock's settings (:class:`.store.GameRow`). Raises
+        Unprocessable (422: a bot or pack the server does not offer,
         something that is not an option), BadOptionError (400: an option's value, the
         player count) or TooMany (429: the server holds its most open games); nothing is
         stored then."""
@@ -198,7 +213,8 @@ class GameService(Following):
             engine_opts = self.catalogue.engine_options(game, opts)
         row = GameRow(id=new_game_id(), game=game, players=n, seed=seed, options=opts,
                       bot_seconds=0.0, clock_seconds=clock_seconds, rematch_of=rematch_of,
-                      created=now(), seeded=seeded)
+                      created=now(), seeded=seeded, rated=rated, clock_kind=clock_kind,
+                      clock_increment=clock_increment, timeout=timeout)
         seat_rows = [SeatRow(game_id=row.id, seat=i, kind=k,
                              name="" if k == HUMAN else f"bot {k}", token_hash=None)
                      for i, k in enumerate(kinds)]
@@ -220,9 +236,10 @@ class GameService(Following):
         return live
 
     async def join(self, game_id: str, name: str, seat: int | None = None,
-                   setup: str = "") -> tuple[int, str]:
+                   setup: str = "", account_id: int | None = None) -> tuple[int, str]:
         """Take an open human seat (the first open one when ``seat`` is None) bringing
-        ``setup`` (a deck code; before the first move); returns the seat and its token.
+        ``setup`` (a deck code; before the first move), for the account ``account_id``
+        (None: a guest); returns the seat and its token.
         Raises Forbidden when the seat is taken or held by a bot, Unprocessable (422) for
         a setup the game refuses."""
         live = self.live(game_id)
@@ -248,12 +265,13 @@ class GameService(Following):
             token = new_token()
             hashed = token_hash(token)
             if not await self.writer.run(
-                    lambda: self.store.claim_seat(game_id, seat, name, hashed, options)):
+                    lambda: self.store.claim_seat(game_id, seat, name, hashed, options,
+                                                  account_id)):
                 raise Forbidden(f"seat {seat} was taken a moment ago")
             if rebuilt is not None:
                 live.row.options = options
                 live.game, live.state = rebuilt, rebuilt.new_initial_state()
-            info.name, info.token_hash = name, hashed
+            info.name, info.token_hash, info.account_id = name, hashed, account_id
             live.version += 1
         self._after_change(live)
         return seat, token
@@ -439,6 +457,11 @@ class GameService(Following):
         self.subscribers.get(game_id, set()).discard(sub)
 
     def _push(self, live: LiveGame) -> None:
+        for listener in self.listeners:
+            try:
+                listener(live)
+            except Exception:  # a listener's fault must not stop the game
+                log.exception("a listener failed on game %s", live.id)
         subs = self.subscribers.get(live.id)
         if not subs:
             return

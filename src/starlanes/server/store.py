@@ -117,6 +117,20 @@ class GameRow(Base):
     created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
     seeded: Mapped[bool] = mapped_column(Boolean, default=False)
     """Whether the creator chose the seed (then the creator may know the game's future)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Asked to be rated: it is, when it ends, if every human seat has an account and the
+    seed and options are the server's (:mod:`.community.ratings`)."""
+    clock_kind: Mapped[str] = mapped_column(String(16), default="move")
+    """``move``: ``clock_seconds`` for each decision (correspondence: days' worth);
+    ``game``: ``clock_seconds`` for all of a seat's decisions plus ``clock_increment`` per
+    decision made."""
+    clock_increment: Mapped[float] = mapped_column(default=0.0)
+    timeout: Mapped[str] = mapped_column(String(16), default="bot")
+    """What a seat's clock running out does: ``bot`` (the fallback bot decides for it) or
+    ``lose`` (the seat loses the game: the server ends it, see ``outcome``)."""
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """A result the server decided rather than the rules (a seat lost on time):
+    ``{"reason": ..., "loser": seat, "ranks": [...]}``; None while the rules decide."""
 
 
 class SeatRow(Base):
@@ -132,6 +146,9 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(200))
     name: Mapped[str] = mapped_column(String(80), default="")
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True)
+    """The account that holds this human seat (None: a guest with a seat link, or a bot)."""
 
 
 class ActionRow(Base):
@@ -293,10 +310,12 @@ class Store:
                                   .order_by(SeatRow.seat)))
 
     def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str,
-                   options: dict[str, Any] | None = None) -> bool:
-        """Give an open human seat to ``name``; False if it is taken or not human. With
-        ``options``, the game's options become those in the same transaction (a seat that
-        brings its setup, before the first move)."""
+                   options: dict[str, Any] | None = None,
+                   account_id: int | None = None) -> bool:
+        """Give an open human seat to ``name`` (held by ``account_id``, None for a guest);
+        False if it is taken or not human. With ``options``, the game's options become
+        those in the same transaction (a seat that brings its setup, before the first
+        move)."""
         with self.session() as s:
             row = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id,
                                                   SeatRow.seat == seat)
@@ -305,6 +324,7 @@ class Store:
                 return False
             row.name = name
             row.token_hash = token_hash
+            row.account_id = account_id
             if options is not None:
                 game = s.get(GameRow, game_id)
                 if game is None:
@@ -400,3 +420,7 @@ def _file_id(path: str) -> tuple[int, int] | None:
     except OSError:
         return None
     return (st.st_dev, st.st_ino)
+
+
+# the community tables share the metadata (seats refer to accounts)
+from .community import models as _community_models  # noqa: E402,F401

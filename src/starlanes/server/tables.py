@@ -29,6 +29,8 @@ class SeatInfo:
     kind: str
     name: str
     token_hash: str | None
+    account_id: int | None = None
+    """The account holding this human seat (None: a guest's seat link, or a bot)."""
 
     @property
     def is_bot(self) -> bool:
@@ -111,8 +113,8 @@ class LiveGame:
         except StarlanesError as e:
             raise StoreError(f"game {row.id} cannot be loaded: {e}") from None
         state = game.new_initial_state()
-        live = cls(row=row, seats=[SeatInfo(s.seat, s.kind, s.name, s.token_hash)
-                                   for s in seats], game=game, state=state)
+        live = cls(row=row, seats=[SeatInfo(s.seat, s.kind, s.name, s.token_hash,
+                                            s.account_id) for s in seats], game=game, state=state)
         live._replay(state, actions)
         return live
 
@@ -155,10 +157,12 @@ class LiveGame:
             return None
         changed = False
         for s, info in zip(seats, self.seats, strict=True):
-            if (s.name, s.token_hash) != (info.name, info.token_hash):
+            if (s.name, s.token_hash, s.account_id) != (info.name, info.token_hash,
+                                                        info.account_id):
                 if self.seq == 0 and self.game.seat_setup_kind():
                     return None  # a seat may have brought its setup: rebuild
-                info.name, info.token_hash = s.name, s.token_hash
+                info.name, info.token_hash, info.account_id = (s.name, s.token_hash,
+                                                               s.account_id)
                 changed = True
         new = [a for a in actions if a.seq >= self.seq]
         if new:

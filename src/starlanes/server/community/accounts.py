@@ -1,0 +1,12 @@
+"""(being written)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter
+
+
+def router(community: Any, web: Path) -> APIRouter:
+    return APIRouter()

@@ -1,0 +1,155 @@
+"""Tables of the community features: accounts and their sessions, ratings, chat, reports,
+mutes, the play-now queue and invitations. They live on the same declarative base as the
+games (:mod:`..store`) and are created by the migration ``0003_community``.
+
+Identities in ratings are *player keys*: ``a:<account id>`` for an account, ``bot:<name>``
+for a catalogue bot, so bots and players share one rating scale per game.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..store import Base, UTCDateTime, now
+
+
+class AccountRow(Base):
+    """A registered player. ``name`` is shown as typed; ``name_key`` (case-folded) is what
+    must be unique. A deleted account keeps its row (its games keep their seats) with the
+    name ``deleted player``, no password and ``deleted`` set."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32))
+    name_key: Mapped[str] = mapped_column(String(48), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255), default="")
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+    suspended: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Set by the operator (``starlanes admin suspend``): no log-in, no chat, no queue."""
+
+
+class SessionRow(Base):
+    """A logged-in browser: the hash of its session cookie's value (never the value), the
+    hash of its CSRF token, when it was made, last used and ends."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    csrf_hash: Mapped[str] = mapped_column(String(64))
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+    last_seen: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+    expires: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+
+
+class RatingRow(Base):
+    """One player's (or bot's) rating in one game: openskill's ``mu`` and ``sigma``, the
+    number of rated games it counts."""
+
+    __tablename__ = "ratings"
+
+    player: Mapped[str] = mapped_column(String(80), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+
+
+class RatedGameRow(Base):
+    """A game whose result has been rated: its primary key makes the update happen once.
+    ``changes`` lists per seat the player key and the rating before and after."""
+
+    __tablename__ = "rated_games"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    rated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+    changes: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+
+
+class ChatRow(Base):
+    """A chat message of a game: its channel (``players`` or ``spectators``), who wrote it
+    (an account, a seat, both or neither), the name shown, the plain text."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         index=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+
+
+class ReportRow(Base):
+    """A chat message reported to the operator, with who reported it and why."""
+
+    __tablename__ = "chat_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("chat_messages.id", ondelete="CASCADE"),
+                                            index=True)
+    reporter: Mapped[str] = mapped_column(String(80))
+    reason: Mapped[str] = mapped_column(String(500), default="")
+    at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+    handled: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class MuteRow(Base):
+    """An account that does not want to read another account's chat."""
+
+    __tablename__ = "mutes"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            primary_key=True)
+    muted_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                          primary_key=True)
+
+
+class QueueRow(Base):
+    """An account waiting in the play-now queue of a game, player count and clock mode;
+    ``game_id`` and ``seat`` are set once, when it is seated (one entry, one game)."""
+
+    __tablename__ = "queue_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    mode: Mapped[str] = mapped_column(String(16))
+    rating: Mapped[float] = mapped_column(Float)
+    joined: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    left: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class InvitationRow(Base):
+    """An invitation of an account to a human seat of a game, by another account."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    from_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                       index=True)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    """``open``, ``accepted``, ``declined`` or ``withdrawn``."""
