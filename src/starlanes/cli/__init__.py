@@ -15,10 +15,12 @@ line ``error: ...`` on stderr and exit with status 2.
 """
 
 from starlanes.cli import (  # noqa: F401  (register commands)
+    admin_cmds,
     bot_runs,
     content_cmds,
     deck_cmds,
     lab_cmds,
+    ladder_cmds,
     odds_cmds,
     play_cmds,
     server_cmds,

@@ -198,6 +198,23 @@ class LiveGame:
         return (self.seq == 0 and any(s.is_open for s in self.seats)
                 and bool(self.game.seat_setup_kind()))
 
+    @property
+    def over(self) -> bool:
+        """True once the game has ended: by its rules, or by the server (``row.outcome``:
+        a seat lost on time)."""
+        return self.row.outcome is not None or self.state.is_terminal()
+
+    def ranking(self) -> list[int] | None:
+        """Per seat, its place once the game is over (0 first; tied seats share a place:
+        one more than the number of seats ahead of them); None while it goes on. A result
+        the server decided (``row.outcome["ranks"]``) comes before the rules' returns."""
+        if self.row.outcome is not None:
+            return [int(r) for r in self.row.outcome["ranks"]]
+        if not self.state.is_terminal():
+            return None
+        returns = list(self.state.returns())
+        return [sum(1 for other in returns if other > mine) for mine in returns]
+
     def waiting_for(self) -> int | None:
         """The seat the game waits for, or None when it is over (or still gathering)."""
         if self.state.is_terminal() or self.gathering:

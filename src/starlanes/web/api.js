@@ -9,8 +9,9 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, token) {
-  const headers = { Accept: "application/json" };
+// extra: more request headers (the session's CSRF token, see session.js)
+export async function call(method, path, body, token, extra = {}) {
+  const headers = { Accept: "application/json", ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;

@@ -319,6 +319,8 @@ function draw(view) {
   if (ctx.selected) select(ctx.selected);
   else drawBoard();
   drawResult(view);
+  // the table's other panels (clocks, chat, turn signals) follow the views through this
+  document.dispatchEvent(new CustomEvent("starlanes:view", { detail: { view, gameId, token } }));
 }
 
 // Offline or reconnecting: a banner says so in plain words, the actions are disabled and

@@ -5,7 +5,9 @@ A session is a random 256-bit value in the ``starlanes_session`` cookie (``HttpO
 ``SameSite=Lax``, ``Secure`` over HTTPS); the database keeps only its SHA-256. With it comes
 a CSRF token, given to the page in the log-in answer (and by ``GET /api/account``), that
 every state-changing request made with the cookie must repeat in the ``X-CSRF-Token``
-header: a page of another site can make the browser send the cookie, never read the token.
+header: a page of another site can make the browser send the cookie, never read the token
+(``GET /api/account`` answers it only to a request carrying the cookie, and no other
+origin may read that answer).
 Seat tokens (``Authorization: Bearer``) need no CSRF token: a browser never sends them by
 itself.
 
@@ -16,6 +18,7 @@ a guest) and :func:`writing_account` (401, or 403 without the right CSRF token).
 from __future__ import annotations
 
 import datetime as dt
+import hmac
 import secrets
 from dataclasses import dataclass
 
@@ -24,7 +27,7 @@ from sqlalchemy import delete, select
 
 from ..errors import Forbidden, Unauthorized
 from ..store import Store, now
-from ..tokens import token_hash, token_matches
+from ..tokens import token_hash
 from .models import AccountRow, SessionRow
 
 SESSION_COOKIE = "starlanes_session"
@@ -71,7 +74,7 @@ class Sessions:
         stamp = now()
         with self.store.session() as s:
             s.add(SessionRow(id=token_hash(cookie), account_id=account_id,
-                             csrf_hash=token_hash(csrf), created=stamp, last_seen=stamp,
+                             csrf=csrf, created=stamp, last_seen=stamp,
                              expires=stamp + dt.timedelta(days=SESSION_DAYS)))
         return NewSession(cookie, csrf)
 
@@ -150,7 +153,8 @@ def writing_account(request: Request) -> Account:
     if found is None:
         raise Unauthorized("log in first")
     acc, row = found
-    if not token_matches(request.headers.get(CSRF_HEADER, ""), row.csrf_hash):
+    given = request.headers.get(CSRF_HEADER, "")
+    if not hmac.compare_digest(given.encode("utf-8", "replace"), row.csrf.encode()):
         raise Forbidden(f"this request needs the {CSRF_HEADER} header of your session "
                         "(reload the page)")
     return acc

@@ -35,15 +35,16 @@ class AccountRow(Base):
 
 
 class SessionRow(Base):
-    """A logged-in browser: the hash of its session cookie's value (never the value), the
-    hash of its CSRF token, when it was made, last used and ends."""
+    """A logged-in browser: the hash of its session cookie's value (never the value), its
+    CSRF token (useless without the cookie, shown to the session's own pages), when it was
+    made, last used and ends."""
 
     __tablename__ = "sessions"
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
                                             index=True)
-    csrf_hash: Mapped[str] = mapped_column(String(64))
+    csrf: Mapped[str] = mapped_column(String(64))
     created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
     last_seen: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
     expires: Mapped[dt.datetime] = mapped_column(UTCDateTime)

@@ -39,7 +39,7 @@ def upgrade() -> None:
         "sessions",
         sa.Column("id", sa.String(64), primary_key=True),
         sa.Column("account_id", sa.Integer, _fk("accounts"), nullable=False, index=True),
-        sa.Column("csrf_hash", sa.String(64), nullable=False),
+        sa.Column("csrf", sa.String(64), nullable=False),
         sa.Column("created", TS, nullable=False),
         sa.Column("last_seen", TS, nullable=False),
         sa.Column("expires", TS, nullable=False),
