@@ -8,6 +8,7 @@ from rich.console import Console
 
 import starlanes
 from starlanes.agents.random_agent import RandomAgent
+from starlanes.games.galactic_domination.content import UNIT_IDS
 from starlanes.games.galactic_domination.heuristic import HeuristicAgent
 from starlanes.games.galactic_domination.render import render
 
@@ -57,6 +58,19 @@ def test_turn_limit(gd):
     gd.put(s, 1, "raider", "P2")
     gd.do(s, "end", "end", "end", "end")
     assert s.is_terminal() and s.end_reason == "turn_limit" and s.returns() == [0.5, 0.5]
+
+
+def test_score_breakdown_is_fleet_value_by_unit_kind(gd):
+    """The game-over table's score by source: each player's fleet value (the mineral cost
+    of the units still in play) split by unit kind, adding up to the score."""
+    s = gd.blank()
+    gd.put(s, 0, "raider", "R2")
+    gd.put(s, 0, "raider", "R3")
+    gd.put(s, 1, "miner", "P2")
+    by = s.score_breakdown()
+    raider, miner = s.cost[UNIT_IDS.index("raider")], s.cost[UNIT_IDS.index("miner")]
+    assert by[0]["raider"] == 2 * raider and by[1]["miner"] == miner
+    assert [sum(b.values()) for b in by] == s.scores()
 
 
 def _play(seed, agents):

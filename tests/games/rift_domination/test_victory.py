@@ -122,8 +122,11 @@ def test_vp_sources(rd):
     rd.give(s, 0, "triumph")
     rd.do(s, "land C1a")
     assert s.vp[0] == 2 + 1 + 1  # tile, faction bonus, system
+    assert s.score_breakdown()[0] == {"anomalies": 2, "faction bonus": 1, "systems": 1}
     rd.do(s, "play triumph")
     assert s.vp[0] == 5
+    assert s.score_breakdown()[0] == {"anomalies": 2, "faction bonus": 1, "systems": 1,
+                                      "OCC cards": 1}
 
 
 def test_heuristic_game_ends_with_winners():
@@ -138,6 +141,8 @@ def test_heuristic_game_ends_with_winners():
             break
         s.apply(bots[s.current_player()].act(s))
     assert s.is_terminal()
+    # the game-over table's score by source adds up to each seat's VP
+    assert [sum(by.values()) for by in s.score_breakdown()] == s.scores()
     best = max(s.vp)
     assert s.winners == [i for i, v in enumerate(s.vp) if v == best]
     assert sum(s.returns()) == pytest.approx(1.0)

@@ -140,6 +140,15 @@ class GDState(GameState):
             out[x[OWNER]] += self.cost[x[KIND]]
         return out
 
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """Each player's fleet value by unit kind (minerals; they add up to :meth:`scores`),
+        for the game-over table."""
+        out: list[dict[str, int]] = [{}, {}]
+        for x in self.ships.values():
+            by, kind = out[x[OWNER]], UNIT_IDS[x[KIND]]
+            by[kind] = by.get(kind, 0) + self.cost[x[KIND]]
+        return out
+
     def _copy(self) -> GDState:
         c = GDState.__new__(GDState)
         c.game = self.game

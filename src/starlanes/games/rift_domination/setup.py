@@ -167,6 +167,7 @@ def _hand_out(s: RiftState) -> None:
         s.resources[seat] = f.start_resources
         s.income[seat] = rules.income_start
         s.vp[seat] = fx.start_vp
+        s.vp_by[seat] = {"starting VP": fx.start_vp} if fx.start_vp else {}
         home = s.home[seat]
         point = s.board.planet_point[home]
         s.planet_upgrades[home] = ("military_base", *f.start_upgrades)

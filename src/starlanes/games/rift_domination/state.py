@@ -35,7 +35,7 @@ class RiftState(GameState):
     __slots__ = (
         "content", "board", "rng", "n", "phase", "step", "seat", "round", "units", "next_uid",
         "planet_owner", "planet_upgrades", "tile_kind", "tile_value", "tile_revealed",
-        "tile_bag", "tile_in_hand", "resources", "income", "vp", "faction", "fx", "stats",
+        "tile_bag", "tile_in_hand", "resources", "income", "vp", "vp_by", "faction", "fx", "stats",
         "roster", "unlocks", "home", "repicked", "faction_pool", "faction_offer", "hands",
         "deck", "discard", "system_owner", "stack", "battle", "turn_mp_bonus", "end_reason",
         "winners", "log_lines", "target_vp", "setup_order", "options", "deck_unordered",
@@ -66,6 +66,9 @@ class RiftState(GameState):
         self.resources = [0] * self.n
         self.income = [0] * self.n
         self.vp = [0] * self.n
+        self.vp_by: list[dict[str, int]] = [{} for _ in range(self.n)]
+        """Per seat, VP by source (they add up to ``vp``); each dict is replaced, never
+        changed, so copies share them."""
         self.faction: list[str] = [""] * self.n
         self.fx: list[FactionRules | None] = [None] * self.n
         self.stats: list[dict[str, UnitStats]] = [{} for _ in range(self.n)]
@@ -137,6 +140,11 @@ class RiftState(GameState):
         log says what really changed (e.g. "loses 1 VP, 2 would go below 0")."""
         before = self.vp[seat]
         self.vp[seat] = max(0, before + n)
+        if self.vp[seat] != before:
+            by = dict(self.vp_by[seat])
+            source = vp_source(reason)
+            by[source] = by.get(source, 0) + self.vp[seat] - before
+            self.vp_by[seat] = by
         if self.target_vp and self.vp[seat] >= self.target_vp:
             self.target_reached = True
         name = self.seat_name(seat)
@@ -238,6 +246,11 @@ class RiftState(GameState):
     def scores(self) -> list[int]:
         return list(self.vp)
 
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """Each seat's VP by source (starting VP, systems, huge planets, anomalies,
+        battles, OCC cards, ...; they add up to :meth:`scores`), for the game-over table."""
+        return [{k: v for k, v in by.items() if v} for by in self.vp_by]
+
     def _copy(self) -> RiftState:
         c = RiftState.__new__(RiftState)
         c.game = self.game
@@ -262,6 +275,7 @@ class RiftState(GameState):
         c.resources = self.resources[:]
         c.income = self.income[:]
         c.vp = self.vp[:]
+        c.vp_by = self.vp_by[:]
         c.faction = self.faction[:]
         c.fx = self.fx[:]
         c.stats = self.stats[:]
@@ -318,3 +332,18 @@ class RiftState(GameState):
 
     def action_log(self) -> list[str]:
         return list(self.log_lines)
+
+
+VP_SOURCES = (("battle won", "battles"), ("OCC-card", "OCC cards"), ("anomaly", "anomalies"),
+              ("faction bonus", "faction bonus"), ("consume", "consumed planets"),
+              ("huge planet", "huge planets"), ("controls system", "systems"),
+              ("start", "starting VP"))
+"""How a VP gain's reason (its log text) maps to a source of the score breakdown."""
+
+
+def vp_source(reason: str) -> str:
+    """The score-breakdown source of a VP change logged with ``reason``."""
+    for prefix, source in VP_SOURCES:
+        if reason.startswith(prefix):
+            return source
+    return reason
