@@ -1,0 +1,71 @@
+"""Start-up time of the ``starlanes`` command: the median wall time (seconds) of
+``starlanes --version``, ``starlanes --help`` and ``starlanes games`` over --repeat runs,
+each a fresh process, and the ten imports with the largest cumulative time (microseconds,
+``python -X importtime``) of ``import starlanes.cli``.
+
+Run: python benchmarks/cli_startup.py [--repeat N] [--top N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+COMMANDS = (["--version"], ["--help"], ["games"])
+"""The argument lists timed, each after the ``starlanes`` command."""
+
+
+def command() -> list[str]:
+    """The ``starlanes`` console script beside this Python, else ``python -m starlanes.cli``."""
+    script = shutil.which("starlanes")
+    return [script] if script else [sys.executable, "-m", "starlanes.cli"]
+
+
+def wall_times(args: list[str], repeat: int) -> list[float]:
+    """Seconds of wall time of ``repeat`` runs of the command with ``args``; raises
+    CalledProcessError when a run fails."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([*command(), *args], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def import_times(module: str = "starlanes.cli") -> list[tuple[int, str]]:
+    """``(cumulative microseconds, module)`` of every import made by ``import module`` in a
+    fresh process, largest first."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"],
+                          check=True, capture_output=True, text=True)
+    rows = []
+    for line in done.stderr.splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        _, cumulative, name = line.split("|")
+        rows.append((int(cumulative), name.rstrip()))
+    rows.sort(key=lambda row: -row[0])
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=15, help="runs per command (default 15)")
+    ap.add_argument("--top", type=int, default=10, help="imports listed (default 10)")
+    args = ap.parse_args()
+    wall_times(["--version"], 2)  # warm the file cache
+    for argv in COMMANDS:
+        times = wall_times(argv, args.repeat)
+        print(f"starlanes {' '.join(argv):<10} median {statistics.median(times):.3f} s  "
+              f"min {min(times):.3f} s  ({args.repeat} runs)")
+    print(f"\nimport starlanes.cli: top {args.top} cumulative import times (ms)")
+    for cumulative, name in import_times()[:args.top]:
+        print(f"{cumulative / 1000:8.1f}  {name}")
+
+
+if __name__ == "__main__":
+    main()
