@@ -189,6 +189,9 @@ def test_hq_only_when_no_ships(ge):
     assert shooters == {a, b, shuttle} and base not in shooters
     ge.do(s, f"volley arg_cruiser#{a}", "commit")
     assert s.hq[1] == 4
+    # the game-over table's score by source names who scored the damage
+    assert s.score_breakdown()[1] == {"Sector HQ": 25, "damage from P0": -4}
+    assert sum(s.score_breakdown()[1].values()) == s.scores()[1]
 
 
 def test_hq_falls_at_25_and_is_not_repaired(ge):

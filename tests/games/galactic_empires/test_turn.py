@@ -212,6 +212,7 @@ def test_hq_destroyed_eliminates_and_last_wins(ge):
     assert s.alive[2]
     hq_damage(s, 2, 1, 0)
     assert not s.alive[2] and not s.is_terminal()
+    assert s.score_breakdown()[2] == {"Sector HQ": 25, "damage from P0": -25}
     s.stack.clear()
     hq_damage(s, 1, 1, 0)
     assert s.is_terminal() and s.winners == [0] and s.end_reason == "conquest"

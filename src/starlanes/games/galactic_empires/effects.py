@@ -21,6 +21,8 @@ def hq_damage(s: GEState, seat: int, n: int, by: int) -> None:
     if not s.alive[seat] or n <= 0:
         return
     s.hq[seat] += n
+    s.note_hq(seat, "deck exhausted" if by < 0 else "own damage" if by == seat
+              else f"damage from P{by}", n)
     s.log(f"Sector HQ of P{seat} takes {n} ({s.hq[seat]}/{HQ_LIMIT})")
     if s.hq[seat] >= HQ_LIMIT:
         eliminate(s, seat, by)
@@ -54,7 +56,9 @@ def resolve_card(s: GEState, seat: int, inst: int, target: int) -> None:
             hq_damage(s, code_seat(target), e.n, seat)
         elif k == "hq_repair" and is_hq(target):
             t = code_seat(target)
+            before = s.hq[t]
             s.hq[t] = max(0, s.hq[t] - e.n)
+            s.note_hq(t, "repairs", s.hq[t] - before)
         elif k == "draw":
             for _ in range(e.n):
                 s.draw(seat)

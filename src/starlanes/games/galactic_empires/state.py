@@ -66,7 +66,7 @@ class GEState(GameState):
 
     __slots__ = (
         "content", "cards", "defs", "deck_of", "options", "rng", "n", "structure", "decks",
-        "discards", "hands", "reserve", "units", "hq", "alive", "major", "turns", "seat",
+        "discards", "hands", "reserve", "units", "hq", "hq_by", "alive", "major", "turns", "seat",
         "first", "round", "phase", "plays", "ship_plays", "pool", "fired_at", "aim", "picks",
         "stack", "pending", "draw_allow", "end_reason", "winners", "log_lines", "antes",
         "turn_cap", "lost", "known", "held",
@@ -89,6 +89,9 @@ class GEState(GameState):
         self.reserve: list[list[int]] = [[] for _ in range(self.n)]
         self.units: dict[int, Unit] = {}
         self.hq = [0] * self.n
+        self.hq_by: list[dict[str, int]] = [{} for _ in range(self.n)]
+        """Per seat, Sector HQ damage by who scored it (``P1``) and repairs (negative);
+        each dict is replaced, never changed, so copies share them."""
         self.alive = [True] * self.n
         self.major = [""] * self.n
         self.turns = [0] * self.n
@@ -212,6 +215,32 @@ class GEState(GameState):
         """Sector HQ points left (25 minus damage, 0 once eliminated)."""
         return [max(0, HQ_LIMIT - d) if a else 0 for d, a in zip(self.hq, self.alive, strict=True)]
 
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """Each seat's Sector HQ points by source, for the game-over table: the 25 it
+        starts with, minus the damage each opponent scored on it, plus repairs, minus what
+        was left when it was eliminated, plus damage scored past its last point (they add
+        up to :meth:`scores`)."""
+        out = []
+        for seat in range(self.n):
+            by = {"Sector HQ": HQ_LIMIT}
+            for who, n in self.hq_by[seat].items():
+                by[who] = -n
+            left = sum(by.values())
+            if left < 0:  # the eliminating hit scored more than the points left
+                by["damage past the last point"] = -left
+            elif not self.alive[seat] and left:
+                by["eliminated"] = -left
+            out.append(by)
+        return out
+
+    def note_hq(self, seat: int, source: str, n: int) -> None:
+        """Record ``n`` points of damage (negative: repaired) on ``seat``'s Sector HQ from
+        ``source`` (``P1``, ``repairs``) for :meth:`score_breakdown`."""
+        if n:
+            by = dict(self.hq_by[seat])
+            by[source] = by.get(source, 0) + n
+            self.hq_by[seat] = by
+
     def _copy(self) -> GEState:
         c = GEState.__new__(GEState)
         c.game = self.game
@@ -229,6 +258,7 @@ class GEState(GameState):
         c.reserve = [r[:] for r in self.reserve]
         c.units = self.units.copy()
         c.hq = self.hq[:]
+        c.hq_by = self.hq_by[:]
         c.alive = self.alive[:]
         c.major = self.major[:]
         c.turns = self.turns[:]
