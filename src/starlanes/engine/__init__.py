@@ -1,7 +1,15 @@
-"""The game-agnostic engine: state protocol, actions, decisions, RNG, records, registry."""
+"""The game-agnostic engine: state protocol, actions, decisions, RNG, records, registry.
+
+The names of ``content`` and ``record`` (pydantic models) are imported on first use, so
+that importing the engine (and the ``starlanes`` command) does not load pydantic.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from .action import Action, HiddenAction
-from .content import ContentEntry, load_table, read_toml
 from .decision import Decision, SecretChoices
 from .errors import (
     ActionIndexError,
@@ -25,10 +33,26 @@ from .options import (
     OptionSet,
     OptionSpec,
 )
-from .record import GameRecord, replay
 from .registry import game_class, game_ids, game_module, load, register
 from .rng import GameRng, derive_seed, quick_shuffle
 from .state import SPECTATOR, TERMINAL, GameState, margin_values, shared_returns
+
+if TYPE_CHECKING:
+    from .content import ContentEntry, load_table, read_toml
+    from .record import GameRecord, replay
+
+_LAZY = {"ContentEntry": "content", "load_table": "content", "read_toml": "content",
+         "GameRecord": "record", "replay": "record"}
+"""Names imported from their module on first use: ``name -> module``."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "Action", "ActionIndexError", "ActionDescription", "EntryText", "Refusal", "AgentSpecError", "CONTENT_OPTION", "CONTENT_SET_OPTION", "SEAT_SETUP", "SEAT_SETUP_OPTION", "BadOptionError", "BadSeatError", "ContentEntry", "ContentError", "Decision",
