@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
-from rich.markup import escape
 
 from starlanes.engine import (
     AgentSpecError,
@@ -27,7 +26,10 @@ from starlanes.engine import (
     game_class,
     load,
 )
-from starlanes.terminal import err, printable
+
+# The command modules import only what their options need; what a command runs (analysis,
+# agents, the terminal table, rich renderables, pydantic content) is imported inside it,
+# so that 'starlanes --help' and the light commands start fast.
 
 app = typer.Typer(
     help="Play, simulate and replay space-strategy tabletop games.",
@@ -59,8 +61,17 @@ def _root(
 # ---------------------------------------------------------------------- helpers
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` in red on stderr and exit with ``code``."""
-    err.print(f"[red]error: {escape(printable(message, newlines=True))}[/red]", soft_wrap=True)
+    _print_error(message)
     raise typer.Exit(code)
+
+
+def _print_error(message: str) -> None:
+    """``error: message`` in red on stderr, without escape sequences or control characters."""
+    from rich.markup import escape
+
+    from starlanes.terminal import err, printable
+
+    err.print(f"[red]error: {escape(printable(message, newlines=True))}[/red]", soft_wrap=True)
 
 
 def parse_options(items: Sequence[str] | None, content: Path | None = None) -> dict[str, str]:
@@ -119,6 +130,9 @@ MasterSeed = Annotated[int, typer.Option(
     help="Master seed; game g uses a seed derived from it and g.")]
 MAX_GAMES = 10_000_000
 """The most games one command plays: a bound that refuses absurd counts at once."""
+DEFAULT_ACTION_CAP = 200_000
+"""The default ``--action-cap``: the same as ``starlanes.analysis.DEFAULT_ACTION_CAP``,
+written here so that the commands' options do not import the analysis package."""
 ActionCap = Annotated[int, typer.Option(
     min=1, help="Stop a game after this many actions (end reason action_cap).")]
 
@@ -212,8 +226,7 @@ def main() -> None:
     try:
         app()
     except StarlanesError as e:
-        err.print(f"[red]error: {escape(printable(str(e), newlines=True))}[/red]",
-                  soft_wrap=True)
+        _print_error(str(e))
         sys.exit(2)
     except KeyboardInterrupt as e:  # typer turns Ctrl-C into exit 130; kept as a guard
         _stopped(interrupted_code(e))
@@ -227,6 +240,8 @@ def main() -> None:
 
 def _stopped(code: int) -> NoReturn:
     """Say why the command stopped (if the terminal is still there) and exit ``code``."""
+    from starlanes.terminal import err
+
     with contextlib.suppress(OSError, ValueError):  # the terminal may be gone (SIGHUP)
         err.print("interrupted" if code == 130 else
                   f"stopped by {signal.Signals(code - 128).name}")

@@ -8,21 +8,13 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from starlanes import __version__
-from starlanes.agents import make_agent, parse_spec
-from starlanes.analysis import DEFAULT_ACTION_CAP, RunInterrupted, timed_tournament
-from starlanes.analysis import play_game as run_game
-from starlanes.analysis.backends import check_backend, run_jobs, time_budget_warning
-from starlanes.analysis.lab import content_fingerprint
-from starlanes.analysis.tournament import _play_job
 from starlanes.cli.app import (
+    DEFAULT_ACTION_CAP,
     MAX_GAMES,
     ActionCap,
     ContentDir,
@@ -40,16 +32,18 @@ from starlanes.engine import (
     BadOptionError,
     derive_seed,
 )
-from starlanes.terminal import (
-    err,
-    out,
-    write_record,
-)
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from starlanes.analysis import RunInterrupted
 
 
 # ---------------------------------------------------------------------- simulate
 def summary_tables(report: dict[str, Any]) -> list[Table]:
     """Per-agent win rates and scores, and the game-level figures of a simulation report."""
+    from rich.table import Table
+
     seats_played: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     shares: dict[str, float] = {}
@@ -112,6 +106,22 @@ def simulate(
         "--ray-address", help="Ray cluster address; none starts a local Ray.")] = None,
 ) -> None:
     """Play many bot games and summarise them (progress on stderr)."""
+    from rich.markup import escape
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from starlanes.agents import make_agent, parse_spec
+    from starlanes.analysis import play_game as run_game
+    from starlanes.analysis.backends import check_backend, run_jobs, time_budget_warning
+    from starlanes.analysis.lab import content_fingerprint
+    from starlanes.analysis.tournament import _play_job
+    from starlanes.terminal import err, out, write_record
+
     n, opts, specs = checked_setup(game, players, seed, option, content, agents)
     for spec in dict.fromkeys(specs):
         parse_spec(spec)
@@ -204,8 +214,15 @@ def tournament(
 ) -> None:
     """Rate agents against each other: seat-balanced games, ratings, win rates with 95% CIs,
     head-to-head records, and a PNG plot of the ratings."""
+    from rich.markup import escape
+
+    from starlanes.agents import make_agent
+    from starlanes.analysis import RunInterrupted, timed_tournament
+    from starlanes.analysis.backends import check_backend, time_budget_warning
+    from starlanes.analysis.lab import content_fingerprint
     from starlanes.analysis.plot import plot_ratings
     from starlanes.analysis.report import report_tables
+    from starlanes.terminal import err, out
 
     n, opts, specs = checked_setup(game, players, seed, option, content, agents)
     if len(set(specs)) != len(specs):
@@ -253,6 +270,7 @@ def _report_interrupted(game: str, specs: list[str], players: int, seed: int,
     """After Ctrl-C: report the games that finished (no plot), and say so on stderr."""
     from starlanes.analysis import tournament_report
     from starlanes.analysis.report import report_tables
+    from starlanes.terminal import err, out
 
     err.print(f"interrupted: {len(stop.rows)} games had finished; reporting those")
     if not stop.rows:
