@@ -79,6 +79,12 @@ class CreateGame(BaseModel):
     options: dict[str, Any] = {}
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     clock_seconds: float = Field(default=0.0, ge=0)
+    clock_kind: str = Field(default="move", max_length=16)
+    """``move`` (clock_seconds per decision) or ``game`` (in all, plus the increment)."""
+    clock_increment: float = Field(default=0.0, ge=0)
+    timeout: str = Field(default="bot", max_length=16)
+    """When a seat's time runs out: ``bot`` (a bot decides for it) or ``lose``."""
+    rated: bool = False
     setup: list[Annotated[str, Field(max_length=2000)]] = Field(default=[], max_length=64)
     """Per seat, what it brings (a Galactic Empires Standard Game deck code), '' for none."""
 
@@ -312,7 +318,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         live = await service.create(body.game, body.players, body.seats, body.options,
                                     body.seed, body.clock_seconds,
                                     owner=rate_key(client_of(request.scope)),
-                                    setups=body.setup)
+                                    setups=body.setup, rated=body.rated,
+                                    clock_kind=body.clock_kind,
+                                    clock_increment=body.clock_increment,
+                                    timeout=body.timeout)
         return {"id": live.id, "url": f"/games/{live.id}", "seeded": live.row.seeded}
 
     @app.post("/api/games/{game_id}/join")

@@ -32,6 +32,7 @@ from starlanes.engine import (
     load,
 )
 
+from . import clocks
 from .bots import BotJob, BotPool, ClientBotTime
 from .catalogue import FALLBACK_BOT, Catalogue, display_name
 from .cluster import Cluster
@@ -106,7 +107,7 @@ class GameService(Following):
         self.games: dict[str, LiveGame] = {}
         self.subscribers: dict[str, set[Subscriber]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
-        self._clock_tasks: dict[str, asyncio.Task[None]] = {}
+        self.clocks = clocks.ClockRunner(self)
         self.client_bot_time = ClientBotTime()
         self._background: set[asyncio.Task[Any]] = set()
         self._following: dict[str, bool] = {}
@@ -156,7 +157,7 @@ class GameService(Following):
         for hook in self.on_stop:
             with contextlib.suppress(Exception):
                 await hook()
-        tasks = [*self._bot_tasks.values(), *self._clock_tasks.values()]
+        tasks = [*self._bot_tasks.values(), *self.clocks.tasks.values()]
         for task in tasks:
             task.cancel()
         if tasks:
@@ -194,13 +195,15 @@ class GameService(Following):
         limits = self.config.limits
         if not 0 <= clock_seconds <= limits.max_clock_seconds:
             raise Unprocessable(f"clock_seconds must lie in 0..{limits.max_clock_seconds:g}")
+        clocks.check_settings(clock_seconds, clock_kind, clock_increment, timeout,
+                              limits.max_clock_seconds)
         kinds = [self.catalogue.seat_kind(spec) for spec in seats]
         opts = self.catalogue.check_options(game, options or {})
         seeded = seed is not None
         if seeded and not self.config.creator_seeds:
             raise Unprocessable("this server draws every seed itself: leave 'seed' out")
         # (with a cluster: the unfinished games this process holds)
-        open_games = sum(1 for g in self.games.values() if not g.state.is_terminal())
+        open_games = sum(1 for g in self.games.values() if not g.over)
         if open_games >= limits.open_games:
             raise TooMany(f"the server holds its most unfinished games ({limits.open_games}); "
                           "try again when some have ended")
@@ -272,6 +275,7 @@ class GameService(Following):
                 live.row.options = options
                 live.game, live.state = rebuilt, rebuilt.new_initial_state()
             info.name, info.token_hash, info.account_id = name, hashed, account_id
+            clocks.seats_filled(live)
             live.version += 1
         self._after_change(live)
         return seat, token
@@ -403,7 +407,7 @@ class GameService(Following):
         """The game record; only once the game is over (before, it would reveal hidden
         choices such as secret buys to anyone who downloads it)."""
         live = self.live(game_id)
-        if not live.state.is_terminal():
+        if not live.over:
             raise Forbidden("the record is available when the game is over")
         return export_record(self.store, game_id, self.catalogue)
 
@@ -412,7 +416,7 @@ class GameService(Following):
         actions: the spectators' view at any time, a seat's view once the game is over.
         Raises NotFound, Forbidden (a seat's view of a running game) or BadRequest."""
         live = self.live(game_id)
-        finished = live.state.is_terminal()
+        finished = live.over
         check_seat_view(finished, seat)
         actions = [a.notation for a in self.store.actions(game_id)]
         step = len(actions) if step is None else step
@@ -432,13 +436,15 @@ class GameService(Following):
         a wrong token), Forbidden (the game is not over)."""
         live = self.live(game_id)
         self.seat_of(live, token)
-        if not live.state.is_terminal():
+        if not live.over:
             raise Forbidden("a rematch is for a finished game")
         row = live.row
         options = {k: v for k, v in row.options.items() if k != SEAT_SETUP}
         return await self.create(row.game, row.players, [s.kind for s in live.seats],
                                  options, setups=row.options.get(SEAT_SETUP) or (),
                                  clock_seconds=row.clock_seconds,
+                                 clock_kind=row.clock_kind,
+                                 clock_increment=row.clock_increment, timeout=row.timeout,
                                  rematch_of=row.id, owner=owner)
 
     # ------------------------------------------------------------------ pushing views
@@ -497,7 +503,7 @@ class GameService(Following):
                 self._bot_tasks[live.id] = asyncio.get_running_loop().create_task(
                     self._run_bots(live))
 
-    # ------------------------------------------------------------------ bots and clocks
+    # ------------------------------------------------------------------ bots
     async def _run_bots(self, live: LiveGame) -> None:
         """Play the bot seats of ``live`` while one of them decides. A bot thinks within its
         catalogue budget, and once the game's bots have spent the server's budget per game,
@@ -565,31 +571,8 @@ class GameService(Following):
         return False
 
     def _kick_clock(self, live: LiveGame) -> None:
-        if live.clock_deadline is None:
-            return
-        task = self._clock_tasks.get(live.id)
-        if task is None or task.done():
-            self._clock_tasks[live.id] = asyncio.get_running_loop().create_task(
-                self._run_clock(live))
-
-    async def _run_clock(self, live: LiveGame) -> None:
-        while live.clock_deadline is not None:
-            delay = live.clock_deadline - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(min(delay, 1.0))
-                continue
-            waiting, seq = live.waiting_for(), live.seq
-            if waiting is None or live.seats[waiting].is_bot:
-                return
-            try:
-                notation = await self.bots.move(self._job(live, waiting, FALLBACK_BOT, 0.0))
-            except Exception as e:  # noqa: BLE001 - a broken clock must not stop the server
-                log.error("turn clock move of seat %s in game %s failed: %s", waiting,
-                          live.id, e)
-                return
-            await self._store_move(live, waiting, seq, notation, "clock")
-            self._after_change(live)
-
+        """Let the game's turn clock run (:class:`.clocks.ClockRunner`)."""
+        self.clocks.kick(live)
 
 def export_record(store: Store, game_id: str, catalogue: Catalogue | None = None) -> GameRecord:
     """The usual game record of a stored game (``starlanes replay --verify`` accepts it);

@@ -304,6 +304,14 @@ class Store:
         with self.session() as s:
             return s.get(GameRow, game_id)
 
+    def set_outcome(self, game_id: str, outcome: dict[str, Any] | None) -> None:
+        """Store a result the server decided (``GameRow.outcome``; None: the rules decide).
+        Raises StoreError when the database refuses."""
+        with self.session() as s:
+            row = s.get(GameRow, game_id)
+            if row is not None:
+                row.outcome = None if outcome is None else dict(outcome)
+
     def seats(self, game_id: str) -> list[SeatRow]:
         with self.session() as s:
             return list(s.scalars(select(SeatRow).where(SeatRow.game_id == game_id)

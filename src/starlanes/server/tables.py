@@ -9,12 +9,12 @@ The server knows no game: it reaches the rules only through the engine contract
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from starlanes.engine import Game, GameState, StarlanesError, load
 
+from . import clocks
 from .errors import Forbidden, Illegal, Stale
 from .store import ActionRow, GameRow, NewAction, SeatRow, Store, StoreError
 
@@ -87,6 +87,11 @@ class LiveGame:
     notes: list[Note] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clock_deadline: float | None = None
+    """When the running turn clock runs out (epoch seconds; :mod:`.clocks`), or None."""
+    marks: list[tuple[int, float]] = field(default_factory=list)
+    """Per action applied: its seat and when it was stored (epoch seconds): the clocks."""
+    clock_began: float | None = None
+    """When every seat was taken (or the game was rebuilt): a first decision's clock start."""
     version: int = 0
     bot_seconds_used: float = 0.0
     """Seconds the game's bots have thought since the server started (their budget)."""
@@ -116,6 +121,7 @@ class LiveGame:
         live = cls(row=row, seats=[SeatInfo(s.seat, s.kind, s.name, s.token_hash,
                                             s.account_id) for s in seats], game=game, state=state)
         live._replay(state, actions)
+        clocks.seats_filled(live)
         return live
 
     def _replay(self, state: GameState, actions: list[ActionRow]) -> None:
@@ -133,8 +139,10 @@ class LiveGame:
                                  f"{state.digest()}, stored {a.digest}")
             self.seq += 1
             self.bys.append(a.by)
+            self.marks.append((a.seat, a.at.timestamp() if a.at is not None
+                               else clocks.wall()))
             if a.by == "clock":
-                self.notes.append(Note(a.seq, _clock_note(state, a.seat, a.notation)))
+                self.notes.append(Note(a.seq, clocks.clock_note(state, a.seat)))
             if state.ends_undo(before, a.seat):
                 self.undo_floor = self.seq
         self.state = state
@@ -164,6 +172,8 @@ class LiveGame:
                 info.name, info.token_hash, info.account_id = (s.name, s.token_hash,
                                                                s.account_id)
                 changed = True
+        if changed and self.clock_began is None:
+            clocks.seats_filled(self)
         new = [a for a in actions if a.seq >= self.seq]
         if new:
             self._replay(self.state.clone(), new)
@@ -178,7 +188,9 @@ class LiveGame:
         self.row, self.seats, self.game, self.state = (fresh.row, fresh.seats, fresh.game,
                                                        fresh.state)
         self.seq, self.undo_floor = fresh.seq, fresh.undo_floor
-        self.bys, self.notes = fresh.bys, fresh.notes
+        self.bys, self.notes, self.marks = fresh.bys, fresh.notes, fresh.marks
+        if self.clock_began is None:
+            self.clock_began = fresh.clock_began
         self.version += 1
         self._described = None
 
@@ -217,17 +229,19 @@ class LiveGame:
 
     def waiting_for(self) -> int | None:
         """The seat the game waits for, or None when it is over (or still gathering)."""
-        if self.state.is_terminal() or self.gathering:
+        if self.over or self.gathering:
             return None
         return self.state.current_player()
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back its last decision now."""
-        return (self.seq > self.undo_floor and not self.state.is_terminal()
+        return (self.seq > self.undo_floor and not self.over
                 and self.state.current_player() == seat)
 
     # ------------------------------------------------------------------ writing
     def check_turn(self, seat: int, seq: int) -> None:
+        if self.row.outcome is not None:
+            raise Forbidden("the game is over")
         if self.state.is_terminal():
             raise Stale("the game is over")
         if self.gathering:
@@ -265,9 +279,10 @@ class LiveGame:
         self.state = pending.after
         self.seq += 1
         self.bys.append(pending.by)
+        self.marks.append((pending.seat, clocks.wall()))
         if pending.by == "clock":
-            self.notes.append(Note(pending.seq, _clock_note(pending.after, pending.seat,
-                                                            pending.text)))
+            self.notes.append(Note(pending.seq, clocks.clock_note(pending.after,
+                                                                  pending.seat)))
         if pending.final:
             self.undo_floor = self.seq
         self.version += 1
@@ -298,19 +313,14 @@ class LiveGame:
         self.state = state
         self.seq = keep
         self.bys = self.bys[:keep]
+        self.marks = self.marks[:keep]
         self.notes = [n for n in self.notes if n.seq < keep]
         self.version += 1
 
     # ------------------------------------------------------------------ clock
     def restart_clock(self) -> None:
-        """Start the turn clock for the seat now deciding, if the game has one and that
-        seat is human."""
-        waiting = self.waiting_for()
-        if (self.row.clock_seconds > 0 and waiting is not None
-                and not self.seats[waiting].is_bot):
-            self.clock_deadline = time.monotonic() + self.row.clock_seconds
-        else:
-            self.clock_deadline = None
+        """Work out when the running turn clock runs out (:func:`.clocks.deadline`)."""
+        self.clock_deadline = clocks.deadline(self)
 
     def log_lines(self) -> list[str]:
         """The game's own log with the server's notes (clock moves) after the line count
@@ -366,8 +376,3 @@ class LiveGame:
 DESCRIBE_ALL = 40
 """Positions with at most this many legal actions send every explanation with the view."""
 
-
-def _clock_note(state: GameState, seat: int, notation: str) -> str:
-    namer = getattr(state, "seat_name", None)
-    who = namer(seat) if callable(namer) else f"P{seat}"
-    return f"{who}'s turn clock ran out: the heuristic bot decided for them"

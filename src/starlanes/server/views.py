@@ -9,6 +9,7 @@ from typing import Any
 
 from starlanes.engine import SEAT_SETUP
 
+from .clocks import clock_view
 from .tables import LiveGame
 
 LOG_LINES = 200
@@ -22,7 +23,19 @@ def seats_view(live: LiveGame) -> list[dict[str, Any]]:
 
 
 def result_view(live: LiveGame) -> dict[str, Any] | None:
+    """The result once the game is over, None before: ``winners`` (seats), ``scores``,
+    ``end_reason`` and the score ``breakdown``; a result the server decided (a seat ran
+    out of time) also carries ``outcome`` (``GameRow.outcome``)."""
     state = live.state
+    outcome = live.row.outcome
+    if outcome is not None:
+        loser = int(outcome.get("loser", -1))
+        reason = (f"timeout: {live.seat_label(loser)} ran out of time"
+                  if outcome.get("reason") == "timeout" and 0 <= loser < len(live.seats)
+                  else str(outcome.get("reason", "ended by the server")))
+        return {"winners": [i for i, r in enumerate(outcome["ranks"]) if int(r) == 0],
+                "scores": list(state.scores()), "end_reason": reason, "breakdown": None,
+                "outcome": outcome}
     if not state.is_terminal():
         return None
     returns = state.returns()
@@ -62,14 +75,14 @@ def game_view(live: LiveGame, seat: int | None) -> dict[str, Any]:
         "log": log[-LOG_LINES:],
         "log_total": len(log),
         "clock_seconds": live.row.clock_seconds,
+        "clocks": clock_view(live),
         "seeded": bool(live.row.seeded),
     }
 
 
 def lobby_entry(live: LiveGame) -> dict[str, Any]:
     """A game as the lobby lists it: settings, seats and status, nothing hidden."""
-    state = live.state
-    status = ("finished" if state.is_terminal()
+    status = ("finished" if live.over
               else "open" if any(s.is_open for s in live.seats) else "in progress")
     return {"id": live.id, "game": live.row.game, "players": live.row.players,
             "options": {k: v for k, v in live.row.options.items() if k != SEAT_SETUP},

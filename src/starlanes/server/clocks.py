@@ -1,0 +1,263 @@
+"""Turn clocks: how much time each human seat has left, when it runs out, and what then.
+
+Two kinds (``GameRow.clock_kind``), both off while ``clock_seconds`` is 0:
+
+- ``move``: each decision may take ``clock_seconds`` (correspondence games: days' worth).
+- ``game``: a seat has ``clock_seconds`` for all of its decisions, and ``clock_increment``
+  more after each decision it makes (chess-style).
+
+Nothing about the clocks is stored besides the settings: the time a decision took is the
+stored ``at`` of its action minus the ``at`` of the action before it, so the clocks come
+back as they were after a restart. A seat's first decision of the game is not taken from
+its time (the clock starts with it, as on chess servers: the moment a seat joined is not
+stored); it still has a deadline, the seat's whole time from the moment it became that
+seat's decision with every seat taken (or from the restart, when the server restarted
+meanwhile). Bots and open seats have no clock; no clock runs while a seat is open.
+
+When a seat's time runs out (``GameRow.timeout``): ``bot``, the fallback bot decides for
+it and the log says so; ``lose``, the seat loses: the server stores an outcome
+(``GameRow.outcome``: ``{"reason": "timeout", "loser": seat, "ranks": [...]}``) and the
+game is over. With a cluster, every web process holding the game runs its clock: the
+store's one action per (game, move) and the same outcome written by each keep them in step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from starlanes.engine import StarlanesError
+
+from .catalogue import FALLBACK_BOT
+from .errors import ServerError, Unprocessable
+from .store import StoreError
+
+if TYPE_CHECKING:
+    from .service import GameService
+    from .tables import LiveGame
+
+log = logging.getLogger("starlanes.server")
+
+KINDS = ("move", "game")
+TIMEOUTS = ("bot", "lose")
+POLL = 1.0
+"""Seconds a clock task sleeps at most before it looks at its deadline again."""
+
+
+def wall() -> float:
+    """Now, in seconds since the epoch: what the clocks measure (stored ``at`` values are
+    the same scale)."""
+    return time.time()
+
+
+def check_settings(clock_seconds: float, kind: str, increment: float, timeout: str,
+                   max_seconds: float) -> None:
+    """Refuse clock settings that make no sense with Unprocessable (422): ``kind`` not in
+    :data:`KINDS`, ``timeout`` not in :data:`TIMEOUTS`, an increment outside
+    0..``max_seconds`` or without a ``game`` clock, ``lose`` without a clock."""
+    if kind not in KINDS:
+        raise Unprocessable(f"clock_kind must be one of {', '.join(KINDS)}")
+    if timeout not in TIMEOUTS:
+        raise Unprocessable(f"timeout must be one of {', '.join(TIMEOUTS)}")
+    if not 0 <= increment <= max_seconds:
+        raise Unprocessable(f"clock_increment must lie in 0..{max_seconds:g}")
+    if increment > 0 and (kind != "game" or clock_seconds <= 0):
+        raise Unprocessable("clock_increment is for a 'game' clock (with clock_seconds)")
+    if timeout == "lose" and clock_seconds <= 0:
+        raise Unprocessable("timeout 'lose' needs a clock: give clock_seconds")
+
+
+# ---------------------------------------------------------------------- reading the clocks
+def running_seat(live: LiveGame) -> int | None:
+    """The seat whose clock runs now: the human seat deciding, once every seat is taken,
+    in a game with a clock that is not over; None otherwise."""
+    if live.row.clock_seconds <= 0 or live.over or any(s.is_open for s in live.seats):
+        return None
+    waiting = live.waiting_for()
+    if waiting is None or live.seats[waiting].is_bot:
+        return None
+    return waiting
+
+
+def _decided(live: LiveGame, seat: int) -> bool:
+    return any(s == seat for s, _ in live.marks)
+
+
+def turn_start(live: LiveGame, now: float | None = None) -> float:
+    """When the decision now waited for began (epoch seconds): the previous action's time;
+    for a seat's first decision not before the moment every seat was taken (or the
+    server restarted)."""
+    last = live.marks[-1][1] if live.marks else None
+    waiting = live.waiting_for()
+    if last is not None and waiting is not None and _decided(live, waiting):
+        return last
+    began = live.clock_began if live.clock_began is not None else (
+        now if now is not None else wall())
+    return began if last is None else max(last, began)
+
+
+def _budgets(live: LiveGame) -> tuple[list[float | None], list[bool]]:
+    """Per seat, its time left at the start of the decision now waited for (None: a bot)
+    and whether its time is counted yet (it has made its first decision)."""
+    row = live.row
+    left: list[float | None] = [None if s.is_bot else float(row.clock_seconds)
+                                for s in live.seats]
+    counted = [False] * len(live.seats)
+    prev: float | None = None
+    for seat, at in live.marks:
+        if 0 <= seat < len(left) and left[seat] is not None and row.clock_kind == "game":
+            spent = at - prev if counted[seat] and prev is not None else 0.0
+            left[seat] = left[seat] - spent + row.clock_increment  # type: ignore[operator]
+        if 0 <= seat < len(counted):
+            counted[seat] = True
+        prev = at
+    return left, counted
+
+
+def remaining(live: LiveGame, now: float | None = None) -> tuple[list[float | None], int | None]:
+    """Per seat, the seconds it has left at ``now`` (epoch seconds; default the current
+    time), None for bots; and the seat whose clock runs (None: none). The running seat's
+    figure may be negative once its time is out."""
+    now = wall() if now is None else now
+    left, _ = _budgets(live)
+    running = running_seat(live)
+    if running is not None:
+        base = left[running] if live.row.clock_kind == "game" else live.row.clock_seconds
+        left[running] = float(base or 0.0) - (now - turn_start(live, now))
+    return left, running
+
+
+def deadline(live: LiveGame) -> float | None:
+    """When the running seat's time runs out (epoch seconds), None when no clock runs."""
+    running = running_seat(live)
+    if running is None:
+        return None
+    now = wall()
+    left, _ = remaining(live, now)
+    return now + float(left[running] or 0.0)
+
+
+def clock_view(live: LiveGame) -> dict[str, Any] | None:
+    """The clocks as a view shows them, None for a game without a clock: ``kind``,
+    ``seconds`` (the setting), ``increment``, ``timeout`` (``bot``/``lose``),
+    ``remaining`` (per seat: seconds left, at least 0, at ``server_time``; None for a bot),
+    ``counted`` (per seat: whether its time is taken yet; a seat's first decision is not),
+    ``running`` (the seat whose clock runs, or None) and ``server_time`` (epoch seconds),
+    so that a page counts the running clock down by itself."""
+    row = live.row
+    if row.clock_seconds <= 0:
+        return None
+    now = wall()
+    left, running = remaining(live, now)
+    _, counted = _budgets(live)
+    return {"kind": row.clock_kind, "seconds": row.clock_seconds,
+            "increment": row.clock_increment, "timeout": row.timeout,
+            "remaining": [None if x is None else max(0.0, round(x, 3)) for x in left],
+            "counted": counted, "running": running, "server_time": round(now, 3)}
+
+
+def seats_filled(live: LiveGame) -> None:
+    """Note the moment the last open seat was taken: a first decision's clock starts then."""
+    if not any(s.is_open for s in live.seats):
+        live.clock_began = wall()
+
+
+def timeout_outcome(live: LiveGame, loser: int) -> dict[str, Any]:
+    """The result of ``loser`` running out of time: last place for it; the other seats are
+    placed by the game's current scores (equal scores share a place)."""
+    n = len(live.seats)
+    try:
+        scores = [float(x) for x in live.state.scores()]
+    except (AttributeError, NotImplementedError, TypeError, ValueError):
+        scores = [0.0] * n
+    others = [s for s in range(n) if s != loser]
+    ranks = [0] * n
+    for s in others:
+        ranks[s] = sum(1 for o in others if scores[o] > scores[s])
+    ranks[loser] = max(n - 1, 0)
+    return {"reason": "timeout", "loser": loser, "ranks": ranks}
+
+
+def clock_note(live_or_state: Any, seat: int) -> str:
+    """The log line of a decision the clock made for ``seat``."""
+    state = getattr(live_or_state, "state", live_or_state)
+    namer = getattr(state, "seat_name", None)
+    who = namer(seat) if callable(namer) else f"P{seat}"
+    return f"{who}'s turn clock ran out: the heuristic bot decided for them"
+
+
+# ---------------------------------------------------------------------- running them
+class ClockRunner:
+    """One task per game whose clock runs: it sleeps until the deadline, then makes the
+    fallback bot decide (``timeout`` ``bot``) or ends the game (``lose``)."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+
+    def kick(self, live: LiveGame) -> None:
+        """Start the game's clock task if its clock runs and no task is watching it."""
+        if live.clock_deadline is None:
+            return
+        task = self.tasks.get(live.id)
+        if task is None or task.done():
+            self.tasks[live.id] = asyncio.get_running_loop().create_task(self._run(live))
+
+    async def _run(self, live: LiveGame) -> None:
+        service = self.service
+        while live.clock_deadline is not None and not service.stopping:
+            delay = live.clock_deadline - wall()
+            if delay > 0:
+                await asyncio.sleep(min(delay, POLL))
+                live.restart_clock()  # (a clock read from the store may have moved)
+                continue
+            seat, seq = running_seat(live), live.seq
+            if seat is None:
+                return
+            if live.row.timeout == "lose":
+                done = await self._lose(live, seat, seq)
+            else:
+                done = await self._bot(live, seat, seq)
+            if done is None:
+                return
+            if not done and live.seq == seq and not live.over:
+                await asyncio.sleep(POLL)  # refused or not stored: look again later
+                live.restart_clock()
+
+    async def _bot(self, live: LiveGame, seat: int, seq: int) -> bool | None:
+        service = self.service
+        try:
+            notation = await service.bots.move(service._job(live, seat, FALLBACK_BOT, 0.0))
+        except Exception as e:  # noqa: BLE001 - a broken clock must not stop the server
+            log.error("turn clock move of seat %s in game %s failed: %s", seat, live.id, e)
+            return None
+        stored = await service._store_move(live, seat, seq, notation, "clock")
+        service._after_change(live)
+        return stored
+
+    async def _lose(self, live: LiveGame, seat: int, seq: int) -> bool:
+        service = self.service
+        async with live.lock:
+            try:
+                await service._catch_up(live)
+            except (StoreError, ServerError, StarlanesError) as e:
+                log.warning("game %s could not be caught up: %s", live.id, e)
+                return False
+            live.restart_clock()
+            if (live.over or live.seq != seq or running_seat(live) != seat
+                    or live.clock_deadline is None or live.clock_deadline > wall()):
+                return False
+            outcome = timeout_outcome(live, seat)
+            try:
+                await service.writer.run(lambda: service.store.set_outcome(live.id, outcome))
+            except StoreError as e:
+                log.warning("game %s: the timeout of seat %s could not be stored (%s)",
+                            live.id, seat, e)
+                return False
+            live.row.outcome = outcome
+            live.version += 1
+        log.info("game %s: seat %s ran out of time and lost", live.id, seat)
+        service._after_change(live)
+        return True
