@@ -16,18 +16,12 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
-from starlanes.agents import make_agent
-from starlanes.analysis import DEFAULT_ACTION_CAP
-from starlanes.analysis.backends import check_backend, time_budget_warning
-from starlanes.analysis.compare import compare_report, parse_variant
-from starlanes.analysis.lab import balance_report, run_lab, run_meta, widest_interval
 from starlanes.cli.app import (
+    DEFAULT_ACTION_CAP,
     MAX_GAMES,
     ActionCap,
     ContentDir,
@@ -38,7 +32,9 @@ from starlanes.cli.app import (
     writable_file,
 )
 from starlanes.engine import BadOptionError, load
-from starlanes.terminal import err, out
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 Backend = Annotated[str, typer.Option(
     help="Where games run: local (this machine's processes) or ray (a Ray cluster; "
@@ -74,6 +70,8 @@ def _html_path(html: Path | None, no_html: bool, default: str) -> Path | None:
 
 
 def _check_agents(game: str, specs: list[str]) -> None:
+    from starlanes.agents import make_agent
+
     for spec in dict.fromkeys(specs):
         make_agent(spec, game, 0)
 
@@ -82,6 +80,10 @@ def _emit(report: dict[str, Any], json_output: bool, html: Path | None, page: st
           tables: list[Table], printed: str | None = None) -> None:
     """Write the HTML page, print the tables or the JSON (stdout holds nothing else) and
     the report's warnings on stderr (``printed``: one already shown)."""
+    from rich.markup import escape
+
+    from starlanes.terminal import err, out
+
     for warning in report.get("warnings", []):
         if warning != printed:
             err.print(f"[yellow]warning: {escape(warning)}[/yellow]")
@@ -102,6 +104,9 @@ def _emit(report: dict[str, Any], json_output: bool, html: Path | None, page: st
 
 # ---------------------------------------------------------------------- tables
 def _rate_table(title: str, family: dict[str, Any], top: int = 12) -> Table:
+    from rich.markup import escape
+    from rich.table import Table
+
     t = Table(title=title)
     for col in ("", "seat-games", "win rate", "95% CI", "family-wise 95%", "p (Holm)"):
         t.add_column(col, justify="left" if not col else "right")
@@ -125,6 +130,9 @@ def _dist(d: dict[str, Any]) -> str:
 
 def balance_tables(r: dict[str, Any]) -> list[Table]:
     """Terminal tables of a balance report (``*`` marks significant after Holm)."""
+    from rich.markup import escape
+    from rich.table import Table
+
     head = (f"{r['game']}: {r['games']} games, {r['players']} players, "
             f"{','.join(r['agents'])}; fair win rate {r['fair']:.1%}")
     tables = [_rate_table(f"{head}\nwin rate by seat (* significant after Holm; ~ too few "
@@ -157,6 +165,9 @@ def balance_tables(r: dict[str, Any]) -> list[Table]:
 
 def compare_tables(r: dict[str, Any]) -> list[Table]:
     """Terminal tables of a comparison report."""
+    from rich.markup import escape
+    from rich.table import Table
+
     seats = Table(title=f"{r['game']}: {r['games']} paired games, {r['players']} players\n"
                         f"A {json.dumps(r['a']['options'])}  B {json.dumps(r['b']['options'])}"
                         "\nwin share by seat (paired)")
@@ -238,6 +249,12 @@ def balance(
     position) and opening with corrected 95% intervals, game length, end reasons, margins
     and the entries winners used; with --usage the mechanism report; terminal summary,
     --json and an HTML report."""
+    from rich.markup import escape
+
+    from starlanes.analysis.backends import check_backend, time_budget_warning
+    from starlanes.analysis.lab import balance_report, run_lab, run_meta, widest_interval
+    from starlanes.terminal import err
+
     n, opts, specs = checked_setup(game, players, seed, option, content, agents)
     _check_agents(game, specs)
     check_backend(backend, ray_address)
@@ -305,6 +322,11 @@ def balance(
 def _sweep(game: str, n: int, specs: list[str], games: int, seed: int, opts: dict[str, str],
            key: str, values: list[str], run: dict[str, Any], json_output: bool,
            path: Path | None, timed: str | None = None) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from starlanes.analysis.lab import balance_report, run_lab, run_meta
+
     reports = []
     for value in values:
         variant = {**opts, key: value}
@@ -337,6 +359,8 @@ def _sweep(game: str, n: int, specs: list[str], games: int, seed: int, opts: dic
 # ---------------------------------------------------------------------- compare
 def _variant(game: str, n: int, seed: int, base: dict[str, str], text: str,
              name: str) -> dict[str, str]:
+    from starlanes.analysis.compare import parse_variant
+
     extra, content_dir = parse_variant(text)
     opts = {**base, **extra}
     if content_dir is not None:
@@ -375,6 +399,13 @@ def compare(
     """Play the same games (seeds, agents) under variants A and B and test the differences:
     seat win shares, length and margins paired game by game; win rates per faction or
     empire as two proportions; Holm-adjusted p-values."""
+    from rich.markup import escape
+
+    from starlanes.analysis.backends import check_backend, time_budget_warning
+    from starlanes.analysis.compare import compare_report
+    from starlanes.analysis.lab import run_lab, run_meta
+    from starlanes.terminal import err
+
     n, base, specs = checked_setup(game, players, seed, option, content, agents)
     _check_agents(game, specs)
     check_backend(backend, ray_address)
