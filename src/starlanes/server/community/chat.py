@@ -228,8 +228,9 @@ class Chat:
 
     def read(self, game_id: str, token: str | None, account: Account | None,
              after: int = 0) -> dict[str, Any]:
-        """``{messages: [{id, channel, name, seat, text, at, account}], muted: [names]}``:
-        the messages after id ``after`` in the channels the asker reads (at most
+        """``{messages: [{id, channel, name, seat, text, at, account}], muted: [names],
+        channels: [read channels], write: the channel the asker writes or None, limit:
+        the longest message in characters}``: the messages after id ``after`` in the channels the asker reads (at most
         :data:`KEEP`, the newest, oldest first), less those of accounts the asker muted;
         ``at`` is ISO 8601 UTC, ``seat`` None in the spectators channel, ``account`` whether
         an account wrote it (only those can be muted here)."""
@@ -245,8 +246,8 @@ class Chat:
                                         ChatRow.account_id.not_in(muted_ids)))
             rows = list(s.scalars(query.order_by(ChatRow.id.desc()).limit(KEEP)))
         return {"messages": [_message(r) for r in reversed(rows)], "muted": muted,
-                "channels": list(channels),
-                "write": self._writable(asker)}
+                "channels": list(channels), "write": self._writable(asker),
+                "limit": self.limits.chat_message_chars}
 
     @staticmethod
     def _writable(asker: Asker) -> str | None:
