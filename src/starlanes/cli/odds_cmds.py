@@ -4,15 +4,25 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from starlanes.analysis import odds as odds_mod
 from starlanes.cli.app import GameOptions, app, parse_options, writable_file
-from starlanes.engine import BadOptionError, GameRecord, RecordError
-from starlanes.engine import replay as replay_record
-from starlanes.terminal import out
+from starlanes.engine import BadOptionError, RecordError
+
+if TYPE_CHECKING:
+    from starlanes.analysis.odds import OddsReport
+
+CASUALTY_POLICIES = ("heuristic", "weakest", "strongest", "cheapest")
+"""The names of ``starlanes.analysis.odds.TARGETING``, written here (like the defaults
+below) so that the command's options do not import the analysis package."""
+RETREAT_POLICIES = ("never", "heuristic")
+"""The names of ``starlanes.analysis.odds.RETREATS``."""
+DEFAULT_CASUALTIES = "heuristic"
+"""``starlanes.analysis.odds.DEFAULT_CASUALTIES``."""
+DEFAULT_RETREAT = "never"
+"""``starlanes.analysis.odds.DEFAULT_RETREAT``."""
 
 
 @app.command("odds")
@@ -38,10 +48,10 @@ def odds_command(
         help="Space battle: the sides holding a planet in the battle's system (their "
              "Defensive Ring units gain LP and shields): attacker, defender or both.")] = "",
     casualties: Annotated[str, typer.Option(
-        help="Targeting (casualty) policy: " + ", ".join(odds_mod.TARGETING)
-        + ".")] = odds_mod.DEFAULT_CASUALTIES,
+        help="Targeting (casualty) policy: " + ", ".join(CASUALTY_POLICIES)
+        + ".")] = DEFAULT_CASUALTIES,
     retreat: Annotated[str, typer.Option(
-        help="Retreat policy: " + ", ".join(odds_mod.RETREATS) + ".")] = odds_mod.DEFAULT_RETREAT,
+        help="Retreat policy: " + ", ".join(RETREAT_POLICIES) + ".")] = DEFAULT_RETREAT,
     method: Annotated[str, typer.Option(
         help="auto (exact where feasible), exact or monte-carlo.")] = "auto",
     trials: Annotated[int, typer.Option(
@@ -87,6 +97,9 @@ def odds_command(
     Exact by dynamic programming over the game's own battle rules; where the exact model
     does not cover a battle (some skills, cards) or its state space is too large, the
     battle is simulated on the game engine and standard errors are shown."""
+    from starlanes.analysis import odds as odds_mod
+    from starlanes.terminal import out
+
     if game not in ("rift-domination", "interstellar-ambitions"):
         raise BadOptionError("battle odds are computed for rift-domination and "
                              f"interstellar-ambitions, not {game!r}")
@@ -147,7 +160,9 @@ def _ia(attacker: str, defender: str, kind: str, level: int, attacker_bonus: int
         defender_bonus: int, orders: str, emergency: str, defender_resources: int,
         shadow_mod: int | None, from_record: Path | None, at: int | None, as_json: bool,
         chart: Path | None) -> None:
+    from starlanes.analysis import odds as odds_mod
     from starlanes.games.interstellar_ambitions.actions import LEVELS
+    from starlanes.terminal import out
 
     if not 1 <= level <= len(LEVELS):
         raise BadOptionError(f"--level is a planning level, 1 to {len(LEVELS)} ("
@@ -206,6 +221,9 @@ def _shadow_table(mod: int, shadow: dict) -> str:
 
 
 def _replay(game: str, path: Path, at: int | None):
+    from starlanes.engine import GameRecord
+    from starlanes.engine import replay as replay_record
+
     record = GameRecord.load(path)
     if record.game != game:
         raise RecordError(f"{path} is a record of {record.game}, not {game}")
@@ -215,7 +233,11 @@ def _replay(game: str, path: Path, at: int | None):
     return replay_record(record, verify=False, upto=n)
 
 
-def _from_record(game: str, path: Path, at: int | None, kw: dict) -> odds_mod.OddsReport:
+def _from_record(game: str, path: Path, at: int | None, kw: dict) -> OddsReport:
+    from starlanes.analysis import odds as odds_mod
+    from starlanes.engine import GameRecord
+    from starlanes.engine import replay as replay_record
+
     record = GameRecord.load(path)
     if record.game != game:
         raise RecordError(f"{path} is a record of {record.game}, not {game}")
