@@ -1,17 +1,628 @@
-"""(being written)"""
+"""Play now: a queue per game, player count and clock mode that seats logged-in players of
+similar rating together (and, after a wait, with the catalogue bots nearest in rating), and
+invitations of an account to an open seat of a game.
+
+The queue is kept in the database (:class:`.models.QueueRow`: it survives a restart) and in
+memory (what :meth:`Matchmaking.tick` pairs from, rebuilt from the database at start).
+Seating an entry is decided by the database alone: one transaction marks every entry of a
+table taken *if it is still open* (not left, no game yet), so two ticks, or two processes,
+never seat one entry twice. See ``docs/community/play-now.md``.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import or_, select, update
+
+from starlanes.engine import game_class
+
+from ..catalogue import FALLBACK_BOT
+from ..errors import Forbidden, NotFound, Stale, Unprocessable
+from ..store import GameRow, now
+from ..tables import HUMAN
+from .identity import Account, account, writing_account
+from .models import AccountRow, InvitationRow, QueueRow
+
+if TYPE_CHECKING:
+    from . import Community
+
+log = logging.getLogger("starlanes.server.play")
 
 
-def router(community: Any, web: Path) -> APIRouter:
-    return APIRouter()
+@dataclass(frozen=True)
+class Mode:
+    """A clock mode of the queue: the clock's kind (``game``: a time bank per seat with an
+    increment per move; ``move``: a limit per decision), its seconds, the increment (seconds)
+    and what running out costs (``lose`` or ``bot``: a bot plays that move)."""
+
+    name: str
+    clock_kind: str
+    clock_seconds: float
+    increment: float
+    timeout: str
+    help: str
+
+    def public(self) -> dict[str, Any]:
+        return {"name": self.name, "clock_kind": self.clock_kind,
+                "clock_seconds": self.clock_seconds, "increment": self.increment,
+                "timeout": self.timeout, "help": self.help}
 
 
+MODES: dict[str, Mode] = {
+    "realtime": Mode("realtime", "game", 10 * 60, 5.0, "lose",
+                     "10 minutes per player plus 5 seconds a move; running out loses"),
+    "correspondence": Mode("correspondence", "move", 3 * 86400, 0.0, "bot",
+                           "3 days per move; running out lets a bot make that move"),
+}
+"""The queue's clock modes by name (a new one is one more line)."""
+
+WINDOW_START = 100.0
+"""Rating points either side of a player's rating it is paired within at first."""
+WINDOW_GROWTH = 5.0
+"""Rating points the window grows by per second waited (400 after a minute)."""
+FALLBACK_RATING = 0.0
+"""The rating of every player while the ratings part offers none."""
+CLAIM = "claim-"
+"""Prefix of the mark an entry bears while its game is being made."""
+
+
+# ---------------------------------------------------------------------- pairing
+@dataclass(frozen=True)
+class Waiting:
+    """A queue entry as pairing sees it: its id, account, rating and when it joined
+    (``since``, seconds on the matchmaker's clock)."""
+
+    entry_id: int
+    account_id: int
+    rating: float
+    since: float
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table to make: the entries seated at it and how many seats go to bots."""
+
+    members: tuple[Waiting, ...]
+    bots: int
+
+    def spread(self) -> float:
+        """Highest minus lowest rating of the players seated (0 for one)."""
+        ratings = [m.rating for m in self.members]
+        return max(ratings) - min(ratings)
+
+
+def window(waited: float) -> float:
+    """The rating distance (points) a player who has waited ``waited`` seconds accepts."""
+    return WINDOW_START + WINDOW_GROWTH * max(0.0, waited)
+
+
+def plan_tables(waiting: Sequence[Waiting], players: int, at: float,
+                wait_seconds: float) -> list[Table]:
+    """The tables to make now from the entries ``waiting`` in one queue (one game, player
+    count and mode) at time ``at`` (seconds, the clock of ``since``).
+
+    Longest waiting first, each entry gathers the nearest in rating whose spread stays within
+    the window of every player gathered (:func:`window`); a full group is a table. An entry
+    that has waited ``wait_seconds`` or more takes the group it gathered (maybe only itself)
+    and bots for the empty seats. Every entry is in one table at most."""
+    order = sorted(waiting, key=lambda w: (w.since, w.entry_id))
+    by_rating = sorted(order, key=lambda w: w.rating)
+    taken: set[int] = set()
+    tables: list[Table] = []
+    for anchor in order:
+        if anchor.entry_id in taken:
+            continue
+        group = [anchor]
+        lo = hi = anchor.rating
+        limit = window(at - anchor.since)
+        others = sorted((w for w in by_rating
+                         if w.entry_id not in taken and w is not anchor
+                         and abs(w.rating - anchor.rating) <= limit),
+                        key=lambda w: (abs(w.rating - anchor.rating), w.since))
+        for w in others:
+            if len(group) == players:
+                break
+            lim = min(limit, window(at - w.since))
+            new_lo, new_hi = min(lo, w.rating), max(hi, w.rating)
+            if new_hi - new_lo <= lim:
+                group.append(w)
+                lo, hi, limit = new_lo, new_hi, lim
+        if len(group) == players or at - anchor.since >= wait_seconds:
+            tables.append(Table(tuple(group), players - len(group)))
+            taken.update(w.entry_id for w in group)
+    return tables
+
+
+class _Taken(Exception):
+    """An entry of a table was no longer open: the whole claim is rolled back."""
+
+
+# ---------------------------------------------------------------------- the queue
 class Matchmaking:
-    def __init__(self, community: Any) -> None:
+    """The play-now queue and invitations of one server process.
+
+    ``clock`` gives seconds (monotonic) for waiting times; ``interval`` is the pause between
+    two background ticks (seconds; None: no background task, the caller ticks)."""
+
+    def __init__(self, community: Community, clock: Callable[[], float] = time.monotonic,
+                 interval: float | None = 1.0) -> None:
         self.community = community
+        self.clock = clock
+        self.interval = interval
+        self.queue: dict[tuple[str, int, str], dict[int, Waiting]] = {}
+        """Waiting entries by (game, players, mode), then by entry id."""
+        self.tokens: dict[int, str] = {}
+        """Seat tokens of the entries this process seated, by entry id (handed out on the
+        account's polls; gone after a restart: ``POST /api/games/{id}/my-seat``)."""
+        self._task: asyncio.Task[None] | None = None
+        community.service.on_start.append(self.start)
+        community.service.on_stop.append(self.stop)
+
+    @property
+    def store(self) -> Any:
+        return self.community.store
+
+    @property
+    def service(self) -> Any:
+        return self.community.service
+
+    # ------------------------------------------------------------------ life cycle
+    async def start(self) -> None:
+        """Rebuild the queue from the database, then tick every ``interval`` seconds."""
+        await asyncio.to_thread(self.load)
+        if self.interval is not None and self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval or 1.0)
+            try:
+                await self.tick()
+            except Exception:  # noqa: BLE001 - one bad round must not end the queue
+                log.exception("a play-now round failed")
+
+    def load(self) -> None:
+        """Rebuild the in-memory queue from the open entries in the database. Entries
+        marked by a game being made when the server stopped are opened again."""
+        with self.store.session() as s:
+            s.execute(update(QueueRow).where(QueueRow.game_id.like(f"{CLAIM}%"))
+                      .values(game_id=None, seat=None))
+            rows = list(s.scalars(select(QueueRow).where(QueueRow.left.is_(False),
+                                                         QueueRow.game_id.is_(None))))
+        stamp, clock = now(), self.clock()
+        self.queue.clear()
+        for row in rows:
+            waited = max(0.0, (stamp - row.joined).total_seconds())
+            self._add(row, clock - waited)
+
+    def _add(self, row: QueueRow, since: float) -> None:
+        bucket = self.queue.setdefault((row.game, row.players, row.mode), {})
+        bucket[row.id] = Waiting(row.id, row.account_id, row.rating, since)
+
+    def _drop(self, entry_id: int) -> None:
+        for bucket in self.queue.values():
+            bucket.pop(entry_id, None)
+
+    # ------------------------------------------------------------------ ratings
+    def rating_of(self, player: str, game: str) -> float:
+        """The player's rating in ``game`` from the ratings part (FALLBACK_RATING while it
+        offers none)."""
+        rating = getattr(self.community.ratings, "rating", None)
+        if rating is None:
+            return FALLBACK_RATING
+        try:
+            return float(rating(player, game)["rating"])
+        except Exception:  # noqa: BLE001 - no rating must not keep anyone from playing
+            log.exception("no rating for %s in %s", player, game)
+            return FALLBACK_RATING
+
+    def bot_for(self, game: str, rating: float) -> str:
+        """The catalogue bot nearest in rating to ``rating`` (the fallback bot, or the
+        catalogue's first, while the ratings part names none)."""
+        nearest = getattr(self.community.ratings, "nearest_bot", None)
+        name = None
+        if nearest is not None:
+            try:
+                name = nearest(game, rating)
+            except Exception:  # noqa: BLE001
+                log.exception("no nearest bot for %s at %s", game, rating)
+        config = self.community.config
+        for choice in (name, FALLBACK_BOT):
+            if isinstance(choice, str) and config.bot(choice) is not None:
+                return config.bot(choice).name
+        return config.bots[0].name
+
+    # ------------------------------------------------------------------ the account's entry
+    async def join(self, acc: Account, game: str, players: int, mode: str) -> dict[str, Any]:
+        """Queue ``acc`` for a rated game of ``game`` with ``players`` seats in clock mode
+        ``mode``; returns its entry (:meth:`entry`). Raises Unprocessable (422) for an
+        unknown mode or a player count the game does not allow, BadOptionError (400) for an
+        unknown game, Stale (409) while the account already waits in a queue."""
+        if mode not in MODES:
+            raise Unprocessable(f"mode is one of {', '.join(MODES)}")
+        game = self.service.catalogue.check_game(game)
+        cls = game_class(game)
+        if not cls.min_players <= players <= cls.max_players:
+            raise Unprocessable(f"{game} is played by {cls.min_players} to "
+                                f"{cls.max_players} players")
+        rating = await asyncio.to_thread(self.rating_of, acc.key, game)
+        row = await asyncio.to_thread(self._insert, acc.id, game, players, mode, rating)
+        self._add(row, self.clock())
+        return self._entry_view(row)
+
+    def _insert(self, account_id: int, game: str, players: int, mode: str,
+                rating: float) -> QueueRow:
+        with self.store.session() as s:
+            # the account's row, locked where the database can: one open entry per account
+            s.scalars(select(AccountRow.id).where(AccountRow.id == account_id)
+                      .with_for_update()).first()
+            open_row = s.scalars(select(QueueRow).where(
+                QueueRow.account_id == account_id, QueueRow.left.is_(False),
+                or_(QueueRow.game_id.is_(None), QueueRow.game_id.like(f"{CLAIM}%")))).first()
+            if open_row is not None:
+                raise Stale(f"you are already waiting for {open_row.game} "
+                            f"({open_row.players} players, {open_row.mode}); leave that "
+                            "queue first")
+            row = QueueRow(account_id=account_id, game=game, players=players, mode=mode,
+                           rating=rating, joined=now())
+            s.add(row)
+            s.flush()
+            return row
+
+    async def entry(self, acc: Account) -> dict[str, Any]:
+        """The account's latest entry: ``{"status": "none"}`` without one, else ``{id,
+        status: "waiting"|"seated", game, players, mode, rating, waited_seconds}`` and once
+        seated ``game_id, seat, token, link, over`` (``token`` and ``link`` None when this
+        process does not hold the token: after a restart; ask ``my-seat`` then)."""
+        row, created = await asyncio.to_thread(self._latest, acc.id)
+        if row is None:
+            return {"status": "none"}
+        return self._entry_view(row, created)
+
+    def _latest(self, account_id: int) -> tuple[QueueRow | None, Any]:
+        with self.store.session() as s:
+            row = s.scalars(select(QueueRow).where(QueueRow.account_id == account_id,
+                                                   QueueRow.left.is_(False))
+                            .order_by(QueueRow.id.desc())).first()
+            created = None
+            if row is not None and row.game_id and not row.game_id.startswith(CLAIM):
+                created = s.scalars(select(GameRow.created)
+                                    .where(GameRow.id == row.game_id)).first()
+            return row, created
+
+    def _entry_view(self, row: QueueRow, created: Any = None) -> dict[str, Any]:
+        seated = bool(row.game_id) and not str(row.game_id).startswith(CLAIM)
+        out: dict[str, Any] = {"id": row.id, "status": "seated" if seated else "waiting",
+                               "game": row.game, "players": row.players, "mode": row.mode,
+                               "rating": row.rating}
+        if not seated:
+            waiting = self.queue.get((row.game, row.players, row.mode), {}).get(row.id)
+            waited = (self.clock() - waiting.since if waiting is not None
+                      else (now() - row.joined).total_seconds())
+            out["waited_seconds"] = round(max(0.0, waited), 1)
+            return out
+        out["waited_seconds"] = (round(max(0.0, (created - row.joined).total_seconds()), 1)
+                                 if created is not None else None)
+        token = self.tokens.get(row.id)
+        live = self.service.games.get(row.game_id)
+        out.update(game_id=row.game_id, seat=row.seat, token=token,
+                   link=f"/games/{row.game_id}?token={token}" if token else None,
+                   over=bool(live is not None and live.over))
+        return out
+
+    async def leave(self, acc: Account) -> dict[str, Any]:
+        """Leave the queue. Raises NotFound (404) when the account waits in none, Stale (409)
+        when it was seated a moment ago (its game stands)."""
+        left, latest = await asyncio.to_thread(self._leave, acc.id)
+        for entry_id in left:
+            self._drop(entry_id)
+        if left:
+            return {"status": "left"}
+        if latest is not None and latest.game_id:
+            raise Stale("you were seated a moment ago: your game is waiting for you")
+        raise NotFound("you are not waiting in the play-now queue")
+
+    def _leave(self, account_id: int) -> tuple[list[int], QueueRow | None]:
+        with self.store.session() as s:
+            ids = list(s.scalars(select(QueueRow.id).where(
+                QueueRow.account_id == account_id, QueueRow.left.is_(False),
+                QueueRow.game_id.is_(None))))
+            if ids:
+                s.execute(update(QueueRow).where(QueueRow.id.in_(ids),
+                                                 QueueRow.game_id.is_(None))
+                          .values(left=True))
+                return ids, None
+            latest = s.scalars(select(QueueRow).where(QueueRow.account_id == account_id,
+                                                      QueueRow.left.is_(False))
+                               .order_by(QueueRow.id.desc())).first()
+            return [], latest
+
+    # ------------------------------------------------------------------ pairing rounds
+    async def tick(self) -> list[str]:
+        """One round: make every table :func:`plan_tables` finds in every queue; returns the
+        ids of the games made."""
+        at = self.clock()
+        wait = self.community.config.queue_wait_seconds
+        made = []
+        for key, bucket in list(self.queue.items()):
+            for table in plan_tables(list(bucket.values()), key[1], at, wait):
+                game_id = await self._seat(key, table)
+                if game_id is not None:
+                    made.append(game_id)
+        return made
+
+    async def _seat(self, key: tuple[str, int, str], table: Table) -> str | None:
+        game, players, mode_name = key
+        mode = MODES.get(mode_name, MODES["correspondence"])
+        bucket = self.queue.setdefault(key, {})
+        for m in table.members:
+            bucket.pop(m.entry_id, None)
+        order: list[Waiting | None] = [*table.members, *([None] * table.bots)]
+        random.SystemRandom().shuffle(order)
+        seat_of = {m.entry_id: order.index(m) for m in table.members}
+        claim = CLAIM + secrets.token_hex(8)
+        try:
+            names = await asyncio.to_thread(self._claim, claim, seat_of)
+        except _Taken:
+            # another round or process seated (or the player left) first: keep the rest
+            still = await asyncio.to_thread(self._open_ids, list(seat_of))
+            for m in table.members:
+                if m.entry_id in still:
+                    bucket[m.entry_id] = m
+            return None
+        bot = ""
+        if table.bots:
+            mean = sum(m.rating for m in table.members) / len(table.members)
+            bot = await asyncio.to_thread(self.bot_for, game, mean)
+        seats = [HUMAN if w is not None else bot for w in order]
+        try:
+            live = await self.service.create(
+                game, players, seats, {}, rated=True, owner="play-now",
+                clock_seconds=mode.clock_seconds, clock_kind=mode.clock_kind,
+                clock_increment=mode.increment, timeout=mode.timeout)
+        except Exception:  # noqa: BLE001 - the players wait on; the next round tries again
+            log.exception("a play-now game of %s could not be made", game)
+            await asyncio.to_thread(self._release, claim)
+            for m in table.members:
+                bucket[m.entry_id] = m
+            return None
+        for m in table.members:
+            try:
+                _seat, token = await self.service.join(
+                    live.id, names.get(m.account_id) or "player", seat_of[m.entry_id],
+                    account_id=m.account_id)
+                self.tokens[m.entry_id] = token
+            except Exception:  # noqa: BLE001
+                log.exception("play-now seat %s of game %s could not be taken",
+                              seat_of[m.entry_id], live.id)
+        await asyncio.to_thread(self._settle, claim, live.id)
+        return live.id
+
+    def _claim(self, claim: str, seat_of: dict[int, int]) -> dict[int, str]:
+        """Mark every entry taken for the game being made, in one transaction that checks
+        each is still open; raises _Taken (rolling back) when one is not. Returns the names
+        of the entries' accounts."""
+        with self.store.session() as s:
+            for entry_id, seat in seat_of.items():
+                done = s.execute(update(QueueRow).where(
+                    QueueRow.id == entry_id, QueueRow.left.is_(False),
+                    QueueRow.game_id.is_(None)).values(game_id=claim, seat=seat))
+                if done.rowcount != 1:
+                    raise _Taken(entry_id)
+            ids = list(s.scalars(select(QueueRow.account_id)
+                                 .where(QueueRow.id.in_(list(seat_of)))))
+            return {a.id: a.name for a in s.scalars(select(AccountRow)
+                                                     .where(AccountRow.id.in_(ids)))}
+
+    def _open_ids(self, ids: list[int]) -> set[int]:
+        with self.store.session() as s:
+            return set(s.scalars(select(QueueRow.id).where(
+                QueueRow.id.in_(ids), QueueRow.left.is_(False), QueueRow.game_id.is_(None))))
+
+    def _release(self, claim: str) -> None:
+        with self.store.session() as s:
+            s.execute(update(QueueRow).where(QueueRow.game_id == claim)
+                      .values(game_id=None, seat=None))
+
+    def _settle(self, claim: str, game_id: str) -> None:
+        with self.store.session() as s:
+            s.execute(update(QueueRow).where(QueueRow.game_id == claim)
+                      .values(game_id=game_id))
+
+    # ------------------------------------------------------------------ invitations
+    async def invite(self, acc: Account, game_id: str, seat: int, name: str) -> dict[str, Any]:
+        """Invite the account called ``name`` to the open human seat ``seat`` of a game in
+        which ``acc`` holds a seat. Raises NotFound (404: no such game, seat or account),
+        Forbidden (403: ``acc`` holds no seat there, the seat is taken or a bot's, the game
+        is over), Unprocessable (422: oneself), Stale (409: the seat has an open
+        invitation)."""
+        live = self.service.live(game_id)
+        if not any(s.account_id == acc.id for s in live.seats):
+            raise Forbidden("only a player seated in this game may invite to it")
+        if live.over:
+            raise Forbidden("this game is over")
+        if not 0 <= seat < len(live.seats):
+            raise NotFound(f"game {game_id} has no seat {seat}")
+        info = live.seats[seat]
+        if not info.is_open:
+            raise Forbidden(f"seat {seat} is " + ("held by a bot" if info.is_bot
+                                                  else "already taken"))
+        return await asyncio.to_thread(self._invite, acc, game_id, seat, name)
+
+    def _invite(self, acc: Account, game_id: str, seat: int, name: str) -> dict[str, Any]:
+        wanted = " ".join(str(name).split())
+        with self.store.session() as s:
+            to = s.scalars(select(AccountRow).where(
+                or_(AccountRow.name_key == wanted.casefold(), AccountRow.name == wanted),
+                AccountRow.deleted.is_(False))).first()
+            if to is None or not wanted:
+                raise NotFound(f"no player is called {wanted[:40]!r}")
+            if to.id == acc.id:
+                raise Unprocessable("you cannot invite yourself")
+            row = s.scalars(select(InvitationRow).where(InvitationRow.game_id == game_id,
+                                                        InvitationRow.seat == seat)).first()
+            if row is not None and row.status == "open":
+                raise Stale(f"seat {seat} already has an open invitation")
+            if row is None:
+                row = InvitationRow(game_id=game_id, seat=seat)
+                s.add(row)
+            row.from_id, row.to_id, row.status, row.created = acc.id, to.id, "open", now()
+            s.flush()
+            return {"id": row.id, "game_id": game_id, "seat": seat, "to": to.name,
+                    "status": "open"}
+
+    async def invitations(self, acc: Account) -> dict[str, Any]:
+        """The account's open invitations: ``{"invitations": [{id, game_id, game, seat,
+        from, created}]}`` (ones whose seat was taken meanwhile are withdrawn)."""
+        rows = await asyncio.to_thread(self._mine, acc.id)
+        out, gone = [], []
+        for row, sender in rows:
+            live = self.service.games.get(row.game_id)
+            if (live is None or live.over or row.seat >= len(live.seats)
+                    or not live.seats[row.seat].is_open):
+                gone.append(row.id)
+                continue
+            out.append({"id": row.id, "game_id": row.game_id, "game": live.row.game,
+                        "seat": row.seat, "from": sender, "created": row.created.isoformat()})
+        if gone:
+            await asyncio.to_thread(self._set_status, gone, "withdrawn")
+        return {"invitations": out}
+
+    def _mine(self, account_id: int) -> list[tuple[InvitationRow, str]]:
+        with self.store.session() as s:
+            return [(row, name) for row, name in s.execute(
+                select(InvitationRow, AccountRow.name)
+                .join(AccountRow, AccountRow.id == InvitationRow.from_id)
+                .where(InvitationRow.to_id == account_id, InvitationRow.status == "open")
+                .order_by(InvitationRow.id))]
+
+    def _set_status(self, ids: list[int], status: str, to_id: int | None = None) -> int:
+        """Set ``status`` on the open invitations ``ids`` (of ``to_id`` when given); returns
+        how many changed."""
+        with self.store.session() as s:
+            query = update(InvitationRow).where(InvitationRow.id.in_(ids),
+                                                InvitationRow.status == "open")
+            if to_id is not None:
+                query = query.where(InvitationRow.to_id == to_id)
+            return s.execute(query.values(status=status)).rowcount
+
+    def _invitation(self, acc: Account, iid: int) -> InvitationRow:
+        with self.store.session() as s:
+            row = s.get(InvitationRow, iid)
+            if row is None or row.to_id != acc.id:
+                raise NotFound(f"you have no invitation {iid}")
+            return row
+
+    async def answer(self, acc: Account, iid: int, accept: bool) -> dict[str, Any]:
+        """Accept (take the seat: ``{game_id, seat, token, link}``) or decline (``{status:
+        "declined"}``) an open invitation of ``acc``. Raises NotFound (404: not the account's),
+        Stale (409: answered already), Forbidden (403: the seat was taken meanwhile)."""
+        row = await asyncio.to_thread(self._invitation, acc, iid)
+        status = "accepted" if accept else "declined"
+        if not await asyncio.to_thread(self._set_status, [iid], status, acc.id):
+            raise Stale(f"this invitation is {row.status} already")
+        if not accept:
+            return {"id": iid, "status": status}
+        try:
+            seat, token = await self.service.join(row.game_id, acc.name, row.seat,
+                                                  account_id=acc.id)
+        except (Forbidden, NotFound):
+            await asyncio.to_thread(self._force_status, iid, "withdrawn")
+            raise
+        link = f"/games/{row.game_id}?token={token}"
+        return {"id": iid, "status": status, "game_id": row.game_id, "seat": seat,
+                "token": token, "link": link}
+
+    def _force_status(self, iid: int, status: str) -> None:
+        with self.store.session() as s:
+            s.execute(update(InvitationRow).where(InvitationRow.id == iid)
+                      .values(status=status))
+
+
+# ---------------------------------------------------------------------- routes
+Writer = Annotated[Account, Depends(writing_account)]
+Reader = Annotated[Account, Depends(account)]
+
+
+class PlayBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=64)
+    players: int = Field(ge=1, le=16)
+    mode: str = Field(default="realtime", max_length=16)
+
+
+class InviteBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(ge=0, le=64)
+    name: str = Field(min_length=1, max_length=64)
+
+
+def router(community: Community, web: Path) -> APIRouter:
+    """``/api/play`` (the queue), ``/api/play/modes``, ``/api/games/{id}/invite`` and
+    ``/api/invitations...``. Every change needs a logged-in account and its CSRF token."""
+    r = APIRouter()
+
+    def mm() -> Matchmaking:
+        return community.matchmaking
+
+    @r.get("/api/play/modes")
+    def modes() -> dict[str, Any]:
+        """The clock modes and how long a player waits before bots fill the table."""
+        return {"modes": [m.public() for m in MODES.values()],
+                "queue_wait_seconds": community.config.queue_wait_seconds}
+
+    @r.post("/api/play", status_code=201)
+    async def play(body: PlayBody, acc: Writer) -> dict[str, Any]:
+        """Join the queue of ``{game, players, mode}`` -> the entry (as ``GET``)."""
+        return await mm().join(acc, body.game, body.players, body.mode)
+
+    @r.get("/api/play")
+    async def my_entry(acc: Reader) -> dict[str, Any]:
+        """The account's entry: waiting (how long) or seated (the game and seat link)."""
+        return await mm().entry(acc)
+
+    @r.delete("/api/play")
+    async def leave(acc: Writer) -> dict[str, Any]:
+        """Leave the queue -> ``{status: "left"}``."""
+        return await mm().leave(acc)
+
+    @r.post("/api/games/{game_id}/invite", status_code=201)
+    async def invite(game_id: str, body: InviteBody,
+                     acc: Writer) -> dict[str, Any]:
+        """Invite an account by name to an open seat -> ``{id, game_id, seat, to, status}``."""
+        return await mm().invite(acc, game_id, body.seat, body.name)
+
+    @r.get("/api/invitations")
+    async def invitations(acc: Reader) -> dict[str, Any]:
+        return await mm().invitations(acc)
+
+    @r.post("/api/invitations/{iid}/accept")
+    async def accept(iid: int, acc: Writer) -> dict[str, Any]:
+        return await mm().answer(acc, iid, True)
+
+    @r.post("/api/invitations/{iid}/decline")
+    async def decline(iid: int, acc: Writer) -> dict[str, Any]:
+        return await mm().answer(acc, iid, False)
+
+    return r
