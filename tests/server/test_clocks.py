@@ -1,0 +1,226 @@
+"""Turn clocks through the API: what the view shows, whole-game clocks with increments worked
+out from the stored action times, a restart, both kinds of timeout, settings refused."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+from starlanes.engine import GameRecord
+from starlanes.server import clocks
+from starlanes.server.app import create_app
+from starlanes.server.store import ActionRow
+
+from .conftest import auth, create, join, test_config, view
+
+
+class FakeTime:
+    """The clocks' idea of now (epoch seconds), moved by hand."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
+    t = FakeTime()
+    monkeypatch.setattr(clocks, "wall", t)
+    return t
+
+
+def _app(db: Path) -> TestClient:
+    return TestClient(create_app(f"sqlite:///{db}", bot_workers=0, config=test_config()))
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "clocks.db"
+
+
+@pytest.fixture
+def app_client(db: Path) -> Iterator[TestClient]:
+    with _app(db) as c:
+        yield c
+
+
+def _wait(client: TestClient, gid: str, until, token: str | None = None,
+          timeout: float = 20.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = view(client, gid, token)
+        if until(v):
+            return v
+        time.sleep(0.05)
+    raise AssertionError("the server did not reach the expected view in time")
+
+
+def _play(client: TestClient, gid: str, tokens: list[str]) -> int:
+    """The seat deciding plays its last legal action; returns that seat."""
+    v = view(client, gid)
+    seat = v["waiting_for"]
+    mine = view(client, gid, tokens[seat])
+    r = client.post(f"/api/games/{gid}/actions",
+                    json={"seq": mine["seq"], "action": mine["legal"][-1]["notation"]},
+                    headers=auth(tokens[seat]))
+    assert r.status_code == 200, r.text
+    return seat
+
+
+def _two_humans(client: TestClient, **clock) -> tuple[str, list[str]]:
+    gid = create(client, seats=["human", "human"], **clock)
+    return gid, [join(client, gid, "Ann", 0), join(client, gid, "Bob", 1)]
+
+
+# ---------------------------------------------------------------------- what the view shows
+def test_the_view_shows_the_clocks_and_the_running_one_counts(app_client, fake):
+    gid, tokens = _two_humans(app_client, clock_seconds=600, clock_kind="game",
+                              clock_increment=5)
+    c = view(app_client, gid)["clocks"]
+    first = c["running"]
+    assert c["kind"] == "game" and c["increment"] == 5 and c["timeout"] == "bot"
+    assert first == view(app_client, gid)["waiting_for"]
+    assert c["remaining"] == [600, 600] and c["counted"] == [False, False]
+    assert c["server_time"] == pytest.approx(fake.now)
+    fake.now += 12.5
+    c = view(app_client, gid, tokens[0])["clocks"]
+    assert c["remaining"][first] == pytest.approx(587.5)
+    assert c["remaining"][1 - first] == 600
+    # a seat's first decision is not taken from its time; the increment still comes
+    assert _play(app_client, gid, tokens) == first
+    c = view(app_client, gid)["clocks"]
+    assert c["remaining"][first] == pytest.approx(605) and c["counted"][first]
+
+
+def test_no_clock_no_clocks_and_bots_have_none(app_client):
+    assert view(app_client, create(app_client))["clocks"] is None
+    gid = create(app_client, seats=["human", "heuristic"], clock_seconds=60)
+    join(app_client, gid, "Ann", 0)
+    assert view(app_client, gid)["clocks"]["remaining"][1] is None
+
+
+def test_no_clock_runs_while_a_seat_is_open(app_client):
+    gid = create(app_client, seats=["human", "human"], clock_seconds=0.2, timeout="lose")
+    join(app_client, gid, "Ann", 0)
+    c = view(app_client, gid)["clocks"]
+    assert c["running"] is None
+    time.sleep(0.4)  # longer than the clock: nothing may happen to the waiting game
+    v = view(app_client, gid)
+    assert v["result"] is None and v["seq"] == 0
+
+
+# ---------------------------------------------------------------------- stored times
+def test_a_game_clock_with_increment_comes_from_the_stored_times_after_a_restart(db, fake):
+    total, inc = 300.0, 2.0
+    with _app(db) as client:
+        gid, tokens = _two_humans(client, clock_seconds=total, clock_kind="game",
+                                  clock_increment=inc)
+        seats = [_play(client, gid, tokens) for _ in range(6)]
+        assert all(seats.count(s) >= 2 for s in (0, 1)), seats
+        waiting = view(client, gid)["waiting_for"]
+    # the stored times say: action k took 10 * (k + 1) seconds
+    base = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
+    stamps, at = [], base
+    for k in range(len(seats)):
+        at += dt.timedelta(seconds=10 * (k + 1))
+        stamps.append(at)
+    with _app(db) as client:
+        store = client.app.state.service.store
+        with store.session() as s:
+            for k, stamp in enumerate(stamps):
+                s.execute(update(ActionRow).where(ActionRow.game_id == gid,
+                                                  ActionRow.seq == k).values(at=stamp))
+    fake.now = stamps[-1].timestamp() + 7.0
+    expected = []
+    for seat in (0, 1):
+        mine = [k for k, s in enumerate(seats) if s == seat]
+        spent = sum(10 * (k + 1) for k in mine[1:])  # the first decision is free
+        expected.append(total + inc * len(mine) - spent)
+    expected[waiting] -= 7.0  # its clock has run 7 s since the last action
+    with _app(db) as client:
+        c = view(client, gid)["clocks"]
+    assert c["running"] == waiting
+    assert c["remaining"] == pytest.approx(expected)
+
+
+def test_a_restart_keeps_the_remaining_time(db):
+    with _app(db) as client:
+        gid, tokens = _two_humans(client, clock_seconds=900, clock_kind="game")
+        for _ in range(4):
+            _play(client, gid, tokens)
+        before = view(client, gid)["clocks"]
+    with _app(db) as client:
+        after = view(client, gid)["clocks"]
+    assert after["running"] == before["running"]
+    ran = after["server_time"] - before["server_time"]
+    for seat in (0, 1):
+        lost = ran if seat == before["running"] else 0.0
+        assert after["remaining"][seat] == pytest.approx(before["remaining"][seat] - lost,
+                                                         abs=0.25)
+    assert min(after["remaining"]) < 900  # some time was taken
+
+
+# ---------------------------------------------------------------------- timeouts
+def test_a_timeout_lets_the_bot_decide_and_the_game_goes_on(app_client):
+    gid, _ = _two_humans(app_client, clock_seconds=0.3, clock_kind="game")
+    v = _wait(app_client, gid, lambda v: v["seq"] >= 1)
+    assert app_client.app.state.service.store.actions(gid)[0].by == "clock"
+    assert any("clock ran out" in line for line in v["log"])
+    assert v["result"] is None
+
+
+def test_a_timeout_with_lose_ends_the_game_with_that_seat_last(db):
+    seen: list[bool] = []
+    with _app(db) as client:
+        client.app.state.service.listeners.append(lambda live: seen.append(live.over))
+        gid, tokens = _two_humans(client, clock_seconds=0.3, timeout="lose")
+        loser = view(client, gid)["waiting_for"]
+        v = _wait(client, gid, lambda v: v["result"] is not None, tokens[0])
+        result = v["result"]
+        assert result["outcome"]["reason"] == "timeout"
+        assert result["outcome"]["loser"] == loser
+        assert result["outcome"]["ranks"][loser] == 1
+        assert result["outcome"]["ranks"][1 - loser] == 0
+        assert result["winners"] == [1 - loser]
+        assert result["end_reason"].startswith("timeout: ")
+        assert result["end_reason"].endswith("ran out of time")
+        assert v["waiting_for"] is None and v["legal"] == [] and v["clocks"]["running"] is None
+        assert seen and seen[-1] is True
+        r = client.post(f"/api/games/{gid}/actions", json={"seq": v["seq"], "action": "x"},
+                        headers=auth(tokens[loser]))
+        assert r.status_code == 403 and r.json()["error"] == "the game is over"
+        assert client.app.state.service.store.game(gid).outcome["loser"] == loser
+        status = {g["id"]: g["status"] for g in client.get("/api/games").json()["games"]}
+        assert status[gid] == "finished"
+    with _app(db) as client:  # still over after a restart; the record and replay work
+        v = view(client, gid)
+        assert v["result"]["outcome"]["loser"] == loser and v["waiting_for"] is None
+        r = client.get(f"/api/games/{gid}/record")
+        assert r.status_code == 200
+        assert len(GameRecord.from_json(r.text).actions) == v["seq"]
+        r = client.get(f"/api/games/{gid}/replay", params={"seat": loser})
+        assert r.status_code == 200 and r.json()["id"] == gid
+
+
+# ---------------------------------------------------------------------- settings
+@pytest.mark.parametrize("bad", [
+    {"clock_seconds": 60, "clock_kind": "blitz"},
+    {"clock_seconds": 60, "timeout": "never"},
+    {"timeout": "lose"},
+    {"clock_seconds": 60, "clock_kind": "move", "clock_increment": 5},
+    {"clock_seconds": 60, "clock_kind": "game", "clock_increment": -1},
+    {"clock_seconds": 60, "clock_kind": "game", "clock_increment": 1e300},
+])
+def test_clock_settings_that_make_no_sense_are_refused(app_client, bad):
+    body = {"game": "rift-domination", "players": 2, "seats": ["human", "human"], **bad}
+    r = app_client.post("/api/games", json=body)
+    assert r.status_code == 422, (bad, r.text)
+    assert "error" in r.json() or "detail" in r.json()
