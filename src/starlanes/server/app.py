@@ -52,6 +52,7 @@ from starlanes.engine import GameRecord, StarlanesError, game_class, game_ids
 
 from .bots import BotPool
 from .community import Community, community_router
+from .community.identity import CSRF_HEADER, writing_account
 from .config import ServerConfig
 from .errors import ServerError
 from .hygiene import AccessLog, SecurityHeaders, origin_allowed
@@ -325,8 +326,15 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         return {"id": live.id, "url": f"/games/{live.id}", "seeded": live.row.seeded}
 
     @app.post("/api/games/{game_id}/join")
-    async def join(game_id: str, body: Join) -> dict[str, Any]:
-        seat, token = await service.join(game_id, body.name, body.seat, body.setup)
+    async def join(game_id: str, body: Join, request: Request) -> dict[str, Any]:
+        # with the session's X-CSRF-Token header, the seat is the logged-in account's
+        # (named after it: 401 without a session, 403 a wrong token); without, a guest's
+        account_id, name = None, body.name
+        if CSRF_HEADER in request.headers:
+            acc = await asyncio.to_thread(writing_account, request)
+            account_id, name = acc.id, acc.name
+        seat, token = await service.join(game_id, name, body.seat, body.setup,
+                                         account_id=account_id)
         link = f"/games/{game_id}?token={token}"
         return {"seat": seat, "token": token, "link": link, "url": base_url + link}
 

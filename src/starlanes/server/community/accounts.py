@@ -1,12 +1,488 @@
-"""(being written)"""
+"""Accounts: register, log in and out, change the password, delete; an account's games,
+a fresh seat link for one of them, and claiming a guest seat for the account.
+
+Passwords are hashed with Argon2 (pwdlib, its recommended parameters); a hash made with
+other parameters is replaced at the next log-in. Hashing runs in a thread, never in the
+event loop. A wrong name and a wrong password are refused with the same words, and an
+unknown name is checked against a dummy hash so both take about as long. Log-in and
+registration attempts are counted per client address, log-in attempts also per account
+name (``limits.logins_per_minute`` each, a 429 with ``Retry-After`` past it).
+
+Names: 3 to 32 ASCII letters, digits, ``-`` and ``_``, unique regardless of case (a taken
+name is 409). Passwords: 8 to 200 characters.
+
+Routes (the cookie is :mod:`.identity`'s; *CSRF* marks routes that need the session's
+``X-CSRF-Token`` header, 403 without it):
+
+- ``POST /api/account/register {name, password}`` -> 201 ``{account, csrf}`` and the cookie;
+- ``POST /api/account/login {name, password}`` -> ``{account, csrf}`` and the cookie;
+- ``POST /api/account/logout`` (CSRF) -> ``{"ok": true}``, the session ended;
+- ``GET /api/account`` -> ``{account: {id, name} | null, csrf: str | null}``;
+- ``POST /api/account/password {old, new}`` (CSRF): every other session ends;
+- ``POST /api/account/delete {password}`` (CSRF): see :meth:`Accounts.delete`;
+- ``GET /api/account/games`` -> ``{"games": [...]}`` (:func:`account_games`);
+- ``POST /api/games/{id}/my-seat {seat?}`` (CSRF) -> ``{seat, token, link, url}``;
+- ``POST /api/games/{id}/claim`` (CSRF and the seat's ``Authorization: Bearer`` token).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import re
+import secrets
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends, Header, Request
+from fastapi.responses import JSONResponse
+from limits import RateLimitItemPerMinute
+from limits.aio.storage import MemoryStorage
+from pwdlib import PasswordHash
+from pwdlib.hashers.argon2 import Argon2Hasher
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import func, select, update
+
+from starlanes.engine import game_class
+
+from ..errors import Forbidden, ServerError, TooMany, Unauthorized, Unprocessable
+from ..limits import Rates, Rule, client_address, rate_key
+from ..store import ActionRow, SeatRow, StoreConflict, now
+from ..tokens import new_token, token_hash
+from .identity import (
+    DELETED_NAME,
+    SESSION_COOKIE,
+    Account,
+    account,
+    clear_session_cookie,
+    optional_account,
+    set_session_cookie,
+    writing_account,
+)
+from .models import AccountRow, SessionRow
+
+if TYPE_CHECKING:
+    from ..tables import LiveGame
+    from . import Community
+
+NAME = re.compile(r"[A-Za-z0-9_-]{3,32}")
+PASSWORD_MIN, PASSWORD_MAX = 8, 200
+WRONG = "wrong name or password"
+"""The one refusal of a log-in with an unknown name or a wrong password."""
+Writer = Annotated[Account, Depends(writing_account)]
+"""A route parameter: the logged-in account of a request with the CSRF header."""
+LoggedIn = Annotated[Account, Depends(account)]
+MaybeAccount = Annotated[Account | None, Depends(optional_account)]
+MAX_GAMES = 50
+"""The most games :func:`account_games` lists."""
 
 
-def router(community: Any, web: Path) -> APIRouter:
-    return APIRouter()
+class NameTaken(ServerError):
+    """A name another account already has (case-insensitively): 409."""
+
+    status = 409
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=64)
+    password: str = Field(max_length=PASSWORD_MAX)
+
+
+class NewPassword(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    old: str = Field(max_length=PASSWORD_MAX)
+    new: str = Field(max_length=PASSWORD_MAX)
+
+
+class Deletion(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    password: str = Field(max_length=PASSWORD_MAX)
+
+
+class SeatChoice(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int | None = Field(default=None, ge=0, le=64)
+
+
+def name_key(name: str) -> str:
+    """What must be unique among names: the case-folded name."""
+    return name.casefold()
+
+
+def check_name(name: str) -> str:
+    """``name`` if it is a valid account name; Unprocessable (422) with the rule if not."""
+    if not NAME.fullmatch(name):
+        raise Unprocessable("a name has 3 to 32 characters: letters A-Z, digits, - and _")
+    return name
+
+
+def check_password(password: str) -> str:
+    """``password`` if its length is allowed; Unprocessable (422) if not."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise Unprocessable(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+    return password
+
+
+@dataclass(frozen=True)
+class Found:
+    """An account as read for a log-in."""
+
+    id: int
+    name: str
+    password_hash: str
+    suspended: bool
+
+
+class Accounts:
+    """Accounts in the store, their passwords and the log-in rates."""
+
+    def __init__(self, community: Community, hasher: PasswordHash | None = None) -> None:
+        self.community = community
+        self.store = community.store
+        self.sessions = community.sessions
+        self.hasher = hasher or PasswordHash((Argon2Hasher(),))
+        self._dummy: tuple[PasswordHash, str] | None = None
+        config = community.config
+        self.networks = config.proxy_networks()
+        per_minute = config.limits.logins_per_minute
+        self.rates = Rates(MemoryStorage(), "fixed-window")
+        self.by_address = Rule("login-address", RateLimitItemPerMinute(per_minute),
+                               "too many log-in attempts from your address", "minute")
+        self.by_name = Rule("login-name", RateLimitItemPerMinute(per_minute),
+                            "too many log-in attempts for this name", "minute")
+
+    # -------------------------------------------------------------- limits
+    async def count_attempt(self, request: Request, name: str | None = None) -> None:
+        """Count a log-in (``name`` given) or registration attempt of the request's client;
+        TooMany (429, ``retry_after`` in seconds) once over a rate."""
+        checks = [(self.by_address, rate_key(client_address(request.scope, self.networks)))]
+        if name is not None:
+            checks.append((self.by_name, name_key(name)[:64]))
+        for rule, key in checks:
+            if not await self.rates.hit(rule, key):
+                wait = await self.rates.wait(rule, key)
+                refusal = TooMany(rule.reason(wait))
+                refusal.retry_after = wait
+                raise refusal
+
+    # -------------------------------------------------------------- passwords
+    def dummy_hash(self) -> str:
+        """A hash no password matches, checked for unknown names (same cost as a real one)."""
+        if self._dummy is None or self._dummy[0] is not self.hasher:
+            self._dummy = (self.hasher, self.hasher.hash(secrets.token_urlsafe(24)))
+        return self._dummy[1]
+
+    def _find(self, name: str) -> Found | None:
+        with self.store.session() as s:
+            row = s.scalars(select(AccountRow)
+                            .where(AccountRow.name_key == name_key(name))).first()
+            if row is None or row.deleted or not row.password_hash:
+                return None
+            return Found(row.id, row.name, row.password_hash, row.suspended)
+
+    def _set_hash(self, account_id: int, hashed: str) -> None:
+        with self.store.session() as s:
+            s.execute(update(AccountRow).where(AccountRow.id == account_id)
+                      .values(password_hash=hashed))
+
+    def _check(self, found: Found | None, password: str) -> Found:
+        """``found`` if ``password`` is its password; Unauthorized (401, :data:`WRONG`)
+        for none or a wrong one. A hash with outdated parameters is replaced."""
+        if found is None:
+            self.hasher.verify(password, self.dummy_hash())
+            raise Unauthorized(WRONG)
+        valid, fresh = self.hasher.verify_and_update(password, found.password_hash)
+        if not valid:
+            raise Unauthorized(WRONG)
+        if fresh is not None:
+            self._set_hash(found.id, fresh)
+        return found
+
+    # -------------------------------------------------------------- accounts
+    def register(self, name: str, password: str) -> tuple[int, str]:
+        """A new account -> (id, name). Unprocessable (422) for a name or password the rules
+        refuse, NameTaken (409) for a name in use. Blocking (hashes): call in a thread."""
+        check_name(name)
+        check_password(password)
+        if self._find_any(name):
+            raise NameTaken(f"the name {name} is taken")
+        hashed = self.hasher.hash(password)
+        try:
+            with self.store.session() as s:
+                row = AccountRow(name=name, name_key=name_key(name), password_hash=hashed,
+                                 created=now())
+                s.add(row)
+                s.flush()
+                return row.id, row.name
+        except StoreConflict:  # registered a moment ago
+            raise NameTaken(f"the name {name} is taken") from None
+
+    def _find_any(self, name: str) -> bool:
+        with self.store.session() as s:
+            return s.scalars(select(AccountRow.id)
+                             .where(AccountRow.name_key == name_key(name))).first() is not None
+
+    def authenticate(self, name: str, password: str) -> tuple[int, str]:
+        """(id, name) of the account ``name`` with ``password``; Unauthorized (401, the same
+        words for an unknown name and a wrong password), Forbidden (403) for a suspended
+        account (said only to its right password). Blocking: call in a thread."""
+        found = self._check(self._find(name), password)
+        if found.suspended:
+            raise Forbidden("this account is suspended")
+        return found.id, found.name
+
+    def change_password(self, acc: Account, old: str, new: str) -> None:
+        """Set a new password after checking the current one (Forbidden, 403, when wrong;
+        Unprocessable for a new one of a refused length); every other session of the
+        account ends. Blocking: call in a thread."""
+        check_password(new)
+        found = self._find(acc.name)
+        if found is None or found.id != acc.id:
+            raise Unauthorized("log in first")
+        try:
+            self._check(found, old)
+        except Unauthorized:
+            raise Forbidden("the current password is wrong") from None
+        self._set_hash(acc.id, self.hasher.hash(new))
+        self.sessions.end_all(acc.id, keep=acc.session)
+
+    def delete(self, acc: Account, password: str) -> list[tuple[str, int]]:
+        """Delete an account (its password checked: Forbidden, 403, when wrong). The row
+        stays (its games keep their seats) with the name ``deleted player``, the name free
+        again, no password; its seats show ``deleted player``; every session ends, all in
+        one transaction. Returns the (game id, seat) pairs it held. Blocking."""
+        found = self._find(acc.name)
+        if found is None or found.id != acc.id:
+            raise Unauthorized("log in first")
+        try:
+            self._check(found, password)
+        except Unauthorized:
+            raise Forbidden("the password is wrong") from None
+        with self.store.session() as s:
+            s.execute(update(AccountRow).where(AccountRow.id == acc.id).values(
+                name=DELETED_NAME, name_key=f"deleted:{acc.id}", password_hash="",
+                deleted=True))
+            seats = [(r.game_id, r.seat) for r in s.scalars(
+                select(SeatRow).where(SeatRow.account_id == acc.id))]
+            s.execute(update(SeatRow).where(SeatRow.account_id == acc.id)
+                      .values(name=DELETED_NAME))
+            s.execute(SessionRow.__table__.delete().where(SessionRow.account_id == acc.id))
+        return seats
+
+    def log_in(self, account_id: int, name: str, old_cookie: str | None) -> dict[str, Any]:
+        """A new session for the account (the browser's previous one ends) -> the answer's
+        body ``{account, csrf}`` and the cookie under ``"_cookie"``."""
+        if old_cookie and len(old_cookie) <= 200:
+            self.sessions.end(token_hash(old_cookie))
+        new = self.sessions.create(account_id)
+        return {"account": {"id": account_id, "name": name}, "csrf": new.csrf,
+                "_cookie": new.cookie}
+
+
+# ---------------------------------------------------------------------- games
+def game_status(live: LiveGame) -> str:
+    """``open`` (a human seat is free), ``in progress`` or ``finished``."""
+    if live.over:
+        return "finished"
+    return "open" if any(s.is_open for s in live.seats) else "in progress"
+
+
+def last_moves(community: Community, game_ids: list[str]) -> dict[str, Any]:
+    """When each game's last action was stored (games without one left out). Blocking."""
+    if not game_ids:
+        return {}
+    with community.store.session() as s:
+        rows = s.execute(select(ActionRow.game_id, func.max(ActionRow.at))
+                         .where(ActionRow.game_id.in_(game_ids))
+                         .group_by(ActionRow.game_id))
+        return {gid: at for gid, at in rows}
+
+
+def game_title(game: str) -> str:
+    try:
+        return str(game_class(game).title)
+    except Exception:  # noqa: BLE001 - a game no longer installed keeps its id
+        return game
+
+
+async def account_games(community: Community, account_id: int,
+                        mine: bool = True) -> list[dict[str, Any]]:
+    """The live games holding a seat of the account, newest move first, at most
+    :data:`MAX_GAMES`: ``{id, game, title, status, seat, your_turn, url, updated}``
+    (``updated``: ISO time of the last move, else of the creation). ``your_turn`` (whether
+    the game waits for one of its seats) is left out unless ``mine``."""
+    found: list[tuple[LiveGame, list[int]]] = []
+    for live in list(community.service.games.values()):
+        seats = [s.seat for s in live.seats if s.account_id == account_id]
+        if seats:
+            found.append((live, seats))
+    stamps = await asyncio.to_thread(last_moves, community, [live.id for live, _ in found])
+    out = []
+    for live, seats in found:
+        waiting = None if live.over else live.waiting_for()
+        entry: dict[str, Any] = {
+            "id": live.id, "game": live.row.game, "title": game_title(live.row.game),
+            "status": game_status(live),
+            "seat": waiting if waiting in seats else seats[0],
+            "url": f"/games/{live.id}",
+            "updated": (stamps.get(live.id) or live.row.created).isoformat()}
+        if mine:
+            entry["your_turn"] = waiting in seats
+        out.append(entry)
+    out.sort(key=lambda g: g["updated"], reverse=True)
+    return out[:MAX_GAMES]
+
+
+def _replace_token(community: Community, game_id: str, seat: int, account_id: int,
+                   hashed: str) -> bool:
+    with community.store.session() as s:
+        done = s.execute(update(SeatRow).where(
+            SeatRow.game_id == game_id, SeatRow.seat == seat,
+            SeatRow.account_id == account_id).values(token_hash=hashed))
+        return bool(getattr(done, "rowcount", 0))
+
+
+def _give_seat(community: Community, game_id: str, seat: int, account_id: int) -> bool:
+    with community.store.session() as s:
+        done = s.execute(update(SeatRow).where(
+            SeatRow.game_id == game_id, SeatRow.seat == seat,
+            SeatRow.account_id.is_(None)).values(account_id=account_id))
+        return bool(getattr(done, "rowcount", 0))
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, value = authorization.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else None
+
+
+# ---------------------------------------------------------------------- routes
+def _answer(body: dict[str, Any], request: Request, status: int = 200) -> JSONResponse:
+    cookie = body.pop("_cookie")
+    response = JSONResponse(body, status_code=status)
+    set_session_cookie(response, request, cookie)
+    return response
+
+
+def router(community: Community, web: Path) -> APIRouter:
+    """The account routes (see the module) and the profiles' (:mod:`.profiles`)."""
+    from .profiles import router as profiles_router
+
+    accounts = Accounts(community)
+    community.accounts = accounts  # type: ignore[attr-defined]  # tests tune its hasher
+    service = community.service
+    base_url = (community.config.public_url or "").rstrip("/")
+    r = APIRouter()
+
+    @r.post("/api/account/register", status_code=201)
+    async def register(body: Credentials, request: Request) -> JSONResponse:
+        """Register and log in: 201 ``{account: {id, name}, csrf}`` with the cookie; 409 a
+        taken name, 422 a refused name or password, 429 too many attempts."""
+        await accounts.count_attempt(request)
+        acc_id, name = await asyncio.to_thread(accounts.register, body.name, body.password)
+        answer = await asyncio.to_thread(accounts.log_in, acc_id, name,
+                                         request.cookies.get(SESSION_COOKIE))
+        return _answer(answer, request, 201)
+
+    @r.post("/api/account/login")
+    async def login(body: Credentials, request: Request) -> JSONResponse:
+        """Log in: ``{account: {id, name}, csrf}`` with the cookie; 401 a wrong name or
+        password (the same words), 403 a suspended account, 429 too many attempts."""
+        await accounts.count_attempt(request, body.name)
+        acc_id, name = await asyncio.to_thread(accounts.authenticate, body.name,
+                                               body.password)
+        answer = await asyncio.to_thread(accounts.log_in, acc_id, name,
+                                         request.cookies.get(SESSION_COOKIE))
+        return _answer(answer, request)
+
+    @r.post("/api/account/logout")
+    def logout(acc: Writer) -> JSONResponse:
+        """End this session and clear the cookie."""
+        accounts.sessions.end(acc.session)
+        response = JSONResponse({"ok": True})
+        clear_session_cookie(response)
+        return response
+
+    @r.get("/api/account")
+    def whoami(request: Request, acc: MaybeAccount) -> dict[str, Any]:
+        """``{account: {id, name} | null, csrf: str | null}`` (the CSRF token only to a
+        request with a valid cookie)."""
+        if acc is None:
+            return {"account": None, "csrf": None}
+        found = accounts.sessions.lookup(request.cookies.get(SESSION_COOKIE))
+        return {"account": {"id": acc.id, "name": acc.name},
+                "csrf": found[1].csrf if found else None}
+
+    @r.post("/api/account/password")
+    async def password(body: NewPassword,
+                       acc: Writer) -> dict[str, Any]:
+        """Change the password (403 a wrong current one); other sessions end."""
+        await asyncio.to_thread(accounts.change_password, acc, body.old, body.new)
+        return {"ok": True}
+
+    @r.post("/api/account/delete")
+    async def delete(body: Deletion, acc: Writer) -> JSONResponse:
+        """Delete the account (403 a wrong password): see :meth:`Accounts.delete`."""
+        seats = await asyncio.to_thread(accounts.delete, acc, body.password)
+        for game_id, seat in seats:
+            live = service.games.get(game_id)
+            if live is not None and seat < len(live.seats):
+                live.seats[seat].name = DELETED_NAME
+                live.version += 1
+        response = JSONResponse({"ok": True})
+        clear_session_cookie(response)
+        return response
+
+    @r.get("/api/account/games")
+    async def my_games(acc: LoggedIn) -> dict[str, Any]:
+        """``{"games": [{id, game, title, status, seat, your_turn, url, updated}]}``."""
+        return {"games": await account_games(community, acc.id)}
+
+    @r.post("/api/games/{game_id}/my-seat")
+    async def my_seat(game_id: str, acc: Writer,
+                      body: SeatChoice | None = None) -> dict[str, Any]:
+        """A fresh seat token for the account's seat (``seat``, default its first) of the
+        game: the old token stops working. 403 no seat of the account, 404 no game."""
+        live = service.live(game_id)
+        mine = [s.seat for s in live.seats if s.account_id == acc.id]
+        seat = body.seat if body is not None and body.seat is not None else \
+            (mine[0] if mine else None)
+        if seat is None or seat not in mine:
+            raise Forbidden("your account holds no such seat of this game")
+        token = new_token()
+        hashed = token_hash(token)
+        async with live.lock:
+            if not await service.writer.run(
+                    lambda: _replace_token(community, game_id, seat, acc.id, hashed)):
+                raise Forbidden("your account holds no such seat of this game")
+            live.seats[seat].token_hash = hashed
+        link = f"/games/{game_id}?token={token}"
+        return {"seat": seat, "token": token, "link": link, "url": base_url + link}
+
+    @r.post("/api/games/{game_id}/claim")
+    async def claim(game_id: str, acc: Writer,
+                    authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Make the seat of the ``Authorization: Bearer`` token the account's: 401 a wrong
+        token, 409 a seat another account holds."""
+        live = service.live(game_id)
+        seat = service.seat_of(live, _bearer(authorization))
+        async with live.lock:
+            info = live.seats[seat]
+            if info.account_id not in (None, acc.id):
+                raise NameTaken("this seat belongs to another account")
+            if info.account_id is None:
+                if not await service.writer.run(
+                        lambda: _give_seat(community, game_id, seat, acc.id)):
+                    raise NameTaken("this seat belongs to another account")
+                info.account_id = acc.id
+                live.version += 1
+        return {"game": game_id, "seat": seat, "account": {"id": acc.id, "name": acc.name}}
+
+    r.include_router(profiles_router(community, web))
+    return r

@@ -1,0 +1,132 @@
+"""Player profiles: ``GET /api/players/{name}`` and the page ``/players/{name}``.
+
+A profile shows the account's name and when it was made, its games in progress, its
+finished games (from the store: every game with a seat of the account) with its place and a
+replay link, its ratings (:mod:`.ratings`, when it offers ``profile``) and a short run of
+recent results. Deleted and unknown accounts are 404.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+from sqlalchemy import select
+
+from ..errors import NotFound
+from ..store import GameRow, SeatRow
+from .accounts import MaybeAccount, account_games, game_title, last_moves, name_key
+from .models import AccountRow
+
+if TYPE_CHECKING:
+    from . import Community
+
+MAX_FINISHED = 50
+"""The most finished games a profile lists (newest first)."""
+RECENT = 10
+"""Finished games summed up under ``recent``."""
+
+
+def _account(community: Community, name: str) -> tuple[int, str, str] | None:
+    if len(name) > 64:
+        return None
+    with community.store.session() as s:
+        row = s.scalars(select(AccountRow).where(AccountRow.name_key == name_key(name))).first()
+        if row is None or row.deleted:
+            return None
+        return row.id, row.name, row.created.isoformat()
+
+
+def _stored_games(community: Community, account_id: int) -> list[tuple[GameRow, list[SeatRow]]]:
+    """Every stored game with a seat of the account, with all its seats. Blocking."""
+    with community.store.session() as s:
+        ids = select(SeatRow.game_id).where(SeatRow.account_id == account_id)
+        games = list(s.scalars(select(GameRow).where(GameRow.id.in_(ids))))
+        seats = list(s.scalars(select(SeatRow).where(SeatRow.game_id.in_(ids))
+                               .order_by(SeatRow.seat)))
+    by_game: dict[str, list[SeatRow]] = {}
+    for seat in seats:
+        by_game.setdefault(seat.game_id, []).append(seat)
+    return [(g, by_game.get(g.id, [])) for g in games]
+
+
+def _places(community: Community, row: GameRow) -> list[int] | None:
+    """Per seat, its place (0 first) in a finished game; None while it goes on."""
+    live = community.service.games.get(row.id)
+    if live is not None:
+        return live.ranking()
+    if row.outcome is not None:
+        return [int(r) for r in row.outcome["ranks"]]
+    return None
+
+
+async def finished_games(community: Community, account_id: int) -> list[dict[str, Any]]:
+    """The account's finished games, newest first, at most :data:`MAX_FINISHED`:
+    ``{id, game, title, players: [names], seat, place (1 = first), of (players), replay,
+    ended (ISO time of the last move)}``."""
+    stored = await asyncio.to_thread(_stored_games, community, account_id)
+    done = []
+    for row, seats in stored:
+        places = _places(community, row)
+        if places is None:
+            continue
+        mine = [s.seat for s in seats if s.account_id == account_id]
+        if not mine:
+            continue
+        done.append((row, seats, places, min(mine, key=lambda k: places[k])))
+    ended = await asyncio.to_thread(last_moves, community, [row.id for row, *_ in done])
+    out = []
+    for row, seats, places, seat in done:
+        out.append({
+            "id": row.id, "game": row.game, "title": game_title(row.game),
+            "players": [s.name or s.kind for s in seats], "seat": seat,
+            "place": places[seat] + 1, "of": len(seats),
+            "replay": f"/replay?game={row.id}",
+            "ended": (ended.get(row.id) or row.created).isoformat()})
+    out.sort(key=lambda g: g["ended"], reverse=True)
+    return out[:MAX_FINISHED]
+
+
+def ratings_of(community: Community, account_id: int) -> list[dict[str, Any]]:
+    """The account's ratings per game (``{game, rating, games, provisional}``) from the
+    ratings part when it offers them, else none."""
+    profile = getattr(community.ratings, "profile", None)
+    if profile is None:
+        return []
+    return list(profile(f"a:{account_id}"))
+
+
+def router(community: Community, web: Path) -> APIRouter:
+    """``GET /api/players/{name}`` and the page ``/players/{name}``."""
+    r = APIRouter()
+
+    @r.get("/api/players/{name}")
+    async def player(name: str,
+                     asker: MaybeAccount) -> dict[str, Any]:
+        """A profile: ``{name, created, games_in_progress: [{id, game, title, status, seat,
+        url, updated, your_turn (only to the account itself)}], finished: [...]
+        (:func:`finished_games`), ratings: [{game, rating, games, provisional}], recent:
+        {games, wins, places: [1-based places, newest first]}}``; 404 unknown or deleted."""
+        found = await asyncio.to_thread(_account, community, name)
+        if found is None:
+            raise NotFound(f"no player {name[:64]!r}")
+        acc_id, shown, created = found
+        mine = asker is not None and asker.id == acc_id
+        live = [g for g in await account_games(community, acc_id, mine=mine)
+                if g["status"] != "finished"]
+        finished = await finished_games(community, acc_id)
+        ratings = await asyncio.to_thread(ratings_of, community, acc_id)
+        recent = [g["place"] for g in finished[:RECENT]]
+        return {"name": shown, "created": created, "games_in_progress": live,
+                "finished": finished, "ratings": ratings,
+                "recent": {"games": len(recent), "wins": recent.count(1), "places": recent}}
+
+    if web.is_dir():
+        @r.get("/players/{name}", include_in_schema=False)
+        def profile_page(name: str) -> FileResponse:
+            return FileResponse(web / "profile.html")
+
+    return r
