@@ -10,15 +10,9 @@ from dataclasses import asdict
 from typing import Annotated
 
 import typer
-from rich.markdown import Markdown
-from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
 
 from starlanes.cli.app import ContentDir, GameOptions, app, fail, parse_options
 from starlanes.engine import EntryText, StarlanesError, game_class, game_ids, load
-from starlanes.reference import find_sections, reference_sections
-from starlanes.terminal import out
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON on stdout instead of a table.")]
 
@@ -35,6 +29,12 @@ def games_cmd(
 
     Options are given to play, simulate and tournament as -o NAME=VALUE; content overrides
     as -o content.FILE.ID.KEY=VALUE (see 'starlanes cards GAME' for the ids)."""
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.text import Text
+
+    from starlanes.terminal import out
+
     if game is None:
         rows = [{"id": gid, "title": (cls := game_class(gid)).title,
                  "players": f"{cls.min_players}-{cls.max_players}", "summary": cls.summary}
@@ -123,6 +123,12 @@ def cards_cmd(
     """List a game's content entries (factions, units, cards, techs, planets, ships,
     empires ...) with their text and statistics, as loaded with the given content and
     options; the id column is what you type at the table and in -o content.FILE.ID.KEY."""
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.text import Text
+
+    from starlanes.terminal import out
+
     try:
         g = load(game, **parse_options(option, content))
     except StarlanesError as e:
@@ -183,6 +189,12 @@ def rules_cmd(
 ) -> None:
     """Show a game's rules reference: how to play, one section per rule group, with the
     rule IDs each paragraph rests on and the project's rulings."""
+    from rich.markdown import Markdown
+    from rich.markup import escape
+
+    from starlanes.reference import find_sections, reference_sections
+    from starlanes.terminal import out
+
     try:
         game_class(game)
         sections = reference_sections(game)

@@ -14,9 +14,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
 
 from starlanes.cli.app import ContentDir, app, fail
 from starlanes.engine import (
@@ -27,7 +24,6 @@ from starlanes.engine import (
     game_module,
     load,
 )
-from starlanes.terminal import out, printable
 
 GAME = "galactic-empires"
 
@@ -95,6 +91,10 @@ def _write(path: Path, deck: Any, force: bool) -> None:
 
 
 def _print_problems(game: Any, deck: Any) -> bool:
+    from rich.markup import escape
+
+    from starlanes.terminal import out, printable
+
     decks, _ = _modules()
     problems = decks.check(game.content, deck)
     if not problems:
@@ -124,6 +124,10 @@ def new_cmd(
 ) -> None:
     """Write a new deck file, empty or from a ready-made deck, with cards set by --card;
     then check it."""
+    from rich.markup import escape
+
+    from starlanes.terminal import out
+
     game = _game(content)
     decks, _ = _modules()
     cards: dict[str, int] = {}
@@ -179,6 +183,12 @@ def show_cmd(
 ) -> None:
     """Show a deck: its cards by type with copies, its cost curve and point types, and
     whether it is legal; with --pool, browse the pool beside it."""
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.text import Text
+
+    from starlanes.terminal import out, printable
+
     game = _game(content)
     decks, _ = _modules()
     deck = _read(game, deck_given)
@@ -257,6 +267,10 @@ def import_cmd(
     content: ContentDir = None,
 ) -> None:
     """Write the deck of a code into a deck file; then check it."""
+    from rich.markup import escape
+
+    from starlanes.terminal import out, printable
+
     game = _game(content)
     _, codes = _modules()
     try:

@@ -6,12 +6,10 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 
-from starlanes.agents import make_agent
 from starlanes.cli.app import (
     ContentDir,
     GameOptions,
@@ -26,29 +24,14 @@ from starlanes.cli.deck_cmds import seat_setups
 from starlanes.engine import (
     AgentSpecError,
     BadOptionError,
-    GameRecord,
-    GameState,
     RecordError,
     StarlanesError,
     game_class,
     load,
 )
-from starlanes.engine import replay as replay_record
-from starlanes.engine.record import content_mismatch, record_differences
-from starlanes.terminal import (
-    HUMAN,
-    Interrupted,
-    PlaySession,
-    autosave_path,
-    err,
-    markup_safe,
-    out,
-    renderer_for,
-    results_table,
-    seat_label,
-    seat_name,
-)
-from starlanes.terminal.lock import hold_autosave
+
+if TYPE_CHECKING:
+    from starlanes.engine import GameRecord, GameState
 
 DIGEST_LIMIT = 80
 """The most characters of a record's stated digest shown (a real one has 64)."""
@@ -58,6 +41,9 @@ ACTION_LIMIT = 200
 
 # ---------------------------------------------------------------------- play
 def _default_bot(game_id: str) -> str:
+    from starlanes.agents import make_agent
+    from starlanes.terminal import err
+
     try:
         make_agent("heuristic", game_id, 0)
         return "heuristic"
@@ -68,6 +54,9 @@ def _default_bot(game_id: str) -> str:
 
 def _resolve_seats(game_id: str, seats_text: str | None, players: int | None,
                    min_players: int) -> list[str]:
+    from starlanes.agents import make_agent
+    from starlanes.terminal import HUMAN
+
     given = split_list(seats_text) if seats_text else []
     n = players if players is not None else max(len(given), min_players)
     cls = game_class(game_id)
@@ -131,6 +120,11 @@ def play(
              "a ready-made deck.")] = None,
 ) -> None:
     """Play a game at the terminal, against bots or with friends at one keyboard."""
+    from starlanes.engine import GameRecord
+    from starlanes.engine import replay as replay_record
+    from starlanes.terminal import HUMAN, autosave_path, markup_safe, out
+    from starlanes.terminal.lock import hold_autosave
+
     if load_file is not None:
         if (players is not None or seed is not None or option or content is not None
                 or deck):
@@ -167,6 +161,10 @@ def play(
 
 def _run_session(state: GameState, seat_list: list[str], seed: int, save: Path | None,
                  target: Path | None, confirm_forced: bool, pace: float) -> None:
+    from rich.markup import escape
+
+    from starlanes.terminal import Interrupted, PlaySession, err, out, seat_name
+
     out.print(f"[bold]{escape(state.game.title)}[/bold], seed {seed}, seats: "
               + ", ".join(f"P{i} {escape(seat_name(seat_list, i))}"
                           for i in range(len(seat_list))))
@@ -202,6 +200,11 @@ def replay(
         help="Step through the game: Enter shows the next action, q stops.")] = False,
 ) -> None:
     """Verify a saved game record, print its log, or step through it."""
+    from starlanes.engine import GameRecord
+    from starlanes.engine import replay as replay_record
+    from starlanes.engine.record import content_mismatch, record_differences
+    from starlanes.terminal import err, markup_safe, out, results_table
+
     if verify:
         try:
             record = GameRecord.load(file)
@@ -235,6 +238,11 @@ def replay(
 
 
 def _step_through(record: GameRecord) -> None:
+    from rich.markup import escape
+
+    from starlanes.engine import replay as replay_record
+    from starlanes.terminal import markup_safe, out, renderer_for, results_table, seat_label
+
     state = replay_record(record, upto=0, verify=False)
     render = renderer_for(record.game, spectator=True)
     shown = 0

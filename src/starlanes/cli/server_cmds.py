@@ -11,11 +11,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from starlanes.cli.app import app
 from starlanes.engine import BadOptionError
-from starlanes.terminal import err, out
 
 DbUrl = Annotated[str | None, typer.Option(
     "--db", help="Database URL, e.g. postgresql+psycopg://user@host/db "
@@ -70,10 +68,12 @@ def serve(
     import logging
 
     import uvicorn
+    from rich.markup import escape
 
     from starlanes.server.app import create_app
     from starlanes.server.config import load_config
     from starlanes.server.store import database_url
+    from starlanes.terminal import err, out
 
     if redis and database_url(db).startswith("sqlite"):
         raise BadOptionError("several servers need a database server: give --db "
@@ -144,8 +144,11 @@ def bots(
 ) -> None:
     """Play the bot seats of every game of several servers (started with --redis), from
     Redis job queues; run as many as wanted, on any machines."""
+    from rich.markup import escape
+
     from starlanes.server.bot_service import serve_bots, settings_for
     from starlanes.server.store import StoreError
+    from starlanes.terminal import out
 
     if db.startswith("sqlite"):
         raise BadOptionError("the bot service needs the servers' database server: give "
@@ -186,7 +189,10 @@ def _bind(host: str, port: int) -> socket.socket:
 @db_app.command("upgrade")
 def db_upgrade(db: DbUrl = None) -> None:
     """Create the database or bring it to the newest schema (Alembic migrations)."""
+    from rich.markup import escape
+
     from starlanes.server.store import database_url, upgrade
+    from starlanes.terminal import out
 
     url = database_url(db)
     upgrade(url)
@@ -217,7 +223,10 @@ def export(
         sys.stdout.write(json.dumps(json.loads(record.to_json()), indent=1,
                                     ensure_ascii=True) + "\n")
         return
+    from rich.markup import escape
+
     from starlanes.engine.files import write_file
+    from starlanes.terminal import err
 
     write_file(output, record.to_json(), "record")  # whole or not at all
     err.print(f"record of game {escape(game_id)} written to {escape(str(output))}")
