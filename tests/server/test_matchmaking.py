@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from starlanes.server.app import create_app
-from starlanes.server.community.identity import CSRF_HEADER, SESSION_COOKIE
+from starlanes.server.community.identity import CSRF_HEADER, SESSION_COOKIE, Sessions
 from starlanes.server.community.matchmaking import (
     MODES,
     Matchmaking,
@@ -20,8 +20,9 @@ from starlanes.server.community.matchmaking import (
     plan_tables,
 )
 from starlanes.server.community.models import AccountRow, QueueRow
+from starlanes.server.store import Store
 
-from .conftest import create, test_config, view
+from .conftest import CHROMIUM, Server, create, test_config, view
 
 
 class Clock:
@@ -319,3 +320,47 @@ def test_csrf_and_guests_are_refused(client: TestClient) -> None:
     with client.app.state.community.store.session() as s:  # type: ignore[attr-defined]
         s.get(AccountRow, p.id).suspended = True
     assert p.call("POST", "/api/play", body).status_code == 401
+
+
+# ---------------------------------------------------------------------- the lobby panel
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found")
+def test_lobby_panel_queues_and_sends_to_the_seat(browser, tmp_path) -> None:
+    config = tmp_path / "server.toml"
+    config.write_text("queue_wait_seconds = 0\n")
+    url = f"sqlite:///{tmp_path / 'lobby.db'}"
+    server = Server(url, config=str(config))
+    server.start()
+    try:
+        store = Store(url)
+        with store.session() as s:
+            row = AccountRow(name="Oda", name_key="oda", password_hash="")
+            s.add(row)
+            s.flush()
+            account_id = row.id
+        session = Sessions(store).create(account_id)
+        errors: list[str] = []
+        guest = browser.new_page()
+        guest.on("pageerror", lambda e: errors.append(str(e)))
+        guest.goto(server.url("/"))
+        guest.locator("#play-guest").wait_for()
+        assert "log in" in guest.locator("#play-now").inner_text().lower()
+        assert guest.locator("#play-form").count() == 0
+        guest.close()
+        context = browser.new_context()
+        context.add_cookies([{"name": SESSION_COOKIE, "value": session.cookie,
+                              "url": server.url("/")}])
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url("/"))
+        page.locator("#play-form").wait_for()
+        page.select_option("#play-game", "rift-domination")
+        page.select_option("#play-players", "2")
+        page.select_option("#play-mode", "correspondence")
+        page.locator("#play-start").click()
+        # nobody else waits: after the (zero) wait a bot takes the other seat and the
+        # panel sends the player to the seat
+        page.wait_for_url("**/games/*?token=*", timeout=20_000)
+        assert errors == []
+        context.close()
+    finally:
+        server.kill()
