@@ -65,8 +65,8 @@ def reports(
         out.print("no reports" if all_ else "no reports to handle")
         return
     table = Table(title="reported chat messages")
-    for name in ("id", "when", "game", "reporter", "author", "text", "reason"):
-        table.add_column(name, no_wrap=name in ("id", "when", "game"))
+    for name in ("id", "when (UTC)", "game", "reporter", "author", "text", "reason"):
+        table.add_column(name, no_wrap=name in ("id", "when (UTC)", "game"))
     if all_:
         table.add_column("handled")
     for report, message in rows:

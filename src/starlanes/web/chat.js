@@ -33,6 +33,11 @@ const hint = el("p", { class: "muted" });
 const mutedLine = el("p", { class: "muted" });
 const error = el("p", { class: "error", role: "alert" });
 
+function showError(text) {
+  error.textContent = text;
+  error.hidden = !text;
+}
+
 function localMutes() {
   try {
     return JSON.parse(localStorage.getItem(LOCAL_MUTES) || "[]");
@@ -88,6 +93,7 @@ async function render() {
     i ? ", " : "", name, " ",
     el("button", { type: "button", class: "small", onclick: () => unmute(name) }, "unmute"),
   ])] : []));
+  mutedLine.hidden = !muted.length;
 }
 
 function message(m, account) {
@@ -117,9 +123,9 @@ function reportForm(item, m) {
       if (state.token) await call("POST", path, { reason: reason.value }, state.token);
       else await send("POST", path, { reason: reason.value });
       row.replaceChildren(el("span", { class: "muted" }, "reported, thank you"));
-      error.textContent = "";
+      showError("");
     } catch (e) {
-      error.textContent = e.message;
+      showError(e.message);
     }
   });
   item.append(row);
@@ -128,13 +134,13 @@ function reportForm(item, m) {
 
 async function mute(m) {
   const { account } = await me();
-  error.textContent = "";
+  showError("");
   if (account && m.account) {
     try {
       state.serverMuted = (await send("POST", "/api/mutes", { name: m.name })).muted;
       state.messages = state.messages.filter((x) => !(x.account && state.serverMuted.includes(x.name)));
     } catch (e) {
-      error.textContent = e.message;
+      showError(e.message);
     }
   } else if (!localOnly.includes(m.name)) {
     setLocalMutes([...localOnly, m.name]);
@@ -143,7 +149,7 @@ async function mute(m) {
 }
 
 async function unmute(name) {
-  error.textContent = "";
+  showError("");
   if (localOnly.includes(name)) setLocalMutes(localOnly.filter((n) => n !== name));
   if (state.serverMuted.includes(name)) {
     try {
@@ -151,7 +157,7 @@ async function unmute(name) {
       state.after = 0; // read everything again: the unmuted account's messages come back
       state.messages = [];
     } catch (e) {
-      error.textContent = e.message;
+      showError(e.message);
     }
   }
   await poll();
@@ -175,7 +181,7 @@ async function poll() {
     if (grew) state.after = 0; // a channel opened (a rated game ended): read its past too
     await render();
   } catch (e) {
-    error.textContent = e.message;
+    showError(e.message);
   } finally {
     state.busy = false;
   }
@@ -185,7 +191,7 @@ async function submit() {
   const text = input.value.trim();
   if (!text || !state.write) return;
   if (chars(text) > state.limit) {
-    error.textContent = `A chat message has at most ${state.limit} characters.`;
+    showError(`A chat message has at most ${state.limit} characters.`);
     return;
   }
   sendButton.disabled = true;
@@ -195,10 +201,10 @@ async function submit() {
     if (state.token && state.write === "players") await call("POST", path, body, state.token);
     else await send("POST", path, body);
     input.value = "";
-    error.textContent = "";
+    showError("");
     state.tab = state.write;
   } catch (e) {
-    error.textContent = e.message;
+    showError(e.message);
   } finally {
     sendButton.disabled = false;
   }
@@ -237,6 +243,7 @@ document.addEventListener("starlanes:view", (event) => {
   if (box.hidden) {
     box.replaceChildren(el("h2", {}, "Chat"), tabs, list, hint, form, mutedLine, error);
     box.hidden = false;
+    showError("");
   }
   poll();
   schedule();
