@@ -55,13 +55,17 @@ DEFAULT_BOTS = (
     BotEntry(name="random", spec="random", help="plays a random legal action"),
     BotEntry(name="heuristic", spec="heuristic",
              help="the game's rule-of-thumb player: quick and sensible"),
-    BotEntry(name="mcts-easy", spec="mcts:seconds=0.5", seconds=0.5,
-             help="tree search, half a second per decision"),
-    BotEntry(name="mcts-normal", spec="mcts:seconds=2", seconds=2.0,
-             help="tree search, two seconds per decision"),
-    BotEntry(name="mcts-hard", spec="mcts:seconds=5", seconds=5.0,
-             help="tree search, five seconds per decision"),
+    BotEntry(name="mcts-easy", spec="mcts:iterations=10,seconds=0.5", seconds=0.5,
+             help="tree search, 10 playouts per decision (at most half a second)"),
+    BotEntry(name="mcts-normal", spec="mcts:iterations=40,seconds=2", seconds=2.0,
+             help="tree search, 40 playouts per decision (at most two seconds)"),
+    BotEntry(name="mcts-hard", spec="mcts:iterations=120,seconds=5", seconds=5.0,
+             help="tree search, 120 playouts per decision (at most five seconds)"),
 )
+"""The default catalogue. The search bots have fixed playout budgets, so their strength
+(and their ladder rating, ``src/starlanes/server/ladder.json``) does not depend on the
+machine; ``seconds`` caps each decision on a slow or busy machine and is the budget the
+server's bot time limits count."""
 
 
 class ContentPack(BaseModel):
