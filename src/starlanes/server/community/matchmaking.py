@@ -18,7 +18,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -53,11 +53,6 @@ class Mode:
     increment: float
     timeout: str
     help: str
-
-    def public(self) -> dict[str, Any]:
-        return {"name": self.name, "clock_kind": self.clock_kind,
-                "clock_seconds": self.clock_seconds, "increment": self.increment,
-                "timeout": self.timeout, "help": self.help}
 
 
 MODES: dict[str, Mode] = {
@@ -145,6 +140,15 @@ def plan_tables(waiting: Sequence[Waiting], players: int, at: float,
     return tables
 
 
+def _open() -> tuple[Any, ...]:
+    """Where an entry may still be seated: not left, no game, its account neither deleted
+    nor suspended."""
+    able = select(AccountRow.id).where(AccountRow.deleted.is_(False),
+                                       AccountRow.suspended.is_(False))
+    return (QueueRow.left.is_(False), QueueRow.game_id.is_(None),
+            QueueRow.account_id.in_(able))
+
+
 class _Taken(Exception):
     """An entry of a table was no longer open: the whole claim is rolled back."""
 
@@ -159,6 +163,7 @@ class Matchmaking:
     def __init__(self, community: Community, clock: Callable[[], float] = time.monotonic,
                  interval: float | None = 1.0) -> None:
         self.community = community
+        self.store, self.service = community.store, community.service
         self.clock = clock
         self.interval = interval
         self.queue: dict[tuple[str, int, str], dict[int, Waiting]] = {}
@@ -169,14 +174,6 @@ class Matchmaking:
         self._task: asyncio.Task[None] | None = None
         community.service.on_start.append(self.start)
         community.service.on_stop.append(self.stop)
-
-    @property
-    def store(self) -> Any:
-        return self.community.store
-
-    @property
-    def service(self) -> Any:
-        return self.community.service
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -423,9 +420,8 @@ class Matchmaking:
         of the entries' accounts."""
         with self.store.session() as s:
             for entry_id, seat in seat_of.items():
-                done = s.execute(update(QueueRow).where(
-                    QueueRow.id == entry_id, QueueRow.left.is_(False),
-                    QueueRow.game_id.is_(None)).values(game_id=claim, seat=seat))
+                done = s.execute(update(QueueRow).where(QueueRow.id == entry_id, *_open())
+                                 .values(game_id=claim, seat=seat))
                 if done.rowcount != 1:
                     raise _Taken(entry_id)
             ids = list(s.scalars(select(QueueRow.account_id)
@@ -435,8 +431,7 @@ class Matchmaking:
 
     def _open_ids(self, ids: list[int]) -> set[int]:
         with self.store.session() as s:
-            return set(s.scalars(select(QueueRow.id).where(
-                QueueRow.id.in_(ids), QueueRow.left.is_(False), QueueRow.game_id.is_(None))))
+            return set(s.scalars(select(QueueRow.id).where(QueueRow.id.in_(ids), *_open())))
 
     def _release(self, claim: str) -> None:
         with self.store.session() as s:
@@ -515,12 +510,14 @@ class Matchmaking:
                 .where(InvitationRow.to_id == account_id, InvitationRow.status == "open")
                 .order_by(InvitationRow.id))]
 
-    def _set_status(self, ids: list[int], status: str, to_id: int | None = None) -> int:
-        """Set ``status`` on the open invitations ``ids`` (of ``to_id`` when given); returns
-        how many changed."""
+    def _set_status(self, ids: list[int], status: str, to_id: int | None = None,
+                    only_open: bool = True) -> int:
+        """Set ``status`` on the invitations ``ids`` (open ones, of ``to_id`` when given);
+        returns how many changed."""
         with self.store.session() as s:
-            query = update(InvitationRow).where(InvitationRow.id.in_(ids),
-                                                InvitationRow.status == "open")
+            query = update(InvitationRow).where(InvitationRow.id.in_(ids))
+            if only_open:
+                query = query.where(InvitationRow.status == "open")
             if to_id is not None:
                 query = query.where(InvitationRow.to_id == to_id)
             return s.execute(query.values(status=status)).rowcount
@@ -546,16 +543,11 @@ class Matchmaking:
             seat, token = await self.service.join(row.game_id, acc.name, row.seat,
                                                   account_id=acc.id)
         except (Forbidden, NotFound):
-            await asyncio.to_thread(self._force_status, iid, "withdrawn")
+            await asyncio.to_thread(self._set_status, [iid], "withdrawn", None, False)
             raise
         link = f"/games/{row.game_id}?token={token}"
         return {"id": iid, "status": status, "game_id": row.game_id, "seat": seat,
                 "token": token, "link": link}
-
-    def _force_status(self, iid: int, status: str) -> None:
-        with self.store.session() as s:
-            s.execute(update(InvitationRow).where(InvitationRow.id == iid)
-                      .values(status=status))
 
 
 # ---------------------------------------------------------------------- routes
@@ -589,7 +581,7 @@ def router(community: Community, web: Path) -> APIRouter:
     @r.get("/api/play/modes")
     def modes() -> dict[str, Any]:
         """The clock modes and how long a player waits before bots fill the table."""
-        return {"modes": [m.public() for m in MODES.values()],
+        return {"modes": [asdict(m) for m in MODES.values()],
                 "queue_wait_seconds": community.config.queue_wait_seconds}
 
     @r.post("/api/play", status_code=201)
