@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from starlanes.server.app import create_app
 from starlanes.server.community.identity import SESSION_COOKIE, Sessions
 from starlanes.server.community.models import AccountRow, ReportRow
+from starlanes.server.store import Store
 
 from .conftest import CHROMIUM, Server, auth, create, join, test_config
 
@@ -238,6 +239,18 @@ def test_markup_shown_as_text(browser, tmp_path):
         box.scroll_into_view_if_needed()
         SHOTS.mkdir(parents=True, exist_ok=True)
         box.screenshot(path=str(SHOTS / "chat.png"))
+        # report Bob's message with a reason, then mute him (a guest: in this browser)
+        bobs = box.locator(".chat-message", has_text="onerror")
+        bobs.get_by_role("button", name="report this message by Bob").click()
+        bobs.get_by_label("why you report it").fill("html spam")
+        bobs.get_by_role("button", name="send report").click()
+        bobs.get_by_text("reported, thank you").wait_for()
+        bobs.get_by_role("button", name="mute Bob").click()
+        bobs.wait_for(state="detached")
+        box.get_by_role("button", name="unmute").click()
+        box.locator(".chat-message", has_text="onerror").wait_for()
         assert dialogs == [] and errors == []
+        with Store(server.db).session() as s:
+            assert [r.reason for r in s.query(ReportRow)] == ["html spam"]
     finally:
         server.kill()
