@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -19,7 +20,7 @@ from starlanes.server.community.matchmaking import (
     Waiting,
     plan_tables,
 )
-from starlanes.server.community.models import AccountRow, QueueRow
+from starlanes.server.community.models import AccountRow, InvitationRow, QueueRow
 from starlanes.server.store import Store
 
 from .conftest import CHROMIUM, Server, create, test_config, view
@@ -210,6 +211,20 @@ def test_leaving_the_queue(client: TestClient, clock: Clock) -> None:
     assert p.play(mode="correspondence")["status"] == "waiting"  # may queue again
 
 
+def test_suspended_players_are_not_seated(client: TestClient, clock: Clock) -> None:
+    kept, gone = Player(client, "quin", 1500), Player(client, "rex", 1500)
+    kept.play()
+    gone.play()
+    with client.app.state.community.store.session() as s:  # type: ignore[attr-defined]
+        s.get(AccountRow, gone.id).suspended = True
+    assert tick(client) == []
+    clock.t += 60
+    made = tick(client)
+    assert len(made) == 1
+    assert sorted(s.kind for s in live(client, made[0]).seats) == ["human", "random"]
+    assert kept.entry()["game_id"] == made[0]
+
+
 def test_bad_requests(client: TestClient) -> None:
     p = Player(client, "gus")
     for body, status in (({"game": "rift-domination", "players": 2, "mode": "bullet"}, 422),
@@ -333,11 +348,17 @@ def test_lobby_panel_queues_and_sends_to_the_seat(browser, tmp_path) -> None:
     try:
         store = Store(url)
         with store.session() as s:
-            row = AccountRow(name="Oda", name_key="oda", password_hash="")
-            s.add(row)
+            rows = [AccountRow(name=n, name_key=n.casefold(), password_hash="")
+                    for n in ("Oda", "Pia")]
+            s.add_all(rows)
             s.flush()
-            account_id = row.id
+            account_id, host_id = rows[0].id, rows[1].id
         session = Sessions(store).create(account_id)
+        r = httpx.post(server.url("/api/games"), json={"game": "rift-domination", "players": 2,
+                                                       "seats": ["human", "human"]})
+        invited = r.json()["id"]
+        with store.session() as s:
+            s.add(InvitationRow(game_id=invited, seat=1, from_id=host_id, to_id=account_id))
         errors: list[str] = []
         guest = browser.new_page()
         guest.on("pageerror", lambda e: errors.append(str(e)))
@@ -352,7 +373,14 @@ def test_lobby_panel_queues_and_sends_to_the_seat(browser, tmp_path) -> None:
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(server.url("/"))
+        invitation = page.locator("#play-invitations li")
+        invitation.wait_for()
+        assert "Pia invites you" in invitation.inner_text()
+        invitation.locator("button.accept").click()
+        page.wait_for_url(f"**/games/{invited}?token=*", timeout=20_000)
+        page.goto(server.url("/"))
         page.locator("#play-form").wait_for()
+        assert page.locator("#play-invitations li").count() == 0
         page.select_option("#play-game", "rift-domination")
         page.select_option("#play-players", "2")
         page.select_option("#play-mode", "correspondence")
