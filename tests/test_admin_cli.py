@@ -5,6 +5,7 @@ suspended (its session refused at once) and let back, unknown names exit 2 with 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,9 +25,31 @@ from .server.conftest import auth, create, join, test_config  # noqa: E402
 
 
 def admin(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m starlanes.cli admin ARGS`` in a subprocess: the real entry point."""
     env = dict(os.environ, COLUMNS="250", NO_COLOR="1")
     return subprocess.run([sys.executable, "-m", "starlanes.cli", "admin", *args],
                           capture_output=True, text=True, timeout=60, env=env)
+
+
+def admin_here(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+               *args: str) -> tuple[int, str, str]:
+    """The same command through :func:`starlanes.cli.main` in this process (no start-up
+    cost): its exit status, stdout and stderr."""
+    from starlanes.cli import main
+    from starlanes.cli.app import STOP_SIGNALS
+
+    monkeypatch.setenv("COLUMNS", "250")
+    monkeypatch.setattr(sys, "argv", ["starlanes", "admin", *args])
+    handlers = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+    capsys.readouterr()
+    try:
+        with pytest.raises(SystemExit) as stop:
+            main()
+    finally:  # main() installs the command's signal handlers: give pytest its own back
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+    got = capsys.readouterr()
+    return int(stop.value.code or 0), got.out, got.err
 
 
 @pytest.fixture
@@ -55,23 +78,23 @@ def served(tmp_path) -> Iterator[dict[str, Any]]:
                            "X-CSRF-Token": session.csrf}}
 
 
-def test_reports_listed_and_handled(served):
+def test_reports_listed_and_handled(served, capsys, monkeypatch):
     proc = admin("reports", "--db", served["url"])
     assert proc.returncode == 0, proc.stderr
     text = proc.stdout
     for shown in (served["game"], "Bob (seat 1)", "Ann (seat 0)", "rude",
                   "[players] you play like a [bold]bot[/bold]"):
         assert shown in text, (shown, text)
-    assert admin("handled", "1", "--db", served["url"]).returncode == 0
-    assert "no reports to handle" in admin("reports", "--db", served["url"]).stdout
-    everything = admin("reports", "--all", "--db", served["url"]).stdout
+    db = ("--db", served["url"])
+    assert admin_here(capsys, monkeypatch, "handled", "1", *db)[0] == 0
+    assert "no reports to handle" in admin_here(capsys, monkeypatch, "reports", *db)[1]
+    everything = admin_here(capsys, monkeypatch, "reports", "--all", *db)[1]
     assert "rude" in everything and "yes" in everything
-    missing = admin("handled", "99", "--db", served["url"])
-    assert missing.returncode == 2
-    assert missing.stderr.strip().splitlines() == ["error: no report 99"]
+    code, _out, err = admin_here(capsys, monkeypatch, "handled", "99", *db)
+    assert code == 2 and err.strip().splitlines() == ["error: no report 99"]
 
 
-def test_suspend_and_unsuspend(served):
+def test_suspend_and_unsuspend(served, capsys, monkeypatch):
     client, gid, headers = served["client"], served["game"], served["headers"]
     body = {"channel": "spectators", "text": "hello"}
     assert client.post(f"/api/games/{gid}/chat", json=body, headers=headers).status_code == 201
@@ -83,9 +106,9 @@ def test_suspend_and_unsuspend(served):
     with store.session() as s:
         assert s.get(AccountRow, served["carol"]).suspended
     assert Sessions(store).count(served["carol"]) == 0
-    assert admin("unsuspend", "Carol", "--db", served["url"]).returncode == 0
+    db = ("--db", served["url"])
+    assert admin_here(capsys, monkeypatch, "unsuspend", "Carol", *db)[0] == 0
     with store.session() as s:
         assert not s.get(AccountRow, served["carol"]).suspended
-    unknown = admin("suspend", "nobody", "--db", served["url"])
-    assert unknown.returncode == 2
-    assert unknown.stderr.strip().splitlines() == ["error: no account named 'nobody'"]
+    code, _out, err = admin_here(capsys, monkeypatch, "suspend", "nobody", *db)
+    assert code == 2 and err.strip().splitlines() == ["error: no account named 'nobody'"]
