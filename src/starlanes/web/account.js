@@ -1,1 +1,109 @@
-// (being written)
+// The lobby's account box (#account-box): log in or register (a small form in a
+// <details>), and once logged in "name · my profile · log out" with a "my games" menu
+// (your turn marked) whose entries open the game with a fresh seat link of the account.
+import { ApiError, call } from "./api.js";
+import { el } from "./dom.js";
+import { get, me, send } from "./session.js";
+
+const box = document.getElementById("account-box");
+
+function stylesheet() {
+  if (document.querySelector('link[href="/static/community.css"]')) return;
+  document.head.append(el("link", { rel: "stylesheet", href: "/static/community.css" }));
+}
+
+function message(error) {
+  return error instanceof ApiError || error instanceof Error ? error.message : String(error);
+}
+
+function loginForm() {
+  const name = el("input", { name: "name", autocomplete: "username", required: "", minlength: "3", maxlength: "32", pattern: "[A-Za-z0-9_\\-]{3,32}", title: "3 to 32 letters, digits, - or _" });
+  const password = el("input", { name: "password", type: "password", autocomplete: "current-password", required: "", minlength: "8", maxlength: "200" });
+  const error = el("p", { class: "error", role: "alert", id: "account-error" });
+  const submit = async (path, event) => {
+    event.preventDefault();
+    if (!name.reportValidity() || !password.reportValidity()) return;
+    error.textContent = "";
+    try {
+      await call("POST", path, { name: name.value, password: password.value });
+      await me(true);
+      render();
+    } catch (e) {
+      error.textContent = message(e);
+    }
+  };
+  const form = el("form", { class: "account-form account-drop", id: "account-form", onsubmit: (e) => submit("/api/account/login", e) },
+    el("label", {}, "Name ", name),
+    el("label", {}, "Password ", password),
+    el("div", { class: "account-actions" },
+      el("button", { type: "submit", id: "account-login", class: "small" }, "log in"),
+      el("button", { type: "button", id: "account-register", class: "small", onclick: (e) => {
+        password.setAttribute("autocomplete", "new-password");
+        submit("/api/account/register", e);
+      } }, "register")),
+    el("p", { class: "muted account-note" }, "An account keeps your games, rating and profile. Names: 3 to 32 letters, digits, - or _; passwords: at least 8 characters."),
+    error);
+  return el("details", { class: "account-login" }, el("summary", {}, "log in / register"), form);
+}
+
+async function openGame(game, error) {
+  error.textContent = "";
+  try {
+    const seat = await send("POST", `/api/games/${game.id}/my-seat`, { seat: game.seat });
+    location.assign(seat.link);
+  } catch (e) {
+    error.textContent = message(e);
+  }
+}
+
+function gamesMenu() {
+  const list = el("ul", { class: "account-games", id: "account-games" });
+  const error = el("p", { class: "error", role: "alert" });
+  const menu = el("details", { class: "account-menu" }, el("summary", { id: "my-games-summary" }, "my games"),
+    el("div", { class: "account-drop" }, list, error));
+  const load = async () => {
+    list.replaceChildren(el("li", { class: "muted" }, "loading…"));
+    try {
+      const { games } = await get("/api/account/games");
+      const turns = games.filter((g) => g.your_turn).length;
+      menu.querySelector("summary").textContent = turns ? `my games (${turns} your turn)` : "my games";
+      list.replaceChildren(...(games.length ? games.map((g) => el("li", {},
+        el("button", { type: "button", class: "link-button", onclick: () => openGame(g, error) },
+          `${g.title} · ${g.status}`),
+        g.your_turn ? el("span", { class: "badge your-turn" }, "your turn") : null))
+        : [el("li", { class: "muted" }, "no games yet")]));
+    } catch (e) {
+      list.replaceChildren();
+      error.textContent = message(e);
+    }
+  };
+  menu.addEventListener("toggle", () => { if (menu.open) load(); });
+  load();
+  return menu;
+}
+
+async function logOut() {
+  try {
+    await send("POST", "/api/account/logout");
+  } catch { /* an ended session is logged out already */ }
+  await me(true);
+  render();
+}
+
+export async function render() {
+  if (!box) return;
+  stylesheet();
+  const { account } = await me();
+  if (!account) {
+    box.replaceChildren(loginForm());
+    return;
+  }
+  const profile = `/players/${encodeURIComponent(account.name)}`;
+  box.replaceChildren(el("div", { class: "account-line" },
+    el("strong", { id: "account-name" }, account.name), " · ",
+    el("a", { href: profile, id: "account-profile" }, "my profile"), " · ",
+    el("button", { type: "button", class: "link-button", id: "account-logout", onclick: logOut }, "log out")),
+  gamesMenu());
+}
+
+render();
