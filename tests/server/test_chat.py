@@ -195,6 +195,26 @@ def test_suspended_account_refused(client, table):
     assert texts(read(client, gid)) == [("players", "before")]
 
 
+def test_on_each_database(db_url):
+    """Messages, the channel filter, a mute and a report on SQLite and PostgreSQL."""
+    with TestClient(create_app(db_url, bot_workers=0, config=test_config())) as c:
+        gid = create(c)
+        ann = join(c, gid, "Ann", 0)
+        c.app.state.service.games[gid].row.rated = True
+        carol, erin = account(c, "Carol"), account(c, "Erin")
+        assert say(c, gid, auth(ann), "hello\nworld").status_code == 201
+        assert say(c, gid, carol, "go left", "spectators").status_code == 201
+        assert c.post("/api/mutes", json={"name": "CAROL"}, headers=erin).status_code == 200
+        assert texts(read(c, gid, erin)) == [("players", "hello\nworld")]
+        assert texts(read(c, gid, auth(ann))) == [("players", "hello\nworld")]
+        seen = read(c, gid, carol)
+        assert [m["name"] for m in seen["messages"]] == ["Ann", "Carol"]
+        assert seen["messages"][0]["at"].endswith("Z")
+        first = seen["messages"][0]["id"]
+        assert c.post(f"/api/chat/{first}/report", json={"reason": "r"},
+                      headers=carol).status_code == 201
+
+
 def test_wrong_token_and_unknown_game(client, table):
     gid, _ann, _bob = table
     assert say(client, gid, auth(secrets.token_urlsafe(16)), "hi").status_code == 401
