@@ -76,6 +76,7 @@ function form() {
     help.textContent = modes.modes.find((m) => m.name === mode.value).help;
   });
   const wait = Math.round(modes.queue_wait_seconds);
+  const after = wait >= 120 ? `${Math.round(wait / 60)} minutes` : `${wait} seconds`;
   return el("form", {
     id: "play-form",
     onsubmit: async (ev) => {
@@ -93,7 +94,7 @@ function form() {
   el("label", {}, "Players ", players),
   el("label", {}, "Clock ", mode),
   help,
-  el("p", { class: "muted" }, `Rated. You are seated with players of a similar rating; after ${wait} s a bot of your strength takes any empty seat.`),
+  el("p", { class: "muted" }, `Rated. You are seated with players of a similar rating; after ${after} a bot of your strength takes any empty seat.`),
   el("button", { type: "submit", id: "play-start" }, "Play now"));
 }
 
@@ -106,7 +107,7 @@ function waiting(entry) {
   }, 1000);
   const game = catalogue.games.find((g) => g.id === entry.game);
   return el("div", { id: "play-waiting", role: "status" },
-    el("p", {}, `Looking for ${entry.players - 1} opponent${entry.players > 2 ? "s" : ""} in ${game ? game.title : entry.game} (${entry.mode}) … `, elapsed),
+    el("p", {}, `Looking for ${entry.players - 1} opponent${entry.players > 2 ? "s" : ""} in ${game ? game.title : entry.game} (${entry.mode === "realtime" ? "real time" : entry.mode}) … `, elapsed),
     el("button", {
       type: "button",
       id: "play-cancel",
