@@ -151,6 +151,22 @@ def test_a_game_clock_with_increment_comes_from_the_stored_times_after_a_restart
     assert c["remaining"] == pytest.approx(expected)
 
 
+def test_a_move_clock_runs_on_from_the_last_stored_action_after_a_restart(db, fake):
+    with _app(db) as client:
+        gid, tokens = _two_humans(client, clock_seconds=600)
+        seats: list[int] = []
+        while not seats or view(client, gid)["waiting_for"] not in seats:
+            seats.append(_play(client, gid, tokens))
+        waiting = view(client, gid)["waiting_for"]
+        last = client.app.state.service.store.actions(gid)[-1].at
+    fake.now = last.timestamp() + 100.0
+    with _app(db) as client:
+        c = view(client, gid)["clocks"]
+    assert c["kind"] == "move" and c["running"] == waiting
+    assert c["remaining"][waiting] == pytest.approx(500.0)
+    assert c["remaining"][1 - waiting] == 600
+
+
 def test_a_restart_keeps_the_remaining_time(db):
     with _app(db) as client:
         gid, tokens = _two_humans(client, clock_seconds=900, clock_kind="game")

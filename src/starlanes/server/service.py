@@ -383,7 +383,7 @@ class GameService(Following):
         # anything the client has seen
         world = state.determinize(seat, random.Random(secrets.randbits(64)))
         if notation:
-            if state.is_terminal() or state.current_player() != seat:
+            if live.waiting_for() != seat:
                 raise Forbidden("odds of an action are for the seat deciding now")
             try:
                 action = live.game.read_action(world, notation)
