@@ -262,6 +262,28 @@ def test_the_queue_survives_a_restart(tmp_path, monkeypatch, clock) -> None:
         assert (cookie, csrf) == (p.cookie, p.csrf)
 
 
+def test_claims_left_by_a_stopped_process_are_released(client: TestClient) -> None:
+    import time
+
+    old, fresh = Player(client, "sal"), Player(client, "tom")
+    old.play()
+    fresh.play()
+    community = client.app.state.community  # type: ignore[attr-defined]
+    marks = {old.id: f"claim-{int(time.time()) - 3600}-00000000",
+             fresh.id: f"claim-{int(time.time())}-00000000"}
+    with community.store.session() as s:
+        for row in s.query(QueueRow):
+            row.game_id = marks[row.account_id]
+    community.matchmaking.load()  # as at start
+    assert old.entry()["status"] == "waiting"  # its claim was an hour old: released
+    assert fresh.entry()["status"] == "waiting"  # being seated by another process
+    with community.store.session() as s:
+        rows = {r.account_id: r.game_id for r in s.query(QueueRow)}
+    assert rows == {old.id: None, fresh.id: marks[fresh.id]}
+    queued = [w.account_id for b in community.matchmaking.queue.values() for w in b.values()]
+    assert queued == [old.id]
+
+
 # ---------------------------------------------------------------------- invitations
 def _seated_game(client: TestClient, host: Player) -> str:
     game_id = create(client)

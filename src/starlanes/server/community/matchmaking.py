@@ -70,7 +70,17 @@ WINDOW_GROWTH = 5.0
 FALLBACK_RATING = 0.0
 """The rating of every player while the ratings part offers none."""
 CLAIM = "claim-"
-"""Prefix of the mark an entry bears while its game is being made."""
+"""Prefix of the mark an entry bears while its game is being made (then the claim's time,
+Unix seconds, and a random part)."""
+CLAIM_STALE = 300
+"""Seconds after which a claim never settled is taken for one whose process stopped."""
+
+
+def _claimed_at(mark: str) -> int:
+    try:
+        return int(mark[len(CLAIM):].split("-")[0])
+    except ValueError:
+        return 0
 
 
 # ---------------------------------------------------------------------- pairing
@@ -199,10 +209,16 @@ class Matchmaking:
 
     def load(self) -> None:
         """Rebuild the in-memory queue from the open entries in the database. Entries
-        marked by a game being made when the server stopped are opened again."""
+        claimed more than CLAIM_STALE seconds ago for a game never settled (the process
+        making it stopped) are opened again."""
         with self.store.session() as s:
-            s.execute(update(QueueRow).where(QueueRow.game_id.like(f"{CLAIM}%"))
-                      .values(game_id=None, seat=None))
+            stale = int(time.time() - CLAIM_STALE)
+            for entry_id, mark in s.execute(select(QueueRow.id, QueueRow.game_id)
+                                            .where(QueueRow.game_id.like(f"{CLAIM}%"))):
+                if _claimed_at(mark) < stale:
+                    s.execute(update(QueueRow).where(QueueRow.id == entry_id,
+                                                     QueueRow.game_id == mark)
+                              .values(game_id=None, seat=None))
             rows = list(s.scalars(select(QueueRow).where(QueueRow.left.is_(False),
                                                          QueueRow.game_id.is_(None))))
         stamp, clock = now(), self.clock()
@@ -376,7 +392,7 @@ class Matchmaking:
         order: list[Waiting | None] = [*table.members, *([None] * table.bots)]
         random.SystemRandom().shuffle(order)
         seat_of = {m.entry_id: order.index(m) for m in table.members}
-        claim = CLAIM + secrets.token_hex(8)
+        claim = f"{CLAIM}{int(time.time())}-{secrets.token_hex(4)}"
         try:
             names = await asyncio.to_thread(self._claim, claim, seat_of)
         except _Taken:
