@@ -193,7 +193,7 @@ def test_command_start_loads_no_odds_model():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "['starlanes.analysis.odds.policies']"
+    assert done.stdout.strip() == "[]"
 
 
 # ------------------------------------------------------------------ the calculator's forms
