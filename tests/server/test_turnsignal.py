@@ -115,4 +115,11 @@ def test_clocks_count_down_the_icon_marks_your_turn_and_a_hidden_page_notifies(b
     mover.wait_for_selector(f"#clocks-box .clock-row[data-seat='{other}'][data-running='true']")
     SHOT.parent.mkdir(parents=True, exist_ok=True)
     mover.screenshot(path=str(SHOT))
+    # the lobby has the same control, remembered from the table: notifications are on
+    waiter.evaluate("window.__hidden = false")
+    waiter.goto(server.url("/"))
+    waiter.wait_for_selector("#turn-signal button[aria-pressed='true']:has-text('notify me')")
+    assert waiter.locator("#turn-signal button:has-text('sound')").get_attribute(
+        "aria-pressed") == "false"
+    assert waiter.locator("link[rel='icon']").get_attribute("href") == "/static/icon.svg"
     assert errors == []
