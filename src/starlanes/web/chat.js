@@ -15,9 +15,10 @@ const box = document.getElementById("chat-box");
 const state = {
   gameId: null, token: null, seat: null, after: 0, messages: [], channels: ["players"],
   write: null, limit: 500, tab: "players", serverMuted: [], timer: null, busy: false,
+  again: false, settings: null,
 };
 
-const list = el("ul", { class: "last-list chat-list", "aria-live": "polite", tabindex: "0",
+const list = el("ul", { class: "last-list chat-list", tabindex: "0",
   "aria-label": "chat messages",
   style: { maxHeight: "14rem", overflowY: "auto", overflowWrap: "anywhere" } });
 const tabs = el("div", { class: "chat-tabs", role: "group", "aria-label": "chat channel" });
@@ -32,6 +33,7 @@ const form = el("div", { class: "chat-form" }, input,
 const hint = el("p", { class: "muted" });
 const mutedLine = el("p", { class: "muted" });
 const error = el("p", { class: "error", role: "alert" });
+const announcer = el("p", { class: "visually-hidden", "aria-live": "polite" });
 
 function showError(text) {
   error.textContent = text;
@@ -160,11 +162,16 @@ async function unmute(name) {
       showError(e.message);
     }
   }
+  await render();
   await poll();
 }
 
 async function poll() {
-  if (!state.gameId || state.busy) return;
+  if (!state.gameId) return;
+  if (state.busy) {
+    state.again = true; // asked while a read is under way (just sent): read once more after it
+    return;
+  }
   state.busy = true;
   const gameId = state.gameId;
   try {
@@ -172,18 +179,40 @@ async function poll() {
       undefined, state.token);
     if (gameId !== state.gameId) return;
     const known = new Set(state.messages.map((m) => m.id));
+    const fresh = answer.messages.filter((m) => !known.has(m.id));
+    const settings = JSON.stringify([answer.channels, answer.write, answer.limit, answer.muted]);
     const grew = answer.channels.length > state.channels.length;
-    state.messages = state.messages.concat(answer.messages.filter((m) => !known.has(m.id)))
+    const first = state.settings === null;
+    const changed = fresh.length > 0 || settings !== state.settings;
+    state.messages = state.messages.concat(fresh)
       .filter((m) => answer.channels.includes(m.channel)).slice(-400);
     if (answer.messages.length) state.after = answer.messages[answer.messages.length - 1].id;
     Object.assign(state, { channels: answer.channels, write: answer.write, limit: answer.limit,
-      serverMuted: answer.muted });
-    if (grew) state.after = 0; // a channel opened (a rated game ended): read its past too
+      serverMuted: answer.muted, settings });
+    if (grew && !first) state.after = 0; // a channel opened (a rated game ended): read its past too
+    if (!changed) return;
     await render();
+    if (!first) announce(fresh);
   } catch (e) {
     showError(e.message);
   } finally {
     state.busy = false;
+    if (state.again) {
+      state.again = false;
+      poll();
+    }
+  }
+}
+
+// Screen readers hear the newest message of someone else in the open channel (the list
+// itself is rebuilt on each change and is not a live region).
+async function announce(fresh) {
+  const { account } = await me();
+  const heard = fresh.filter((m) => m.channel === state.tab && !isMine(m, account)
+    && !localOnly.includes(m.name));
+  if (heard.length) {
+    const m = heard[heard.length - 1];
+    announcer.textContent = `${m.name} says: ${m.text}`;
   }
 }
 
@@ -237,11 +266,12 @@ document.addEventListener("starlanes:view", (event) => {
   const { view, gameId, token } = event.detail;
   const seat = view?.you ?? null;
   if (gameId === state.gameId && token === state.token && seat === state.seat) return;
-  const fresh = gameId !== state.gameId;
-  Object.assign(state, { gameId, token: token || null, seat });
-  if (fresh) Object.assign(state, { after: 0, messages: [], tab: "players" });
+  // another game, seat or token: read everything again as the new viewer
+  Object.assign(state, { gameId, token: token || null, seat, after: 0, messages: [],
+    settings: null });
   if (box.hidden) {
-    box.replaceChildren(el("h2", {}, "Chat"), tabs, list, hint, form, mutedLine, error);
+    box.replaceChildren(el("h2", {}, "Chat"), tabs, list, hint, form, mutedLine, error,
+      announcer);
     box.hidden = false;
     showError("");
   }
