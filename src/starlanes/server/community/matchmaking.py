@@ -356,18 +356,12 @@ class Matchmaking:
 
     def _leave(self, account_id: int) -> tuple[list[int], QueueRow | None]:
         with self.store.session() as s:
-            ids = list(s.scalars(select(QueueRow.id).where(
-                QueueRow.account_id == account_id, QueueRow.left.is_(False),
-                QueueRow.game_id.is_(None))))
-            if ids:
-                s.execute(update(QueueRow).where(QueueRow.id.in_(ids),
-                                                 QueueRow.game_id.is_(None))
-                          .values(left=True))
-                return ids, None
-            latest = s.scalars(select(QueueRow).where(QueueRow.account_id == account_id,
-                                                      QueueRow.left.is_(False))
-                               .order_by(QueueRow.id.desc())).first()
-            return [], latest
+            mine = (QueueRow.account_id == account_id, QueueRow.left.is_(False))
+            ids = list(s.scalars(select(QueueRow.id).where(*mine, QueueRow.game_id.is_(None))))
+            s.execute(update(QueueRow).where(QueueRow.id.in_(ids), QueueRow.game_id.is_(None))
+                      .values(left=True))
+            latest = s.scalars(select(QueueRow).where(*mine).order_by(QueueRow.id.desc()))
+            return ids, None if ids else latest.first()
 
     # ------------------------------------------------------------------ pairing rounds
     async def tick(self) -> list[str]:
@@ -414,7 +408,7 @@ class Matchmaking:
                 clock_increment=mode.increment, timeout=mode.timeout)
         except Exception:  # noqa: BLE001 - the players wait on; the next round tries again
             log.exception("a play-now game of %s could not be made", game)
-            await asyncio.to_thread(self._release, claim)
+            await asyncio.to_thread(self._settle, claim, None)
             for m in table.members:
                 bucket[m.entry_id] = m
             return None
@@ -449,15 +443,13 @@ class Matchmaking:
         with self.store.session() as s:
             return set(s.scalars(select(QueueRow.id).where(QueueRow.id.in_(ids), *_open())))
 
-    def _release(self, claim: str) -> None:
+    def _settle(self, claim: str, game_id: str | None) -> None:
+        """Turn a claim into its game's id (None: release the entries, with their seats)."""
         with self.store.session() as s:
-            s.execute(update(QueueRow).where(QueueRow.game_id == claim)
-                      .values(game_id=None, seat=None))
-
-    def _settle(self, claim: str, game_id: str) -> None:
-        with self.store.session() as s:
-            s.execute(update(QueueRow).where(QueueRow.game_id == claim)
-                      .values(game_id=game_id))
+            values: dict[str, Any] = {"game_id": game_id}
+            if game_id is None:
+                values["seat"] = None
+            s.execute(update(QueueRow).where(QueueRow.game_id == claim).values(**values))
 
     # ------------------------------------------------------------------ invitations
     async def invite(self, acc: Account, game_id: str, seat: int, name: str) -> dict[str, Any]:
