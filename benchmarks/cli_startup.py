@@ -4,6 +4,8 @@ each a fresh process, and the ten imports with the largest cumulative time (micr
 ``python -X importtime``) of ``import starlanes.cli``.
 
 Run: python benchmarks/cli_startup.py [--repeat N] [--top N]
+(``PYTHONPATH=OTHER/src`` measures another checkout with the same environment). Run it on
+a quiet machine: other processes inflate every figure.
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=15, help="runs per command (default 15)")
     ap.add_argument("--top", type=int, default=10, help="imports listed (default 10)")
     args = ap.parse_args()
+    where = subprocess.run([sys.executable, "-c", "import starlanes; print(starlanes.__file__)"],
+                           check=True, capture_output=True, text=True).stdout.strip()
+    print(f"starlanes from {where}")
     wall_times(["--version"], 2)  # warm the file cache
     for argv in COMMANDS:
         times = wall_times(argv, args.repeat)
