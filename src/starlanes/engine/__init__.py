@@ -54,6 +54,10 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 __all__ = [
     "Action", "ActionIndexError", "ActionDescription", "EntryText", "Refusal", "AgentSpecError", "CONTENT_OPTION", "CONTENT_SET_OPTION", "SEAT_SETUP", "SEAT_SETUP_OPTION", "BadOptionError", "BadSeatError", "ContentEntry", "ContentError", "Decision",
     "Game", "GameRecord", "HiddenAction", "GameRng", "GameState", "IllegalActionError", "NotationError",
