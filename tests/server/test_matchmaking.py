@@ -225,6 +225,26 @@ def test_suspended_players_are_not_seated(client: TestClient, clock: Clock) -> N
     assert kept.entry()["game_id"] == made[0]
 
 
+def test_a_game_that_cannot_be_made_leaves_the_players_waiting(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from starlanes.server.errors import TooMany
+
+    pair = [Player(client, "uma", 1500), Player(client, "vic", 1520)]
+    for p in pair:
+        p.play()
+    service = client.app.state.service  # type: ignore[attr-defined]
+
+    async def full(*_args: Any, **_kw: Any) -> Any:
+        raise TooMany("the server holds its most unfinished games")
+
+    with monkeypatch.context() as m:
+        m.setattr(service, "create", full)
+        assert tick(client) == []
+    assert [p.entry()["status"] for p in pair] == ["waiting", "waiting"]
+    made = tick(client)
+    assert len(made) == 1 and {p.entry()["game_id"] for p in pair} == set(made)
+
+
 def test_bad_requests(client: TestClient) -> None:
     p = Player(client, "gus")
     for body, status in (({"game": "rift-domination", "players": 2, "mode": "bullet"}, 422),
@@ -326,6 +346,8 @@ def test_invitation_declined_and_refusals(client: TestClient) -> None:
                      {"seat": 0, "name": "lou"}).status_code == 403  # host's own seat
     assert outsider.call("POST", f"/api/games/{game_id}/invite",
                          {"seat": 1, "name": "lou"}).status_code == 403  # holds no seat
+    assert host.call("POST", f"/api/games/{game_id}/invite",
+                     {"seat": 1, "name": "KIM"}).status_code == 422  # oneself
     assert host.call("POST", "/api/games/nope/invite",
                      {"seat": 1, "name": "lou"}).status_code == 404
     r = host.call("POST", f"/api/games/{game_id}/invite", {"seat": 1, "name": "lou"})
