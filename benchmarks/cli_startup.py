@@ -1,6 +1,7 @@
 """Start-up time of the ``starlanes`` command: the median wall time (seconds) of
 ``starlanes --version``, ``starlanes --help`` and ``starlanes games`` over --repeat runs,
-each a fresh process, and the ten imports with the largest cumulative time (microseconds,
+each a fresh process (and their median CPU time, user + system, which a busy machine
+inflates less), and the ten imports with the largest cumulative time (microseconds,
 ``python -X importtime``) of ``import starlanes.cli``.
 
 Run: python benchmarks/cli_startup.py [--repeat N] [--top N]
@@ -11,32 +12,42 @@ a quiet machine: other processes inflate every figure.
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 COMMANDS = (["--version"], ["--help"], ["games"])
 """The argument lists timed, each after the ``starlanes`` command."""
 
 
 def command() -> list[str]:
-    """The ``starlanes`` console script beside this Python, else ``python -m starlanes.cli``."""
-    script = shutil.which("starlanes")
+    """The ``starlanes`` console script beside this Python (or on the PATH), else
+    ``python -m starlanes.cli``."""
+    beside = Path(sys.executable).with_name("starlanes")
+    script = str(beside) if beside.is_file() else shutil.which("starlanes")
     return [script] if script else [sys.executable, "-m", "starlanes.cli"]
 
 
-def wall_times(args: list[str], repeat: int) -> list[float]:
-    """Seconds of wall time of ``repeat`` runs of the command with ``args``; raises
-    CalledProcessError when a run fails."""
-    times = []
+def _child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_times(args: list[str], repeat: int) -> tuple[list[float], list[float]]:
+    """Seconds of wall time and of CPU time (user + system) of ``repeat`` runs of the
+    command with ``args``; raises CalledProcessError when a run fails."""
+    walls, cpus = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        cpu, start = _child_cpu(), time.perf_counter()
         subprocess.run([*command(), *args], check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return times
+        walls.append(time.perf_counter() - start)
+        cpus.append(_child_cpu() - cpu)
+    return walls, cpus
 
 
 def import_times(module: str = "starlanes.cli") -> list[tuple[int, str]]:
@@ -62,11 +73,12 @@ def main() -> None:
     where = subprocess.run([sys.executable, "-c", "import starlanes; print(starlanes.__file__)"],
                            check=True, capture_output=True, text=True).stdout.strip()
     print(f"starlanes from {where}")
-    wall_times(["--version"], 2)  # warm the file cache
+    run_times(["--version"], 2)  # warm the file cache
     for argv in COMMANDS:
-        times = wall_times(argv, args.repeat)
-        print(f"starlanes {' '.join(argv):<10} median {statistics.median(times):.3f} s  "
-              f"min {min(times):.3f} s  ({args.repeat} runs)")
+        walls, cpus = run_times(argv, args.repeat)
+        print(f"starlanes {' '.join(argv):<10} median {statistics.median(walls):.3f} s  "
+              f"min {min(walls):.3f} s  CPU median {statistics.median(cpus):.3f} s  "
+              f"({args.repeat} runs)")
     print(f"\nimport starlanes.cli: top {args.top} cumulative import times (ms)")
     for cumulative, name in import_times()[:args.top]:
         print(f"{cumulative / 1000:8.1f}  {name}")
