@@ -6,10 +6,10 @@ Each game has two channels:
   a logged-in account holding a seat of the game, with its CSRF token); read by everyone
   who may watch the game, anonymous spectators included.
 - ``spectators``: written by logged-in accounts holding no seat of the game (with their
-  CSRF token; anonymous spectators only read); read by every spectator, and by the players
-  only when the game is not a rated game in progress: while a rated game goes on, nothing a
-  spectator writes reaches its players. Once it is over (or for an unrated game) the
-  players read it too.
+  CSRF token; anonymous spectators only read); read by everyone when the game is not a
+  rated game in progress. While a rated game goes on, nothing a spectator writes reaches
+  its players: only logged-in accounts holding no seat read the channel then (a guest
+  could be a player who logged out). Once it is over the players read it too.
 
 Messages are plain text: control and format characters are removed (newlines kept, tabs
 made spaces, three or more line breaks made two), the text is trimmed, and an empty one or
@@ -163,9 +163,13 @@ class Chat:
 
     @staticmethod
     def readable(live: LiveGame, asker: Asker) -> tuple[str, ...]:
-        """The channels ``asker`` reads: players always; spectators for a spectator, and
-        for a player unless the game is rated and not over."""
-        if asker.spectator or not (live.row.rated and not live.over):
+        """The channels ``asker`` reads: players always; spectators too, except while the
+        game is rated and not over: then only logged-in accounts holding no seat read it
+        (a player who logged out, or opened the table in another browser, is a guest and
+        must not read it either)."""
+        if not (live.row.rated and not live.over):
+            return CHANNELS
+        if asker.spectator and asker.logged_in:
             return CHANNELS
         return (PLAYERS,)
 
