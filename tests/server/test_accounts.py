@@ -91,13 +91,14 @@ def test_register_log_out_and_in(db_url: str) -> None:
                                  "url", "updated"}
 
 
-@pytest.mark.parametrize("name,password", [
-    ("ab", PASSWORD), ("x" * 33, PASSWORD), ("has space", PASSWORD), ("semi;colon", PASSWORD),
-    ("Ann", "short"), ("Ann", "p" * 201)])
-def test_refused_names_and_passwords(site: TestClient, name: str, password: str) -> None:
-    r = site.post("/api/account/register", json={"name": name, "password": password})
-    assert r.status_code == 422, r.text
-    assert site.get("/api/account").json()["account"] is None
+def test_refused_names_and_passwords(site: TestClient) -> None:
+    for name, password in [("ab", PASSWORD), ("x" * 33, PASSWORD), ("has space", PASSWORD),
+                           ("semi;colon", PASSWORD), ("Ånn", PASSWORD), ("Ann", "short"),
+                           ("Ann", "p" * 201)]:
+        r = site.post("/api/account/register", json={"name": name, "password": password})
+        assert r.status_code == 422, (name, password, r.text)
+        assert site.get("/api/account").json()["account"] is None
+    register(site, "a-Z_09")  # every kind of character allowed
 
 
 def test_passwords_are_argon2_and_rehashed_when_outdated(tmp_path) -> None:
@@ -205,8 +206,11 @@ def test_writes_need_the_csrf_token(site: TestClient) -> None:
 
 
 def test_guest_gets_401_for_account_routes(site: TestClient) -> None:
-    for path in ("/api/account/logout", "/api/account/password", "/api/account/delete"):
-        assert site.post(path, json={}, headers=csrf("x")).status_code in (401, 422)
+    for path, payload in (("/api/account/logout", {}),
+                          ("/api/account/password", {"old": PASSWORD, "new": PASSWORD}),
+                          ("/api/account/delete", {"password": PASSWORD})):
+        r = site.post(path, json=payload, headers=csrf("x"))
+        assert r.status_code == 401 and r.json()["error"] == "log in first"
     assert site.get("/api/account/games").status_code == 401
     gid = create(site)
     assert site.post(f"/api/games/{gid}/my-seat", headers=csrf("x")).status_code == 401
@@ -361,3 +365,15 @@ def test_my_games_says_whose_turn(site: TestClient) -> None:
     live = site.app.state.service.games[gid]
     assert games[0]["status"] == "in progress"
     assert games[0]["your_turn"] is True and games[0]["seat"] == live.waiting_for()
+
+
+def test_suspended_account(site: TestClient) -> None:
+    body = register(site, "Pam")
+    with site.app.state.service.store.session() as s:
+        s.get(AccountRow, body["account"]["id"]).suspended = True
+    assert site.get("/api/account").json()["account"] is None  # its session stops at once
+    r = site.post("/api/account/login", json={"name": "Pam", "password": "not the one"})
+    assert r.status_code == 401 and r.json()["error"] == "wrong name or password"
+    r = site.post("/api/account/login", json={"name": "Pam", "password": PASSWORD})
+    assert r.status_code == 403 and "suspended" in r.json()["error"]
+    assert SESSION_COOKIE not in r.headers.get("set-cookie", "")

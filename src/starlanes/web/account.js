@@ -1,6 +1,8 @@
 // The lobby's account box (#account-box): log in or register (a small form in a
 // <details>), and once logged in "name · my profile · log out" with a "my games" menu
 // (your turn marked) whose entries open the game with a fresh seat link of the account.
+// After a log-in, registration or log-out it dispatches the document event
+// "starlanes:account" with detail { account } (null when logged out) for the other panels.
 import { ApiError, call } from "./api.js";
 import { el } from "./dom.js";
 import { get, me, send } from "./session.js";
@@ -27,7 +29,7 @@ function loginForm() {
     try {
       await call("POST", path, { name: name.value, password: password.value });
       await me(true);
-      render();
+      render(true);
     } catch (e) {
       error.textContent = message(e);
     }
@@ -87,13 +89,18 @@ async function logOut() {
     await send("POST", "/api/account/logout");
   } catch { /* an ended session is logged out already */ }
   await me(true);
-  render();
+  render(true);
 }
 
-export async function render() {
+function announce(account) {
+  document.dispatchEvent(new CustomEvent("starlanes:account", { detail: { account } }));
+}
+
+export async function render(changed = false) {
   if (!box) return;
   stylesheet();
   const { account } = await me();
+  if (changed) announce(account);
   if (!account) {
     box.replaceChildren(loginForm());
     return;
