@@ -227,16 +227,19 @@ def test_a_timeout_with_lose_ends_the_game_with_that_seat_last(db):
 
 
 # ---------------------------------------------------------------------- settings
-@pytest.mark.parametrize("bad", [
+BAD = [
     {"clock_seconds": 60, "clock_kind": "blitz"},
     {"clock_seconds": 60, "timeout": "never"},
     {"timeout": "lose"},
     {"clock_seconds": 60, "clock_kind": "move", "clock_increment": 5},
     {"clock_seconds": 60, "clock_kind": "game", "clock_increment": -1},
     {"clock_seconds": 60, "clock_kind": "game", "clock_increment": 1e300},
-])
-def test_clock_settings_that_make_no_sense_are_refused(app_client, bad):
-    body = {"game": "rift-domination", "players": 2, "seats": ["human", "human"], **bad}
-    r = app_client.post("/api/games", json=body)
-    assert r.status_code == 422, (bad, r.text)
-    assert "error" in r.json() or "detail" in r.json()
+]
+
+
+def test_clock_settings_that_make_no_sense_are_refused(app_client):
+    for bad in BAD:
+        body = {"game": "rift-domination", "players": 2, "seats": ["human", "human"], **bad}
+        r = app_client.post("/api/games", json=body)
+        assert r.status_code == 422, (bad, r.text)
+    assert app_client.get("/api/games").json()["games"] == []  # nothing was created
