@@ -49,9 +49,11 @@ def run_ladder(game: str, bots: Sequence[BotEntry], games: int, players: int | N
     """Play a seat-balanced tournament of ``bots`` (catalogue entries, by their specs) in
     ``game`` and return its ladder entry (see the module docstring). ``players`` defaults
     to the game's minimum. Raises AgentSpecError for two bots with one spec (a tournament
-    tells agents apart by spec) or fewer than two bots; BadOptionError for an unknown game."""
+    tells agents apart by spec) or fewer than two bots; BadOptionError for an unknown game.
+    Ctrl-C stops the run: the entry then rates the games that had finished and says so
+    (``interrupted``); with none finished, RunInterrupted propagates."""
     from starlanes.analysis.ratings import rate_games
-    from starlanes.analysis.tournament import run_tournament
+    from starlanes.analysis.tournament import RunInterrupted, run_tournament
 
     if len(bots) < 2:
         raise AgentSpecError("a ladder needs at least two bots")
@@ -62,15 +64,21 @@ def run_ladder(game: str, bots: Sequence[BotEntry], games: int, players: int | N
     n = players if players is not None else game_class(game).min_players
     note = machine_note()
     start = time.perf_counter()
-    rows = run_tournament(game, specs, n, games, seed=seed, workers=workers,
-                          progress=progress)
+    interrupted = False
+    try:
+        rows = run_tournament(game, specs, n, games, seed=seed, workers=workers,
+                              progress=progress)
+    except RunInterrupted as stop:  # Ctrl-C: rate the games that finished
+        rows, interrupted = stop.rows, True
+        if not rows:
+            raise
     wall = time.perf_counter() - start
     rated = rate_games(rows, specs)
     seats: dict[str, int] = dict.fromkeys(specs, 0)
     for row in rows:
         for spec in row["agents"]:
             seats[spec] += 1
-    return {
+    entry: dict[str, Any] = {
         "players": n,
         "games": len(rows),
         "seed": seed,
@@ -82,6 +90,9 @@ def run_ladder(game: str, bots: Sequence[BotEntry], games: int, players: int | N
                           "sigma": rated[b.spec]["sigma"], "games": seats[b.spec]}
                  for b in bots},
     }
+    if interrupted:
+        entry["interrupted"] = f"stopped by Ctrl-C after {len(rows)} of {games} games"
+    return entry
 
 
 def load_ladder(path: Path | None = None) -> dict[str, Any]:

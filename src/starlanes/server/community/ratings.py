@@ -133,9 +133,14 @@ class Ratings:
         is over and rated but not yet in ``rated_games`` (the server stopped between its
         last move and its update)."""
         await asyncio.to_thread(self.load_ladder)
+        self._done.update(await asyncio.to_thread(self._rated_ids))
         for live in list(self.community.service.games.values()):
             if live.over and unrated_reason(live) is None and live.id not in self._done:
                 await self._update(live)
+
+    def _rated_ids(self) -> set[str]:
+        with self.store.session() as s:
+            return set(s.scalars(select(RatedGameRow.game_id)))
 
     def on_change(self, live: LiveGame) -> None:
         """Service listener: when a rated game is over and not yet rated, start its update
