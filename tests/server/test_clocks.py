@@ -243,3 +243,16 @@ def test_clock_settings_that_make_no_sense_are_refused(app_client):
         r = app_client.post("/api/games", json=body)
         assert r.status_code == 422, (bad, r.text)
     assert app_client.get("/api/games").json()["games"] == []  # nothing was created
+
+
+def test_a_timeout_places_the_loser_last_and_the_others_by_their_scores():
+    class State:
+        def scores(self):
+            return [5, 9, 5, 7]
+
+    class Live:
+        seats = [object()] * 4
+        state = State()
+
+    out = clocks.timeout_outcome(Live(), 1)  # type: ignore[arg-type]
+    assert out == {"reason": "timeout", "loser": 1, "ranks": [1, 3, 1, 0]}
