@@ -272,7 +272,28 @@ def test_markup_shown_as_text(browser, tmp_path):
         box.get_by_role("button", name="unmute").click()
         box.locator(".chat-message", has_text="onerror").wait_for()
         assert dialogs == [] and errors == []
-        with Store(server.db).session() as s:
+        store = Store(server.db)
+        with store.session() as s:
             assert [r.reason for r in s.query(ReportRow)] == ["html spam"]
+            carol = AccountRow(name="Carol", name_key="carol", password_hash="")
+            s.add(carol)
+            s.flush()
+            carol_id = carol.id
+        # a logged-in spectator (the session cookie; the page asks its CSRF token) writes
+        # in the spectators' channel, which the players of this unrated game read too
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        context.add_cookies([{"name": SESSION_COOKIE, "url": server.url("/"),
+                              "value": Sessions(store).create(carol_id).cookie}])
+        watcher = context.new_page()
+        watcher.on("pageerror", lambda e: errors.append(str(e)))
+        watcher.goto(server.url(f"/games/{gid}"))
+        watcher.get_by_text("to the spectators").wait_for()
+        watcher.locator("#chat-input").fill("nice opening")
+        watcher.locator("#chat-send").click()
+        watcher.locator(".chat-text", has_text="nice opening").wait_for()
+        page.get_by_role("button", name="spectators").click()
+        box.locator(".chat-text", has_text="nice opening").wait_for()
+        context.close()
+        assert errors == []
     finally:
         server.kill()
