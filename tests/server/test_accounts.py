@@ -377,3 +377,16 @@ def test_suspended_account(site: TestClient) -> None:
     r = site.post("/api/account/login", json={"name": "Pam", "password": PASSWORD})
     assert r.status_code == 403 and "suspended" in r.json()["error"]
     assert SESSION_COOKIE not in r.headers.get("set-cookie", "")
+
+
+def test_deletion_reaches_the_viewers_at_once(site: TestClient) -> None:
+    body = register(site, "Quentin")
+    gid = create(site, seats=["human", "human"])
+    site.post(f"/api/games/{gid}/join", json={"name": "x", "seat": 1},
+              headers=csrf(body["csrf"]))
+    with site.websocket_connect(f"/ws/games/{gid}") as ws:
+        assert ws.receive_json()["seats"][1]["name"] == "Quentin"
+        r = site.post("/api/account/delete", json={"password": PASSWORD},
+                      headers=csrf(body["csrf"]))
+        assert r.status_code == 200
+        assert ws.receive_json()["seats"][1]["name"] == DELETED_NAME

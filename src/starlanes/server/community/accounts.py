@@ -430,11 +430,17 @@ def router(community: Community, web: Path) -> APIRouter:
     async def delete(body: Deletion, acc: Writer) -> JSONResponse:
         """Delete the account (403 a wrong password): see :meth:`Accounts.delete`."""
         seats = await asyncio.to_thread(accounts.delete, acc, body.password)
+        changed = {}
         for game_id, seat in seats:
             live = service.games.get(game_id)
             if live is not None and seat < len(live.seats):
                 live.seats[seat].name = DELETED_NAME
-                live.version += 1
+                changed[game_id] = live
+        push = getattr(service, "_push", None)  # the viewers see the new name at once
+        for live in changed.values():
+            live.version += 1
+            if push is not None:
+                push(live)
         response = JSONResponse({"ok": True})
         clear_session_cookie(response)
         return response
