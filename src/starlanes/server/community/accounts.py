@@ -415,7 +415,9 @@ def router(community: Community, web: Path) -> APIRouter:
         request with a valid cookie)."""
         if acc is None:
             return {"account": None, "csrf": None}
-        found = accounts.sessions.lookup(request.cookies.get(SESSION_COOKIE))
+        # the dependency's look-up, kept on the request (else look again)
+        found = getattr(request.state, "account_lookup", None) or \
+            accounts.sessions.lookup(request.cookies.get(SESSION_COOKIE))
         return {"account": {"id": acc.id, "name": acc.name},
                 "csrf": found[1].csrf if found else None}
 
