@@ -28,11 +28,13 @@ Routes (the cookie is :mod:`.identity`'s; *CSRF* marks routes that need the sess
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse
@@ -73,6 +75,7 @@ Writer = Annotated[Account, Depends(writing_account)]
 """A route parameter: the logged-in account of a request with the CSRF header."""
 LoggedIn = Annotated[Account, Depends(account)]
 MaybeAccount = Annotated[Account | None, Depends(optional_account)]
+T = TypeVar("T")
 MAX_GAMES = 50
 """The most games :func:`account_games` lists."""
 
@@ -147,6 +150,9 @@ class Accounts:
         self.sessions = community.sessions
         self.hasher = hasher or PasswordHash((Argon2Hasher(),))
         self._dummy: tuple[PasswordHash, str] | None = None
+        self.gate = asyncio.Semaphore(max(2, os.cpu_count() or 2))
+        """Password checks running at once (each takes Argon2's 64 MiB and a core): more
+        wait their turn here, in the event loop, holding no worker thread."""
         config = community.config
         self.networks = config.proxy_networks()
         per_minute = config.limits.logins_per_minute
@@ -171,6 +177,12 @@ class Accounts:
                 raise refusal
 
     # -------------------------------------------------------------- passwords
+    async def in_thread(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` (something that hashes) in a worker thread, at most
+        :attr:`gate`'s number at once."""
+        async with self.gate:
+            return await asyncio.to_thread(call, *args)
+
     def dummy_hash(self) -> str:
         """A hash no password matches, checked for unknown names (same cost as a real one)."""
         if self._dummy is None or self._dummy[0] is not self.hasher:
@@ -385,7 +397,7 @@ def router(community: Community, web: Path) -> APIRouter:
         """Register and log in: 201 ``{account: {id, name}, csrf}`` with the cookie; 409 a
         taken name, 422 a refused name or password, 429 too many attempts."""
         await accounts.count_attempt(request)
-        acc_id, name = await asyncio.to_thread(accounts.register, body.name, body.password)
+        acc_id, name = await accounts.in_thread(accounts.register, body.name, body.password)
         answer = await asyncio.to_thread(accounts.log_in, acc_id, name,
                                          request.cookies.get(SESSION_COOKIE))
         return _answer(answer, request, 201)
@@ -395,7 +407,7 @@ def router(community: Community, web: Path) -> APIRouter:
         """Log in: ``{account: {id, name}, csrf}`` with the cookie; 401 a wrong name or
         password (the same words), 403 a suspended account, 429 too many attempts."""
         await accounts.count_attempt(request, body.name)
-        acc_id, name = await asyncio.to_thread(accounts.authenticate, body.name,
+        acc_id, name = await accounts.in_thread(accounts.authenticate, body.name,
                                                body.password)
         answer = await asyncio.to_thread(accounts.log_in, acc_id, name,
                                          request.cookies.get(SESSION_COOKIE))
@@ -425,13 +437,13 @@ def router(community: Community, web: Path) -> APIRouter:
     async def password(body: NewPassword,
                        acc: Writer) -> dict[str, Any]:
         """Change the password (403 a wrong current one); other sessions end."""
-        await asyncio.to_thread(accounts.change_password, acc, body.old, body.new)
+        await accounts.in_thread(accounts.change_password, acc, body.old, body.new)
         return {"ok": True}
 
     @r.post("/api/account/delete")
     async def delete(body: Deletion, acc: Writer) -> JSONResponse:
         """Delete the account (403 a wrong password): see :meth:`Accounts.delete`."""
-        seats = await asyncio.to_thread(accounts.delete, acc, body.password)
+        seats = await accounts.in_thread(accounts.delete, acc, body.password)
         changed = {}
         for game_id, seat in seats:
             live = service.games.get(game_id)
