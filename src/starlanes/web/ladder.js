@@ -36,16 +36,17 @@ async function lobbyPanel(box) {
         call("GET", `/api/ratings/${encodeURIComponent(game.id)}/bots`),
         call("GET", `/api/ratings/${encodeURIComponent(game.id)}?limit=50`),
       ]);
-      const botList = el("ul", { class: "ladder-bots" });
-      for (const bot of bots.bots) {
-        botList.append(el("li", { title: bot.help }, `${bot.name}: ${bot.rating}`));
-      }
-      section.append(el("p", { class: "muted" }, "Bots"), botList);
+      const botLine = el("p", { class: "ladder-bots" }, "Bots: ");
+      bots.bots.forEach((bot, i) => {
+        if (i) botLine.append(" · ");
+        botLine.append(el("span", { title: bot.help }, `${bot.name} ${bot.rating}`));
+      });
+      section.append(botLine);
       const players = board.leaderboard.filter((e) => !e.bot).slice(0, TOP_PLAYERS);
       if (players.length) {
         const list = el("ol", { class: "ladder-players" });
         for (const p of players) list.append(el("li", {}, who(p), ` ${ratingText(p)}`));
-        section.append(el("p", { class: "muted" }, "Best players"), list);
+        section.append(el("p", {}, "Best players:"), list);
       } else {
         section.append(el("p", { class: "muted" }, "No rated players yet."));
       }
@@ -76,6 +77,10 @@ async function leaderboardPage(root) {
         body.append(el("tr", { class: e.bot ? "ladder-bot" : "" },
           el("td", {}, String(e.rank)), el("td", {}, who(e)), el("td", {}, ratingText(e)),
           el("td", {}, String(e.games))));
+      }
+      if (!board.leaderboard.length) {
+        root.replaceChildren(el("p", { class: "muted" }, "Nobody is rated in this game yet."));
+        return;
       }
       root.replaceChildren(el("table", { id: "board" },
         el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "player"),
