@@ -77,6 +77,10 @@ def test_register_log_out_and_in(db_url: str) -> None:
         assert c.get("/api/account").json() == {"account": None, "csrf": None}
         r = c.post("/api/account/login", json={"name": "Ann_1", "password": "wrong password"})
         assert r.status_code == 401
+        for odd in ("Ann\x00_1", "Ann_1" + "x" * 30, "Ånn_1"):  # no such name; no 5xx
+            r = c.post("/api/account/login", json={"name": odd, "password": PASSWORD})
+            assert r.status_code == 401, r.text
+        assert c.get("/api/players/Ann%00_1").status_code == 404
         again = login(c, "ANN_1")  # any letter case logs in
         assert again["account"] == body["account"] and again["csrf"] != body["csrf"]
         assert c.get("/api/account").json()["account"]["name"] == "Ann_1"

@@ -190,6 +190,8 @@ class Accounts:
         return self._dummy[1]
 
     def _find(self, name: str) -> Found | None:
+        if not NAME.fullmatch(name):  # no account has it (and the database never sees it)
+            return None
         with self.store.session() as s:
             row = s.scalars(select(AccountRow)
                             .where(AccountRow.name_key == name_key(name))).first()

@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from ..errors import NotFound
 from ..store import GameRow, SeatRow
-from .accounts import MaybeAccount, account_games, game_title, last_moves, name_key
+from .accounts import NAME, MaybeAccount, account_games, game_title, last_moves, name_key
 from .models import AccountRow
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ RECENT = 10
 
 
 def _account(community: Community, name: str) -> tuple[int, str, str] | None:
-    if len(name) > 64:
+    if not NAME.fullmatch(name):
         return None
     with community.store.session() as s:
         row = s.scalars(select(AccountRow).where(AccountRow.name_key == name_key(name))).first()
