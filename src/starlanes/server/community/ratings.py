@@ -360,7 +360,11 @@ def _apply(s: Any, game: str, keys: Sequence[str], ranks: Sequence[int]) -> list
     """Rate one result inside the session ``s``: players' rows are updated (created at the
     starting values), bots' rows only read. Returns the changes per seat."""
     model = _model()
-    rows: dict[str, RatingRow | None] = {k: s.get(RatingRow, (k, game)) for k in set(keys)}
+    # players' rows locked in one order (PostgreSQL: another process rating a game of the
+    # same player waits; SQLite has one writer anyway); bots' rows are only read
+    rows: dict[str, RatingRow | None] = {
+        k: s.get(RatingRow, (k, game), with_for_update=not k.startswith("bot:"))
+        for k in sorted(set(keys))}
     teams = []
     for k in keys:
         r = rows[k]
