@@ -23,7 +23,7 @@ app.add_typer(ratings_app, name="ratings")
 @app.command()
 def ladder(
     games_ids: Annotated[list[str], typer.Argument(
-        metavar="GAME...", help="Game ids (see 'starlanes games').")],
+        metavar="GAME", help="Game ids (see 'starlanes games').")],
     games: Annotated[int, typer.Option(
         "--games", min=1, max=MAX_GAMES,
         help="Games per game id (a multiple of the number of bots keeps the seats "
