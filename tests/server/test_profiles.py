@@ -98,6 +98,18 @@ def site(tmp_path):
 
 
 # ---------------------------------------------------------------------- browser
+def axe_problems(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now (none without
+    axe-playwright-python)."""
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        return []
+    results = Axe().run(page)
+    return [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found")
 def test_register_in_the_lobby_and_open_the_profile(browser, tmp_path) -> None:
     expect = pytest.importorskip("playwright.sync_api").expect
@@ -110,6 +122,7 @@ def test_register_in_the_lobby_and_open_the_profile(browser, tmp_path) -> None:
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(server.url("/"))
         page.locator("#account-box summary").click()
+        assert axe_problems(page) == []  # the log-in form open
         page.fill("#account-form input[name=name]", "Rosa")
         page.fill("#account-form input[name=password]", PASSWORD)
         page.click("#account-register")
@@ -133,6 +146,7 @@ def test_register_in_the_lobby_and_open_the_profile(browser, tmp_path) -> None:
         page.reload()
         page.locator("#my-games-summary").click()
         expect(page.locator("#account-games li")).to_have_count(2)
+        assert axe_problems(page) == []  # the lobby with the account box and its menu open
         if LOBBY_SHOT:
             page.screenshot(path=LOBBY_SHOT)
         page.click("#account-profile")
@@ -142,6 +156,7 @@ def test_register_in_the_lobby_and_open_the_profile(browser, tmp_path) -> None:
                                                                     f"/replay?game={done}")
         expect(page.locator("#live-table tbody tr")).to_have_count(1)
         expect(page.locator("#settings-box")).to_be_visible()
+        assert axe_problems(page) == []
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "profile.png"), full_page=True)
         assert errors == []
