@@ -394,3 +394,16 @@ def test_deletion_reaches_the_viewers_at_once(site: TestClient) -> None:
                       headers=csrf(body["csrf"]))
         assert r.status_code == 200
         assert ws.receive_json()["seats"][1]["name"] == DELETED_NAME
+
+
+def test_password_guesses_through_a_session_are_limited_too(tmp_path) -> None:
+    with make_client(f"sqlite:///{tmp_path / 's.db'}", limits={"logins_per_minute": 3}) as c:
+        body = register(c, "Rex")  # one attempt from this address
+        wrong = {"old": "not the password", "new": "whatever 123"}
+        for status in (403, 403, 429):
+            r = c.post("/api/account/password", json=wrong, headers=csrf(body["csrf"]))
+            assert r.status_code == status, r.text
+        r = c.post("/api/account/delete", json={"password": PASSWORD},
+                   headers=csrf(body["csrf"]))
+        assert r.status_code == 429 and "Retry-After" in r.headers
+        assert c.get("/api/account").json()["account"]["name"] == "Rex"

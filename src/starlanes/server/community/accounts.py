@@ -43,7 +43,7 @@ from limits.aio.storage import MemoryStorage
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 
 from starlanes.engine import game_class
 
@@ -285,7 +285,7 @@ class Accounts:
                 select(SeatRow).where(SeatRow.account_id == acc.id))]
             s.execute(update(SeatRow).where(SeatRow.account_id == acc.id)
                       .values(name=DELETED_NAME))
-            s.execute(SessionRow.__table__.delete().where(SessionRow.account_id == acc.id))
+            s.execute(delete(SessionRow).where(SessionRow.account_id == acc.id))
         return seats
 
     def log_in(self, account_id: int, name: str, old_cookie: str | None) -> dict[str, Any]:
@@ -436,15 +436,18 @@ def router(community: Community, web: Path) -> APIRouter:
                 "csrf": found[1].csrf if found else None}
 
     @r.post("/api/account/password")
-    async def password(body: NewPassword,
-                       acc: Writer) -> dict[str, Any]:
-        """Change the password (403 a wrong current one); other sessions end."""
+    async def password(body: NewPassword, acc: Writer, request: Request) -> dict[str, Any]:
+        """Change the password (403 a wrong current one, 429 too many attempts: each counts
+        as a log-in); other sessions end."""
+        await accounts.count_attempt(request, acc.name)
         await accounts.in_thread(accounts.change_password, acc, body.old, body.new)
         return {"ok": True}
 
     @r.post("/api/account/delete")
-    async def delete(body: Deletion, acc: Writer) -> JSONResponse:
-        """Delete the account (403 a wrong password): see :meth:`Accounts.delete`."""
+    async def delete_account(body: Deletion, acc: Writer, request: Request) -> JSONResponse:
+        """Delete the account (403 a wrong password, 429 too many attempts: each counts as
+        a log-in): see :meth:`Accounts.delete`."""
+        await accounts.count_attempt(request, acc.name)
         seats = await accounts.in_thread(accounts.delete, acc, body.password)
         changed = {}
         for game_id, seat in seats:
