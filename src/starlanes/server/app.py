@@ -14,7 +14,8 @@ Routes (all under ``/api`` except the pages and the health checks):
 - ``GET /healthz`` alive; ``GET /readyz`` the database answers;
 - ``GET /api/games`` lobby; ``POST /api/games`` create; ``GET /api/catalogue`` games and
   their options, the bots and the content packs;
-- ``POST /api/games/{id}/join`` take a seat -> token and seat link;
+- ``POST /api/games/{id}/join`` take a seat -> token and seat link (for the logged-in
+  account with its ``X-CSRF-Token`` header: :mod:`.community.accounts`);
 - ``GET /api/games/{id}/view`` a seat's view (token) or the spectators' (none);
 - ``POST /api/games/{id}/actions`` ``{"seq": n, "action": notation}``;
 - ``POST /api/games/{id}/undo`` ``{"seq": n}``; ``POST /api/games/{id}/rematch`` (a seated
