@@ -163,6 +163,9 @@ def test_rated_game_updates_once(db_url) -> None:
         assert first["games"] == second["games"] == 1
         assert first["provisional"] and first["rating"] > second["rating"]
         assert first["mu"] > 25 > second["mu"]
+        board = ratings.leaderboard(GAME)  # the account join on this database too
+        assert [e["name"] for e in board if not e["bot"]] == ["Ann", "Bob"]
+        assert {e["name"] for e in board if e["bot"]} == {"random", "heuristic"}
         # the listener again, the start hook again, a direct second update: nothing moves
         async def listener_again() -> None:
             ratings.on_change(live)
