@@ -19,6 +19,7 @@ from starlanes.server.community.ratings import (
     Ratings,
     display,
     rated_options,
+    recompute_database,
 )
 
 from .conftest import test_config
@@ -241,7 +242,7 @@ def test_rated_option_set() -> None:
 
 
 # ---------------------------------------------------------------------- leaderboards
-def test_leaderboard_bots_and_recompute(app_client) -> None:
+def test_leaderboard_bots_and_recompute(app_client, sqlite_url) -> None:
     ratings = app_client.app.state.community.ratings
     ann, bob, cy = accounts(app_client, "Ann", "Bob", "Cy")
     results = [(ann, bob), (ann, cy), (bob, cy)]  # the first of each pair wins
@@ -284,6 +285,9 @@ def test_leaderboard_bots_and_recompute(app_client) -> None:
     assert ratings.recompute() == 3
     assert table(app_client) == incremental
     assert ratings.recompute(GAME) == 3 and ratings.recompute("rift-domination") == 0
+    assert table(app_client) == incremental
+    # what `starlanes ratings recompute --db URL` runs
+    assert recompute_database(sqlite_url, test_config()) == 3
     assert table(app_client) == incremental
 
 
