@@ -250,6 +250,15 @@ class Ratings:
         except (OSError, ValueError) as e:
             log.error("bot ladder not loaded: %s", e)
             return 0
+        for _attempt in range(3):  # processes starting together may insert a row at once
+            try:
+                return self._copy_ladder(ladder)
+            except StoreConflict:
+                continue
+        log.error("bot ladder not loaded: the rating rows kept changing under it")
+        return 0
+
+    def _copy_ladder(self, ladder: dict[str, Any]) -> int:
         specs = {b.name: b.spec for b in self.config.bots}
         n = 0
         with self._lock, self.store.session() as s:
