@@ -26,7 +26,8 @@ def loaded_after(code: str, modules: list[str]) -> dict[str, bool]:
 
 
 HEAVY = ["starlanes.analysis", "starlanes.analysis.odds", "starlanes.server", "scipy",
-         "numpy", "matplotlib", "uvicorn", "sqlalchemy", "rich.markdown", "rich.progress"]
+         "numpy", "matplotlib", "uvicorn", "sqlalchemy", "rich.markdown", "rich.progress",
+         "pydantic", "starlanes.terminal", "rich.table"]
 
 
 def test_the_command_imports_no_analysis_server_or_numerics() -> None:

@@ -11,12 +11,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from starlanes.cli.app import app
 from starlanes.engine import StarlanesError
-from starlanes.terminal import out, printable
 
 admin_app = typer.Typer(help="Chat reports and account suspensions on the game server.",
                         no_args_is_help=True)
@@ -41,6 +38,10 @@ def _store(db: str | None):  # noqa: ANN202 - the Store type is imported lazily
 
 
 def _cell(text: str, limit: int = 200) -> str:
+    from rich.markup import escape
+
+    from starlanes.terminal import printable
+
     return escape(printable(text, limit))
 
 
@@ -50,9 +51,11 @@ def reports(
     db: DbUrl = None,
 ) -> None:
     """List reported chat messages, oldest first (unhandled ones unless --all)."""
+    from rich.table import Table
     from sqlalchemy import select
 
     from starlanes.server.community.models import ChatRow, ReportRow
+    from starlanes.terminal import out
 
     store = _store(db)
     with store.session() as s:
@@ -85,6 +88,7 @@ def handled(
 ) -> None:
     """Mark a report as handled (it leaves the list)."""
     from starlanes.server.community.models import ReportRow
+    from starlanes.terminal import out
 
     with _store(db).session() as s:
         row = s.get(ReportRow, report_id)
@@ -97,6 +101,7 @@ def handled(
 def _suspend(name: str, db: str | None, suspended: bool) -> None:
     from starlanes.server.community.chat import find_account
     from starlanes.server.community.identity import Sessions
+    from starlanes.terminal import out, printable
 
     store = _store(db)
     with store.session() as s:

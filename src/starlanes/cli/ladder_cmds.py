@@ -9,12 +9,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from starlanes.cli.app import MAX_GAMES, MasterSeed, app, writable_file
 from starlanes.engine import BadOptionError
-from starlanes.terminal import err, out
 
 ratings_app = typer.Typer(help="Players' ratings on the game server.", no_args_is_help=True)
 app.add_typer(ratings_app, name="ratings")
@@ -43,9 +40,13 @@ def ladder(
     """Rate the server's catalogue bots against each other (a seat-balanced tournament per
     game, progress on stderr) and write their ratings into the ladder file the server loads
     at start."""
+    from rich.markup import escape
+    from rich.table import Table
+
     from starlanes.engine import game_class
     from starlanes.server.community.ladder import LADDER_FILE, run_ladder, write_ladder
     from starlanes.server.config import load_config
+    from starlanes.terminal import err, out
 
     path = out_path or LADDER_FILE
     writable_file(path, "--out file")
@@ -90,6 +91,7 @@ def ratings_recompute(
     from starlanes.server.community.ratings import recompute_database
     from starlanes.server.config import load_config
     from starlanes.server.store import database_url
+    from starlanes.terminal import out
 
     if game is not None:
         from starlanes.engine import game_class
