@@ -1,10 +1,13 @@
 """A heuristic bot for Rift Domination that plays with purpose.
 
-It expands (carries troops to the nearest planet it does not hold and lands, on a neutral
-planet only with more ground units than its garrison), builds mines for income, recruits
-carriers with infantry and then warships, plays helpful OCC-cards at once (also in the
-windows between other seats' turns), attacks fleets it outguns (each battle won is 1 VP) and avoids fleets that outgun it,
-and in battle focuses fire on damaged and valuable targets and retreats when outmatched.
+It expands (carries troops to the nearest planet it does not hold, the huge central planets
+counted several steps nearer, and lands, on a neutral planet only with more ground units than
+its garrison), builds mines for income and fortifies the centre it holds, unlocks and saves
+for a flagship, recruits carriers with infantry and then a mix of warships, plays helpful
+OCC-cards at once (also in the windows between other seats' turns), attacks fleets it outguns
+(each battle won is 1 VP) and avoids fleets that outgun it, and in battle focuses fire on
+damaged and valuable targets and retreats when outmatched. The longer-range weights are in
+:mod:`.heuristic_plans`.
 It reads only what its seat may see (public board and its own hand).
 """
 
@@ -37,6 +40,17 @@ from .actions import (
     Resolve,
     Sacrifice,
     Unlock,
+)
+from .heuristic_plans import (
+    FLAGSHIP,
+    build_score,
+    centre_offsets,
+    flagship_count,
+    owned_kinds,
+    pick_warship,
+    saving_for_flagship,
+    unlock_score,
+    weighted_field,
 )
 from .occ import effect_of
 from .state import RiftState
@@ -137,9 +151,20 @@ class HeuristicAgent:
     # ------------------------------------------------------------------ cards
     def _good_card(self, s: RiftState, seat: int, legal: list[Action]) -> Action | None:
         cards = s.content.cards
+        ids = s.board.planet_ids
+        upgrades = [a for a in legal if isinstance(a, PlayCard) and a.target
+                    and effect_of(cards[a.card])[0] == "free_upgrade"]
+        if upgrades:  # the free upgrade where it is worth most
+            def worth(a: PlayCard) -> tuple[float, str]:
+                planet, up = a.target.split(":")
+                return (build_score(s, seat, up, ids.index(planet)), a.target)
+
+            return max(upgrades, key=worth)
         for a in legal:
             if isinstance(a, PlayCard):
                 kind, _ = effect_of(cards[a.card])
+                if kind == "extra_mp" and s.phase == "move" and not s.battle:
+                    return a  # +1 movement for the whole turn's moves
                 if kind in GOOD_NOW:
                     if kind in ("steal_resources", "drain_income", "discard_cards"):
                         target = int(a.target[1:])
@@ -154,22 +179,16 @@ class HeuristicAgent:
         ids = s.board.planet_ids
         builds = [a for a in legal if isinstance(a, Build)]
         reserve = 6 if s.round > 2 else 0
+        if saving_for_flagship(s, seat):
+            reserve = max(reserve, s.stats[seat][FLAGSHIP].cost)
         best = None
         best_score = 0.0
         for a in builds:
             p = ids.index(a.planet)
             cost = s.content.upgrades[a.upgrade].cost
-            if s.resources[seat] - cost < reserve:
+            score = build_score(s, seat, a.upgrade, p)
+            if s.resources[seat] - cost < reserve and score < 10.0:
                 continue
-            ups = s.planet_upgrades[p]
-            if a.upgrade == "mine":
-                score = 3.0 + (2.0 if s.tile_kind[p] == "harvester" and "mine" in ups else 0.0)
-            elif a.upgrade == "military_base" and not s.military_bases(seat):
-                score = 10.0
-            elif a.upgrade == "trading_outpost":
-                score = 1.0 if s.round < 8 else 0.0
-            else:
-                score = 0.0
             if score > best_score:
                 best, best_score = a, score
         return best if best is not None else Done()
@@ -184,20 +203,34 @@ class HeuristicAgent:
         capacity = sum(stats[u.kind].capacity for u in mine)
         troops = sum(1 for u in mine if stats[u.kind].ground and not u.landed)
         kinds = {a.unit for a in recruits}
+        have = owned_kinds(s, seat)
         want = None
-        if troops < 2 + capacity // 3:
-            for k in ("infantry", "engineer"):
+        if FLAGSHIP in kinds and flagship_count(s, seat) < 2:
+            want = FLAGSHIP
+        elif saving_for_flagship(s, seat) and troops >= 2:
+            return EndTurn()  # keep the resources for the flagship
+        if want is None and troops < 2 + capacity // 3:
+            # one engineer (repairs buildings) among the infantry, else infantry
+            order = ("engineer", "infantry") if "engineer" not in have else ("infantry",
+                                                                              "engineer")
+            for k in order:
                 if k in kinds:
                     want = k
                     break
+        if (want is None and "diplomat" in kinds and "diplomat" not in have
+                and self._civilized_open(s)):
+            want = "diplomat"  # negotiates for civilized planets
         if want is None and capacity < troops + 4:
-            carriers = [k for k in kinds if stats[k].capacity > 0 and stats[k].used_capacity == 0]
+            carriers = [k for k in kinds if stats[k].capacity > 0 and stats[k].used_capacity == 0
+                        and k != FLAGSHIP]
             if carriers:
                 want = min(carriers, key=lambda k: stats[k].cost)
         if want is None:
-            ships = [k for k in kinds if stats[k].used_capacity == 0 and stats[k].mp > 0]
-            if ships:
-                want = max(ships, key=lambda k: (unit_power(s, seat, k) / stats[k].cost, k))
+            want = pick_warship(s, seat, kinds, self.rng)
+        fillers = [k for k in ("fighter", "kamikaze_drone") if k in kinds]
+        if want is None and fillers and capacity > troops + 2:
+            # spare carrier room when no warship is affordable: the rarer carried craft
+            want = min(fillers, key=lambda k: (sum(1 for u in mine if u.kind == k), k))
         if want is None:
             return EndTurn()
         choices = [a for a in recruits if a.unit == want]
@@ -223,7 +256,8 @@ class HeuristicAgent:
         moves = [a for a in legal if isinstance(a, Move) and not a.unit]
         if not moves:
             return Done()
-        dist_troop = self._distance_field(s, self._troop_goals(s, seat))
+        troop_goals = self._troop_goals(s, seat)
+        dist_troop = weighted_field(s, centre_offsets(s, seat, troop_goals))
         dist_pick = self._distance_field(s, self._pickup_goals(s, seat))
         dist_war = self._distance_field(s, self._war_goals(s, seat))
         stats = s.stats[seat]
@@ -271,6 +305,11 @@ class HeuristicAgent:
                        and stats[u.kind].capacity > 0 for u in s.units.values()):
                     return a
         return Done()
+
+    def _civilized_open(self, s: RiftState) -> bool:
+        """True if some in-play civilized planet is still neutral (diplomat work)."""
+        return any(s.planet_owner[p] < 0 and s.tile_kind[p] == "civilized"
+                   for p in s.board.in_play_planets)
 
     def _beats_garrison(self, s: RiftState, seat: int, p: int) -> bool:
         """True if landing now leaves units standing after the planet's garrison."""
@@ -367,13 +406,15 @@ class HeuristicAgent:
         if kind == "unlock":
             return max(
                 (a for a in legal if isinstance(a, Unlock)),
-                key=lambda a: (unit_power(s, seat, a.unit) / s.stats[seat][a.unit].cost, a.unit),
+                key=lambda a: (unlock_score(s, seat, a.unit, self.rng), a.unit),
             )
         if kind == "free_upgrade":
-            for want in ("mine", "military_base", "trading_outpost"):
-                for a in legal:
-                    if isinstance(a, FreeUpgrade) and a.upgrade == want:
-                        return a
+            planet = s.stack[-1].data[0]
+            ups = s.content.upgrades
+            frees = [a for a in legal if isinstance(a, FreeUpgrade) and a.upgrade in ups]
+            if frees:  # the most useful one, else the dearest
+                return max(frees, key=lambda a: (
+                    build_score(s, seat, a.upgrade, planet), ups[a.upgrade].cost, a.upgrade))
             return legal[0]
         if kind == "join":
             for a in legal:

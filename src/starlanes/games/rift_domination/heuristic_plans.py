@@ -1,0 +1,163 @@
+"""Longer-range plans of the Rift Domination heuristic bot (used by :mod:`.heuristic`).
+
+The greedy bot knew only the nearest planet and the cheapest strength per resource, so it
+never unlocked or saved for a flagship, rarely reached the huge central planets and built
+nothing but mines. This module holds what it now weighs:
+
+- **the centre** (SPECIAL PLANETS, RD-SPC-*): a huge planet is worth ``huge_planet_vp`` (4)
+  plus the central system's VP, so troop fleets treat it as :data:`CENTRE_PULL` steps nearer
+  than it is (:func:`weighted_field`), and the planet, once held, gets a military base,
+  artillery and a shield generator in its four slots (:func:`build_score`);
+- **the flagship** (unit card, cost 13): unlocked first when a system is gained
+  (:func:`unlock_score`), then saved for (:func:`saving_for_flagship`): the bot keeps its
+  resources until it can pay for one;
+- **a mixed fleet**: warships are valued by strength per resource plus what their skills do
+  (:data:`SKILL_VALUE`), with a bonus for a kind the seat does not field yet;
+- **upgrades that pay**: one trading outpost early, a warp on the centre, military bases
+  where troops are needed.
+
+Every function reads only what the seat may see (the public board, its own resources).
+Weights are the bot's own tuning, not game content.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+
+from .state import RiftState
+
+#: Troop fleets treat a huge planet this many movement points nearer than it is (its 4 VP
+#: and the system VP are worth several ordinary planets).
+CENTRE_PULL = 5
+#: Strength points a unit skill adds to :func:`ship_value` (LP, shields and 1.5 per die).
+SKILL_VALUE = {
+    "overload": 3.0, "repair_rush": 3.0, "rocket_barrage": 2.5, "taunt": 2.0,
+    "defensive_ring": 2.0, "bombardment": 1.5, "bombardment_2": 2.5, "kamikaze": 1.5,
+    "negotiate": 0.0, "repair_bldg": 1.0,
+}
+#: Bonus factor on the value of a warship kind the seat has none of.
+NEW_KIND_BONUS = 1.3
+#: Random spread of the warship and unlock choices (a fraction of the value), so that
+#: fleets and unlocks differ from game to game among kinds of similar worth.
+RECRUIT_SPREAD = 0.35
+UNLOCK_SPREAD = 0.6
+FLAGSHIP = "flagship"
+
+
+def huge_planets(s: RiftState) -> list[int]:
+    """Indices of the in-play huge central planets (two on the printed board)."""
+    b = s.board
+    return [p for p in b.in_play_planets if b.planet_huge[p]]
+
+
+def weighted_field(s: RiftState, goals: dict[int, int]) -> dict[int, int]:
+    """Movement distance to the nearest goal, where goal point ``g`` starts at
+    ``goals[g]`` (0 for an ordinary goal, ``-CENTRE_PULL`` for the centre). Shape: point
+    index -> steps (may be negative); points that reach no goal are absent."""
+    nb = s.board.neighbors
+    dist: dict[int, int] = {}
+    heap = [(d, g) for g, d in goals.items()]
+    heapq.heapify(heap)
+    while heap:
+        d, p = heapq.heappop(heap)
+        if p in dist:
+            continue
+        dist[p] = d
+        for n in nb[p]:
+            if n not in dist:
+                heapq.heappush(heap, (d + 1, n))
+    return dist
+
+
+def centre_offsets(s: RiftState, seat: int, points: list[int]) -> dict[int, int]:
+    """``points`` as goals of :func:`weighted_field`, the points of huge planets the seat
+    does not hold pulled :data:`CENTRE_PULL` nearer."""
+    b = s.board
+    centre = {b.planet_point[p] for p in huge_planets(s) if s.planet_owner[p] != seat}
+    return {g: (-CENTRE_PULL if g in centre else 0) for g in points}
+
+
+def ship_value(s: RiftState, seat: int, kind: str) -> float:
+    """Battle strength of one unit of ``kind`` for ``seat``: LP + shields + 1.5 a weapon
+    die + :data:`SKILL_VALUE` of its skills + 1 a movement point above 2 (strength points,
+    not resources)."""
+    st = s.stats[seat][kind]
+    skills = s.content.units[kind].skills if kind in s.content.units else ()
+    return (st.lp + st.shields + 1.5 * (st.close + st.mid + st.long)
+            + sum(SKILL_VALUE.get(k, 1.0) for k in skills) + max(0, st.mp - 2))
+
+
+def owned_kinds(s: RiftState, seat: int) -> set[str]:
+    return {u.kind for u in s.units.values() if u.owner == seat}
+
+
+def pick_warship(s: RiftState, seat: int, kinds: set[str], rng: random.Random) -> str | None:
+    """The warship kind to recruit among ``kinds`` (self-propelled, carried by nobody):
+    best :func:`ship_value` per resource, a kind the seat does not field yet
+    x :data:`NEW_KIND_BONUS`, times a random factor of up to 1 + :data:`RECRUIT_SPREAD`;
+    None if there is none."""
+    stats = s.stats[seat]
+    ships = [k for k in kinds if stats[k].used_capacity == 0 and stats[k].mp > 0
+             and k != FLAGSHIP]
+    if not ships:
+        return None
+    have = owned_kinds(s, seat)
+
+    def value(k: str) -> tuple[float, str]:
+        v = ship_value(s, seat, k) / max(1, stats[k].cost)
+        v *= (NEW_KIND_BONUS if k not in have else 1.0) * (1.0 + RECRUIT_SPREAD * rng.random())
+        return (v, k)
+
+    return max(sorted(ships), key=value)
+
+
+def unlock_score(s: RiftState, seat: int, kind: str, rng: random.Random) -> float:
+    """How much ``seat`` wants to unlock ``kind`` after gaining a system (RD-SYS-03): the
+    flagship first; then warships by :func:`ship_value` per resource times a random factor
+    of up to 1 + :data:`UNLOCK_SPREAD` (so that games differ in their second unlock); ground
+    and carried units at half value."""
+    stats = s.stats[seat][kind]
+    if kind == FLAGSHIP:
+        return 100.0
+    base = ship_value(s, seat, kind) / max(1, stats.cost)
+    if stats.used_capacity > 0 or stats.mp == 0:
+        base *= 0.5
+    return base * (1.0 + UNLOCK_SPREAD * rng.random())
+
+
+def flagship_count(s: RiftState, seat: int) -> int:
+    return sum(1 for u in s.units.values() if u.owner == seat and u.kind == FLAGSHIP)
+
+
+def saving_for_flagship(s: RiftState, seat: int) -> bool:
+    """True while ``seat`` may recruit a flagship, holds fewer than two, has a military base
+    and can pay for one within two rounds of income: it then keeps its resources."""
+    if FLAGSHIP not in s.roster[seat] or not s.military_bases(seat):
+        return False
+    if flagship_count(s, seat) >= 2:
+        return False
+    cost = s.stats[seat][FLAGSHIP].cost
+    return s.resources[seat] + 2 * max(0, s.income[seat]) >= cost
+
+
+def build_score(s: RiftState, seat: int, upgrade: str, p: int) -> float:
+    """What building ``upgrade`` on planet ``p`` is worth to ``seat`` this turn (0: not
+    worth it). Mines first (income), then on a huge planet a military base, artillery, a
+    shield generator and a warp to hold its 4 VP; one trading outpost early."""
+    ups = s.planet_upgrades[p]
+    huge = s.board.planet_huge[p]
+    if upgrade == "mine":
+        bonus = 2.0 if s.tile_kind[p] == "harvester" and "mine" in ups else 0.0
+        return 3.0 + bonus - (1.5 if huge else 0.0)
+    if upgrade == "military_base":
+        if not s.military_bases(seat):
+            return 10.0
+        return 4.0 if huge else 0.0
+    if upgrade == "trading_outpost":
+        held = any(s.planet_owner[q] == seat and "trading_outpost" in s.planet_upgrades[q]
+                   for q in s.board.in_play_planets)
+        return 3.5 if not held and s.round < 6 else 0.0
+    if not huge:
+        return 0.0
+    return {"artillery": 3.2, "shield_generator": 2.8, "warp": 2.0}.get(upgrade, 0.0)
