@@ -3,10 +3,10 @@
 It allocates points sensibly (Engages its most valuable units first, then arms heavy
 weapons, charges variplaz and EMFs, repairs), builds a fleet (terrain until its production
 can feed its ships, then the strongest ships and bases the command limit allows, refits and
-crew on them), plays harmful cards on the most threatening opponent, focuses fire (kills
-it can make first, no overkill, the Sector HQ as soon as it is open, terrain with spare
-heavy weapons, and, when no ship can be killed this turn, the terrain it can destroy, power
-first, to wear down a guard that outlasts one allocation a turn) and protects its HQ
+crew on them), plays harmful cards on the most threatening opponent, focuses fire (the
+Sector HQ as soon as it is open, kills it can make first, no overkill, terrain only where
+its heavy weapons destroy it, power first, and, when nothing can be killed, the weakest
+guard, since damage that destroys nothing is regenerated and repaired) and protects its HQ
 (reacts to fire while damage is left to stop, screens its HQ). It reads only
 what its seat may see: the cards in play, its own hand and reserve.
 """
@@ -216,15 +216,17 @@ class HeuristicAgent:
         return e, sp, x
 
     def _fire(self, s: GEState, legal: list[Action], me: int) -> Action | None:
+        """Pick the next fire target (phase 4a). Only kills last: shields regenerate, a
+        Mechad field is rebuilt and repair points mend ships and terrain every turn, so
+        damage that destroys nothing is mostly undone before it counts. So: an open Sector
+        HQ first; then the ship, dragon or base the fleet can destroy now; terrain only if
+        the heavy weapons can destroy it (power first); otherwise the weakest guard, the
+        last guard of an HQ before the others (docs/balance/galactic-empires-standard-
+        endings.md)."""
         src = weapon_sources(s, me)
         power = sum(s.units[i].charge if sym == "V" else 1 for i, _, sym in src if sym != "X")
-        heavy = any(sym in HEAVY and sym != "X" for _, _, sym in src)
         hpower = sum(s.units[i].charge if sym == "V" else 1
                      for i, _, sym in src if sym in HEAVY and sym != "X")
-        # No ship to kill this turn: a guard whose shields, field and repairs outlast one
-        # allocation a turn is worn down through the terrain that feeds it instead.
-        siege = not any(a.kind == "aim" and not is_hq(a.a) and s.card(a.a).type in "SD"
-                        and hp_left(s, a.a) <= power for a in legal)
         best = None
         for a in legal:
             if a.kind == "distort":
@@ -238,16 +240,20 @@ class HeuristicAgent:
                     c = s.card(t)
                     left = hp_left(s, t)
                     if c.type in "SD":
-                        v = (400 if left <= power else 120) - left + _value(s, t)
+                        if left <= power:
+                            v = 400 - left + _value(s, t)
+                        else:  # no kill: the weakest, and the last guard of an HQ first
+                            last = len(ships_of(s, s.units[t].owner)) == 1
+                            v = 120 - 3 * left + (20 if last else 0)
                     elif c.type == "M":
                         v = 250 if s.units[t].against == me else 0
                     elif c.type == "B":
                         v = (300 if left <= power else 100) - left
                     elif c.type == "T":
-                        v = 150 - 3 * left if heavy else 0
-                        if heavy and siege and left <= hpower:
+                        v = 0  # damage on terrain it cannot destroy is repaired
+                        if left <= hpower:
                             g = c.generates
-                            v = 360 + 5 * (g.energy + g.economy) + g.supply
+                            v = 150 + 5 * (g.energy + g.economy) + g.supply
                     else:
                         v = 140
             else:
@@ -263,7 +269,7 @@ class HeuristicAgent:
         allocated = 0
         for i, j in s.picks:
             allocated += s.units[i].charge if slots(s, i)[j] == "V" else 1
-        need = 10 ** 6 if is_hq(t) else hp_left(s, t) + 1
+        need = 10 ** 6 if is_hq(t) else hp_left(s, t)  # destroyed at hp_left
         commit = next((a for a in legal if a.kind == "commit"), None)
         if allocated >= need and commit is not None:
             return commit
