@@ -245,7 +245,7 @@ def encode(state: GEState, seat: int) -> Any:
     # 5. units
     if s.units:
         _units(s, seat, lay, keys, vals, target, firers)
-    out[keys] = vals
+    out[np.fromiter(keys, np.intp, len(keys))] = np.fromiter(vals, np.float32, len(vals))
     return out
 
 

@@ -42,6 +42,7 @@ fight is open). Layout, in order (docs/research.md lists the same):
 from __future__ import annotations
 
 from itertools import compress
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from starlanes.engine.game import per_content
@@ -140,7 +141,11 @@ class _Layout:
                 "ships": ships,
                 "seen": self._table(q + 36 + 2 * nt + len(self.labels), nc),
                 "claims": q + 36 + 2 * nt + len(self.labels) + nc,
+                "numbers": (q + 1, q + 2, q + 3, q + 4, q + 5, q + 31, q + 32, q + 33,
+                            q + 34, q + 35),
             })
+        #: per seat slot, the last seat part encoded there (see ``encode``)
+        self.seat_cache: list[Any] = [None] * SLOTS
 
     def _table(self, start: int, count: int, step: int = 1) -> tuple[int, ...]:
         return (*range(start, start + count * step, step), self.trash)
@@ -207,21 +212,21 @@ def encode(state: IAState, seat: int) -> Any:
         _decision(lay, top, slot, f, nx, nv)
     # 3. seats
     owner = s.tech_owner
+    cache = lay.seat_cache
     for i in range(n):
-        tab = lay.seat[slot[i]]
-        q = tab["at"]
-        flag(q)
-        nx.extend((q + 1, q + 2, q + 3, q + 4, q + 5, q + 31, q + 32, q + 33, q + 34, q + 35))
-        r, m, st = s.res[i], s.medals[i], s.stats[i]
-        nv.extend((r[0], r[1], r[2], r[3], len(s.hands[i]), m[0], m[1], st[0], st[1], st[2]))
-        f.extend(map(tab["tokens"].__getitem__, s.tokens[i]))
+        o = slot[i]
+        tab = lay.seat[o]
         known = s.known[i]
+        parts = (s.res[i], s.hands[i], s.medals[i], s.stats[i], s.tokens[i], known, s.ships[i])
+        got = cache[o]
+        if got is None or not all(map(is_, got[0], parts)):
+            got = cache[o] = (parts, *_seat_part(tab, parts))
+        f.extend(got[1])
+        nx.extend(tab["numbers"])
+        nv.extend(got[2])
         if known:
-            f.extend(map(tab["known"].__getitem__, known))
             owned = tab["owned"]
             f.extend([owned[t] for t in known if owner[t] == i])
-        if s.ships[i]:
-            f.extend(map(tab["ships"].__getitem__, s.ships[i]))
         if i != seat and s.seen_cards:
             seen = tab["seen"]
             f.extend([seen[x] for v, h, x in s.seen_cards if v == seat and h == i])
@@ -259,9 +264,23 @@ def encode(state: IAState, seat: int) -> Any:
     # 10. combat
     if s.combat is not None:
         _combat(lay, s.combat, seat, slot, f, nx, nv)
-    out = np.bincount(f, minlength=lay.size + 1)[:lay.size].astype(np.float32)
-    out[nx] = nv
+    out = np.bincount(np.array(f, dtype=np.intp), minlength=lay.size + 1)[:lay.size].astype(
+        np.float32)
+    out[np.array(nx, dtype=np.intp)] = np.array(nv, dtype=np.float32)
     return out
+
+
+def _seat_part(tab: dict[str, Any], parts: tuple) -> tuple[list[int], tuple]:
+    """Section 3's counted positions (all but owned techs) and number values of one seat
+    slot ``tab`` from the seat's ``(res, hand, medals, stats, tokens, known, ships)``
+    (tuples the state replaces, never changes: ``encode`` keeps the answer while they are
+    the same objects)."""
+    r, hand, m, st, tokens, known, ships = parts
+    f = [tab["at"]]
+    f.extend(map(tab["tokens"].__getitem__, tokens))
+    f.extend(map(tab["known"].__getitem__, known))
+    f.extend(map(tab["ships"].__getitem__, ships))
+    return f, (r[0], r[1], r[2], r[3], len(hand), m[0], m[1], st[0], st[1], st[2])
 
 
 def _decision(lay: _Layout, d: Any, slot: list[int], f: list[int], nx: list[int],
