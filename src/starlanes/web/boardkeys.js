@@ -1,14 +1,32 @@
 // The board from the keyboard: the board's clickable objects form one tab stop (a roving
-// tabindex); the arrow keys move to the nearest object in that direction, Home and End to
-// the first and last, Enter or Space does what a click does (shows the object's actions)
-// and then moves to the first of them. Every object gets a button role and a label naming
-// it and its state (its <title> or its text) unless its module gave one.
+// tabindex); the arrow keys move to the nearest object in that direction (by the objects'
+// on-screen centres), Home and End to the first and last, Enter or Space does what a click
+// does (shows the object's actions) and then moves to the first of them; Escape (the
+// table's shortcut) clears the selection and the focus stays on the object. Every object
+// gets a button role and a label naming it and its state (its <title> or its text) unless
+// its module gave one.
+//
+// The objects: elements carrying one of OBJECT_ATTRS (the attributes that name a board
+// object by the word the notation uses for it), NAV_ATTRS (clickable things that name no
+// single object: a unit chip, a "+3 more" chip, a move button of a list) and the board's
+// <button>s. A game module that draws another clickable thing marks it with data-object.
 export const OBJECT_ATTRS = ["data-ship", "data-sector", "data-planet", "data-point", "data-card", "data-track", "data-seat-hq"];
-const SELECTOR = OBJECT_ATTRS.map((a) => `[${a}]`).join(",");
+const NAV_ATTRS = ["data-unit", "data-object"];
+export const NAV_SELECTOR = [...OBJECT_ATTRS, ...NAV_ATTRS].map((a) => `[${a}]`).join(",") + ",button";
+const KEY_ATTRS = [...OBJECT_ATTRS, ...NAV_ATTRS, "data-at", "data-notation", "id"];
 
-function keyOf(node) {
-  for (const a of OBJECT_ATTRS) if (node.hasAttribute(a)) return `[${a}="${CSS.escape(node.getAttribute(a))}"]`;
-  return null;
+// Which object a node is, so that the same one is found again after a redraw: a selector
+// of its naming attributes and its index among the nodes it matches.
+function keyOf(board, node) {
+  const attrs = KEY_ATTRS.filter((a) => node.hasAttribute(a)).map((a) => `[${a}="${CSS.escape(node.getAttribute(a))}"]`);
+  const sel = `${CSS.escape(node.localName)}${attrs.join("")}`;
+  return { sel, index: [...board.querySelectorAll(sel)].indexOf(node) };
+}
+
+function find(board, key) {
+  if (!key) return null;
+  const all = board.querySelectorAll(key.sel);
+  return all[Math.max(0, key.index)] ?? all[0] ?? null;
 }
 
 function labelOf(node) {
@@ -17,79 +35,108 @@ function labelOf(node) {
   return text.slice(0, 240);
 }
 
+function centre(node) {
+  const r = node.getBoundingClientRect();
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+}
+
+// The object an arrow key leads to from `from` among `list` (in document order): the
+// nearest centre on that side, a step sideways costing 2.5 times a step forwards. Objects
+// whose centres coincide with `from`'s (within a pixel) are ordered as the document is:
+// right and down go to the next of them, left and up to the previous.
+export function nearest(from, list, key) {
+  const a = centre(from);
+  const at = list.indexOf(from);
+  const forwards = key === "ArrowRight" || key === "ArrowDown";
+  let best = null;
+  let bestScore = Infinity;
+  list.forEach((n, i) => {
+    if (n === from) return;
+    const b = centre(n);
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    let score;
+    if (Math.abs(dx) <= 1 && Math.abs(dy) <= 1) {
+      if (forwards ? i < at : i > at) return;
+      score = Math.abs(i - at) * 1e-3; // the neighbour in document order first
+    } else {
+      const along = { ArrowRight: dx, ArrowLeft: -dx, ArrowDown: dy, ArrowUp: -dy }[key];
+      const across = key === "ArrowRight" || key === "ArrowLeft" ? Math.abs(dy) : Math.abs(dx);
+      if (along <= 1) return;
+      score = along + 2.5 * across;
+    }
+    if (score < bestScore) {
+      bestScore = score;
+      best = n;
+    }
+  });
+  return best;
+}
+
+// board: the element the game module draws into. onOpen runs after Enter or Space clicked
+// an object. Returns { enhance, focus }: enhance() after every draw, focus() to come back.
 export function boardKeys(board, { onOpen } = {}) {
   let current = null;
-  const objects = () => [...board.querySelectorAll(SELECTOR)].filter((n) => n.getClientRects().length);
+  let inside = false; // the focus was last on the board (a redraw removes the focused node)
+  const objects = () => [...board.querySelectorAll(NAV_SELECTOR)].filter((n) => n.getClientRects().length);
 
   function mark(node, focus) {
     for (const n of board.querySelectorAll("[tabindex='0']")) if (n !== node) n.setAttribute("tabindex", "-1");
     if (!node) return;
     node.setAttribute("tabindex", "0");
-    current = keyOf(node);
+    current = keyOf(board, node);
     if (focus) node.focus({ preventScroll: false });
   }
 
   // After each draw: roles, labels, one tab stop; focus comes back to the same object when
   // the board had it.
   function enhance() {
-    const had = board.contains(document.activeElement) || board.dataset.hadFocus === "1";
+    const lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
+    const had = board.contains(document.activeElement) || board.dataset.hadFocus === "1" || (inside && lost);
     board.dataset.hadFocus = "";
     const list = objects();
     for (const n of list) {
       n.setAttribute("tabindex", "-1");
       if (!n.getAttribute("role") && n.tagName.toLowerCase() !== "button") n.setAttribute("role", "button");
-      if (!n.getAttribute("aria-label")) n.setAttribute("aria-label", labelOf(n));
+      if (!n.getAttribute("aria-label") && n.tagName.toLowerCase() !== "button") n.setAttribute("aria-label", labelOf(n));
       if (n.classList.contains("selected")) n.setAttribute("aria-pressed", "true");
     }
-    const again = current ? board.querySelector(current) : null;
+    const again = find(board, current);
     mark(again && list.includes(again) ? again : list[0], had);
   }
 
-  function nearest(from, key) {
-    const list = objects().filter((n) => n !== from);
-    const a = from.getBoundingClientRect();
-    const ax = a.left + a.width / 2;
-    const ay = a.top + a.height / 2;
-    let best = null;
-    let bestScore = Infinity;
-    for (const n of list) {
-      const b = n.getBoundingClientRect();
-      const dx = b.left + b.width / 2 - ax;
-      const dy = b.top + b.height / 2 - ay;
-      const along = { ArrowRight: dx, ArrowLeft: -dx, ArrowDown: dy, ArrowUp: -dy }[key];
-      const across = key === "ArrowRight" || key === "ArrowLeft" ? Math.abs(dy) : Math.abs(dx);
-      if (along <= 1) continue;
-      const score = along + 2.5 * across;
-      if (score < bestScore) {
-        bestScore = score;
-        best = n;
-      }
-    }
-    return best;
-  }
-
   board.addEventListener("keydown", (e) => {
-    const node = e.target.closest?.(SELECTOR);
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const node = e.target.closest?.(NAV_SELECTOR);
     if (!node || !board.contains(node)) return;
     if (e.key.startsWith("Arrow")) {
       e.preventDefault();
-      const next = nearest(node, e.key);
+      const next = nearest(node, objects(), e.key);
       if (next) mark(next, true);
     } else if (e.key === "Home" || e.key === "End") {
       e.preventDefault();
       const list = objects();
       mark(e.key === "Home" ? list[0] : list[list.length - 1], true);
     } else if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      current = keyOf(node);
+      current = keyOf(board, node);
       board.dataset.hadFocus = "1";
+      if (node.localName === "button") {
+        // a button clicks itself: on this key press for Enter, on the key's release for Space
+        if (e.key === "Enter") setTimeout(() => onOpen?.(), 0);
+        else node.addEventListener("keyup", () => setTimeout(() => onOpen?.(), 0), { once: true });
+        return;
+      }
+      e.preventDefault();
       node.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
       onOpen?.();
     }
   });
-  board.addEventListener("focusin", (e) => {
-    const node = e.target.closest?.(SELECTOR);
-    if (node) current = keyOf(node);
+  document.addEventListener("focusin", (e) => {
+    inside = board.contains(e.target);
+    const node = inside ? e.target.closest?.(NAV_SELECTOR) : null;
+    if (node) current = keyOf(board, node);
   });
-  return { enhance, focus: () => { const n = current && board.querySelector(current); if (n) n.focus(); else objects()[0]?.focus(); } };
+  // a click elsewhere takes the board's claim on the focus away, even on plain text
+  document.addEventListener("mousedown", (e) => { if (!board.contains(e.target)) inside = false; });
+  return { enhance, focus: () => { const n = find(board, current); if (n) n.focus(); else objects()[0]?.focus(); } };
 }

@@ -206,8 +206,8 @@ function orderPicker(view, ctx) {
     };
     const [ship, dmg] = label.split("/");
     list.append(el("li", { "data-order": label }, `${named(ctx, "ships", ship)}${dmg ? ` (${dmg} damage)` : ""} `,
-      el("button", { type: "button", class: "small", "aria-label": "earlier", onclick: move(-1) }, "\u2191"),
-      el("button", { type: "button", class: "small", "aria-label": "later", onclick: move(1) }, "\u2193")));
+      el("button", { type: "button", class: "small", "aria-label": "earlier", "data-object": `earlier:${i}`, onclick: move(-1) }, "\u2191"),
+      el("button", { type: "button", class: "small", "aria-label": "later", "data-object": `later:${i}`, onclick: move(1) }, "\u2193")));
   });
   return el("div", { class: "ia-order-box" }, el("p", {}, el("strong", {}, "Your secret combat order"), " (first fights first; the other side sees it once both have chosen):"), list,
     el("button", { type: "button", id: "confirm-order", onclick: () => { ctx.orderPlan = [...ctx.orderDraft]; ctx.orderDraft = null; advancePlan(ctx); } }, "confirm this order"));

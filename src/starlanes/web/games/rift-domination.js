@@ -91,7 +91,7 @@ function unitChips(units, at, p, ctx, perRow = 2) {
     const i = shown.length;
     const x = p.x - (perRow * CHIP_W) / 2 + (i % perRow) * CHIP_W;
     const y = p.y + Math.floor(i / perRow) * (CHIP_H + 2);
-    chips.push(svg("g", { class: "unit more", onclick: (e) => { e.stopPropagation(); ctx.select(at); } },
+    chips.push(svg("g", { class: "unit more", "data-object": `more@${at}`, onclick: (e) => { e.stopPropagation(); ctx.select(at); } },
       svg("rect", { x, y, width: CHIP_W - 3, height: CHIP_H, rx: 4, class: "chip" }),
       svg("text", { x: x + 6, y: y + 13.5, class: "chip-text" }, `+${groups.length - shown.length}`),
       svg("title", {}, groups.slice(shown.length).map((g) => groupWords(ctx, g)).join("; "))));
