@@ -3,6 +3,12 @@ determinisations/s of a 2-player mid-game state, seconds per heuristic game.
 
 Run: ``python benchmarks/galactic_empires.py [--games N]``. Prints one line per figure.
 Measured on one core; nothing here asserts, it only reports.
+
+``python benchmarks/galactic_empires.py --endings N --players P [--seed S]`` instead plays
+N heuristic Standard Games and reports how they end: the share that ends by conquest
+before any deck runs out, eliminations by deck attrition (ruling GE-OPEN-01) against
+eliminations by fire and cards, and the rounds (docs/balance/galactic-empires-standard-
+endings.md).
 """
 
 from __future__ import annotations
@@ -68,10 +74,47 @@ def determinizations_per_s(n: int = 20000) -> float:
     return n / (time.perf_counter() - start)
 
 
+def standard_endings(players: int, games: int, seed: int = 1000) -> dict[str, float]:
+    """Heuristic Standard Games ``seed .. seed+games-1``: ``before_empty`` (share of games
+    over before any deck is empty), ``elim_attrition`` and ``elim_fire`` (eliminations whose
+    last point was a spent deck's, or fire and cards), ``median_round``, ``max_round``."""
+    before = attr = fire = 0
+    rounds: list[int] = []
+    for g in range(seed, seed + games):
+        s = starlanes.load(GAME, players=players, seed=g, structure="standard").new_initial_state()
+        bots = [HeuristicAgent(g * 10 + i) for i in range(players)]
+        emptied = False
+        while not s.is_terminal():
+            alive, mark = list(s.alive), len(s.log_lines)
+            s.apply(bots[s.current_player()].act(s))
+            emptied = emptied or any(not d for d in s.decks)
+            for p in range(players):
+                if alive[p] and not s.alive[p]:
+                    spent = any(line.startswith(f"P{p}'s deck is exhausted")
+                                for line in s.log_lines[mark:])
+                    attr += spent
+                    fire += not spent
+        before += not emptied
+        rounds.append(s.round)
+    rounds.sort()
+    return {"before_empty": before / games, "elim_attrition": attr, "elim_fire": fire,
+            "median_round": rounds[len(rounds) // 2], "max_round": rounds[-1]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=20, help="games per figure")
+    ap.add_argument("--endings", type=int, default=0, help="Standard games for the endings")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1000)
     args = ap.parse_args()
+    if args.endings:
+        r = standard_endings(args.players, args.endings, args.seed)
+        print(f"{GAME} {args.players}p standard, {args.endings} heuristic games from seed "
+              f"{args.seed}: {r['before_empty']:.0%} over before any deck is empty; "
+              f"eliminations {r['elim_fire']} by fire and cards, {r['elim_attrition']} by "
+              f"attrition; rounds median {r['median_round']}, max {r['max_round']}")
+        return
     for players in (2, 3, 4):
         aps, gps = random_playout(players, args.games)
         print(f"{GAME} {players}p random playout: {aps:,.0f} actions/s, {gps:.1f} games/s")

@@ -77,3 +77,28 @@ def test_terrain_it_can_destroy_is_destroyed(ge):
     bot = HeuristicAgent(0)
     a = bot.act(s)
     assert a.kind == "aim" and a.a == dwarf
+
+
+def test_opening_an_hq_comes_before_a_bigger_kill(ge):
+    """GE-DMG-05, GE-WIN-01: destroying the last ship that guards a Sector HQ opens it to
+    the rest of the fire; the bot takes that kill before a bigger one elsewhere."""
+    s = ge.blank(players=3, phase="fire")
+    ge.put(s, "arg_cruiser", 0, engaged=True, ammo=1)
+    ge.put(s, "arg_frigate", 0, engaged=True)
+    big = ge.put(s, "arg_battleship", 1, engaged=True, sdmg=4, dmg=3)  # 4 points left
+    ge.put(s, "arg_cruiser", 1, engaged=True)
+    last = ge.put(s, "arg_scout", 2, engaged=True)  # 3 points, P2's only ship
+    a = HeuristicAgent(0).act(s)
+    assert a.kind == "aim" and a.a == last and a.a != big
+
+
+def test_hq_cards_go_to_the_weakest_opponent(ge):
+    """GE-DMG-11 (some cards can damage the Sector HQ), GE-WIN-04: an Orbital Strike is
+    played on the HQ closest to destruction, to knock a player out sooner."""
+    from starlanes.games.galactic_empires.actions import hq_code
+
+    s = ge.blank(players=3, phase="playA")
+    (strike,) = ge.give(s, 0, "hq_orbital_strike")
+    s.hq[2] = 18
+    a = HeuristicAgent(0).act(s)
+    assert a.kind == "play" and a.a == strike and a.b == hq_code(2)

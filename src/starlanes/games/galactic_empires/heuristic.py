@@ -18,7 +18,7 @@ import random
 from starlanes.engine import Action, margin_values
 
 from .actions import GEAction, code_seat, is_fleet, is_hq
-from .content import HEAVY, MAJOR_EMPIRES
+from .content import HEAVY, MAJOR_EMPIRES, Card
 from .empires import command_limit, command_used, empire_allowed
 from .fire import weapon_sources
 from .state import GEState
@@ -178,23 +178,12 @@ class HeuristicAgent:
         hostile = kinds & {"damage", "damage_fleet", "permanent", "disengage", "discard_random",
                            "time_warp", "economic_crisis", "hq_damage"} or t in "HM"
         if hostile:
-            if is_fleet(tgt) or is_hq(tgt):
-                if code_seat(tgt) == me:
-                    return 0
-                if is_fleet(tgt) and "damage_fleet" in kinds:
-                    return 20 * len(ships_of(s, code_seat(tgt)))
-                return 35
-            if tgt in s.units:
-                u = s.units[tgt]
-                if u.owner == me or u.against == me and s.card(tgt).type != "M":
-                    return 0
-                if s.card(tgt).type == "M":
-                    return 30 if u.against == me else 0
-                dmg = c.amount("damage") + c.amount("permanent")
-                if dmg and dmg >= hp_left(s, tgt):
-                    return 50 + _value(s, tgt)
-                return 25 + _value(s, tgt) / 3
-            return 0
+            v = self._hostile_value(s, a, c, kinds, me)
+            if v <= 0:
+                return 0
+            # finish the weakest opponent first, as the fire does
+            victim = code_seat(tgt) if is_fleet(tgt) or is_hq(tgt) else s.units[tgt].owner
+            return v + s.hq[victim] / 2
         if "hq_repair" in kinds:
             return 30
         if kinds & {"draw", "salvage"}:
@@ -202,6 +191,28 @@ class HeuristicAgent:
         if kinds & {"repair", "emergency_repair"} and tgt in s.units:
             u = s.units[tgt]
             return 10 + 5 * (u.dmg + u.sdmg) if s.units[tgt].owner == me else 0
+        return 0
+
+    @staticmethod
+    def _hostile_value(s: GEState, a: GEAction, c: Card, kinds: set[str], me: int) -> float:
+        """Value of playing the harmful card ``c`` on ``a.b`` (0: not worth it)."""
+        tgt = a.b
+        if is_fleet(tgt) or is_hq(tgt):
+            if code_seat(tgt) == me:
+                return 0
+            if is_fleet(tgt) and "damage_fleet" in kinds:
+                return 20 * len(ships_of(s, code_seat(tgt)))
+            return 35
+        if tgt in s.units:
+            u = s.units[tgt]
+            if u.owner == me or u.against == me and s.card(tgt).type != "M":
+                return 0
+            if s.card(tgt).type == "M":
+                return 30 if u.against == me else 0
+            dmg = c.amount("damage") + c.amount("permanent")
+            if dmg and dmg >= hp_left(s, tgt):
+                return 50 + _value(s, tgt)
+            return 25 + _value(s, tgt) / 3
         return 0
 
     @staticmethod
@@ -219,7 +230,8 @@ class HeuristicAgent:
         """Pick the next fire target (phase 4a). Only kills last: shields regenerate, a
         Mechad field is rebuilt and repair points mend ships and terrain every turn, so
         damage that destroys nothing is mostly undone before it counts. So: an open Sector
-        HQ first; then the ship, dragon or base the fleet can destroy now; terrain only if
+        HQ first; then the last guard of an HQ the fleet can destroy now, then any ship,
+        dragon or base it can destroy now; terrain only if
         the heavy weapons can destroy it (power first); otherwise the weakest guard, the
         last guard of an HQ before the others (docs/balance/galactic-empires-standard-
         endings.md)."""
@@ -240,10 +252,10 @@ class HeuristicAgent:
                     c = s.card(t)
                     left = hp_left(s, t)
                     if c.type in "SD":
-                        if left <= power:
-                            v = 400 - left + _value(s, t)
+                        last = len(ships_of(s, s.units[t].owner)) == 1
+                        if left <= power:  # a kill; the last guard of an HQ opens it
+                            v = 460 if last else 400 - left + _value(s, t)
                         else:  # no kill: the weakest, and the last guard of an HQ first
-                            last = len(ships_of(s, s.units[t].owner)) == 1
                             v = 120 - 3 * left + (20 if last else 0)
                     elif c.type == "M":
                         v = 250 if s.units[t].against == me else 0
