@@ -6,7 +6,7 @@
 // with their shape (circle, square); ships carry the symbol of their type.
 import { svg } from "../dom.js";
 import { seatColourName, seatMark, seatShape } from "../seats.js";
-import { icon, place } from "../symbols.js";
+import { explainWithSymbols, icon, place } from "../symbols.js";
 
 const CW = 200;
 const CH = 150;
@@ -82,7 +82,16 @@ export function actionSymbol(item, ctx) {
 
 export const endReasons = {};
 
+// The ship types and the two resources with their symbols, as explanations name them
+// ("Miner Ship", "1 more command", "14 minerals", "dark matter"): minerals are drawn as the
+// spinner's ore, dark matter as its dark matter.
+function terms(layout) {
+  return [...Object.entries(layout.units).map(([id, u]) => ({ sheet: SHEET, id, words: [u.name, id] })),
+    { sheet: SHEET, id: "spin-ore", words: ["mineral"] }, { sheet: SHEET, id: "spin-dark_matter", words: ["dark matter"] }];
+}
+
 export function setup(ctx) {
+  explainWithSymbols(terms(ctx.layout));
   ctx.portrait = window.matchMedia("(max-width: 700px)").matches;
   ctx.pos = sectorPos(ctx.layout, ctx.portrait);
   const { el } = ctx;

@@ -8,7 +8,7 @@
 // and its weapons' symbols; the fire arrow runs in the gaps between cards, never over text.
 import { svg } from "../dom.js";
 import { seatMark, seatWords } from "../seats.js";
-import { icon } from "../symbols.js";
+import { explainWithSymbols, icon } from "../symbols.js";
 
 const SHEET = "galactic-empires";
 
@@ -69,15 +69,24 @@ function unitState(u) {
   return bits.join(", ");
 }
 
+const TYPES = { S: "ship", O: "occurrence", T: "terrain", E: "equipment", C: "crew", B: "base", H: "hazard", M: "monster", D: "space dragon", Q: "Sector HQ" };
+
+// The card types and weapons with their symbols, as explanations name them ("terrain",
+// "a ship or base", "phaser").
+function terms(layout) {
+  return [...Object.entries(TYPES).map(([k, name]) => ({ sheet: SHEET, id: `type-${k}`, words: [name] })),
+    ...Object.entries(layout.weapons ?? {}).map(([k, name]) => ({ sheet: SHEET, id: `weapon-${k}`, words: [name] }))];
+}
+
 export function setup(ctx) {
+  explainWithSymbols(terms(ctx.layout));
   ctx.legend.replaceChildren(
     "Each row is a seat's fleet: its Sector HQ (damage against the limit), then its cards in play; crew and equipment sit inside the card they are attached to. ",
     "Every seat has a colour and a shape. Cards with a gold edge can act now: tap a card to see its actions. Each card shows its number (#34), the one actions and banners name. ",
     "An orange arrow shows weapons fire from the firer to its target; the target shows the damage coming.",
   );
-  const types = { S: "ship", O: "occurrence", T: "terrain", E: "equipment", C: "crew", B: "base", H: "hazard", M: "monster", D: "space dragon", Q: "Sector HQ" };
   ctx.legend.append(ctx.el("ul", { class: "symbol-list" },
-    ...Object.entries(types).map(([k, n]) => ctx.el("li", {}, icon(SHEET, `type-${k}`, { size: 20 }), ` ${n} card`)),
+    ...Object.entries(TYPES).map(([k, n]) => ctx.el("li", {}, icon(SHEET, `type-${k}`, { size: 20 }), ` ${n} card`)),
     ...Object.entries(ctx.layout.weapons).map(([k, n]) => ctx.el("li", {}, icon(SHEET, `weapon-${k}`, { size: 20 }), ` ${n} (weapon)`))));
 }
 

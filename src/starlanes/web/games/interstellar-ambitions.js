@@ -7,7 +7,7 @@
 // Seats are drawn in the colour of their Home World (seat 0 owns the Blue Home World...)
 // and with their shape; cards and actions carry their symbols; dice are drawn as dice.
 import { seatMark, seatWords } from "../seats.js";
-import { icon } from "../symbols.js";
+import { explainWithSymbols, icon } from "../symbols.js";
 
 const SHEET = "interstellar-ambitions";
 const ACTIONS = ["colonise", "develop", "build", "research", "shadow", "fleet"];
@@ -93,8 +93,19 @@ function progress(ctx, p, amb) {
   return [f(), amb.condition === "all_types" ? PLANET_TYPES.length : n];
 }
 
+// The resources, ship classes and ships with their symbols, as explanations name them
+// ("3 FOOD", "a heavy ship", "hire 1 merc", "Strike Craft").
+function terms(ctx) {
+  const out = ["food", "ore", "science", "coin"].map((r) => ({ sheet: SHEET, id: r, words: [r] }));
+  out.push({ sheet: SHEET, id: "ship-light", words: ["light ship"] }, { sheet: SHEET, id: "ship-heavy", words: ["heavy ship"] },
+    { sheet: SHEET, id: "mercenary", words: ["mercenary", "merc"] });
+  for (const [id, ship] of Object.entries(ctx.layout.ships ?? {})) if (ship.name) out.push({ sheet: SHEET, id: symbolOf(ctx, "ships", id), words: [ship.name] });
+  return out;
+}
+
 export function setup(ctx) {
   ctx.orderPlan = [];
+  explainWithSymbols(terms(ctx));
   ctx.legend.replaceChildren(
     "The action track shows, for every seat, the planning tokens it holds on each action (b/m/s/u: basic, moderate, strong, ultimate) and the empty tokens in its pool. ",
     "Every seat has its Home World's colour and a shape. Names with a gold edge appear in your legal actions: tap one, or a cell of the action track, to see them.",

@@ -7,7 +7,7 @@
 // on hover, focus or tap, so no label crowds its neighbours; a battle is marked on the map.
 import { svg } from "../dom.js";
 import { seatMark, seatShape, seatWords } from "../seats.js";
-import { icon, place } from "../symbols.js";
+import { explainWithSymbols, icon, place } from "../symbols.js";
 
 const SHEET = "rift-domination";
 const CELL_W = 230;
@@ -121,9 +121,17 @@ export function actionSymbol(item, ctx) {
   return null;
 }
 
+// The unit kinds and upgrades with their symbols, as explanations name them ("Kamikaze
+// Drone", "kamikaze drone", "2 destroyer").
+function terms(layout) {
+  return [...Object.entries(layout.units), ...Object.entries(layout.upgrades)]
+    .map(([id, u]) => ({ sheet: SHEET, id, words: [u.name, id, id.replace(/_/g, " ")] }));
+}
+
 export function setup(ctx) {
   ctx.positions = positions(ctx.layout);
   const { el, layout } = ctx;
+  explainWithSymbols(terms(layout));
   const list = (ids, names) => el("ul", { class: "symbol-list" }, ...ids.map((id) => el("li", {}, icon(SHEET, id, { size: 20 }), ` ${names[id]}`)));
   const unitNames = Object.fromEntries(Object.entries(layout.units).map(([k, u]) => [k, u.name]));
   const upNames = Object.fromEntries(Object.entries(layout.upgrades).map(([k, u]) => [k, `${u.name} (upgrade)`]));
