@@ -2,6 +2,7 @@
 // name; a content pack of the server for the chosen game), list games, join an open seat,
 // watch. Seat tokens stay in localStorage: links on this page never carry them.
 import { api } from "./api.js";
+import { me, send } from "./session.js";
 import { el, SEEDED } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -125,6 +126,27 @@ function displayName() {
   return name;
 }
 
+// Take a seat: as the logged-in account (the seat is then its own, named after it, and
+// counts for its profile and ratings), or as a guest with the typed name.
+async function takeSeat(id, seat, setup = "") {
+  const { account } = await me();
+  if (account) return send("POST", `/api/games/${encodeURIComponent(id)}/join`, { name: account.name, seat, setup });
+  const name = displayName();
+  checkName(name);
+  return api.join(id, name, seat, setup);
+}
+
+// The clock settings of the create form: minutes per decision or per player for the
+// whole game (with an increment), what running out does, and whether the game is rated.
+function clockSettings() {
+  const seconds = Number($("clock").value) * 60;
+  const kind = $("clock-kind").value;
+  const settings = { clock_seconds: seconds, clock_kind: seconds > 0 ? kind : "move", rated: $("rated").checked };
+  if (seconds > 0 && kind === "game") settings.clock_increment = Number($("clock-increment").value) || 0;
+  if (seconds > 0) settings.timeout = $("timeout").value;
+  return settings;
+}
+
 // Before a game is created for its creator: an Error when the server would refuse the
 // creator's name (the game would be left with its seat open).
 function checkName(name) {
@@ -151,14 +173,14 @@ async function create(event) {
   let created = null;
   try {
     if (!seats.includes("human")) throw new Error("make at least one seat human (or watch bots from the list)");
-    const name = displayName();
-    checkName(name);
+    const { account } = await me();
+    if (!account) checkName(displayName());
     const game = await api.create({
       game: $("game").value,
       players: Number($("players").value),
       seats,
       options: chosenOptions(),
-      clock_seconds: Number($("clock").value) * 60,
+      ...clockSettings(),
     });
     created = game.id;
     let setup = "";
@@ -166,7 +188,7 @@ async function create(event) {
       const entry = (await api.lobby()).games.find((x) => x.id === game.id);
       if (entry?.setup === "deck") setup = $("create-deck").value;
     }
-    const joined = await api.join(game.id, name, seats.indexOf("human"), setup);
+    const joined = await takeSeat(game.id, seats.indexOf("human"), setup);
     openSeat(game.id, joined);
   } catch (e) {
     $("create-error").textContent = created
@@ -179,8 +201,7 @@ async function create(event) {
 async function join(id, seat, setup = "") {
   $("games-error").textContent = "";
   try {
-    const name = displayName();
-    const joined = await api.join(id, name, seat, setup);
+    const joined = await takeSeat(id, seat, setup);
     openSeat(id, joined);
   } catch (e) {
     $("games-error").textContent = `Seat ${seat}: ${e.message}`;
@@ -237,6 +258,17 @@ async function main() {
   $("refresh").addEventListener("click", drawGames);
   $("name").value = localStorage.getItem("starlanes:name") ?? "";
   $("name").addEventListener("change", () => localStorage.setItem("starlanes:name", $("name").value));
+  const clockShown = () => {
+    $("clock-more").hidden = !(Number($("clock").value) > 0);
+    $("increment-box").hidden = $("clock-kind").value !== "game";
+  };
+  $("clock").addEventListener("input", clockShown);
+  $("clock-kind").addEventListener("change", clockShown);
+  clockShown();
+  // logged in: seats are taken as the account, so the name field is not needed
+  const accountShown = (account) => { $("name-box").hidden = Boolean(account); };
+  document.addEventListener("starlanes:account", (e) => accountShown(e.detail.account));
+  me().then(({ account }) => accountShown(account));
   drawPlayers();
   await drawGames();
   setInterval(drawGames, 10000);

@@ -23,10 +23,11 @@ function table(headers, rows, id) {
     el("tbody", {}, ...rows));
 }
 
-function ratings(list) {
+// titles: game id -> its title (from the catalogue); the id where the catalogue is unknown
+function ratings(list, titles) {
   if (!list.length) return el("p", { class: "muted" }, "No rated games yet.");
   return table(["game", "rating", "games", ""], list.map((r) => el("tr", {},
-    el("td", {}, r.game), el("td", {}, String(Math.round(r.rating))), el("td", {}, String(r.games)),
+    el("td", {}, el("a", { href: `/leaderboard?game=${encodeURIComponent(r.game)}` }, titles[r.game] ?? r.game)), el("td", {}, String(Math.round(r.rating))), el("td", {}, String(r.games)),
     el("td", { class: "muted" }, r.provisional ? "provisional" : ""))), "ratings-table");
 }
 
@@ -101,10 +102,12 @@ async function show() {
   document.title = `starlanes: ${profile.name}`;
   $("player-name").textContent = profile.name;
   $("player-since").textContent = `playing since ${new Date(profile.created).toLocaleDateString()}`;
-  $("ratings").replaceChildren(ratings(profile.ratings));
+  const titles = await call("GET", "/api/catalogue")
+    .then((c) => Object.fromEntries(c.games.map((g) => [g.id, g.title])), () => ({}));
+  $("ratings").replaceChildren(ratings(profile.ratings, titles));
   const r = profile.recent;
   $("recent").replaceChildren(r.games
-    ? `${r.wins} won of the last ${r.games}: ${r.places.map(ordinal).join(", ")}`
+    ? `Won ${r.wins} of the last ${r.games} (places: ${r.places.map(ordinal).join(", ")})`
     : "No finished games yet.");
   $("live-games").replaceChildren(liveGames(profile.games_in_progress, own));
   $("finished-games").replaceChildren(finishedGames(profile.finished));
