@@ -25,6 +25,9 @@ from .test_browser_screens import DOCS_SHOTS, TABLES, new_page, seated_game
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (install "
                                 "Debian's 'chromium' package or set STARLANES_CHROMIUM)")
 
+MOVES = {"galactic-domination": 6, "rift-domination": 12, "interstellar-ambitions": 4,
+         "galactic-empires": 6}
+"""Seat 0's decisions taken before the test: units and cards on the board."""
 ARROWS = ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp")
 
 # The board objects, numbered in document order (data-walk) for the test to name them.
@@ -110,8 +113,8 @@ def reachable(graph: dict[str, list[str | None]], start: str) -> set[str]:
 @pytest.fixture(scope="module")
 def tables(server):
     """One seated game of each table for the module: game -> (id, seat 0's token)."""
-    return {game: seated_game(server, game, players, seed, moves=moves)
-            for game, (players, seed, _board, moves) in TABLES.items()}
+    return {game: seated_game(server, game, players, seed, moves=MOVES[game])
+            for game, (players, seed, _board, _moves) in TABLES.items()}
 
 
 def open_table(browser, server, tables, game, errors):
