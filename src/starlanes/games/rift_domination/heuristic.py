@@ -46,6 +46,7 @@ from .heuristic_plans import (
     build_score,
     centre_offsets,
     flagship_count,
+    jump_to_troops,
     owned_kinds,
     pick_warship,
     saving_for_flagship,
@@ -260,6 +261,9 @@ class HeuristicAgent:
         dist_troop = weighted_field(s, centre_offsets(s, seat, troop_goals))
         dist_pick = self._distance_field(s, self._pickup_goals(s, seat))
         dist_war = self._distance_field(s, self._war_goals(s, seat))
+        jump = jump_to_troops(s, seat, legal, dist_pick)
+        if jump is not None:
+            return jump
         stats = s.stats[seat]
         best: Action | None = None
         best_score = 0.0

@@ -25,6 +25,10 @@ from __future__ import annotations
 import heapq
 import random
 
+from starlanes.engine import Action
+
+from .actions import PlayCard
+from .occ import effect_of
 from .state import RiftState
 
 #: Troop fleets treat a huge planet this many movement points nearer than it is (its 4 VP
@@ -32,7 +36,7 @@ from .state import RiftState
 CENTRE_PULL = 5
 #: Strength points a unit skill adds to :func:`ship_value` (LP, shields and 1.5 per die).
 SKILL_VALUE = {
-    "overload": 3.0, "repair_rush": 3.0, "rocket_barrage": 2.5, "taunt": 2.0,
+    "overload": 4.0, "repair_rush": 3.0, "rocket_barrage": 2.5, "taunt": 2.0,
     "defensive_ring": 2.0, "bombardment": 1.5, "bombardment_2": 2.5, "kamikaze": 1.5,
     "negotiate": 0.0, "repair_bldg": 1.0,
 }
@@ -143,8 +147,9 @@ def saving_for_flagship(s: RiftState, seat: int) -> bool:
 
 def build_score(s: RiftState, seat: int, upgrade: str, p: int) -> float:
     """What building ``upgrade`` on planet ``p`` is worth to ``seat`` this turn (0: not
-    worth it). Mines first (income), then on a huge planet a military base, artillery, a
-    shield generator and a warp to hold its 4 VP; one trading outpost early."""
+    worth it). Mines first (income), then on a huge planet one each of a military base,
+    artillery, a shield generator and a warp to hold its 4 VP; one trading outpost early.
+    A military base is worth 10 to a seat that has none (no base, no recruiting)."""
     ups = s.planet_upgrades[p]
     huge = s.board.planet_huge[p]
     if upgrade == "mine":
@@ -153,11 +158,46 @@ def build_score(s: RiftState, seat: int, upgrade: str, p: int) -> float:
     if upgrade == "military_base":
         if not s.military_bases(seat):
             return 10.0
-        return 4.0 if huge else 0.0
+        return 4.0 if huge and upgrade not in ups else 0.0
     if upgrade == "trading_outpost":
         held = any(s.planet_owner[q] == seat and "trading_outpost" in s.planet_upgrades[q]
                    for q in s.board.in_play_planets)
         return 3.5 if not held and s.round < 6 else 0.0
-    if not huge:
+    if not huge or upgrade in ups:  # one of each fortification on a huge planet
         return 0.0
     return {"artillery": 3.2, "shield_generator": 2.8, "warp": 2.0}.get(upgrade, 0.0)
+
+
+#: A fleet at least this far from troops waiting for a lift is worth a Rift Jump home.
+JUMP_DISTANCE = 3
+
+
+def jump_to_troops(s: RiftState, seat: int, legal: list[Action],
+                   dist_pick: dict[int, int]) -> Action | None:
+    """A ``teleport`` card play (Rift Jump, target ``"POINT>PLANET"``) that brings an empty
+    transport fleet, :data:`JUMP_DISTANCE` or more steps from the nearest troops waiting
+    for a lift (``dist_pick``: point -> steps), to a military-base planet where ground units
+    of the seat wait; None if there is no such play."""
+    b = s.board
+    stats = s.stats[seat]
+    best: tuple[int, str] | None = None
+    chosen: Action | None = None
+    for a in legal:
+        if not isinstance(a, PlayCard) or not a.target or ">" not in a.target:
+            continue
+        if effect_of(s.content.cards[a.card])[0] != "teleport":
+            continue
+        src_name, planet = a.target.split(">")
+        src = b.index[src_name]
+        dst = b.planet_point[b.planet_ids.index(planet)]
+        here = [u for u in s.units.values() if u.owner == seat and u.loc == src and not u.landed]
+        if any(stats[u.kind].ground for u in here):
+            continue
+        if not any(stats[u.kind].capacity > 0 for u in here):
+            continue
+        waiting = sum(1 for u in s.units.values() if u.owner == seat and u.loc == dst
+                      and not u.landed and stats[u.kind].ground)
+        far = dist_pick.get(src, 99)
+        if waiting and far >= JUMP_DISTANCE and (best is None or (far, a.target) > best):
+            best, chosen = (far, a.target), a
+    return chosen
