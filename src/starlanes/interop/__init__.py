@@ -57,6 +57,16 @@ def spaces_for(game: Any, observation: str = "dict") -> tuple[Any, Any]:
     return obs, spaces.Discrete(n)
 
 
+def legal_index_map(game: Any) -> Any:
+    """The game's fast ``legal_index_map(state, space)`` (index -> legal action, the same
+    dict as ``space.legal_indices(state)``) from its ``action_space`` companion module, or
+    None where it has none (the adapters then use the action space's own mask)."""
+    from starlanes.engine import game_module
+
+    module = game_module(type(game), "action_space")
+    return getattr(module, "legal_index_map", None)
+
+
 def _clip_ufunc() -> Any:
     """numpy's ``clip`` ufunc (one pass, no Python wrapper), or ``np.clip`` where the
     numpy at hand does not expose it."""

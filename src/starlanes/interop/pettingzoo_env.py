@@ -16,8 +16,9 @@ PettingZoo's ``api_test`` has nothing to warn about); the mask is then read from
 The acting agent's mask is also in its ``infos[agent]["action_mask"]`` (the same array as
 in its observation; the other agents' infos hold a shared, read-only all-zero mask), so
 masked play that needs no observation tensor can call ``last(observe=False)`` and skip
-encoding it. The mask is computed once per step, the observation tensor only when an agent
-is observed; observations are new arrays each step.
+encoding it. The mask is computed once per step (through the game's ``legal_index_map``
+where its action space module has one, see :func:`starlanes.interop.legal_index_map`), the
+observation tensor only when an agent is observed; observations are new arrays each step.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pettingzoo.utils import wrappers
 
 from starlanes.engine import load
 
-from . import check_format, encode, spaces_for, tensor_bounds
+from . import check_format, encode, legal_index_map, spaces_for, tensor_bounds
 from .rewards import RewardModel
 
 
@@ -62,6 +63,9 @@ class StarlanesAEC(AECEnv):
         self.metadata = dict(self.metadata, name=f"starlanes_{game.replace('-', '_')}_v0")
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         self.state: Any = None
+        self._index_map = legal_index_map(self.game)
+        self._legal: dict[int, Any] | None = None
+        self._legal_at = -1
 
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
@@ -76,7 +80,17 @@ class StarlanesAEC(AECEnv):
         if previous != agent and previous in self.infos:
             self.infos[previous]["action_mask"] = self._no_mask
         self.agent_selection = self._mask_agent = agent
-        self._mask = self.state.game.action_space().legal_mask(self.state, np.int8)
+        state = self.state
+        space = state.game.action_space()
+        if self._index_map is None:
+            self._legal = None
+            self._mask = space.legal_mask(state, np.int8)
+        else:
+            self._legal = legal = self._index_map(state, space)
+            self._legal_at = len(state.history)
+            self._mask = mask = np.zeros(space.size, dtype=np.int8)
+            if legal:
+                mask[np.fromiter(legal, dtype=np.intp, count=len(legal))] = 1
         self.infos[agent]["action_mask"] = self._mask
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -113,7 +127,14 @@ class StarlanesAEC(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         state = self.state
-        state.apply(self.game.index_to_action(state, int(action)))
+        index = int(action)
+        legal = self._legal
+        chosen = None
+        if legal is not None and self._legal_at == len(state.history):
+            chosen = legal.get(index)
+        if chosen is None:  # not a legal index: the engine says why
+            chosen = self.game.index_to_action(state, index)
+        state.apply(chosen)
         self.steps += 1
         if self._dense or state.is_terminal():
             for a, r in zip(self.possible_agents, self.reward_model.step(state), strict=True):

@@ -181,8 +181,10 @@ _SHIP_ACTIONS = (A.Move, A.Attach, A.Warp, A.ChargeShot, A.Fire, A.ChargeJump, A
                  A.Arrive, A.Sacrifice)
 _PARSED: dict[int, list] = {}
 """id(action) -> its entry ``[action, static key or None, ship, attack target or -1, verb
-and other tokens, keys by slot token(s), (tokens map, key) of the last answer]``.
-The entry holds the action, so that id is not reused while the entry lives."""
+and other tokens, keys by slot token(s), (tokens map, key) of the last answer, (space,
+tokens map or None for a static key, index) of the last index found by
+:func:`legal_index_map` or None]``. The entry holds the action, so that id is not reused
+while the entry lives."""
 _PARSED_CAP = 200_000
 _NO_LAST = (None, None)
 
@@ -191,12 +193,12 @@ def _parse(action: Action) -> list:
     """The parsed entry of ``action`` (see ``_PARSED``); ActionIndexError for an action
     that is not one of Galactic Domination's."""
     if isinstance(action, _STATIC):
-        entry = [action, tuple(str(action).split()), -1, -1, (), {}, _NO_LAST]
+        entry = [action, tuple(str(action).split()), -1, -1, (), {}, _NO_LAST, None]
     elif isinstance(action, _ATTACK):
-        entry = [action, None, action.ship, action.target, ("attack",), {}, _NO_LAST]
+        entry = [action, None, action.ship, action.target, ("attack",), {}, _NO_LAST, None]
     elif isinstance(action, _SHIP_ACTIONS):
         verb, *args = str(action).split()
-        entry = [action, None, action.ship, -1, (verb, *args[1:]), {}, _NO_LAST]
+        entry = [action, None, action.ship, -1, (verb, *args[1:]), {}, _NO_LAST, None]
     else:
         raise ActionIndexError(f"{action!r} is not a Galactic Domination action")
     if len(_PARSED) < _PARSED_CAP:
@@ -244,3 +246,39 @@ def key(state: GDState | None, action: Action) -> tuple[str, ...]:
         k = keys[slots] = (rest[0], *slots, *rest[1:])
     entry[6] = (tokens, k)
     return k
+
+
+def legal_index_map(state: GDState, space: Any) -> dict[int, Action]:
+    """Index -> legal action of ``state`` in ``space`` (this game's fixed action space,
+    ``game.action_space()``): the same dict as ``space.legal_indices(state)``, for the
+    research adapters' masks. Raises ActionIndexError as that does (a legal action outside
+    the space, two sharing an index).
+
+    Built in one loop with no call per action once each action's index is known: an
+    action's index is kept with its parsed entry, for the space and the slot tokens map
+    it was found with (a static key's for the space alone), and a tokens map is never
+    changed once made (see :class:`SlotLayout`)."""
+    legal = state.legal_actions()
+    if not legal:
+        return {}
+    c = _LAYOUT
+    if c.state is not state or c.legal is not state._legal or c.length != len(state.history):
+        c = slot_layout(state)
+    tokens = c.tokens
+    out: dict[int, Action] = {}
+    get = _PARSED.get
+    for a in legal:
+        entry = get(id(a))
+        known = entry[7] if entry is not None else None
+        if known is not None and known[0] is space and (known[1] is None
+                                                        or known[1] is tokens):
+            out[known[2]] = a
+            continue
+        i = space.index(key(state, a))
+        entry = get(id(a))
+        if entry is not None:
+            entry[7] = (space, None if entry[1] is not None else tokens, i)
+        out[i] = a
+    if len(out) != len(legal):
+        return space.legal_indices(state)  # raises, naming two that share an index
+    return out

@@ -1,0 +1,70 @@
+"""The games' fast ``legal_index_map`` and the PettingZoo environment's masks give exactly
+the action space's own answers (``legal_indices``, ``legal_mask``)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from starlanes.engine import ActionIndexError, load
+from starlanes.envs.pettingzoo import env as make_env
+from starlanes.interop import legal_index_map
+
+from .conftest import random_states, research_games
+
+
+@pytest.mark.parametrize(("game_id", "players"), research_games())
+def test_legal_index_map_is_the_spaces_answer(game_id: str, players: int) -> None:
+    """Along random games, and on clones revisited in a shuffled order, the fast map
+    equals ``legal_indices`` (same indices, same action objects)."""
+    fast = legal_index_map(load(game_id))
+    if fast is None:
+        pytest.skip("no fast map for this game")
+    kept = []
+    for state in random_states(game_id, players, games=2, cap=400, seed=3):
+        space = state.game.action_space()
+        got = fast(state, space)
+        want = space.legal_indices(state)
+        assert got == want
+        assert all(got[i] is want[i] for i in got)
+        if len(kept) < 60 and random.Random(len(state.history)).random() < 0.2:
+            kept.append(state.clone())
+    random.Random(5).shuffle(kept)
+    for state in kept:
+        space = state.game.action_space()
+        assert fast(state, space) == dict(space.legal_indices(state))
+
+
+@pytest.mark.parametrize(("game_id", "players"), research_games())
+def test_aec_masks_match_the_engine(game_id: str, players: int) -> None:
+    """The AEC environment's mask is the engine's legal mask at every step, and stepping
+    by index applies that index's legal action."""
+    env = make_env(game_id, players=players, seed=2)
+    env.reset(seed=2)
+    raw = env.unwrapped
+    rng = random.Random(2)
+    for _ in range(300):
+        _, _, term, trunc, info = env.last(observe=False)
+        if term or trunc:
+            break
+        state = raw.state
+        want = state.game.action_space().legal_mask(state, np.int8)
+        assert np.array_equal(info["action_mask"], want)
+        legal = np.flatnonzero(want)
+        index = int(legal[rng.randrange(len(legal))])
+        action = state.game.action_space().legal_indices(state)[index]
+        before = len(state.history)
+        env.step(index)
+        assert raw.state.history[before] == action
+
+
+def test_aec_refuses_an_illegal_index() -> None:
+    """An index that names no legal action now raises ActionIndexError (fast map or not)."""
+    env = make_env("galactic-domination", players=2, seed=0)
+    env.reset(seed=0)
+    mask = env.last(observe=False)[4]["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ActionIndexError):
+        env.step(illegal)
