@@ -3,7 +3,7 @@
 It allocates points sensibly (Engages its most valuable units first, then arms heavy
 weapons, charges variplaz and EMFs, repairs), builds a fleet (terrain until its production
 can feed its ships, then the strongest ships and bases the command limit allows, refits and
-crew on them), plays harmful cards on the most threatening opponent, focuses fire (the
+crew on them), plays harmful cards on the opponent closest to elimination, focuses fire (the
 Sector HQ as soon as it is open, kills it can make first, no overkill, terrain only where
 its heavy weapons destroy it, power first, and, when nothing can be killed, the weakest
 guard, since damage that destroys nothing is regenerated and repaired) and protects its HQ
@@ -230,11 +230,11 @@ class HeuristicAgent:
         """Pick the next fire target (phase 4a). Only kills last: shields regenerate, a
         Mechad field is rebuilt and repair points mend ships and terrain every turn, so
         damage that destroys nothing is mostly undone before it counts. So: an open Sector
-        HQ first; then the last guard of an HQ the fleet can destroy now, then any ship,
-        dragon or base it can destroy now; terrain only if
-        the heavy weapons can destroy it (power first); otherwise the weakest guard, the
-        last guard of an HQ before the others (docs/balance/galactic-empires-standard-
-        endings.md)."""
+        HQ first; then the last guard of an HQ the fleet can destroy now; then any ship,
+        dragon or base it can destroy now; terrain only if the heavy weapons destroy it
+        this turn (power first); otherwise the guard with the least left, the last guard
+        of an HQ first. Each target also gains half its owner's HQ damage, so the weakest
+        opponent goes first (docs/balance/galactic-empires-standard-endings.md)."""
         src = weapon_sources(s, me)
         power = sum(s.units[i].charge if sym == "V" else 1 for i, _, sym in src if sym != "X")
         hpower = sum(s.units[i].charge if sym == "V" else 1
