@@ -249,6 +249,19 @@ def encode(state: GEState, seat: int) -> Any:
     return out
 
 
+_ROWS: dict[tuple[Any, int], tuple[tuple[int, ...], tuple[Any, ...]]] = {}
+"""(unit, its owner's turns taken) -> the offsets and values of the nonzero features among
+a unit's first 14 (those that depend on nothing else); cleared past ``_ROWS_CAP``."""
+_ROWS_CAP = 1 << 16
+
+
+def _row(u: Any, t: int) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+    row = (1, u.engaged, u.half >= 0, u.sdmg, u.dmg, u.perm, u.rdmg, u.ammo, u.charge,
+           u.nofire, u.turn_in == t, u.split == t, max(u.left, 0), u.used)
+    offs = tuple(k for k, x in enumerate(row) if x)
+    return offs, tuple(row[k] for k in offs)
+
+
 def _units(s: GEState, seat: int, lay: _Layout, keys: list[int], vals: list[float],
            target: Any, firers: tuple) -> None:
     units = s.units
@@ -270,17 +283,23 @@ def _units(s: GEState, seat: int, lay: _Layout, keys: list[int], vals: list[floa
     aim, fired_at = s.aim, s.fired_at
     attached: dict[int, int] = {}
     flags = (aim, target)
+    rows = _ROWS
+    if len(rows) > _ROWS_CAP:
+        rows.clear()
     for i, u in units.items():
         b = base + (((u.owner - seat) % n) * per + where[i]) * size
         t = turns[u.owner]
-        row = (1, u.engaged, u.half >= 0, u.sdmg, u.dmg, u.perm, u.rdmg, u.ammo, u.charge,
-               u.nofire, u.turn_in == t, u.split == t, max(u.left, 0), u.used,
-               where[u.host] + 1 if u.host >= 0 else 0,
-               where[u.partner] + 1 if u.partner >= 0 else 0)
-        for k, x in enumerate(row, b):
-            if x:
-                keys.append(k)
-                vals.append(x)
+        got = rows.get((u, t))
+        if got is None:
+            got = rows[u, t] = _row(u, t)
+        keys += [b + k for k in got[0]]
+        vals += got[1]
+        if u.host >= 0:
+            keys.append(b + 14)
+            vals.append(where[u.host] + 1)
+        if u.partner >= 0:
+            keys.append(b + 15)
+            vals.append(where[u.partner] + 1)
         if u.host >= 0:
             k = base + (((u.owner - seat) % n) * per + where[u.host]) * size + 16
             attached[k] = attached.get(k, 0) + 1
