@@ -1,0 +1,142 @@
+"""The heuristic bot takes the flagship, the centre and upgrades when they pay off.
+
+Behaviour tests on constructed positions (classic board, 4 players, Korrath Hegemony in every
+seat): each checks the move the bot picks, not its strength.
+"""
+
+from __future__ import annotations
+
+from starlanes.engine import Decision
+from starlanes.games.rift_domination.heuristic import HeuristicAgent
+from starlanes.games.rift_domination.heuristic_plans import (
+    CENTRE_PULL,
+    saving_for_flagship,
+    weighted_field,
+)
+
+
+def _bot() -> HeuristicAgent:
+    return HeuristicAgent(seed=0)
+
+
+def _act(s) -> str:
+    return str(_bot().act(s))
+
+
+def test_troops_head_for_the_centre_over_a_nearer_planet(rd):
+    """SPECIAL PLANETS (RD-SPC-02/03): a huge planet is worth 4 VP and the central system, so
+    a troop fleet one step from an ordinary planet and two from the centre heads for the
+    centre."""
+    s = rd.blank(players=4)
+    rd.place(s, 0, "carrier", "C2")
+    rd.place(s, 0, "infantry", "C2", n=3)
+    assert s.board.distance(rd.pt(s, "C2"), rd.pt(s, "C2a")) == 1
+    assert s.board.distance(rd.pt(s, "C2"), rd.pt(s, "C3a")) == 2
+    a = _bot().act(s)
+    assert str(a).startswith("move C2 ")
+    assert s.board.distance(rd.pt(s, a.dst), rd.pt(s, "C3a")) == 1
+
+
+def test_troops_in_orbit_land_on_the_centre_and_score_it(rd):
+    """RD-SPC-03: landing more troops than the garrison on a huge planet takes it: 4 VP for
+    the planet (source "huge planets") and the central system's VP."""
+    s = rd.blank(players=4)
+    rd.place(s, 0, "carrier", "C3a", n=2)
+    rd.place(s, 0, "infantry", "C3a", n=8)
+    assert _act(s) == "land C3a"
+    rd.dice(s, *([6] * 40))
+    bot = _bot()
+    for _ in range(60):
+        if s.planet_owner[rd.pid(s, "C3a")] == 0 or s.phase != "move" or s.seat != 0:
+            break
+        s.apply(bot.act(s))
+    assert s.planet_owner[rd.pid(s, "C3a")] == 0
+    assert s.score_breakdown()[0]["huge planets"] == s.content.rules.huge_planet_vp
+
+
+def test_centre_field_pulls_goals_nearer(rd):
+    """The weighted distance field starts a centre goal at -CENTRE_PULL: from C2 the centre
+    (2 steps) reads nearer than C2a (1 step); a far ordinary goal keeps its own distance."""
+    s = rd.blank(players=4)
+    c2, c2a, c3a = rd.pt(s, "C2"), rd.pt(s, "C2a"), rd.pt(s, "C3a")
+    field = weighted_field(s, {c2a: 0, c3a: -CENTRE_PULL})
+    assert field[c2] == 2 - CENTRE_PULL
+    assert field[c3a] == -CENTRE_PULL
+    assert field[rd.pt(s, "B1a")] == min(s.board.distance(rd.pt(s, "B1a"), c2a),
+                                         s.board.distance(rd.pt(s, "B1a"), c3a) - CENTRE_PULL)
+
+
+def test_unlocks_the_flagship_first(rd):
+    """RD-SYS-03: when a system is gained the bot unlocks the flagship (cost 13) first."""
+    s = rd.blank(players=4)
+    s.push(Decision(0, "unlock"))
+    rd.touch(s)
+    assert "unlock flagship" in rd.legal(s)
+    assert _act(s) == "unlock flagship"
+
+
+def _recruit_position(rd, resources: int):
+    s = rd.blank(players=4, phase="recruit")
+    rd.own(s, "B1a", 0, ("military_base",))
+    s.roster[0] = (*s.roster[0], "flagship")
+    s.resources[0] = resources
+    s.income[0] = 5
+    rd.place(s, 0, "carrier", "B1a")
+    rd.place(s, 0, "infantry", "B1a", n=3)
+    rd.touch(s)
+    return s
+
+
+def test_recruits_a_flagship_when_it_can_pay(rd):
+    """RECRUITMENT (RD-REC-01): with the flagship on its roster and 13 resources the bot
+    recruits it rather than cheaper warships."""
+    s = _recruit_position(rd, 13)
+    assert _act(s) == "recruit flagship B1a"
+
+
+def test_saves_for_a_flagship_within_reach(rd):
+    """With 9 resources and 5 income a flagship is two turns away: the bot ends its turn
+    without spending (it has troops enough) instead of buying destroyers."""
+    s = _recruit_position(rd, 9)
+    assert saving_for_flagship(s, 0)
+    assert "recruit destroyer B1a" in rd.legal(s)
+    assert _act(s) == "end"
+
+
+def test_fortifies_a_held_huge_planet(rd):
+    """PLANET UPGRADES / SPECIAL PLANETS (RD-UPG-02): a held huge planet (4 slots) gets a
+    military base, then artillery, one of each."""
+    s = rd.blank(players=4, phase="build")
+    s.round = 6  # past the early trading outpost
+    rd.own(s, "B1a", 0, ("military_base", "mine"))
+    rd.own(s, "C3a", 0)
+    s.resources[0] = 20
+    rd.touch(s)
+    assert _act(s) == "build military_base C3a"
+    rd.do(s, "build military_base C3a")
+    assert _act(s) == "build artillery C3a"
+    rd.do(s, "build artillery C3a")
+    assert _act(s) not in ("build artillery C3a", "build military_base C3a")
+
+
+def test_builds_one_trading_outpost_early(rd):
+    """PLANET UPGRADES: a trading outpost (+1 OCC-card a turn) is built once, early."""
+    s = rd.blank(players=4, phase="build")
+    rd.own(s, "B1a", 0, ("military_base",))
+    rd.own(s, "B1b", 0)
+    s.resources[0] = 8
+    rd.touch(s)
+    assert _act(s).startswith("build trading_outpost")
+
+
+def test_rift_jump_brings_an_empty_transport_to_waiting_troops(rd):
+    """OCC-CARDS: Rift Jump takes an empty carrier fleet far from the troops waiting at a
+    military base straight to them."""
+    s = rd.blank(players=4)
+    rd.own(s, "B1a", 0, ("military_base",))
+    rd.place(s, 0, "infantry", "B1a", n=3)
+    rd.place(s, 0, "carrier", "E5a")
+    rd.give(s, 0, "rift_jump")
+    rd.touch(s)
+    assert "play rift_jump E5a>B1a" in rd.legal(s)
+    assert _act(s) == "play rift_jump E5a>B1a"
