@@ -1,7 +1,7 @@
 """Throughput of the research environments against the engine, per game and player count.
 
 Run: ``python benchmarks/envs.py [--seconds 2] [--repeat 2] [--games rift-domination,...]
-[--players 2,4]`` (needs the ``rl`` extra; the OpenSpiel column needs ``open_spiel``).
+[--players 2,4] [--clock wall|cpu]`` (needs the ``rl`` extra; the OpenSpiel column needs ``open_spiel``).
 
 For every game with a fixed action space and an observation tensor, at every legal player
 count (or those given), it measures in the same run, for the same wall time each:
@@ -18,7 +18,8 @@ count (or those given), it measures in the same run, for the same wall time each
   state), or ``-`` without ``pyspiel``.
 
 Each rate is the best of ``--repeat`` interleaved measures (a shared machine's load
-varies). Each ``%`` column is that rate over ``engine/s``: 100% means the adapter costs nothing.
+varies); ``--clock cpu`` times this process's CPU time instead of wall time, for a machine
+whose other work takes the cores away. Each ``%`` column is that rate over ``engine/s``: 100% means the adapter costs nothing.
 Every random choice is ``random.Random`` indexing (no numpy sampling), as the engine's;
 legal indices are read with ``np.flatnonzero(mask.view(bool))`` (on the int8 mask itself
 numpy takes ten times longer: ~100 us for Rift Domination's 35k actions).
@@ -36,15 +37,21 @@ import numpy as np
 
 from starlanes.engine import game_ids, game_module, load
 
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+"""``--clock``: wall time, or this process's CPU time (steadier on a shared, loaded machine:
+the time other processes take the cores from it is not counted)."""
+_CLOCK = [time.perf_counter]
+
 
 def _timed(seconds: float, body: Callable[[], int]) -> float:
-    """Calls ``body`` (returning how many steps it made) until ``seconds`` have passed;
-    steps per second."""
-    n, start = 0, time.perf_counter()
+    """Calls ``body`` (returning how many steps it made) until ``seconds`` have passed on
+    the chosen clock; steps per second of that clock."""
+    clock = _CLOCK[0]
+    n, start = 0, clock()
     end = start + seconds
-    while time.perf_counter() < end:
+    while clock() < end:
         n += body()
-    return n / (time.perf_counter() - start)
+    return n / (clock() - start)
 
 
 def engine_rate(game_id: str, players: int, seconds: float) -> float:
@@ -152,7 +159,10 @@ def main() -> None:
     parser.add_argument("--games", default="", help="comma-separated game ids (default all)")
     parser.add_argument("--players", default="", help="comma-separated player counts "
                         "(default every legal count)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                        help="time measured: wall (default) or this process's CPU time")
     args = parser.parse_args()
+    _CLOCK[0] = CLOCKS[args.clock]
     wanted = [g for g in args.games.split(",") if g]
     counts = [int(p) for p in args.players.split(",") if p]
     print(f"{'game':24} {'pl':>2} {'actions':>7} {'engine/s':>9} {'aec/s':>8} {'%':>4} "
