@@ -25,19 +25,38 @@ from .test_browser_screens import DOCS_SHOTS, TABLES, new_page, seated_game
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (install "
                                 "Debian's 'chromium' package or set STARLANES_CHROMIUM)")
 
-MOVES = {"galactic-domination": 6, "rift-domination": 12, "interstellar-ambitions": 4,
+MOVES = {"galactic-domination": 6, "rift-domination": 30, "interstellar-ambitions": 4,
          "galactic-empires": 6}
 """Seat 0's decisions taken before the test: units and cards on the board."""
 ARROWS = ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp")
 
-# The board objects, numbered in document order (data-walk) for the test to name them.
-NUMBER = """() => {
+# A board object's name for the test, the same after a redraw: its tag and data-
+# attributes, and its place among the objects alike ("g[data-unit=fighter][data-at=A1a]#0").
+SIG = """(n) => {
+  const own = (m) => m.localName + [...m.attributes].filter((a) => a.name.startsWith('data-')
+    && a.name !== 'data-walk').map((a) => `[${a.name}=${a.value}]`).join('');
   const all = [...document.querySelectorAll('#board [role=button], #board button')]
-    .filter((n) => n.getClientRects().length);
-  all.forEach((n, i) => n.setAttribute('data-walk', String(i)));
-  return all.length;
+    .filter((m) => m.getClientRects().length);
+  const s = own(n);
+  return `${s}#${all.filter((m) => own(m) === s).indexOf(n)}`;
 }"""
-FOCUSED = "() => document.activeElement && document.activeElement.getAttribute('data-walk')"
+# The board objects in document order, each named (data-walk) by SIG.
+NUMBER = f"""() => {{
+  const sig = {SIG};
+  return [...document.querySelectorAll('#board [role=button], #board button')]
+    .filter((n) => n.getClientRects().length)
+    .map((n) => {{ n.setAttribute('data-walk', sig(n)); return n.getAttribute('data-walk'); }});
+}}"""
+FOCUSED = f"""() => {{
+  const n = document.activeElement;
+  return n && n.closest('#board') && n !== document.getElementById('board') ? ({SIG})(n) : null;
+}}"""
+FOCUS = f"""(name) => {{
+  const sig = {SIG};
+  const n = [...document.querySelectorAll('#board [role=button], #board button')]
+    .find((m) => m.getClientRects().length && sig(m) === name);
+  n.focus();
+}}"""
 
 
 @pytest.fixture(scope="module")
@@ -49,10 +68,10 @@ def server(tmp_path_factory):
 
 
 def clickable(page) -> set[str]:
-    """The data-walk numbers of the board's elements with a click listener, through the
+    """The names (data-walk) of the board's elements with a click listener, through the
     DevTools protocol (the listeners are added with addEventListener, invisible to the
     page); the drawing's root (the board's background, which clears the selection) aside.
-    An element with a listener but no number is reported by its tag and classes."""
+    An element with a listener but no name is reported by its tag and classes."""
     cdp = page.context.new_cdp_session(page)
     try:
         root = cdp.send("Runtime.evaluate", {"expression": "document.getElementById('board')"})
@@ -131,9 +150,9 @@ def open_table(browser, server, tables, game, errors):
 def test_the_arrow_keys_reach_every_clickable_board_object(browser, server, tables, game):
     errors: list[str] = []
     page = open_table(browser, server, tables, game, errors)
-    total = page.evaluate(NUMBER)
-    assert total > 3
-    everything = {str(i) for i in range(total)}
+    names = page.evaluate(NUMBER)
+    assert len(names) > 3 and len(set(names)) == len(names)
+    everything = set(names)
     # the board objects are exactly the board's clickable elements
     assert clickable(page) == everything
     # one tab stop: Tab from the top of the page lands on the board's first object
@@ -148,7 +167,7 @@ def test_the_arrow_keys_reach_every_clickable_board_object(browser, server, tabl
     graph = page.evaluate(GRAPH, list(ARROWS))
     assert reachable(graph, start) == everything
     # real key presses go where the graph says: a walk of some forty presses
-    page.focus(f'#board [data-walk="{start}"]')
+    page.evaluate(FOCUS, start)
     here = start
     for key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowDown", "ArrowUp") * 8:
         page.keyboard.press(key)
@@ -156,9 +175,9 @@ def test_the_arrow_keys_reach_every_clickable_board_object(browser, server, tabl
         assert there == graph[here][ARROWS.index(key)], (here, key)
         here = there
     page.keyboard.press("End")
-    assert focused(page) == str(total - 1)
+    assert focused(page) == names[-1]
     page.keyboard.press("Home")
-    assert focused(page) == "0"
+    assert focused(page) == names[0]
     assert not errors, errors
     page.close()
 
@@ -178,23 +197,22 @@ def test_enter_opens_an_objects_actions_and_escape_comes_back_to_it(browser, ser
         for (const a of attrs) {
           const v = n.getAttribute(a);
           if (v !== null && (words.includes(v) || (a === 'data-track' && words.includes(v.split(':')[1]))
-              ) && (a !== 'data-track' || v.startsWith('0:'))) return n.getAttribute('data-walk');
+              ) && (a !== 'data-track' || v.startsWith('0:'))) return n.dataset.walk;
         }
       }
       return null;
     }""", sorted(words))
     assert name is not None, legal
-    page.focus(f'#board [data-walk="{name}"]')
+    page.evaluate(FOCUS, name)
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")  # a key press first: the focus ring of the keyboard
-    page.focus(f'#board [data-walk="{name}"]')
+    page.evaluate(FOCUS, name)
     page.keyboard.press("Enter")
     page.wait_for_selector("#selection:not([hidden])")
     assert page.evaluate("document.activeElement.closest('#selection-list') !== null")
     assert page.evaluate("document.activeElement.classList.contains('action')")
     page.keyboard.press("Escape")
     page.wait_for_selector("#selection", state="hidden")
-    page.evaluate(NUMBER)  # the board was drawn again: number its new nodes
     back = page.evaluate("() => document.activeElement.closest('#board') !== null")
     assert back
     # Escape on the object itself: nothing selected, the focus stays on it
@@ -203,7 +221,6 @@ def test_enter_opens_an_objects_actions_and_escape_comes_back_to_it(browser, ser
     moved = focused(page)
     assert moved is not None and here is not None
     page.keyboard.press("Escape")
-    page.evaluate(NUMBER)
     assert focused(page) == moved
     DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=DOCS_SHOTS / f"keys-{game}.png")
