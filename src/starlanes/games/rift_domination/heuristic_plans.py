@@ -93,6 +93,7 @@ def ship_value(s: RiftState, seat: int, kind: str) -> float:
 
 
 def owned_kinds(s: RiftState, seat: int) -> set[str]:
+    """The unit kinds ``seat`` has at least one of (anywhere, landed or not)."""
     return {u.kind for u in s.units.values() if u.owner == seat}
 
 
@@ -131,6 +132,7 @@ def unlock_score(s: RiftState, seat: int, kind: str, rng: random.Random) -> floa
 
 
 def flagship_count(s: RiftState, seat: int) -> int:
+    """How many flagships ``seat`` has on the board."""
     return sum(1 for u in s.units.values() if u.owner == seat and u.kind == FLAGSHIP)
 
 
