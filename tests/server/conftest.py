@@ -224,3 +224,15 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield b
         b.close()
+
+
+def open_groups(page: Any, tap: bool = False) -> None:
+    """Open every closed group of the action list. Each opened group leaves the set of
+    closed ones, so the first closed one is opened until none is left (a list of locators
+    taken beforehand would point past the end)."""
+    closed = page.locator("#groups details:not([open])")
+    for _ in range(closed.count()):
+        if not closed.count():
+            break
+        summary = closed.first.locator("summary")
+        summary.tap() if tap else summary.click()

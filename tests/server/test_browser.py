@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .conftest import CHROMIUM, FLAGS, Server  # noqa: F401 - re-exported
+from .conftest import CHROMIUM, FLAGS, Server, open_groups  # noqa: F401 - re-exported
 
 playwright_api = pytest.importorskip("playwright.sync_api",
                                      reason="Playwright for Python is not installed")
@@ -67,10 +67,7 @@ def _decide(page, rng: random.Random) -> None:
         page.locator(f'[data-planet="{planets[0]}"] circle').first.click()
         page.locator(f'#selection-list button[data-notation="{choice}"]').click()
     else:
-        closed = page.locator("#groups details:not([open])")
-        for _ in range(closed.count()):  # each click shrinks the set: open its first
-            if closed.count():
-                closed.first.locator("summary").click()
+        open_groups(page)
         page.locator(f'#groups button[data-notation="{choice}"]').first.click()
     page.wait_for_selector(f"body[data-seq]:not([data-seq='{seq}'])", state="attached")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .conftest import Server
+from .conftest import Server, open_groups
 from .test_browser import CHROMIUM
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (install "
@@ -117,8 +117,7 @@ def test_every_table_fits_every_screen_and_every_action_is_reachable(browser, ta
         assert page.locator("#groups button.action").count() > 0
         if width < 700:  # the bottom sheet is raised to show them all
             page.click("#sheet-handle")
-        for details in page.locator("#groups details:not([open])").all():
-            details.locator("summary").click()
+        open_groups(page)
         assert page.evaluate(UNREACHABLE) == []
         if width < 700:
             page.click("#sheet-handle")
@@ -205,8 +204,7 @@ def test_galactic_domination_is_played_to_its_end_on_a_phone_by_tapping(browser,
         else:
             if page.locator("#side:not(.open)").count():
                 page.tap("#sheet-handle")
-            for details in page.locator("#groups details:not([open])").all():
-                details.locator("summary").tap()
+            open_groups(page, tap=True)
             page.locator(f'#groups button[data-notation="{choice}"]').first.tap()
         _changed(page, seq)
         if page.locator("#side.open").count() and not page.locator("#gameover[open]").count():
@@ -369,8 +367,7 @@ def test_the_guided_first_game_runs_to_its_end(browser, server, game):
             hints.add(hint.inner_text())
             assert page.locator("#guide .rule-id").inner_text().startswith("rule ")
         target = picks.first if picks.count() else page.locator("#groups button.action").last
-        for details in page.locator("#groups details:not([open])").all():
-            details.locator("summary").click()
+        open_groups(page)
         target.click()
         _changed(page, seq)
     assert page.locator("body").get_attribute("data-guide") == "done", \
@@ -462,8 +459,7 @@ def test_interstellar_ambitions_is_played_to_its_end_on_a_phone_by_tapping(brows
                 page.tap("#sheet-handle")
             if page.locator("#selection:not([hidden])").count():
                 page.locator("#clear-selection").tap()
-            for details in page.locator("#groups details:not([open])").all():
-                details.locator("summary").tap()
+            open_groups(page, tap=True)
             page.locator(f'#groups button[data-notation="{choice}"]').first.tap()
         _changed(page, seq)
         if page.locator("#side.open").count() and not page.locator("#gameover[open]").count():

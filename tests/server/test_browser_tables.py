@@ -17,6 +17,7 @@ import random
 import httpx
 import pytest
 
+from .conftest import open_groups
 from .test_browser import CHROMIUM, SHOTS, _page, server  # noqa: F401
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (install "
@@ -53,8 +54,7 @@ def _decide(page, rng: random.Random) -> None:
         if clicked:
             break
     if not clicked:
-        for details in page.locator("#groups details:not([open])").all():
-            details.locator("summary").click()
+        open_groups(page)
         page.locator(f'#groups button[data-notation="{choice}"]').first.click()
     page.wait_for_selector(f"body[data-seq]:not([data-seq='{seq}'])", state="attached")
 

@@ -152,7 +152,8 @@ def test_from_a_table_without_a_battle_reads_the_seat_from_storage(server, brows
 
 def _heuristic_actions(n: int) -> list[tuple[int, str]]:
     """The first ``n`` actions (seat, notation) of a seeded heuristic game (seed 1): after
-    111 of them the first seat's fleet meets one with 3 infantry aboard."""
+    100 of them the first seat's fleet (3 infantry aboard) meets one with 3 infantry
+    aboard."""
     import starlanes
     from starlanes.agents.registry import make_agent
 
@@ -174,7 +175,7 @@ def test_a_battle_at_a_table_opens_in_the_calculator(server, browser):
         gid = r.json()["id"]
         tokens = [join(c, gid, "Ann", 0), join(c, gid, "Bob", 1)]
         seq = 0
-        for seat, notation in _heuristic_actions(111):
+        for seat, notation in _heuristic_actions(100):
             r = c.post(f"/api/games/{gid}/actions", json={"seq": seq, "action": notation},
                        headers={"Authorization": f"Bearer {tokens[seat]}"})
             assert r.status_code == 200, r.text
@@ -185,6 +186,9 @@ def test_a_battle_at_a_table_opens_in_the_calculator(server, browser):
     table.goto(server.url(f"/games/{gid}?token={tokens[1]}"))
     link = table.locator(".battle-panel a.odds-link")
     link.wait_for()
+    asked: list[dict] = []  # what the calculator page asks the odds API
+    ctx.on("request", lambda r: asked.append(r.post_data_json)
+           if r.method == "POST" and r.url.endswith("/api/odds") else None)
     with ctx.expect_page() as opened:
         link.click()
     page = opened.value
@@ -193,11 +197,13 @@ def test_a_battle_at_a_table_opens_in_the_calculator(server, browser):
     assert tokens[1] not in page.url and "from=" not in page.url
     playwright_api.expect(page.locator("#origin")).to_contain_text("your seat is in")
     assert page.locator("#fleet-defender li[data-entry='infantry'] .count").inner_text() == "3"
-    api = httpx.post(server.url("/api/odds"), json={
-        "game": "rift-domination", "attacker": "carrier, 4 fighter, 4 destroyer",
-        "defender": "fighter, 3 infantry, 2 destroyer, carrier",
-        "settings": {"attacker_faction": "ilune_seers",
-                     "defender_faction": "korrath_hegemony"}}).json()
+    # the page asked for the battle's fleets as they stand (carried infantry included),
+    # and shows what the API answers for them
+    body = asked[-1]
+    assert "3 infantry" in body["defender"] and "infantry" in body["attacker"]
+    assert {body["settings"]["attacker_faction"], body["settings"]["defender_faction"]} == {
+        "ilune_seers", "korrath_hegemony"}
+    api = httpx.post(server.url("/api/odds"), json=body).json()
     playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text(
         f"{100 * api['attacker_win_total']:.2f}%")
     ctx.close()

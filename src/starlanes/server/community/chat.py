@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Path as PathParam
 from limits import RateLimitItem, RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -46,7 +47,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import Forbidden, NotFound, TooMany, Unauthorized, Unprocessable
 from .identity import Account, optional_account, writing_account
-from .models import AccountRow, ChatRow, MuteRow, ReportRow
+from .models import ROW_ID_MAX, AccountRow, ChatRow, MuteRow, ReportRow
 
 if TYPE_CHECKING:
     from ..tables import LiveGame
@@ -361,7 +362,7 @@ def router(community: Community, web: Path) -> APIRouter:
 
     @r.get("/api/games/{game_id}/chat")
     def get_chat(game_id: str, request: Request, account: MaybeAccount,
-                 after: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+                 after: Annotated[int, Query(ge=0, le=ROW_ID_MAX)] = 0) -> dict[str, Any]:
         """The messages after id ``after`` the asker may read, and whom they muted."""
         return chat.read(game_id, _bearer(request), account, after)
 
@@ -378,7 +379,8 @@ def router(community: Community, web: Path) -> APIRouter:
         return chat.unmute(account, name)
 
     @r.post("/api/chat/{message_id}/report", status_code=201)
-    def post_report(message_id: int, body: ReportPost, request: Request,
+    def post_report(message_id: Annotated[int, PathParam(ge=1, le=ROW_ID_MAX)],
+                    body: ReportPost, request: Request,
                     account: ChatAccount) -> dict[str, Any]:
         """Report a chat message to the operator."""
         return chat.report(message_id, _bearer(request), account, body.reason)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends
+from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import or_, select, update
 
@@ -33,8 +34,11 @@ from ..errors import Forbidden, NotFound, Stale, Unprocessable
 from ..store import GameRow, now
 from ..tables import HUMAN
 from .identity import Account, account, writing_account
-from .models import AccountRow, InvitationRow, QueueRow
+from .models import ROW_ID_MAX, AccountRow, InvitationRow, QueueRow
 from .pairing import MODES, Table, Waiting, plan_tables
+
+RowId = Annotated[int, PathParam(ge=1, le=ROW_ID_MAX)]
+"""An invitation's id in a path (422 outside 1..ROW_ID_MAX)."""
 
 __all__ = ["MODES", "Matchmaking", "Waiting", "plan_tables", "router"]
 
@@ -528,11 +532,11 @@ def router(community: Community, web: Path) -> APIRouter:
         return await mm().invitations(acc)
 
     @r.post("/api/invitations/{iid}/accept")
-    async def accept(iid: int, acc: Writer) -> dict[str, Any]:
+    async def accept(iid: RowId, acc: Writer) -> dict[str, Any]:
         return await mm().answer(acc, iid, True)
 
     @r.post("/api/invitations/{iid}/decline")
-    async def decline(iid: int, acc: Writer) -> dict[str, Any]:
+    async def decline(iid: RowId, acc: Writer) -> dict[str, Any]:
         return await mm().answer(acc, iid, False)
 
     return r

@@ -16,6 +16,10 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ..store import Base, UTCDateTime, now
 
+ROW_ID_MAX = 2**31 - 1
+"""The largest row id (a 32-bit integer on every database): ids in requests above it are
+refused (422) before any query."""
+
 
 class AccountRow(Base):
     """A registered player. ``name`` is shown as typed; ``name_key`` (case-folded) is what
