@@ -27,7 +27,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from starlanes.engine import game_ids, game_module, load
+from starlanes.engine import load
+
+try:  # as a test module
+    from .conftest import research_games
+except ImportError:  # as a script (--write)
+    from conftest import research_games  # type: ignore[no-redef]
 
 DATA = Path(__file__).parent / "data" / "tensor_fingerprints.json"
 SEED = 7
@@ -35,15 +40,6 @@ SNAPSHOT = 50
 ALL_SEATS_EVERY = 9
 KEEP_EVERY = 37
 STEP_CAP = 8000
-
-
-def _configs() -> list[tuple[str, int]]:
-    out = []
-    for gid in game_ids():
-        if game_module(gid, "action_space") and game_module(gid, "tensor"):
-            g = load(gid)
-            out += [(gid, n) for n in range(g.min_players, g.max_players + 1)]
-    return out
 
 
 def _feed(h: Any, step: int, seat: int, tensor: Any) -> None:
@@ -92,7 +88,7 @@ def _saved() -> dict[str, list[str]]:
     return json.loads(DATA.read_text())
 
 
-@pytest.mark.parametrize(("game_id", "players"), _configs())
+@pytest.mark.parametrize(("game_id", "players"), research_games())
 def test_tensors_and_masks_unchanged(game_id: str, players: int) -> None:
     """Every tensor and mask along a seeded random game matches the saved fingerprints,
     and out-of-order re-encoding of earlier states gives the same arrays."""
@@ -114,7 +110,7 @@ def main() -> None:
     if "--write" not in sys.argv:
         print(__doc__)
         return
-    out = {f"{gid}/{n}": play(gid, n)[0] for gid, n in _configs()}
+    out = {f"{gid}/{n}": play(gid, n)[0] for gid, n in research_games()}
     DATA.parent.mkdir(exist_ok=True)
     DATA.write_text(json.dumps(out, indent=0) + "\n")
     print(f"wrote {DATA} ({len(out)} configurations)")

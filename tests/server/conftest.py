@@ -199,6 +199,19 @@ def finish(client: TestClient, game_id: str, token: str, timeout: float = 60.0) 
     raise AssertionError("the game did not end in time")
 
 
+def wait_view(client: TestClient, game_id: str, until: Any, token: str | None = None,
+              timeout: float = 60.0) -> dict[str, Any]:
+    """The first view (of ``token``'s seat, or the spectators') for which ``until(view)``
+    holds, asked every 50 ms; AssertionError after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = view(client, game_id, token)
+        if until(v):
+            return v
+        time.sleep(0.05)
+    raise AssertionError("the server did not reach the expected view in time")
+
+
 def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
     r = client.get(f"/api/games/{game_id}/view", headers=auth(token) if token else {})
     assert r.status_code == 200, r.text

@@ -5,28 +5,17 @@ from __future__ import annotations
 
 import hashlib
 import random
-import time
 
 import pytest
 from sqlalchemy import select
 
 from starlanes.engine import GameRecord, replay
 
-from .conftest import auth, create, finish, join, view
+from .conftest import auth, create, finish, join, view, wait_view
 
 
 def _first_legal(v: dict) -> str:
     return v["legal"][0]["notation"]
-
-
-def _wait(client, gid, token, until, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        v = view(client, gid, token)
-        if until(v):
-            return v
-        time.sleep(0.05)
-    raise AssertionError("the server did not reach the expected view in time")
 
 
 # ---------------------------------------------------------------------- lobby and seats
@@ -192,7 +181,7 @@ def test_undo_takes_back_own_decisions_until_another_seat_decides(client):
 def test_bot_seats_play_on_their_own_to_the_end_and_the_record_verifies(client, tmp_path):
     gid = create(client, game="galactic-domination", seats=["heuristic", "random"])
     assert client.get(f"/api/games/{gid}/record").status_code == 403
-    v = _wait(client, gid, None, lambda v: v["result"] is not None, timeout=120)
+    v = wait_view(client, gid, lambda v: v["result"] is not None, None, timeout=120)
     assert v["result"]["winners"] and v["waiting_for"] is None
     r = client.get(f"/api/games/{gid}/record")
     assert r.status_code == 200
@@ -208,13 +197,13 @@ def test_a_human_seat_waits_for_its_bot_opponent_to_answer(client):
     a = join(client, gid, "Ann", 0)
     v = view(client, gid, a)
     if not v["your_turn"]:
-        v = _wait(client, gid, a, lambda v: v["your_turn"])
+        v = wait_view(client, gid, lambda v: v["your_turn"], a)
     for _ in range(5):
         r = client.post(f"/api/games/{gid}/actions",
                         json={"seq": v["seq"], "action": v["legal"][-1]["notation"]},
                         headers=auth(a))
         assert r.status_code == 200
-        v = _wait(client, gid, a, lambda v: v["your_turn"] or v["result"] is not None)
+        v = wait_view(client, gid, lambda v: v["your_turn"] or v["result"] is not None, a)
     assert "bot" in {x.by for x in client.app.state.service.store.actions(gid)}
 
 
@@ -223,7 +212,7 @@ def test_the_turn_clock_lets_the_heuristic_decide_and_says_so(client):
                  clock_seconds=0.3)
     join(client, gid, "Ann", 0)
     join(client, gid, "Bob", 1)
-    v = _wait(client, gid, None, lambda v: v["seq"] >= 1, timeout=20)
+    v = wait_view(client, gid, lambda v: v["seq"] >= 1, None, timeout=20)
     assert any("clock ran out" in line for line in v["log"])
     assert client.app.state.service.store.actions(gid)[0].by == "clock"
 

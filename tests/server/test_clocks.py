@@ -17,7 +17,7 @@ from starlanes.server import clocks
 from starlanes.server.app import create_app
 from starlanes.server.store import ActionRow
 
-from .conftest import auth, create, join, test_config, view
+from .conftest import auth, create, join, test_config, view, wait_view
 
 
 class FakeTime:
@@ -50,17 +50,6 @@ def db(tmp_path: Path) -> Path:
 def app_client(db: Path) -> Iterator[TestClient]:
     with _app(db) as c:
         yield c
-
-
-def _wait(client: TestClient, gid: str, until, token: str | None = None,
-          timeout: float = 20.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        v = view(client, gid, token)
-        if until(v):
-            return v
-        time.sleep(0.05)
-    raise AssertionError("the server did not reach the expected view in time")
 
 
 def _play(client: TestClient, gid: str, tokens: list[str]) -> int:
@@ -187,7 +176,7 @@ def test_a_restart_keeps_the_remaining_time(db):
 # ---------------------------------------------------------------------- timeouts
 def test_a_timeout_lets_the_bot_decide_and_the_game_goes_on(app_client):
     gid, _ = _two_humans(app_client, clock_seconds=0.3, clock_kind="game")
-    v = _wait(app_client, gid, lambda v: v["seq"] >= 1)
+    v = wait_view(app_client, gid, lambda v: v["seq"] >= 1)
     assert app_client.app.state.service.store.actions(gid)[0].by == "clock"
     assert any("clock ran out" in line for line in v["log"])
     assert v["result"] is None
@@ -199,7 +188,7 @@ def test_a_timeout_with_lose_ends_the_game_with_that_seat_last(db):
         client.app.state.service.listeners.append(lambda live: seen.append(live.over))
         gid, tokens = _two_humans(client, clock_seconds=0.3, timeout="lose")
         loser = view(client, gid)["waiting_for"]
-        v = _wait(client, gid, lambda v: v["result"] is not None, tokens[0])
+        v = wait_view(client, gid, lambda v: v["result"] is not None, tokens[0])
         result = v["result"]
         assert result["outcome"]["reason"] == "timeout"
         assert result["outcome"]["loser"] == loser

@@ -254,12 +254,7 @@ class GameService(Following):
                 if not free:
                     raise Forbidden("every seat of this game is taken")
                 seat = free[0]
-            if not 0 <= seat < len(live.seats):
-                raise NotFound(f"game {game_id} has no seat {seat}")
-            info = live.seats[seat]
-            if not info.is_open:
-                raise Forbidden(f"seat {seat} is " + ("held by a bot" if info.is_bot
-                                                      else "already taken"))
+            info = live.open_seat(seat)
             options, rebuilt = None, None
             if setup.strip():
                 options, rebuilt = await asyncio.to_thread(

@@ -15,7 +15,7 @@ from typing import Any
 from starlanes.engine import Game, GameState, StarlanesError, load
 
 from . import clocks
-from .errors import Forbidden, Illegal, Stale
+from .errors import Forbidden, Illegal, NotFound, Stale
 from .store import ActionRow, GameRow, NewAction, SeatRow, Store, StoreError
 
 HUMAN = "human"
@@ -209,6 +209,17 @@ class LiveGame:
         seat joining last may still bring its own."""
         return (self.seq == 0 and any(s.is_open for s in self.seats)
                 and bool(self.game.seat_setup_kind()))
+
+    def open_seat(self, seat: int) -> SeatInfo:
+        """The open human seat ``seat``: NotFound (404) when the game has no such seat,
+        Forbidden (403) when a bot holds it or someone took it."""
+        if not 0 <= seat < len(self.seats):
+            raise NotFound(f"game {self.id} has no seat {seat}")
+        info = self.seats[seat]
+        if not info.is_open:
+            raise Forbidden(f"seat {seat} is " + ("held by a bot" if info.is_bot
+                                                  else "already taken"))
+        return info
 
     @property
     def over(self) -> bool:

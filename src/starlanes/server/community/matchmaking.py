@@ -377,12 +377,7 @@ class Matchmaking:
             raise Forbidden("only a player seated in this game may invite to it")
         if live.over:
             raise Forbidden("this game is over")
-        if not 0 <= seat < len(live.seats):
-            raise NotFound(f"game {game_id} has no seat {seat}")
-        info = live.seats[seat]
-        if not info.is_open:
-            raise Forbidden(f"seat {seat} is " + ("held by a bot" if info.is_bot
-                                                  else "already taken"))
+        live.open_seat(seat)
         return await asyncio.to_thread(self._invite, acc, game_id, seat, name)
 
     def _invite(self, acc: Account, game_id: str, seat: int, name: str) -> dict[str, Any]:
