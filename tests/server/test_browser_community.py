@@ -169,3 +169,32 @@ def test_two_strangers_play_a_rated_game_and_a_third_is_told_of_a_turn(browser, 
     cay.wait_for_function("() => window.__notes.length > 0", timeout=60_000)
     assert cay.evaluate("window.__notes")[0]["title"].startswith("Your turn")
     assert errors == []
+
+
+def test_a_guest_seat_kept_in_the_account_and_an_invitation_from_the_table(browser, server):
+    """A player logged in at a table of a seat taken as a guest keeps it in the account
+    (the profile then lists the game), and invites another account to an open seat by
+    name; the invitation waits for that account."""
+    api = httpx.Client(base_url=server.url(""), timeout=10)
+    gid = api.post("/api/games", json={"game": "rift-domination", "players": 3,
+                                       "seats": ["human"] * 3}).json()["id"]
+    link = api.post(f"/api/games/{gid}/join", json={"name": "Dee", "seat": 0}).json()["link"]
+    bob = httpx.Client(base_url=server.url(""), timeout=10)
+    assert bob.post("/api/account/register", json={"name": "Bob",
+                                                   "password": "Bob-secret-pass"}).status_code == 201
+    errors: list[str] = []
+    dee = _player(browser, server, "Dee", errors)
+    dee.goto(server.url(link))
+    dee.wait_for_selector("#seat-account:not([hidden]) #claim-seat")
+    dee.click("#claim-seat")
+    dee.wait_for_selector("#seat-account :text('now in your account')")
+    assert [g["id"] for g in api.get("/api/players/Dee").json()["games_in_progress"]] == [gid]
+    # the seat is the account's now: the panel offers the invitation to the open seats
+    dee.wait_for_selector("#invite-form")
+    dee.select_option("#invite-form select", "2")
+    dee.fill("#invite-form input", "Bob")
+    dee.click("#invite-form button[type='submit']")
+    dee.wait_for_selector("#invite-form :text('Bob is invited')")
+    waiting = bob.get("/api/invitations").json()["invitations"]
+    assert [(i["game_id"], i["seat"], i["from"]) for i in waiting] == [(gid, 2, "Dee")]
+    assert errors == []

@@ -18,7 +18,8 @@ LOG_LINES = 200
 
 def seats_view(live: LiveGame) -> list[dict[str, Any]]:
     return [{"seat": s.seat, "label": live.seat_label(s.seat), "name": s.name,
-             "bot": s.kind if s.is_bot else None, "open": s.is_open}
+             "bot": s.kind if s.is_bot else None, "open": s.is_open,
+             "account": s.account_id is not None}
             for s in live.seats]
 
 
