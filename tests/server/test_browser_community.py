@@ -122,6 +122,9 @@ def test_two_strangers_play_a_rated_game_and_a_third_is_told_of_a_turn(browser, 
     final = _finish(server, gid, [ann_token, bob_token])
     for page in (ann, bob):
         page.wait_for_selector("#gameover[open]", timeout=20_000)
+        # the dialog tells the story: who led when, and the largest swing
+        page.wait_for_selector("#gameover h3:has-text('Key moments') + ul.moments li")
+    ann.screenshot(path=str(SHOTS / "game-over-key-moments.png"))
     # the rated result reaches both profiles: the finished game and a rating in the game
     api = httpx.Client(base_url=server.url(""), timeout=10)
     for name, page in (("Ann", ann), ("Bob", bob)):

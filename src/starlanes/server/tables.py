@@ -99,6 +99,16 @@ class LiveGame:
     """The client that created the game (its rate-limit key), for sharing bot time fairly
     between clients; empty for games rebuilt after a restart (each its own share)."""
     _described: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
+    _moments: tuple[int, dict[str, Any]] | None = None
+
+    def key_moments(self) -> dict[str, Any]:
+        """The finished game's key moments (:func:`.moments.key_moments`), worked out once
+        per number of actions."""
+        from .moments import key_moments
+
+        if self._moments is None or self._moments[0] != self.seq:
+            self._moments = (self.seq, key_moments(self.state, self.game.new_initial_state()))
+        return self._moments[1]
 
     @property
     def id(self) -> str:

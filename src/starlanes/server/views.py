@@ -25,7 +25,8 @@ def seats_view(live: LiveGame) -> list[dict[str, Any]]:
 
 def result_view(live: LiveGame) -> dict[str, Any] | None:
     """The result once the game is over, None before: ``winners`` (seats), ``scores``,
-    ``end_reason`` and the score ``breakdown``; a result the server decided (a seat ran
+    ``end_reason``, the score ``breakdown`` and the key ``moments`` (lead changes, the
+    largest swing: :mod:`.moments`); a result the server decided (a seat ran
     out of time) also carries ``outcome`` (``GameRow.outcome``)."""
     state = live.state
     outcome = live.row.outcome
@@ -36,7 +37,7 @@ def result_view(live: LiveGame) -> dict[str, Any] | None:
                   else str(outcome.get("reason", "ended by the server")))
         return {"winners": [i for i, r in enumerate(outcome["ranks"]) if int(r) == 0],
                 "scores": list(state.scores()), "end_reason": reason, "breakdown": None,
-                "outcome": outcome}
+                "moments": live.key_moments(), "outcome": outcome}
     if not state.is_terminal():
         return None
     returns = state.returns()
@@ -45,7 +46,8 @@ def result_view(live: LiveGame) -> dict[str, Any] | None:
     breakdown = getattr(state, "score_breakdown", None)
     return {"winners": [i for i, r in enumerate(returns) if r > 0],
             "scores": list(state.scores()), "end_reason": str(reason),
-            "breakdown": breakdown() if callable(breakdown) else None}
+            "breakdown": breakdown() if callable(breakdown) else None,
+            "moments": live.key_moments()}
 
 
 def game_view(live: LiveGame, seat: int | None) -> dict[str, Any]:

@@ -29,5 +29,28 @@ export function resultNodes(view, words) {
       el("th", { scope: "row" }, seatMark(seat), " ", view.seats[seat].label),
       ...sources.map((k) => el("td", {}, String(r.breakdown[seat]?.[k] ?? 0))),
       el("td", {}, String(r.scores[seat])), el("td", {}, r.winners.includes(seat) ? "won" : "")))));
-  return [head, why, el("div", { class: "scroll-x", tabindex: "0", "aria-label": "scores" }, table)];
+  return [head, why, el("div", { class: "scroll-x", tabindex: "0", "aria-label": "scores" }, table), ...momentNodes(view)];
+}
+
+// The key moments (the result's "moments"): how often the lead changed hands, who took it
+// last and when, and the heaviest blow (or, where no score ever dropped, the largest gain)
+// in one decision.
+function momentNodes(view) {
+  const m = view.result.moments;
+  if (!m) return [];
+  const label = (seat) => view.seats[seat]?.label ?? `seat ${seat}`;
+  const items = [];
+  const last = m.leads[m.leads.length - 1];
+  if (m.lead_changes > 0) {
+    items.push(el("li", {}, `The lead changed hands ${m.lead_changes === 1 ? "once" : `${m.lead_changes} times`}; last, ${label(last.seat)} took it at move ${last.move}.`));
+  } else if (last) {
+    items.push(el("li", {}, `${label(last.seat)} led from move ${last.move} on and never lost the lead.`));
+  }
+  const swing = m.largest_swing;
+  if (swing) {
+    const points = swing.points > 0 ? `+${swing.points}` : `\u2212${-swing.points}`;
+    const what = swing.points < 0 ? "Heaviest blow" : "Largest gain";
+    items.push(el("li", {}, `${what}: ${label(swing.seat)} ${points} at move ${swing.move} (`, el("code", {}, swing.action), ")."));
+  }
+  return items.length ? [el("h3", {}, "Key moments"), el("ul", { class: "moments" }, ...items)] : [];
 }
