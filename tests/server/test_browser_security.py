@@ -263,6 +263,13 @@ def test_no_page_breaks_the_content_security_policy(browser, server, tmp_path): 
     page.locator("body").press("End")
     page.wait_for_selector(f"body[data-step='{len(record.actions)}']", state="attached")
     assert page.locator("body").get_attribute("data-digest") == record.digest
+    # the community's pages: a profile and the leaderboard, under the same policy
+    assert httpx.post(server.url("/api/account/register"), json={
+        "name": "Csp", "password": "csp-secret-pass"}).status_code == 201
+    _assert_headers(page.goto(server.url("/players/Csp")))
+    page.wait_for_selector("#player-name:has-text('Csp')")
+    _assert_headers(page.goto(server.url("/leaderboard?game=rift-domination")))
+    page.wait_for_selector("#leaderboard table, #leaderboard p")
     assert not found, found
     assert not errors, errors
     page.close()
