@@ -99,8 +99,7 @@ def handled(
 
 
 def _suspend(name: str, db: str | None, suspended: bool) -> None:
-    from starlanes.server.community.chat import find_account
-    from starlanes.server.community.identity import Sessions
+    from starlanes.server.community.identity import Sessions, find_account
     from starlanes.terminal import out, printable
 
     store = _store(db)

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
-from limits import RateLimitItem, RateLimitItemPerMinute
+from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
@@ -46,7 +46,8 @@ from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
 from ..errors import Forbidden, NotFound, TooMany, Unauthorized, Unprocessable
-from .identity import Account, optional_account, writing_account
+from ..limits import Rule
+from .identity import Account, find_account, optional_account, writing_account
 from .models import ROW_ID_MAX, AccountRow, ChatRow, MuteRow, ReportRow
 
 if TYPE_CHECKING:
@@ -83,16 +84,6 @@ def clean_text(text: str) -> str:
             kept.append(ch)
     lines = "\n".join(line.rstrip() for line in "".join(kept).split("\n"))
     return _BREAKS.sub("\n\n", lines).strip()
-
-
-def find_account(s: Session, name: str) -> AccountRow | None:
-    """The account (not deleted) named ``name``, case-insensitively; None when none is."""
-    name = " ".join(name.split())
-    if not name:
-        return None
-    return s.scalars(select(AccountRow).where(
-        or_(AccountRow.name_key == name.casefold(), AccountRow.name == name),
-        AccountRow.deleted.is_(False)).limit(1)).first()
 
 
 @dataclass(frozen=True)
@@ -140,8 +131,10 @@ class Chat:
         self.store = community.store
         self.limits = community.config.limits
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
-        self.message_rate = RateLimitItemPerMinute(self.limits.chat_messages_per_minute)
-        self.report_rate = RateLimitItemPerMinute(REPORTS_PER_MINUTE)
+        self.message_rate = Rule("chat", RateLimitItemPerMinute(
+            self.limits.chat_messages_per_minute), "too many chat messages", "minute")
+        self.report_rate = Rule("report", RateLimitItemPerMinute(REPORTS_PER_MINUTE),
+                                "too many reports", "minute")
 
     # ------------------------------------------------------------------ who asks
     def asker(self, live: LiveGame, token: str | None, account: Account | None) -> Asker:
@@ -194,14 +187,14 @@ class Chat:
             if row is not None and (row.suspended or row.deleted):
                 raise Forbidden("this account may not write in chat (suspended)")
 
-    def _rate(self, item: RateLimitItem, kind: str, key: str, what: str) -> None:
-        """Count one ``kind`` by ``key``; TooMany (429, ``retry_after`` seconds) past the
-        rate."""
-        if self.limiter.hit(item, kind, key):
+    def _rate(self, rule: Rule, key: str) -> None:
+        """Count one by ``key`` under ``rule``; TooMany (429, ``retry_after`` seconds) past
+        the rate. (Synchronous: chat is answered in the thread pool.)"""
+        if self.limiter.hit(rule.item, rule.name, key):
             return
-        stats = self.limiter.get_window_stats(item, kind, key)
+        stats = self.limiter.get_window_stats(rule.item, rule.name, key)
         wait = max(1, math.ceil(stats.reset_time - time.time()))
-        error = TooMany(f"{what}: at most {item.amount} per minute; try again in {wait} s")
+        error = TooMany(rule.reason(wait))
         error.retry_after = wait
         raise error
 
@@ -222,7 +215,7 @@ class Chat:
         if len(text) > most:
             raise Unprocessable(f"a chat message has at most {most} characters, "
                                 f"this one {len(text)}")
-        self._rate(self.message_rate, "chat", asker.key, "too many chat messages")
+        self._rate(self.message_rate, asker.key)
         with self.store.session() as s:
             row = ChatRow(game_id=live.id, channel=channel, account_id=asker.account_id,
                           seat=asker.seat if channel == PLAYERS else None,
@@ -315,7 +308,7 @@ class Chat:
         if channel not in self.readable(live, asker):
             raise NotFound(f"no chat message {message_id}")
         self._check_not_suspended(asker)
-        self._rate(self.report_rate, "report", asker.key, "too many reports")
+        self._rate(self.report_rate, asker.key)
         who = asker.name if asker.spectator else f"{asker.name} (seat {asker.seat})"
         with self.store.session() as s:
             row = ReportRow(message_id=message_id, reporter=who[:80],

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from fastapi import Request
 from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
 from ..errors import Forbidden, Unauthorized
 from ..store import Store, now
@@ -117,6 +118,16 @@ class Sessions:
         with self.store.session() as s:
             return len(list(s.scalars(select(SessionRow.id)
                                       .where(SessionRow.account_id == account_id))))
+
+
+def find_account(s: Session, name: str) -> AccountRow | None:
+    """The account (not deleted) named ``name`` (spaces around it ignored), whatever the
+    letter case; None when none is. Runs in the caller's transaction ``s``."""
+    name = " ".join(name.split())
+    if not name:
+        return None
+    return s.scalars(select(AccountRow).where(AccountRow.name_key == name.casefold(),
+                                              AccountRow.deleted.is_(False)).limit(1)).first()
 
 
 def sessions_of(request: Request) -> Sessions:

@@ -33,7 +33,7 @@ from ..catalogue import FALLBACK_BOT
 from ..errors import Forbidden, NotFound, Stale, Unprocessable
 from ..store import GameRow, now
 from ..tables import HUMAN
-from .identity import Account, account, writing_account
+from .identity import Account, account, find_account, writing_account
 from .models import ROW_ID_MAX, AccountRow, InvitationRow, QueueRow
 from .pairing import MODES, Table, Waiting, plan_tables
 
@@ -383,10 +383,8 @@ class Matchmaking:
     def _invite(self, acc: Account, game_id: str, seat: int, name: str) -> dict[str, Any]:
         wanted = " ".join(str(name).split())
         with self.store.session() as s:
-            to = s.scalars(select(AccountRow).where(
-                or_(AccountRow.name_key == wanted.casefold(), AccountRow.name == wanted),
-                AccountRow.deleted.is_(False))).first()
-            if to is None or not wanted:
+            to = find_account(s, wanted)
+            if to is None:
                 raise NotFound(f"no player is called {wanted[:40]!r}")
             if to.id == acc.id:
                 raise Unprocessable("you cannot invite yourself")
