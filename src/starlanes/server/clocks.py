@@ -167,16 +167,14 @@ def seats_filled(live: LiveGame) -> None:
 def timeout_outcome(live: LiveGame, loser: int) -> dict[str, Any]:
     """The result of ``loser`` running out of time: last place for it; the other seats are
     placed by the game's current scores (equal scores share a place)."""
-    n = len(live.seats)
-    try:
-        scores = [float(x) for x in live.state.scores()]
-    except (AttributeError, NotImplementedError, TypeError, ValueError):
-        scores = [0.0] * n
-    others = [s for s in range(n) if s != loser]
-    ranks = [0] * n
-    for s in others:
-        ranks[s] = sum(1 for o in others if scores[o] > scores[s])
-    ranks[loser] = max(n - 1, 0)
+    from .tables import places
+
+    scores = list(live.state.scores())
+    others = [s for s in range(len(scores)) if s != loser]
+    ranks = [0] * len(scores)
+    for seat, place in zip(others, places([scores[s] for s in others]), strict=True):
+        ranks[seat] = place
+    ranks[loser] = len(scores) - 1
     return {"reason": "timeout", "loser": loser, "ranks": ranks}
 
 

@@ -21,6 +21,12 @@ from .store import ActionRow, GameRow, NewAction, SeatRow, Store, StoreError
 HUMAN = "human"
 
 
+def places(values: list[float]) -> list[int]:
+    """Per seat, its place by ``values`` (higher is better; 0 first): the number of seats
+    with more; equal values share a place."""
+    return [sum(1 for other in values if other > mine) for mine in values]
+
+
 @dataclass
 class SeatInfo:
     """A seat as the server keeps it in memory (the token only as its hash)."""
@@ -245,8 +251,7 @@ class LiveGame:
             return [int(r) for r in self.row.outcome["ranks"]]
         if not self.state.is_terminal():
             return None
-        returns = list(self.state.returns())
-        return [sum(1 for other in returns if other > mine) for mine in returns]
+        return places(list(self.state.returns()))
 
     def waiting_for(self) -> int | None:
         """The seat the game waits for, or None when it is over (or still gathering)."""
