@@ -250,18 +250,23 @@ class Accounts:
             raise Forbidden("this account is suspended")
         return found.id, found.name
 
+    def _confirm(self, acc: Account, password: str, wrong: str) -> None:
+        """Check the logged-in account's own password before a change: Unauthorized (401)
+        when the account is gone, Forbidden (403, ``wrong``) for a wrong password."""
+        found = self._find(acc.name)
+        if found is None or found.id != acc.id:
+            raise Unauthorized("log in first")
+        try:
+            self._check(found, password)
+        except Unauthorized:
+            raise Forbidden(wrong) from None
+
     def change_password(self, acc: Account, old: str, new: str) -> None:
         """Set a new password after checking the current one (Forbidden, 403, when wrong;
         Unprocessable for a new one of a refused length); every other session of the
         account ends. Blocking: call in a thread."""
         check_password(new)
-        found = self._find(acc.name)
-        if found is None or found.id != acc.id:
-            raise Unauthorized("log in first")
-        try:
-            self._check(found, old)
-        except Unauthorized:
-            raise Forbidden("the current password is wrong") from None
+        self._confirm(acc, old, "the current password is wrong")
         self._set_hash(acc.id, self.hasher.hash(new))
         self.sessions.end_all(acc.id, keep=acc.session)
 
@@ -270,13 +275,7 @@ class Accounts:
         stays (its games keep their seats) with the name ``deleted player``, the name free
         again, no password; its seats show ``deleted player``; every session ends, all in
         one transaction. Returns the (game id, seat) pairs it held. Blocking."""
-        found = self._find(acc.name)
-        if found is None or found.id != acc.id:
-            raise Unauthorized("log in first")
-        try:
-            self._check(found, password)
-        except Unauthorized:
-            raise Forbidden("the password is wrong") from None
+        self._confirm(acc, password, "the password is wrong")
         with self.store.session() as s:
             s.execute(update(AccountRow).where(AccountRow.id == acc.id).values(
                 name=DELETED_NAME, name_key=f"deleted:{acc.id}", password_hash="",
