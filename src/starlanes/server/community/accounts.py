@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,6 +52,7 @@ from ..store import ActionRow, SeatRow, StoreConflict, now
 from ..tokens import new_token, token_hash
 from .identity import (
     DELETED_NAME,
+    NAME,
     SESSION_COOKIE,
     Account,
     account,
@@ -67,7 +67,6 @@ if TYPE_CHECKING:
     from ..tables import LiveGame
     from . import Community
 
-NAME = re.compile(r"[A-Za-z0-9_-]{3,32}")
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 WRONG = "wrong name or password"
 """The one refusal of a log-in with an unknown name or a wrong password."""

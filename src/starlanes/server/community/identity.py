@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -38,6 +39,8 @@ SESSION_DAYS = 30
 TOUCH_SECONDS = 300
 """A session's ``last_seen`` is written at most this often."""
 DELETED_NAME = "deleted player"
+NAME = re.compile(r"[A-Za-z0-9_-]{3,32}")
+"""What an account name may be: 3 to 32 ASCII letters, digits, ``-`` or ``_``."""
 
 
 @dataclass(frozen=True)
@@ -123,8 +126,8 @@ class Sessions:
 def find_account(s: Session, name: str) -> AccountRow | None:
     """The account (not deleted) named ``name`` (spaces around it ignored), whatever the
     letter case; None when none is. Runs in the caller's transaction ``s``."""
-    name = " ".join(name.split())
-    if not name:
+    name = name.strip()
+    if not NAME.fullmatch(name):  # no account has it (and the database never sees it)
         return None
     return s.scalars(select(AccountRow).where(AccountRow.name_key == name.casefold(),
                                               AccountRow.deleted.is_(False)).limit(1)).first()
