@@ -221,9 +221,15 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     """Cancel what has not started and terminate the worker processes at once."""
     # The executor has no public way to kill its workers before Python 3.14.
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
+    # Let the executor's manager thread see the dead workers and close its pipes before
+    # the interpreter exits: otherwise its exit hook may write to a pipe being closed
+    # (OSError: Bad file descriptor at shutdown, CPython before 3.12.8).
+    if manager is not None:
+        manager.join(timeout=10)
 
 
 def play_in_pool(jobs: Sequence[tuple[Any, ...]], workers: int,
