@@ -186,6 +186,11 @@ async def play(base: str, table: Table, index: int, args: argparse.Namespace, st
         await play_tables(base, client, table, index, args, stop, tally, rng)
 
 
+#: Websocket handshakes in flight at once from this client: 1,000 opened together (500
+#: games of two humans) time out in the client's own event loop, not in the server.
+CONNECTING = asyncio.Semaphore(16)
+
+
 async def play_tables(base: str, client: httpx.AsyncClient, table: Table, index: int,
                       args: argparse.Namespace, stop: float, tally: Tally,
                       rng: random.Random) -> None:
@@ -195,9 +200,11 @@ async def play_tables(base: str, client: httpx.AsyncClient, table: Table, index:
         try:
             for i, token in enumerate(table.tokens):
                 ws_base = (table.bases[i] if table.bases else base).replace("http://", "ws://")
-                ws = await websockets.connect(f"{ws_base}/ws/games/{table.gid}?token={token}",
-                                              max_size=2**24, compression=None,
-                                              additional_headers=forwarded(table.addresses[i]))
+                async with CONNECTING:
+                    ws = await websockets.connect(
+                        f"{ws_base}/ws/games/{table.gid}?token={token}", max_size=2**24,
+                        compression=None, open_timeout=60,
+                        additional_headers=forwarded(table.addresses[i]))
                 sockets.append(ws)
                 readers.append(asyncio.create_task(read_views(ws, table, i)))
             over = await play_one(base, client, table, readers, args, stop, tally, rng)

@@ -191,6 +191,7 @@ class Viewer(threading.Thread):
         super().__init__(daemon=True)
         self.cluster, self.game_id, self.token, self.next = cluster, game_id, token, first
         self.connections: list[list[dict[str, Any]]] = []
+        self.spans: list[list[float | None]] = []  # [opened, closed] per connection
         self.stopped = threading.Event()
 
     def run(self) -> None:
@@ -206,13 +207,22 @@ class Viewer(threading.Thread):
             try:
                 with connect(url, open_timeout=5) as ws:
                     self.connections.append(views)
-                    while not self.stopped.is_set():
-                        try:
-                            views.append(json.loads(ws.recv(timeout=0.2)))
-                        except TimeoutError:
-                            continue
+                    self.spans.append([time.monotonic(), None])
+                    try:
+                        while not self.stopped.is_set():
+                            try:
+                                views.append(json.loads(ws.recv(timeout=0.2)))
+                            except TimeoutError:
+                                continue
+                    finally:
+                        self.spans[-1][1] = time.monotonic()
             except (ConnectionClosed, InvalidStatus, OSError, TimeoutError):
                 time.sleep(0.1)
+
+    def longest_gap(self) -> float:
+        """The longest time in seconds between one connection's end and the next's start."""
+        return max((b[0] - a[1] for a, b in zip(self.spans, self.spans[1:])
+                    if a[1] is not None and b[0] is not None), default=0.0)
 
     def latest(self) -> dict[str, Any] | None:
         for views in reversed(self.connections):
@@ -432,3 +442,72 @@ def test_a_redis_restart_loses_nothing_and_viewers_get_fresh_views(cluster):
     for seq, applied in players[0].acked + players[1].acked:
         assert actions[seq] == applied
     assert check_views("galactic-domination", 2, GD, actions, viewer, None) >= 2
+
+
+def test_a_rolling_restart_loses_no_action_and_no_viewer_for_longer_than_a_reconnect(cluster):
+    """Every web process is stopped in turn (SIGTERM, as a deployment does; one killed by an
+    earlier test is simply started again) and started again on its port, and a bot service
+    is replaced, while two humans on different processes play Galactic Domination and a
+    bot game of Rift Domination runs. No acknowledged action is lost, every viewer is back
+    on a live process within seconds of losing its socket, and both games reach their end
+    with every view the engine's for its seat (docs/deploy.md, Rolling restarts)."""
+    alive = [cluster.servers.index(s) for s in cluster.alive()]
+    gd = create(cluster, alive[0], "galactic-domination", ["human", "human"], **GD)
+    rd = create(cluster, alive[0], "rift-domination", ["heuristic", "random", "random"],
+                round_limit=2)
+    players = [Player(cluster, gd, alive[0], "Ada"), Player(cluster, gd, alive[-1], "Bo")]
+    viewers = {0: Viewer(cluster, gd, players[0].token, alive[0]),
+               1: Viewer(cluster, gd, players[1].token, alive[-1]),
+               None: Viewer(cluster, gd, None, alive[0])}
+    bot_viewer = Viewer(cluster, rd, None, alive[-1])
+    for v in [*viewers.values(), bot_viewer]:
+        v.start()
+    pace = threading.Event()  # set: the humans play on while a process restarts
+
+    def play(p: Player) -> None:
+        deadline = time.monotonic() + 240
+        while p.step():
+            assert time.monotonic() < deadline, "the game did not end in time"
+            if pace.is_set():
+                time.sleep(0.3)
+
+    pace.set()
+    restarted = 0
+    with ThreadPoolExecutor(2) as pool:
+        games = [pool.submit(play, p) for p in players]
+        for index, server in enumerate(cluster.servers):
+            before = sum(len(p.acked) for p in players)
+            wait_for(lambda before=before: sum(len(p.acked) for p in players) >= before + 3,
+                     30, "moves before the restart")
+            cluster.dead.add(index)  # the proxy stops sending it new requests
+            if server.proc is not None and server.proc.poll() is None:
+                server.proc.terminate()
+                server.proc.wait(30)
+            launch(server)
+            cluster.dead.discard(index)
+            restarted += 1
+        old = cluster.bots[-1]
+        old.stop()  # SIGTERM: its jobs go back to the queue
+        cluster.bots[-1] = Bots(cluster.db, cluster.redis.url)
+        pace.clear()
+        for f in games:
+            f.result()
+    assert restarted == 3
+    wait_for(lambda: (bot_viewer.latest() or {}).get("result") is not None, 60,
+             "the end of the bot game")
+    for v in viewers.values():
+        wait_for(lambda v=v: (v.latest() or {}).get("result") is not None, 10,
+                 "the last view")
+    for v in [*viewers.values(), bot_viewer]:
+        v.stop()
+
+    actions = stored(cluster, gd)
+    for seq, applied in players[0].acked + players[1].acked:
+        assert actions[seq] == applied  # acknowledged: stored, at its move
+    for viewer in [*viewers.values(), bot_viewer]:
+        assert len(viewer.connections) >= 2  # its process went away at least once
+        assert viewer.longest_gap() < 5.0, viewer.spans
+    for seat, viewer in viewers.items():
+        assert check_views("galactic-domination", 2, GD, actions, viewer, seat) > 5
+    assert check_views("rift-domination", 3, {"round_limit": 2}, stored(cluster, rd),
+                       bot_viewer, None) > 5
