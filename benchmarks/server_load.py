@@ -338,6 +338,17 @@ def peak_rss(pid: int) -> tuple[float, float]:
     return server, others
 
 
+def cluster_rss(args: argparse.Namespace, pid: int) -> tuple[float, float]:
+    """:func:`peak_rss`, or for a cluster the largest web process and the largest process
+    of the bot service (its supervisor and workers)."""
+    web = getattr(args, "web_pids", None)
+    if not web:
+        return peak_rss(pid)
+    bots = peak_rss(args.bots_pid)
+    return max(peak_rss(p)[0] for p in web), max(bots[0], bots[1] if bots[1] == bots[1]
+                                                  else 0.0)
+
+
 @dataclass
 class Measurement:
     """What one run measured: the clients' tally, the actions stored meanwhile (bots
@@ -396,7 +407,7 @@ async def measure(args: argparse.Namespace, base: str, pid: int,
         cpu_after = cluster_cpu(args, pid)
         cpu = (cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1],
                time.process_time() - client_before)
-        rss = peak_rss(pid)
+        rss = cluster_rss(args, pid)
         result = await beside if beside is not None else None
         after, count = await total_moves(client, base)
     return Measurement(tally, after - before, wall, cpu, rss, count), result
