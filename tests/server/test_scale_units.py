@@ -8,7 +8,15 @@ import pytest
 from typer.testing import CliRunner
 
 from starlanes.cli import app
-from starlanes.server.jobs import QUICK_STREAM, SLOW_STREAM, BotTask, lane
+from starlanes.server.jobs import (
+    QUICK_STREAM,
+    SLOW_STREAM,
+    BotTask,
+    NoticedAction,
+    lane,
+    notice,
+    read_notice,
+)
 from starlanes.server.store import GameRow, SeatRow, Store, now, upgrade
 from starlanes.server.tables import LiveGame
 
@@ -61,6 +69,44 @@ def test_a_second_holder_of_a_game_catches_up_from_the_store(tmp_path):
     fresh = _copy(store, "g1")
     b.take_over(fresh)
     assert (b.seq, b.state.digest()) == (2, fresh.state.digest())
+
+
+def test_a_holder_one_move_behind_follows_the_action_a_notice_carries(tmp_path):
+    """A notice of one stored action carries it (docs/deploy.md): a holder one move behind
+    applies it and reaches the same state without reading the store; an action that is not
+    its next move, or whose digest differs, or a notice that does not parse, changes
+    nothing (the holder reads the store instead)."""
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    upgrade(url)
+    store = Store(url)
+    _game(store)
+    a, b = _copy(store, "g1"), _copy(store, "g1")
+    a.apply(store, a.state.current_player(), a.seq, str(a.state.legal_actions()[-1]))
+    action = a.noticed_action()
+    assert action is not None and action.seq == 0
+    text = notice("g1", a.seq, a.state.digest(), action)
+    game_id, seq, digest, carried = read_notice(text)
+    assert (game_id, seq, carried) == ("g1", 1, action)
+    assert a.state.digest().startswith(digest)
+
+    forged = NoticedAction(0, action.seat, action.notation, "0" * 64, action.by,
+                           action.at_s)
+    before = (b.seq, b.state.digest(), b.version)
+    assert b.follow_action(forged) is False  # the digest does not agree
+    assert (b.seq, b.state.digest(), b.version) == before
+    assert b.follow_action(carried) is True
+    assert (b.seq, b.state.digest()) == (a.seq, a.state.digest())
+    assert b.marks[-1] == (action.seat, pytest.approx(action.at_s))
+    assert b.follow_action(carried) is False  # not its next move any more
+    assert b.seq == 1
+
+    assert read_notice("g1 1 abcd {broken")[3] is None
+    assert read_notice("g1 1 abcd") == ("g1", 1, "abcd", None)
+    assert read_notice("g1") == ("g1", None, "", None)
+    assert store.claim_seat("g1", 0, "Ada", "f" * 64)
+    a.seats[0].name = "Ada"
+    a.version += 1  # a seat taken after the action: a notice must not carry it
+    assert a.noticed_action() is None
 
 
 def test_bot_jobs_round_trip_and_malformed_ones_are_refused():

@@ -246,7 +246,8 @@ class Worker:
             self.games.forget(live.id)  # another worker stored this move first
             return
         live.commit(pending)
-        self.redis.publish(CHANGES, notice(live.id, live.seq, live.state.digest()))
+        self.redis.publish(CHANGES, notice(live.id, live.seq, live.state.digest(),
+                                           live.noticed_action()))
         self._queue_next(live, task.owner)
 
     def _queue_next(self, live: LiveGame, owner: str) -> None:

@@ -5,9 +5,11 @@ and its ``(game, seq)`` key lets one action per move in, whichever process store
 Redis adds:
 
 - every process that stores something for a game publishes the game's id on
-  :data:`.jobs.CHANGES`; every process listens, catches the game up from the store and
-  pushes the fresh views to the viewers it holds (in order: a view is pushed only when the
-  game moved past the last one pushed);
+  :data:`.jobs.CHANGES` (with the action, when the change was one action); every process
+  listens, catches the game up (applying the action carried when it is one move behind
+  and the digest agrees, from the store otherwise) and pushes the fresh views to the
+  viewers it holds (in order: a view is pushed only when the game moved past the last one
+  pushed);
 - bot decisions are queued as jobs for the bot service (``starlanes bots``), see
   :mod:`.jobs` and :mod:`.bot_service`;
 - readiness: while the process is not subscribed (Redis lost), ``/readyz`` answers 503,
@@ -27,7 +29,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .jobs import CHANGES, DEDUPE_SECONDS, ENQUEUE, BotTask, lane, notice
+from .jobs import CHANGES, DEDUPE_SECONDS, ENQUEUE, BotTask, NoticedAction, lane, notice
 
 log = logging.getLogger("starlanes.server")
 
@@ -107,12 +109,16 @@ class Cluster:
         if not self.ready:
             raise ConnectionError("not subscribed to the change channel")
 
-    async def changed(self, game_id: str, seq: int, digest: str) -> None:
+    async def changed(self, game_id: str, seq: int | None = None, digest: str = "",
+                      action: NoticedAction | None = None) -> None:
         """Tell every process that ``game_id`` changed and is now at move ``seq`` with
-        state ``digest`` (:func:`.jobs.notice`; a lost notice is logged: the change is
-        stored, viewers catch up when they reconnect)."""
+        state ``digest``, by ``action`` when the change was that one action
+        (:func:`.jobs.notice`); with no ``seq``, only that it changed (a seat taken, an
+        undo: every process reads the store). A lost notice is logged: the change is
+        stored, viewers catch up when they reconnect."""
+        text = game_id if seq is None else notice(game_id, seq, digest, action)
         try:
-            await self.redis.publish(CHANGES, notice(game_id, seq, digest))
+            await self.redis.publish(CHANGES, text)
         except Exception as e:  # noqa: BLE001
             log.warning("could not publish the change of game %s: %s", game_id, e)
 

@@ -12,7 +12,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from .errors import NotFound, ServerError
-from .jobs import BotTask, read_notice
+from .jobs import BotTask, NoticedAction, read_notice
 from .store import StoreError
 from .tables import LiveGame
 
@@ -91,7 +91,7 @@ class Following:
         """A notice that a game changed (:func:`.jobs.notice`): unless this process is
         already there, catch the game up and push its viewers' views (one catch-up per
         game at a time; a notice meanwhile runs it once more)."""
-        game_id, seq, digest = read_notice(text)
+        game_id, seq, digest, action = read_notice(text)
         if game_id not in self.subscribers or game_id not in self.games:
             return
         live = self.games[game_id]
@@ -103,15 +103,19 @@ class Following:
             self._following[game_id] = True
             return
         self._following[game_id] = False
-        self._spawn(self._follow_loop(game_id))
+        self._spawn(self._follow_loop(game_id, action))
 
-    async def _follow_loop(self, game_id: str) -> None:
+    async def _follow_loop(self, game_id: str, action: NoticedAction | None = None) -> None:
+        """Catch ``game_id`` up and push its views, again while notices came meanwhile;
+        first by ``action`` (a notice's) when it is the next move, saving a store read."""
         live = self.games[game_id]
         try:
             while True:
                 try:
                     async with live.lock:
-                        await self._catch_up(live)
+                        if action is None or not live.follow_action(action):
+                            await self._catch_up(live)
+                    action = None
                 except (StoreError, ServerError) as e:
                     log.warning("game %s could not be caught up: %s", game_id, e)
                 if not self.stopping:

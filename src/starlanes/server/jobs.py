@@ -1,9 +1,10 @@
 """What the web processes and the bot service say to each other through Redis.
 
-- ``starlanes:changes`` (pub/sub channel): a game's id, move and state digest
-  (:func:`notice`), published by whichever process stored something for that game (an
-  action, a seat, an undo). Every web process listens
-  and brings the viewers it holds up to date from the store (:mod:`.cluster`).
+- ``starlanes:changes`` (pub/sub channel): a game's id, move and state digest, and the
+  action when the change was one action (:func:`notice`), published by whichever process
+  stored something for that game (an action, a seat, an undo). Every web process listens
+  and brings the viewers it holds up to date: by applying the action carried when it is
+  one move behind, from the store otherwise (:mod:`.cluster`).
 - ``starlanes:bots:quick`` and ``starlanes:bots:slow`` (streams, consumer group
   ``starlanes-bots``): bot jobs, one per (game, move) where a bot seat decides. A job names
   only the game, the sequence number, the seat and the digest of the state it was asked
@@ -20,6 +21,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -66,18 +68,52 @@ class BotTask:
         return f"starlanes:bot-job:{self.game_id}:{self.seq}:{self.digest[:16]}"
 
 
-def notice(game_id: str, seq: int, digest: str) -> str:
+@dataclass(frozen=True)
+class NoticedAction:
+    """The action a change notice carries: what the store committed for move ``seq``
+    (seat, notation, the digest of the state after it, who decided, when, in Unix seconds).
+    It has the fields :meth:`.tables.LiveGame.follow_action` reads from a stored row."""
+
+    seq: int
+    seat: int
+    notation: str
+    digest: str
+    by: str
+    at_s: float
+
+    @property
+    def at(self) -> dt.datetime:
+        return dt.datetime.fromtimestamp(self.at_s, dt.UTC)
+
+
+def notice(game_id: str, seq: int, digest: str, action: NoticedAction | None = None) -> str:
     """The change notice of a game now at move ``seq`` with state ``digest``:
-    ``"GAME SEQ DIGEST16"`` (a process already there skips the store)."""
-    return f"{game_id} {seq} {digest[:16]}"
+    ``"GAME SEQ DIGEST16"`` (a process already there skips the store), followed by the
+    action just stored as JSON when the change was that one action (a process one move
+    behind applies it and checks the digest instead of reading the store)."""
+    text = f"{game_id} {seq} {digest[:16]}"
+    if action is not None:
+        text += " " + json.dumps(asdict(action), separators=(",", ":"))
+    return text
 
 
-def read_notice(text: str) -> tuple[str, int | None, str]:
-    """(game id, move, digest prefix) of a notice; (text, None, "") for a bare game id."""
-    parts = text.split()
-    if len(parts) == 3 and parts[1].isdigit():
-        return parts[0], int(parts[1]), parts[2]
-    return text.strip(), None, ""
+def read_notice(text: str) -> tuple[str, int | None, str, NoticedAction | None]:
+    """(game id, move, digest prefix, the action carried or None) of a notice; (text, None,
+    "", None) for a bare game id. An action that does not parse is left out (the follower
+    reads the store instead)."""
+    parts = text.split(" ", 3)
+    if len(parts) >= 3 and parts[1].isdigit():
+        action = None
+        if len(parts) == 4:
+            try:
+                data = json.loads(parts[3])
+                action = NoticedAction(int(data["seq"]), int(data["seat"]),
+                                       str(data["notation"]), str(data["digest"]),
+                                       str(data["by"]), float(data["at_s"]))
+            except (ValueError, KeyError, TypeError):
+                action = None
+        return parts[0], int(parts[1]), parts[2], action
+    return text.strip(), None, "", None
 
 
 def lane(seconds: float) -> str:

@@ -486,9 +486,11 @@ class GameService(Following):
         self._kick_clock(live)
         waiting = live.waiting_for()
         if self.cluster is not None:
-            if push:
-                self._spawn(self.cluster.changed(live.id, live.seq,
-                                                 live.state.digest()))
+            if push:  # an action: followers one move behind apply it; else they read
+                action = live.noticed_action()
+                self._spawn(self.cluster.changed(live.id, live.seq, live.state.digest(),
+                                                 action) if action is not None
+                            else self.cluster.changed(live.id))
             if waiting is not None and live.seats[waiting].is_bot:
                 self._queue_bot(live, waiting)
             return

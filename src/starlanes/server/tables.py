@@ -16,6 +16,7 @@ from starlanes.engine import Game, GameState, StarlanesError, load
 
 from . import clocks
 from .errors import Forbidden, Illegal, NotFound, Stale
+from .jobs import NoticedAction
 from .store import ActionRow, GameRow, NewAction, SeatRow, Store, StoreError
 
 HUMAN = "human"
@@ -104,6 +105,9 @@ class LiveGame:
     owner: str = ""
     """The client that created the game (its rate-limit key), for sharing bot time fairly
     between clients; empty for games rebuilt after a restart (each its own share)."""
+    last_action: tuple[int, NoticedAction] | None = None
+    """The last action this process stored and the version it made (what a change notice
+    carries while nothing else changed since, :meth:`noticed_action`)."""
     _described: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
     _moments: tuple[int, dict[str, Any]] | None = None
 
@@ -140,7 +144,8 @@ class LiveGame:
         clocks.seats_filled(live)
         return live
 
-    def _replay(self, state: GameState, actions: list[ActionRow]) -> None:
+    def _replay(self, state: GameState, actions: list[ActionRow] | list[NoticedAction]
+                ) -> None:
         """Apply stored ``actions`` (the next ones in order) to ``state``, a state no one
         else holds, and make it the live state. Raises StoreError as :meth:`rebuild`."""
         for a in actions:
@@ -312,7 +317,33 @@ class LiveGame:
         if pending.final:
             self.undo_floor = self.seq
         self.version += 1
+        self.last_action = (self.version, NoticedAction(
+            pending.seq, pending.seat, pending.text, pending.digest, pending.by,
+            self.marks[-1][1]))
         return pending.text
+
+    def noticed_action(self) -> NoticedAction | None:
+        """The action for a change notice: the last one stored here, if it is the game's
+        last change (no seat, undo or rebuild since); else None."""
+        if self.last_action is None:
+            return None
+        version, action = self.last_action
+        if version != self.version or action.seq != self.seq - 1:
+            return None
+        return action
+
+    def follow_action(self, action: NoticedAction) -> bool:
+        """Apply ``action``, which another process stored, if this game is at its move
+        and it gives the digest stored with it: True; else False, nothing changed (the
+        caller reads the store). Call it holding ``lock``."""
+        if action.seq != self.seq:
+            return False
+        try:
+            self._replay(self.state.clone(), [action])
+        except (StoreError, StarlanesError):
+            return False
+        self.version += 1
+        return True
 
     def apply(self, store: Store, seat: int, seq: int, notation: str,
               by: str = "player") -> str:
