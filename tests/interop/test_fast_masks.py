@@ -1,5 +1,6 @@
-"""The games' fast ``legal_index_map`` and the PettingZoo environment's masks give exactly
-the action space's own answers (``legal_indices``, ``legal_mask``)."""
+"""The games' batch maps (``legal_index_map``), the action space's ``legal_indices`` built
+on them and the PettingZoo environment's masks give exactly the answers read from each
+legal action's key (``indices_by_key``)."""
 
 from __future__ import annotations
 
@@ -17,24 +18,33 @@ from .conftest import random_states, research_games
 
 @pytest.mark.parametrize(("game_id", "players"), research_games())
 def test_legal_index_map_is_the_spaces_answer(game_id: str, players: int) -> None:
-    """Along random games, and on clones revisited in a shuffled order, the fast map
-    equals ``legal_indices`` (same indices, same action objects)."""
+    """Along random games, and on clones revisited in a shuffled order, the game's batch
+    map and the space's ``legal_indices`` equal ``indices_by_key`` (same indices, same
+    action objects)."""
     fast = legal_index_map(load(game_id))
-    if fast is None:
-        pytest.skip("no fast map for this game")
     kept = []
     for state in random_states(game_id, players, games=2, cap=400, seed=3):
         space = state.game.action_space()
-        got = fast(state, space)
-        want = space.legal_indices(state)
-        assert got == want
-        assert all(got[i] is want[i] for i in got)
+        want = space.indices_by_key(state)
+        answers = [space.legal_indices(state)]
+        if fast is not None:
+            assert space.batch is fast
+            answers.append(fast(state, space))
+        for got in answers:
+            assert got == want
+            assert all(got[i] is want[i] for i in got)
         if len(kept) < 60 and random.Random(len(state.history)).random() < 0.2:
             kept.append(state.clone())
     random.Random(5).shuffle(kept)
     for state in kept:
         space = state.game.action_space()
-        assert fast(state, space) == dict(space.legal_indices(state))
+        want = space.indices_by_key(state)
+        assert space.legal_indices(state) == want
+        if fast is not None:
+            assert fast(state, space) == want
+    for state in reversed(kept):  # out of order again, the batch map's caches warm
+        space = state.game.action_space()
+        assert space.legal_indices(state) == space.indices_by_key(state)
 
 
 @pytest.mark.parametrize(("game_id", "players"), research_games())
@@ -50,11 +60,13 @@ def test_aec_masks_match_the_engine(game_id: str, players: int) -> None:
         if term or trunc:
             break
         state = raw.state
-        want = state.game.action_space().legal_mask(state, np.int8)
+        by_key = state.game.action_space().indices_by_key(state)
+        want = np.zeros(len(info["action_mask"]), np.int8)
+        want[list(by_key)] = 1
         assert np.array_equal(info["action_mask"], want)
         legal = np.flatnonzero(want)
         index = int(legal[rng.randrange(len(legal))])
-        action = state.game.action_space().legal_indices(state)[index]
+        action = by_key[index]
         before = len(state.history)
         env.step(index)
         assert raw.state.history[before] == action

@@ -11,7 +11,11 @@ A game's companion module ``action_space`` defines two functions:
   into stable ones (the ship's slot).
 
 A module whose keys never look at the state sets ``STATELESS_KEYS = True``; the space then
-remembers each action's index. Every space also remembers each key's index, so a key is
+remembers each action's index. A module may also define a batch map,
+``legal_index_map(state, space) -> dict[int, Action]``: the same dict as
+:meth:`ActionSpace.indices_by_key` (index -> legal action), built faster for that game (one
+loop, indices kept per state version); the space finds it beside ``key`` (in ``key``'s
+module) and :meth:`ActionSpace.legal_indices` answers with it, so every adapter gains it. Every space also remembers each key's index, so a key is
 decoded once. ``families`` must not depend on the seed: one space serves every Game of the
 same class, player count, options and content (see ``Game.action_space``).
 
@@ -22,6 +26,7 @@ stable for a given content and player count.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import prod
@@ -68,10 +73,16 @@ class ActionSpace:
 
     def __init__(self, families: Sequence[Family],
                  key: Callable[[GameState, Action], tuple[str, ...]],
-                 stateless: bool = False) -> None:
+                 stateless: bool = False,
+                 batch: Callable[[GameState, ActionSpace], dict[int, Action]] | None = None,
+                 ) -> None:
         self.families = tuple(families)
         self.key = key
         self.stateless = stateless
+        if batch is None:
+            module = sys.modules.get(getattr(key, "__module__", None) or "")
+            batch = getattr(module, "legal_index_map", None)
+        self.batch = batch
         self._memo: dict[Any, int] = {}
         self._key_memo: dict[tuple[str, ...], int] = {}
         self.offsets: list[int] = []
@@ -133,31 +144,45 @@ class ActionSpace:
         return (fam.verb, *reversed(tokens))
 
     def legal_indices(self, state: GameState) -> dict[int, Action]:
-        """Index -> legal action of ``state``. Raises ActionIndexError if a legal action
-        falls outside the space (a gap in the game's families) or two share an index.
-        The last state's answer is kept until it changes (an apply, another state)."""
+        """Index -> legal action of ``state`` (the caller must not change the dict).
+        Raises ActionIndexError if a legal action falls outside the space (a gap in the
+        game's families) or two share an index. Answered by the game's batch map where it
+        has one (see the module docstring), else by :meth:`indices_by_key`. The last
+        state's answer is kept until it changes (an apply, another state)."""
         last = self._last
         if (last is not None and last[0] is state and last[1] == len(state.history)
                 and last[2] is state._legal):
             return last[3]
+        batch = self.batch
+        out = batch(state, self) if batch is not None else self.indices_by_key(state)
+        self._last = (state, len(state.history), state._legal, out)
+        return out
+
+    def indices_by_key(self, state: GameState) -> dict[int, Action]:
+        """Index -> legal action of ``state`` from each action's key (the game's batch map
+        left aside): what a batch map must answer. Raises as :meth:`legal_indices`."""
         legal = state.legal_actions()
-        out: dict[int, Any] = {}
+        out: dict[int, Any]
         if self.stateless:
             memo = self._memo
-            for a in legal:
-                i = memo.get(a)
-                if i is None:
-                    i = self.index(self.key(state, a))
-                    if len(memo) < _MEMO_CAP:
-                        memo[a] = i
-                out[i] = a
+            try:  # every action's index known: one comprehension, no call per action
+                out = {memo[a]: a for a in legal}
+            except KeyError:
+                out = {}
+                for a in legal:
+                    i = memo.get(a)
+                    if i is None:
+                        i = self.index(self.key(state, a))
+                        if len(memo) < _MEMO_CAP:
+                            memo[a] = i
+                    out[i] = a
         else:
+            out = {}
             index, key = self.index, self.key
             for a in legal:
                 out[index(key(state, a))] = a
         if len(out) != len(legal):
             self._refuse_shared(state, legal)
-        self._last = (state, len(state.history), state._legal, out)
         return out
 
     def legal_mask(self, state: GameState, dtype: Any = None) -> Any:

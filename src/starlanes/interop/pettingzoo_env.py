@@ -16,9 +16,9 @@ PettingZoo's ``api_test`` has nothing to warn about); the mask is then read from
 The acting agent's mask is also in its ``infos[agent]["action_mask"]`` (the same array as
 in its observation; the other agents' infos hold a shared, read-only all-zero mask), so
 masked play that needs no observation tensor can call ``last(observe=False)`` and skip
-encoding it. The mask is computed once per step (through the game's ``legal_index_map``
-where its action space module has one, see :func:`starlanes.interop.legal_index_map`), the
-observation tensor only when an agent is observed; observations are new arrays each step.
+encoding it. The mask is computed once per step (through the action space's ``legal_indices``, which
+uses the game's batch map where its action space module has one), the observation tensor
+only when an agent is observed; observations are new arrays each step.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from pettingzoo.utils import wrappers
 
 from starlanes.engine import load
 
-from . import check_format, encode, legal_index_map, spaces_for, tensor_bounds
+from . import check_format, encode, spaces_for, tensor_bounds
 from .rewards import RewardModel
 
 
@@ -63,8 +63,7 @@ class StarlanesAEC(AECEnv):
         self.metadata = dict(self.metadata, name=f"starlanes_{game.replace('-', '_')}_v0")
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         self.state: Any = None
-        self._index_map = legal_index_map(self.game)
-        self._legal: dict[int, Any] | None = None
+        self._legal: dict[int, Any] = {}
         self._legal_at = -1
 
     def observation_space(self, agent: str) -> Any:
@@ -75,23 +74,18 @@ class StarlanesAEC(AECEnv):
 
     def _select(self) -> None:
         """Point ``agent_selection`` at the seat to act and give it its mask."""
-        agent = self.possible_agents[self.state.current_player()]
+        state = self.state
+        agent = self.possible_agents[state.current_player()]
         previous = self.agent_selection
         if previous != agent and previous in self.infos:
             self.infos[previous]["action_mask"] = self._no_mask
         self.agent_selection = self._mask_agent = agent
-        state = self.state
-        space = state.game.action_space()
-        if self._index_map is None:
-            self._legal = None
-            self._mask = space.legal_mask(state, np.int8)
-        else:
-            self._legal = legal = self._index_map(state, space)
-            self._legal_at = len(state.history)
-            self._mask = mask = np.zeros(space.size, dtype=np.int8)
-            if legal:
-                mask[np.fromiter(legal, dtype=np.intp, count=len(legal))] = 1
-        self.infos[agent]["action_mask"] = self._mask
+        self._legal = legal = self._space.legal_indices(state)
+        self._legal_at = len(state.history)
+        self._mask = mask = np.zeros(self._space.size, dtype=np.int8)
+        if legal:
+            mask[np.fromiter(legal, dtype=np.intp, count=len(legal))] = 1
+        self.infos[agent]["action_mask"] = mask
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
@@ -99,6 +93,7 @@ class StarlanesAEC(AECEnv):
         self.game = load(self.game_id, players=self.game.players, seed=self._seed,
                          **self._options)
         self.state = self.game.new_initial_state()
+        self._space = self.game.action_space()
         self.reward_model.start(self.state)
         self._dense = self.reward_model.mode == "dense"
         self.steps = 0
@@ -128,19 +123,17 @@ class StarlanesAEC(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         state = self.state
         index = int(action)
-        legal = self._legal
-        chosen = None
-        if legal is not None and self._legal_at == len(state.history):
-            chosen = legal.get(index)
+        chosen = self._legal.get(index) if self._legal_at == len(state.history) else None
         if chosen is None:  # not a legal index: the engine says why
             chosen = self.game.index_to_action(state, index)
         state.apply(chosen)
         self.steps += 1
-        if self._dense or state.is_terminal():
+        over = state.is_terminal()
+        if over or self._dense:
             for a, r in zip(self.possible_agents, self.reward_model.step(state), strict=True):
                 self.rewards[a] = r
             self._accumulate_rewards()
-        if state.is_terminal():
+        if over:
             self.infos[agent]["action_mask"] = self._no_mask
             self._mask_agent = None
             for a in self.possible_agents:
@@ -171,13 +164,21 @@ def raw_env(game: str, **kwargs: Any) -> StarlanesAEC:
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order-enforcing wrapper whose ``last`` asks the environment directly
-    once it has been reset (the wrapper's attribute forwarding costs more than the call)."""
+    """PettingZoo's order-enforcing wrapper whose ``last`` and ``step`` ask the environment
+    directly once it has been reset and while agents are left (the wrapper's attribute
+    forwarding costs more than the call); otherwise PettingZoo's own checks run."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             return super().last(observe)
         return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 def env(game: str, **kwargs: Any) -> Any:

@@ -250,9 +250,10 @@ def key(state: GDState | None, action: Action) -> tuple[str, ...]:
 
 def legal_index_map(state: GDState, space: Any) -> dict[int, Action]:
     """Index -> legal action of ``state`` in ``space`` (this game's fixed action space,
-    ``game.action_space()``): the same dict as ``space.legal_indices(state)``, for the
-    research adapters' masks. Raises ActionIndexError as that does (a legal action outside
-    the space, two sharing an index).
+    ``game.action_space()``): the same dict as ``space.indices_by_key(state)``; the space's
+    ``legal_indices`` answers with it (the batch map of
+    :mod:`starlanes.engine.action_space`). Raises ActionIndexError as that does (a legal
+    action outside the space, two sharing an index).
 
     Built in one loop with no call per action once each action's index is known: an
     action's index is kept with its parsed entry, for the space and the slot tokens map
@@ -280,5 +281,5 @@ def legal_index_map(state: GDState, space: Any) -> dict[int, Action]:
             entry[7] = (space, None if entry[1] is not None else tokens, i)
         out[i] = a
     if len(out) != len(legal):
-        return space.legal_indices(state)  # raises, naming two that share an index
+        return space.indices_by_key(state)  # raises, naming two that share an index
     return out
