@@ -289,6 +289,27 @@ def test_central_system_changes_hands_with_a_huge_planet(rd):
     assert s.system_owner[s.board.planet_system[rd.pid(s, "C3b")]] == 1
 
 
+@pytest.mark.parametrize("scoring, again", [("each_capture", 4), ("once", 0)])
+def test_retaking_a_huge_planet_scores_it_again_or_not_by_option(rd, scoring, again):
+    """RD-SPC-03 (ruling RD-OPEN-21, option huge_planet_vp): by default every capture of a
+    huge planet scores its 4 VP; with "once" a player scores a given huge planet only the
+    first time, and another player who takes it still scores it. The system VP follows
+    RD-SYS-04 either way (each time control of the centre is gained)."""
+    from starlanes.games.rift_domination.planets import set_owner
+
+    s = rd.blank(huge_planet_vp=scoring)
+    p = rd.pid(s, "C3a")
+    set_owner(s, p, 0)
+    assert s.vp[0] == 5  # 4 for the planet, 1 for the system
+    set_owner(s, p, 1)
+    assert s.vp[1] == 5
+    set_owner(s, p, 0)
+    assert s.vp[0] == 5 + again + 1
+    set_owner(s, p, 1)
+    assert s.vp[1] == 5 + again + 1
+    assert s.clone().vp == s.vp and (s.clone().digest() == s.digest())
+
+
 def test_huge_planets_have_four_slots(rd):
     """RD-UPG-02: up to 4 upgrades on each of the two huge planets (others: 2, RD-UPG-01)."""
     s = rd.blank(phase="build")

@@ -17,6 +17,7 @@ from starlanes.engine.explain import ActionDescription
 
 from . import actions as A
 from . import battle as B
+from .planets import huge_planet_scores
 from .refusals import refusal
 from .turn import slots, upgrade_cost
 
@@ -307,8 +308,11 @@ def _land(s: RiftState, a: A.Land) -> ActionDescription:
                 f"(cheapest first); only if units are left: " + text[0].lower() + text[1:])
         rules = (*rules, "RD-OPEN-25")
     if s.board.planet_huge[p]:
-        text += f" A central planet: +{r.huge_planet_vp} VP."
-        rules = (*rules, "RD-SPC-03")
+        if huge_planet_scores(s, seat, p):
+            text += f" A central planet: +{r.huge_planet_vp} VP."
+        else:
+            text += " A central planet you have scored before: no VP again."
+        rules = (*rules, "RD-SPC-03", "RD-OPEN-21")
     return _d(a, "planet", text, changes="the tile's value is revealed", rules=rules)
 
 

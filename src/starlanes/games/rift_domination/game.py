@@ -65,6 +65,10 @@ class RiftDomination(Game):
                    "a unit's Repair Rush (4 damage a battle) may be split over several "
                    "phases ('split') or is used once, the rest lost ('once')",
                    choices=("split", "once"), ruling="RD-OPEN-16"),
+        OptionSpec("huge_planet_vp", str, "each_capture",
+                   "a huge central planet's VP are scored at every capture ('each_capture') "
+                   "or once per player and planet ('once'), so retaking it pays nothing",
+                   choices=("each_capture", "once"), ruling="RD-OPEN-21"),
         CONTENT_OPTION,
         CONTENT_SET_OPTION,
     ))

@@ -255,10 +255,14 @@ def set_owner(s: RiftState, p: int, seat: int) -> None:
     b = s.board
     sys = b.planet_system[p]
     if b.planet_huge[p]:
-        # SPECIAL PLANETS (RD-SPC-02/03, ruling RD-OPEN-21): 4 VP for the planet; taking
-        # one gives control of the whole central system, which scores only when control
-        # is gained (RD-SYS-04), not again for the second huge planet.
-        s.gain_vp(seat, s.content.rules.huge_planet_vp, f"huge planet {b.planet_ids[p]}")
+        # SPECIAL PLANETS (RD-SPC-02/03, ruling RD-OPEN-21): 4 VP for the planet, at every
+        # capture, or with option huge_planet_vp="once" the first time this seat takes it;
+        # taking one gives control of the whole central system, which scores only when
+        # control is gained (RD-SYS-04), not again for the second huge planet.
+        if huge_planet_scores(s, seat, p):
+            s.gain_vp(seat, s.content.rules.huge_planet_vp, f"huge planet {b.planet_ids[p]}")
+            if s.options["huge_planet_vp"] == "once":
+                s.huge_scored = s.huge_scored | {(seat, p)}
         previous = s.system_owner[sys]
         s.system_owner[sys] = seat
         if previous != seat:
@@ -270,6 +274,12 @@ def set_owner(s: RiftState, p: int, seat: int) -> None:
     s.system_owner[sys] = controller
     if controller >= 0 and controller != previous:
         gain_system(s, seat, sys)
+
+
+def huge_planet_scores(s: RiftState, seat: int, p: int) -> bool:
+    """Whether taking huge planet ``p`` now gives ``seat`` its VP (RD-SPC-03): always,
+    or with option ``huge_planet_vp="once"`` only the first time (ruling RD-OPEN-21)."""
+    return s.options["huge_planet_vp"] != "once" or (seat, p) not in s.huge_scored
 
 
 def gain_system(s: RiftState, seat: int, sys: int) -> None:

@@ -39,7 +39,7 @@ class RiftState(GameState):
         "roster", "unlocks", "home", "repicked", "faction_pool", "faction_offer", "hands",
         "deck", "discard", "system_owner", "stack", "battle", "turn_mp_bonus", "end_reason",
         "winners", "log_lines", "target_vp", "setup_order", "options", "deck_unordered",
-        "no_landing", "target_reached", "occ_known", "_log_shared",
+        "no_landing", "target_reached", "occ_known", "huge_scored", "_log_shared",
     )
 
     def __init__(self, game: RiftDomination, content: RiftContent, board: Board) -> None:
@@ -106,6 +106,9 @@ class RiftState(GameState):
         # Ground units that retreated from a ground battle into orbit: they may not land
         # again until they arrive at a point anew (ruling RD-OPEN-10).
         self.no_landing: frozenset[int] = frozenset()
+        self.huge_scored: frozenset[tuple[int, int]] = frozenset()
+        """(seat, planet) of each huge planet whose VP the seat has scored (only kept with
+        option ``huge_planet_vp="once"``, ruling RD-OPEN-21)."""
 
     # ------------------------------------------------------------------ helpers
     def log(self, text: str) -> None:
@@ -302,6 +305,7 @@ class RiftState(GameState):
         c.occ_known = self.occ_known[:]
         c.setup_order = self.setup_order[:]
         c.no_landing = self.no_landing
+        c.huge_scored = self.huge_scored
         return c
 
     def _digest_payload(self) -> Any:
@@ -318,7 +322,8 @@ class RiftState(GameState):
             self.turn_mp_bonus, self.end_reason, self.winners,
         ] + (["unordered deck"] if self.deck_unordered else []) + (
             [["no landing", sorted(self.no_landing)]] if self.no_landing else []) + (
-            ["target reached"] if self.target_reached else [])
+            ["target reached"] if self.target_reached else []) + (
+            [["huge scored", sorted(self.huge_scored)]] if self.huge_scored else [])
 
     def _resample_hidden(self, seat: int, rng: random.Random) -> None:
         resample_hidden(self, seat, rng)
