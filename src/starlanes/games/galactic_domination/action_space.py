@@ -181,10 +181,9 @@ _SHIP_ACTIONS = (A.Move, A.Attach, A.Warp, A.ChargeShot, A.Fire, A.ChargeJump, A
                  A.Arrive, A.Sacrifice)
 _PARSED: dict[int, list] = {}
 """id(action) -> its entry ``[action, static key or None, ship, attack target or -1, verb
-and other tokens, keys by slot token(s), (tokens map, key) of the last answer, (space,
-tokens map or None for a static key, index) of the last index found by
-:func:`legal_index_map` or None]``. The entry holds the action, so that id is not reused
-while the entry lives."""
+and other tokens, keys by slot token(s), (tokens map, key) of the last answer]``, then
+for a ship action its index shape (see ``_shape``) once :func:`legal_index_map` needed it.
+The entry holds the action, so that id is not reused while the entry lives."""
 _PARSED_CAP = 200_000
 _NO_LAST = (None, None)
 
@@ -193,12 +192,12 @@ def _parse(action: Action) -> list:
     """The parsed entry of ``action`` (see ``_PARSED``); ActionIndexError for an action
     that is not one of Galactic Domination's."""
     if isinstance(action, _STATIC):
-        entry = [action, tuple(str(action).split()), -1, -1, (), {}, _NO_LAST, None]
+        entry = [action, tuple(str(action).split()), -1, -1, (), {}, _NO_LAST]
     elif isinstance(action, _ATTACK):
-        entry = [action, None, action.ship, action.target, ("attack",), {}, _NO_LAST, None]
+        entry = [action, None, action.ship, action.target, ("attack",), {}, _NO_LAST]
     elif isinstance(action, _SHIP_ACTIONS):
         verb, *args = str(action).split()
-        entry = [action, None, action.ship, -1, (verb, *args[1:]), {}, _NO_LAST, None]
+        entry = [action, None, action.ship, -1, (verb, *args[1:]), {}, _NO_LAST]
     else:
         raise ActionIndexError(f"{action!r} is not a Galactic Domination action")
     if len(_PARSED) < _PARSED_CAP:
@@ -248,6 +247,70 @@ def key(state: GDState | None, action: Action) -> tuple[str, ...]:
     return k
 
 
+class _IndexTable:
+    """Action index by ``id(action)`` for one space and one slot tokens map (a tokens map
+    is never changed once made, so an index found under it holds while it lives).
+    ``alive`` holds every action numbered, so no id is reused while the table lives."""
+
+    __slots__ = ("space", "tokens", "index", "alive", "slot")
+
+    def __init__(self, space: Any, layout: SlotLayout | None) -> None:
+        self.space = space
+        self.tokens = layout.tokens if layout is not None else None
+        self.index: dict[int, int] = {}
+        self.alive: list[Action] = []
+        #: ship number -> its slot's number in the ``ship`` domains (see ``slots``)
+        self.slot = (dict(zip(layout.order, layout.slot, strict=True))
+                     if layout is not None else {})
+
+
+_TABLE = _IndexTable(None, None)
+"""The last space and tokens map's table."""
+_TABLE_CAP = 100_000
+
+
+def _shape(entry: list, space: Any) -> tuple | None:
+    """``(space, offset, radix, sector)`` of a ship action's index in ``space``: offset +
+    ship slot * radix + (the sector's token index, or the target's slot when ``sector`` is
+    -1); None where no family of ``space`` has the action's verb and argument count."""
+    rest = entry[4]
+    nargs = len(rest) + 1 if entry[3] >= 0 else len(rest)
+    found = space._by_head.get((rest[0], nargs))
+    if found is None or nargs > 2:
+        return None
+    offset, fam = found
+    if nargs == 1:
+        return (space, offset, 1, 0)
+    if entry[3] >= 0:
+        return (space, offset, len(fam.domains[1]), -1)
+    j = fam._lookup[1].get(rest[1])
+    return None if j is None else (space, offset, len(fam.domains[1]), j)
+
+
+def _slot_index(entry: list, space: Any, slot: dict[int, int]) -> int | None:
+    """The index of a parsed ship action from its ship's (and target's) slot numbers, with
+    no key built; None where that does not apply (a static key, a ship without a slot, no
+    family): :func:`key` then numbers it, or says why it cannot."""
+    if entry[1] is not None:
+        return None
+    shape = entry[7] if len(entry) > 7 else None
+    if shape is None or shape[0] is not space:
+        shape = _shape(entry, space)
+        if shape is None:
+            return None
+        if len(entry) > 7:
+            entry[7] = shape
+        else:
+            entry.append(shape)
+    ship = slot.get(entry[2])
+    if ship is None:
+        return None
+    if shape[3] >= 0:
+        return shape[1] + ship * shape[2] + shape[3]
+    target = slot.get(entry[3])
+    return None if target is None else shape[1] + ship * shape[2] + target
+
+
 def legal_index_map(state: GDState, space: Any) -> dict[int, Action]:
     """Index -> legal action of ``state`` in ``space`` (this game's fixed action space,
     ``game.action_space()``): the same dict as ``space.indices_by_key(state)``; the space's
@@ -255,30 +318,36 @@ def legal_index_map(state: GDState, space: Any) -> dict[int, Action]:
     :mod:`starlanes.engine.action_space`). Raises ActionIndexError as that does (a legal
     action outside the space, two sharing an index).
 
-    Built in one loop with no call per action once each action's index is known: an
-    action's index is kept with its parsed entry, for the space and the slot tokens map
-    it was found with (a static key's for the space alone), and a tokens map is never
-    changed once made (see :class:`SlotLayout`)."""
+    Built in one loop with no call per action once its index is known: indices are kept
+    by action identity in a table for the space and the slot tokens map of this state
+    version (a new table when the ships in play change); a ship action not yet in the
+    table is numbered from its ships' slot numbers and its family's place in the space,
+    any other through :func:`key`."""
+    global _TABLE
     legal = state.legal_actions()
     if not legal:
         return {}
     c = _LAYOUT
     if c.state is not state or c.legal is not state._legal or c.length != len(state.history):
         c = slot_layout(state)
-    tokens = c.tokens
-    out: dict[int, Action] = {}
-    get = _PARSED.get
+    table = _TABLE
+    if table.tokens is not c.tokens or table.space is not space:
+        table = _TABLE = _IndexTable(space, c)
+    index = table.index
+    if len(index) > _TABLE_CAP:
+        index.clear()
+        table.alive.clear()
+    get = index.get
+    out = {}
     for a in legal:
-        entry = get(id(a))
-        known = entry[7] if entry is not None else None
-        if known is not None and known[0] is space and (known[1] is None
-                                                        or known[1] is tokens):
-            out[known[2]] = a
-            continue
-        i = space.index(key(state, a))
-        entry = get(id(a))
-        if entry is not None:
-            entry[7] = (space, None if entry[1] is not None else tokens, i)
+        i = get(id(a))
+        if i is None:  # new under this table (a ship moved, say): numbered once
+            entry = _PARSED.get(id(a))
+            i = _slot_index(entry if entry is not None else _parse(a), space, table.slot)
+            if i is None:
+                i = space.index(key(state, a))
+            index[id(a)] = i
+            table.alive.append(a)
         out[i] = a
     if len(out) != len(legal):
         return space.indices_by_key(state)  # raises, naming two that share an index

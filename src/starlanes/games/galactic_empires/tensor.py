@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlanes.engine.game import per_content
 
-from .action_space import copy_caps, reserve_order, weapon_slots
+from .action_space import copy_caps, weapon_slots
 from .actions import fleet_code, hq_code
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -105,9 +105,19 @@ class _Layout:
         self.size = pos
 
 
+_LAST_LAYOUT: list[Any] = [None, None]
+"""The last game asked for its layout, and that layout."""
+
+
 def layout(game: GalacticEmpires) -> _Layout:
-    """The layout of ``game``'s content and player count (built once, then shared)."""
-    return per_content(game, _Layout)
+    """The layout of ``game``'s content and player count (built once, then shared; the
+    last game's is kept at hand)."""
+    last = _LAST_LAYOUT
+    if last[0] is game:
+        return last[1]
+    lay = per_content(game, _Layout)
+    last[0], last[1] = game, lay
+    return lay
 
 
 def shape(game: GalacticEmpires) -> tuple[int]:
@@ -211,9 +221,11 @@ def encode(state: GEState, seat: int) -> Any:
     keys += counts
     vals += counts.values()
     q += nc
-    for j, i in enumerate(reserve_order(s, seat)):
-        keys.append(q + j * nc + cidx[i])
-        vals.append(1.0)
+    reserve = s.reserve[seat]
+    if reserve:  # the reserve slots' order (action_space.reserve_order): card, instance
+        for j, i in enumerate(sorted(sorted(reserve), key=cidx.__getitem__)):
+            keys.append(q + j * nc + cidx[i])
+            vals.append(1.0)
     q += n * nc
     piles = s.discards[0] if len(s.discards) == 1 else [i for pl in s.discards for i in pl]
     if piles:
@@ -273,12 +285,15 @@ def _units(s: GEState, seat: int, lay: _Layout, keys: list[int], vals: list[floa
     turns = s.turns
     seen: dict[tuple[int, str], int] = {}
     where: dict[int, int] = {}
+    at: dict[int, int] = {}  # a unit's first feature
+    owner_at = [base + ((o - seat) % n) * per * size for o in range(n)]
     for i in sorted(units):
         u = units[i]
         k = (u.owner, u.card)
         rank = seen.get(k, 0)
         seen[k] = rank + 1
-        where[i] = slot0[u.card] + rank
+        w = where[i] = slot0[u.card] + rank
+        at[i] = owner_at[u.owner] + w * size
     wpn = lay.weapons
     aim, fired_at = s.aim, s.fired_at
     attached: dict[int, int] = {}
@@ -287,7 +302,7 @@ def _units(s: GEState, seat: int, lay: _Layout, keys: list[int], vals: list[floa
     if len(rows) > _ROWS_CAP:
         rows.clear()
     for i, u in units.items():
-        b = base + (((u.owner - seat) % n) * per + where[i]) * size
+        b = at[i]
         t = turns[u.owner]
         got = rows.get((u, t))
         if got is None:
@@ -301,7 +316,7 @@ def _units(s: GEState, seat: int, lay: _Layout, keys: list[int], vals: list[floa
             keys.append(b + 15)
             vals.append(where[u.partner] + 1)
         if u.host >= 0:
-            k = base + (((u.owner - seat) % n) * per + where[u.host]) * size + 16
+            k = owner_at[u.owner] + where[u.host] * size + 16
             attached[k] = attached.get(k, 0) + 1
         if u.against >= 0:
             keys.append(b + UNIT_BASE + (u.against - seat) % n)
@@ -319,8 +334,7 @@ def _units(s: GEState, seat: int, lay: _Layout, keys: list[int], vals: list[floa
                     keys.append(k)
                     vals.append(1)
     for i, j in s.picks:
-        keys.append(base + (((units[i].owner - seat) % n) * per + where[i]) * size
-                    + UNIT_BASE + n + wpn + j)
+        keys.append(owner_at[units[i].owner] + where[i] * size + UNIT_BASE + n + wpn + j)
         vals.append(1)
     keys += attached
     vals += attached.values()
