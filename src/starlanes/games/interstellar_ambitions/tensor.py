@@ -144,16 +144,29 @@ class _Layout:
                 "numbers": (q + 1, q + 2, q + 3, q + 4, q + 5, q + 31, q + 32, q + 33,
                             q + 34, q + 35),
             })
-        #: per seat slot, the last seat part encoded there (see ``encode``)
-        self.seat_cache: list[Any] = [None] * SLOTS
+        #: per seat slot and seat (``slot * SLOTS + seat``), the last seat part encoded
+        #: there (see ``encode``)
+        self.seat_cache: list[Any] = [None] * (SLOTS * SLOTS)
+        #: the last piles encoded (copies) and their counted positions (see ``encode``)
+        self.piles_cache: tuple | None = None
 
     def _table(self, start: int, count: int, step: int = 1) -> tuple[int, ...]:
         return (*range(start, start + count * step, step), self.trash)
 
 
+_LAST_LAYOUT: list[Any] = [None, None]
+"""The last game asked for its layout, and that layout."""
+
+
 def layout(game: InterstellarAmbitions) -> _Layout:
-    """The layout of ``game``'s content (the same at every player count; built once)."""
-    return per_content(game, _Layout, by_players=False)
+    """The layout of ``game``'s content (the same at every player count; built once, the
+    last game's kept at hand)."""
+    last = _LAST_LAYOUT
+    if last[0] is game:
+        return last[1]
+    lay = per_content(game, _Layout, by_players=False)
+    last[0], last[1] = game, lay
+    return lay
 
 
 def shape(game: InterstellarAmbitions) -> tuple[int]:
@@ -168,11 +181,12 @@ def encode(state: IAState, seat: int) -> Any:
     import numpy as np
 
     s = state
-    if not isinstance(seat, (int, bool)) and hasattr(seat, "__index__"):
-        seat = seat.__index__()
-    s._check_seat(seat)
-    lay = layout(s.game)
     n = s.n
+    if type(seat) is not int or not 0 <= seat < n:
+        if not isinstance(seat, (int, bool)) and hasattr(seat, "__index__"):
+            seat = seat.__index__()
+        s._check_seat(seat)
+    lay = layout(s.game)
     f: list[int] = []  # positions of counts: each entry adds 1 there
     nx: list[int] = []  # positions of other numbers (each written once) ...
     nv: list[float] = []  # ... and their values
@@ -213,14 +227,15 @@ def encode(state: IAState, seat: int) -> Any:
     # 3. seats
     owner = s.tech_owner
     cache = lay.seat_cache
+    claimers = set().union(*s.claims)
     for i in range(n):
         o = slot[i]
         tab = lay.seat[o]
         known = s.known[i]
         parts = (s.res[i], s.hands[i], s.medals[i], s.stats[i], s.tokens[i], known, s.ships[i])
-        got = cache[o]
+        got = cache[o * SLOTS + i]
         if got is None or not all(map(is_, got[0], parts)):
-            got = cache[o] = (parts, *_seat_part(tab, parts))
+            got = cache[o * SLOTS + i] = (parts, *_seat_part(tab, parts))
         f.extend(got[1])
         nx.extend(tab["numbers"])
         nv.extend(got[2])
@@ -230,10 +245,11 @@ def encode(state: IAState, seat: int) -> Any:
         if i != seat and s.seen_cards:
             seen = tab["seen"]
             f.extend([seen[x] for v, h, x in s.seen_cards if v == seat and h == i])
-        for a, claims in enumerate(s.claims):
-            if i in claims:
-                nx.append(tab["claims"] + s.ambitions[a])
-                nv.append(claims.index(i) + 1)
+        if i in claimers:
+            for a, claims in enumerate(s.claims):
+                if i in claims:
+                    nx.append(tab["claims"] + s.ambitions[a])
+                    nv.append(claims.index(i) + 1)
     # 4. own hand
     f.extend(map(lay.hand.__getitem__, s.hands[seat]))
     # 5. planets
@@ -247,20 +263,15 @@ def encode(state: IAState, seat: int) -> Any:
             nv.append(lvl)
             for e in markers:
                 flag(q + SLOTS + 4 + e)
-    up = lay.planet_up.__getitem__
-    for slots in s.planet_slots:
-        f.extend(map(up, slots))
-    f.extend(map(lay.planet_gone.__getitem__, s.planet_discard))
-    f.extend(compress(lay.planet_done, s.colonised))
-    # 6. techs, 7. ship piles, 8. discards, 9. ambitions
-    f.extend(map(lay.tech_up.__getitem__, s.tech_slots))
-    f.extend(map(lay.tech_gone.__getitem__, s.tech_discard))
-    f.extend(map(lay.merc_up.__getitem__, s.merc_slots))
-    f.extend(map(lay.merc_gone.__getitem__, s.merc_discard))
-    f.extend(map(lay.emerg_gone.__getitem__, s.emerg_discard))
-    f.extend(map(lay.shadow_gone.__getitem__, s.shadow_discard))
-    f.extend(map(lay.event_gone.__getitem__, s.colony_discard))
-    f.extend(map(lay.ambition.__getitem__, s.ambitions))
+    # the rest of 5, then 6. techs, 7. ship piles, 8. discards, 9. ambitions: the same
+    # for every observer, kept while the piles hold the same cards
+    piles = (s.planet_slots, s.planet_discard, s.colonised, s.tech_slots, s.tech_discard,
+             s.merc_slots, s.merc_discard, s.emerg_discard, s.shadow_discard,
+             s.colony_discard, s.ambitions)
+    kept = lay.piles_cache
+    if kept is None or kept[0] != piles:
+        kept = lay.piles_cache = (_copy_piles(piles), _piles_part(lay, piles))
+    f.extend(kept[1])
     # 10. combat
     if s.combat is not None:
         _combat(lay, s.combat, seat, slot, f, nx, nv)
@@ -268,6 +279,35 @@ def encode(state: IAState, seat: int) -> Any:
         np.float32)
     out[np.array(nx, dtype=np.intp)] = np.array(nv, dtype=np.float32)
     return out
+
+
+def _copy_piles(piles: tuple) -> tuple:
+    """A copy of the piles ``encode`` reads, of the same types, so that it compares equal
+    while they hold the same cards (the state changes its lists in place)."""
+    return ([x[:] for x in piles[0]], *(x[:] for x in piles[1:]))
+
+
+def _piles_part(lay: _Layout, piles: tuple) -> list[int]:
+    """The counted positions of the piles (see ``encode``): planet stack slots, planet
+    discard, colonised flags, tech slots and discard, Merc slots and discard, Emergency,
+    Shadow and Colony Event discards, Ambitions in play."""
+    (planet_slots, planet_discard, colonised, tech_slots, tech_discard, merc_slots,
+     merc_discard, emerg_discard, shadow_discard, colony_discard, ambitions) = piles
+    f: list[int] = []
+    up = lay.planet_up.__getitem__
+    for slots in planet_slots:
+        f.extend(map(up, slots))
+    f.extend(map(lay.planet_gone.__getitem__, planet_discard))
+    f.extend(compress(lay.planet_done, colonised))
+    f.extend(map(lay.tech_up.__getitem__, tech_slots))
+    f.extend(map(lay.tech_gone.__getitem__, tech_discard))
+    f.extend(map(lay.merc_up.__getitem__, merc_slots))
+    f.extend(map(lay.merc_gone.__getitem__, merc_discard))
+    f.extend(map(lay.emerg_gone.__getitem__, emerg_discard))
+    f.extend(map(lay.shadow_gone.__getitem__, shadow_discard))
+    f.extend(map(lay.event_gone.__getitem__, colony_discard))
+    f.extend(map(lay.ambition.__getitem__, ambitions))
+    return f
 
 
 def _seat_part(tab: dict[str, Any], parts: tuple) -> tuple[list[int], tuple]:
