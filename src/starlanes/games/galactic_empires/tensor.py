@@ -227,16 +227,24 @@ def encode(state: GEState, seat: int) -> Any:
             keys.append(q + j * nc + cidx[i])
             vals.append(1.0)
     q += n * nc
-    piles = s.discards[0] if len(s.discards) == 1 else [i for pl in s.discards for i in pl]
-    if piles:
-        out[q:q + nc] = np.bincount(index[piles], minlength=nc)
+    kept = _DISCARDS
+    if kept[0] is not s.defs or kept[1] != s.discards:  # kept while the piles are the same
+        piles = s.discards[0] if len(s.discards) == 1 else [i for pl in s.discards for i in pl]
+        counts = np.bincount(index[piles], minlength=nc) if piles else None
+        kept[:] = (s.defs, [d[:] for d in s.discards], counts, {})
+    if kept[2] is not None:
+        out[q:q + nc] = kept[2]
     q += nc
-    mine = s.discards[0] if basic else s.discards[seat]
-    for i in reversed(mine):
-        if s.card(i).type in "SBD":
-            keys.append(q + cidx[i])
-            vals.append(1.0)
-            break
+    salvage = kept[3].get(seat)
+    if salvage is None:
+        salvage = kept[3][seat] = -1
+        for i in reversed(s.discards[0] if basic else s.discards[seat]):
+            if s.card(i).type in "SBD":
+                salvage = kept[3][seat] = cidx[i]
+                break
+    if salvage >= 0:
+        keys.append(q + salvage)
+        vals.append(1.0)
     # 4. pending
     q = lay.at["pending"]
     firers: tuple = ()
@@ -255,11 +263,31 @@ def encode(state: GEState, seat: int) -> Any:
                 out[r + cidx[inst]] += 1
             r += nc
     # 5. units
-    if s.units:
-        _units(s, seat, lay, keys, vals, target, firers)
+    if s.units:  # kept per observer while every input of the units' part is the same
+        sig = (lay, list(s.units.items()), s.turns[:], s.aim, s.fired_at[:], s.picks[:],
+               target, firers)
+        kept = _UNITS.get(seat)
+        if kept is None or kept[0] != sig:
+            k0, v0 = len(keys), len(vals)
+            _units(s, seat, lay, keys, vals, target, firers)
+            if len(_UNITS) > 64:
+                _UNITS.clear()
+            _UNITS[seat] = (sig, keys[k0:], vals[v0:])
+        else:
+            keys += kept[1]
+            vals += kept[2]
     out[np.fromiter(keys, np.intp, len(keys))] = np.fromiter(vals, np.float32, len(vals))
     return out
 
+
+_DISCARDS: list[Any] = [None, None, None, None]
+"""The discard piles last encoded: the deal list they index, a copy of the piles, every
+pile's copies per card (None when all are empty), and per observer the card index of the
+ship or base his Salvage would take (-1: none)."""
+
+_UNITS: dict[int, tuple[tuple, list[int], list[Any]]] = {}
+"""Per observer seat: the inputs of the units' part last encoded for him (layout, units in
+play, turns taken, aim, fired at, picks, pending target and firers) and its sparse writes."""
 
 _ROWS: dict[tuple[Any, int], tuple[tuple[int, ...], tuple[Any, ...]]] = {}
 """(unit, its owner's turns taken) -> the offsets and values of the nonzero features among
