@@ -221,7 +221,7 @@ class Viewer(threading.Thread):
 
     def longest_gap(self) -> float:
         """The longest time in seconds between one connection's end and the next's start."""
-        return max((b[0] - a[1] for a, b in zip(self.spans, self.spans[1:])
+        return max((b[0] - a[1] for a, b in zip(self.spans, self.spans[1:], strict=False)
                     if a[1] is not None and b[0] is not None), default=0.0)
 
     def latest(self) -> dict[str, Any] | None:
