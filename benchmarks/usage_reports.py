@@ -3,7 +3,8 @@
 For each game: heuristic bots in every seat over ``--games`` games, then a short run of MCTS
 against the heuristic (``--mcts-games`` games, ``--mcts`` spec), each counted with
 ``starlanes balance --usage``'s code, and the page written with the settings that made it.
-Prints each game's headline figures.
+Prints each game's headline figures. A page's hand-written section "Below 5%, and why"
+(the reasons a mechanism is rarely used) is kept when the page is written again.
 
     python benchmarks/usage_reports.py --games 100 --mcts-games 8 --workers 2
 """
@@ -11,6 +12,7 @@ Prints each game's headline figures.
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from pathlib import Path
 
@@ -80,7 +82,18 @@ def main() -> None:
         head = (f"# {game}{settings}: how each mechanism is used\n\nWritten by "
                 "`benchmarks/usage_reports.py`; see docs/lab.md (Mechanism report) for how "
                 "to read it.\n")
-        page.write_text(head + "\n" + "\n\n".join(parts), encoding="utf-8")
+        notes = kept_notes(page)
+        page.write_text(head + "\n" + "\n\n".join(parts) + notes, encoding="utf-8")
+
+
+def kept_notes(page: Path) -> str:
+    """The hand-written reasons of an existing page: from its heading "Below 5%, and why"
+    (any level) to its end, carried over when the page is written again; "" for none."""
+    if not page.exists():
+        return ""
+    text = page.read_text(encoding="utf-8")
+    match = re.search(r"^#{2,4} Below 5%, and why", text, flags=re.MULTILINE)
+    return "\n\n" + text[match.start():].strip() + "\n" if match else ""
 
 
 if __name__ == "__main__":
