@@ -53,7 +53,7 @@ class _Blocks:
     all zeros: the block of an empty slot."""
 
     __slots__ = ("content", "sectors", "kinds", "slots", "per_ship", "head", "size",
-                 "max_sh", "max_hull", "max_ap", "index", "rows")
+                 "max_sh", "max_hull", "max_ap", "index", "rows", "by_uid")
 
     CAP = 1 << 16
     """Rows kept; past it the store starts again empty (at the start of an encode)."""
@@ -72,6 +72,8 @@ class _Blocks:
         self.max_sh, self.max_hull, self.max_ap = state.max_sh, state.max_hull, state.max_ap
         self.index: dict[Ship, int] = {}
         self.rows = np.zeros((256, self.per_ship), dtype=np.float32)
+        #: ship number -> (the ship tuple last met with that number, its row)
+        self.by_uid: dict[int, tuple[Ship, int]] = {}
 
     def add(self, x: Ship) -> int:
         """The row of ship tuple ``x``, encoding it now."""
@@ -135,12 +137,17 @@ def encode(state: GDState, seat: int) -> Any:
     blocks = _blocks(state)
     if len(blocks.index) >= blocks.CAP:
         blocks.index.clear()
+        blocks.by_uid.clear()
     layout = slot_layout(state)
-    ship_tuples = list(map(state.ships.__getitem__, layout.order))
-    rows = list(map(blocks.index.get, ship_tuples))
-    if None in rows:
-        add = blocks.add
-        rows = [add(x) if i is None else i for x, i in zip(ship_tuples, rows, strict=True)]
+    ships = state.ships
+    by_uid = blocks.by_uid
+    rows = []
+    for uid in layout.order:  # a ship's row by its number while its tuple is the same
+        x = ships[uid]
+        got = by_uid.get(uid)
+        if got is None or got[0] is not x:
+            got = by_uid[uid] = (x, blocks.add(x))
+        rows.append(got[1])
     out = np.empty(blocks.size, dtype=np.float32)
     other = 1 - seat
     sectors, kinds = blocks.sectors, blocks.kinds
