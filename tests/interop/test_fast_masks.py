@@ -1,6 +1,8 @@
-"""The games' batch maps (``legal_index_map``), the action space's ``legal_indices`` built
-on them and the PettingZoo environment's masks give exactly the answers read from each
-legal action's key (``indices_by_key``)."""
+"""The research adapters' fast paths give exactly the plain answers: the games' batch maps
+(``legal_index_map``), the action space's ``legal_indices`` built on them and the
+PettingZoo environment's masks against the indices read from each legal action's key
+(``indices_by_key``); the adapters' tensor encoder (``tensor_encoder``) against
+``np.clip`` of ``observation_tensor``."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import pytest
 
 from starlanes.engine import ActionIndexError, load
 from starlanes.envs.pettingzoo import env as make_env
-from starlanes.interop import legal_index_map
+from starlanes.interop import legal_index_map, tensor_bounds, tensor_encoder
 
 from .conftest import random_states, research_games
 
@@ -80,3 +82,24 @@ def test_aec_refuses_an_illegal_index() -> None:
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ActionIndexError):
         env.step(illegal)
+
+
+@pytest.mark.parametrize(("game_id", "players"), research_games())
+def test_tensor_encoder_is_the_clipped_tensor(game_id: str, players: int) -> None:
+    """Along a random game and on clones revisited in a shuffled order, for every seat, the
+    adapters' encoder gives the bytes of ``np.clip(observation_tensor(seat), low, high)``."""
+    game = load(game_id, players=players)
+    encoder = tensor_encoder(game)
+    low, high = tensor_bounds(game)
+    kept = []
+    for state in random_states(game_id, players, games=1, cap=300, seed=11):
+        if len(kept) < 30 and random.Random(len(state.history)).random() < 0.15:
+            kept.append(state.clone())
+        for seat in range(players):
+            want = np.clip(state.observation_tensor(seat), low, high)
+            assert encoder(state, seat).tobytes() == want.tobytes()
+    random.Random(4).shuffle(kept)
+    for state in kept:
+        seat = random.Random(len(state.history)).randrange(players)
+        want = np.clip(state.observation_tensor(seat), low, high)
+        assert encoder(state, seat).tobytes() == want.tobytes()

@@ -82,6 +82,30 @@ def _clip_ufunc() -> Any:
 _CLIP: list[Any] = []
 
 
+def tensor_encoder(game: Any) -> Any:
+    """``f(state, seat)``: :func:`encode` for states of ``game`` (its class, content and
+    player count) with the bounds of :func:`tensor_bounds`, calling the game's tensor
+    module directly (what ``state.observation_tensor(seat)`` does, without its look-up)."""
+    from starlanes.engine import game_module
+
+    if not _CLIP:
+        _CLIP.append(_clip_ufunc())
+    clip = _CLIP[0]
+    low, high = tensor_bounds(game)
+    module = game_module(type(game), "tensor")
+    if module is None:
+        def tensor(state: Any, seat: int) -> Any:
+            x = state.observation_tensor(seat)
+            return clip(x, low, high, out=x)
+        return tensor
+    raw = module.encode
+
+    def tensor(state: Any, seat: int) -> Any:
+        x = raw(state, seat)
+        return clip(x, low, high, out=x)
+    return tensor
+
+
 def encode(state: Any, seat: int, low: float, high: float) -> Any:
     """``state.observation_tensor(seat)`` clipped in place to ``[low, high]``: one pass of
     numpy's ``clip`` ufunc (``np.clip``'s Python wrapper, and a ``minimum`` then

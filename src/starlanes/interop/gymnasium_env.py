@@ -35,7 +35,7 @@ import numpy as np
 
 from starlanes.engine import ActionIndexError, BadOptionError, load
 
-from . import check_format, encode, spaces_for, tensor_bounds
+from . import check_format, spaces_for, tensor_encoder
 from .opponents import Lineup
 from .rewards import RewardModel
 
@@ -81,7 +81,7 @@ class StarlanesEnv(gym.Env):
         self.observation_format = check_format(observation)
         self.reward_model = RewardModel(game, reward)
         self.reward_range = self.reward_model.reward_range()
-        self._bounds = tensor_bounds(self.game)
+        self._tensor = tensor_encoder(self.game)
         self.render_mode = render_mode
         self.observation_space, self.action_space = spaces_for(self.game, observation)
         self.state: Any = None
@@ -98,7 +98,7 @@ class StarlanesEnv(gym.Env):
             self._mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         else:
             self._mask = state.game.action_space().legal_mask(state, np.int8)
-        tensor = encode(state, self.seat, *self._bounds)
+        tensor = self._tensor(state, self.seat)
         info = {"seat": self.seat}
         if self.observation_format == "array":
             info["action_mask"] = self._mask

@@ -31,7 +31,7 @@ from pettingzoo.utils import wrappers
 
 from starlanes.engine import load
 
-from . import check_format, encode, spaces_for, tensor_bounds
+from . import check_format, spaces_for, tensor_encoder
 from .rewards import RewardModel
 
 
@@ -55,7 +55,7 @@ class StarlanesAEC(AECEnv):
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.reward_model = RewardModel(game, reward)
-        self._bounds = tensor_bounds(self.game)
+        self._tensor = tensor_encoder(self.game)
         self.possible_agents = [f"seat_{i}" for i in range(self.game.players)]
         obs, act = spaces_for(self.game, observation)
         self.observation_spaces = {a: obs for a in self.possible_agents}
@@ -109,7 +109,7 @@ class StarlanesAEC(AECEnv):
         self._select()
 
     def observe(self, agent: str) -> Any:
-        tensor = encode(self.state, self._seats[agent], *self._bounds)
+        tensor = self._tensor(self.state, self._seats[agent])
         if self.observation_format == "array":
             return tensor
         mask = self._mask if agent == self._mask_agent else self._no_mask.copy()
