@@ -20,6 +20,17 @@ from starlanes.engine import Action
 
 from .actions import RES, Act, parse_token
 from .common import HOME, fleet_value
+from .heuristic_plans import (
+    attack_bonus,
+    attack_margins,
+    big_planet_waiting,
+    build_choice,
+    disrupt_pays,
+    new_opportunities_target,
+    scrap_choice,
+    start_tech_order,
+    ultimate_colonise_bonus,
+)
 from .scoring import score_all
 from .state import IAState
 
@@ -36,8 +47,6 @@ MCTS_DEFAULTS = {
 KEEP_ORDER = ("steal_tech", "steal", "gain", "plague", "boom", "fast_track", "intel",
               "exchange_plans", "riot", "damage_ship", "lose", "pilfer", "defect", "scuttle",
               "delay", "bump_ultimate", "new_opportunities")
-START_TECH = ("trade_guilds", "deep_core_mining", "hydroponics", "data_archives",
-              "targeting_computers", "counter_intelligence")
 PLACE_ORDER = ("colonise", "develop", "build", "research", "colonise", "develop")
 
 
@@ -87,7 +96,8 @@ class HeuristicAgent:
         return max(legal, key=lambda a: _card_rank(s, a.a))
 
     def _start_tech(self, s: IAState, seat: int, legal: list[Act]) -> Act:
-        return min(legal, key=lambda a: START_TECH.index(a.a) if a.a in START_TECH else 9)
+        order = start_tech_order(s)
+        return min(legal, key=lambda a: order.index(a.a) if a.a in order else 9)
 
     def _place_start(self, s: IAState, seat: int, legal: list[Act]) -> Act:
         placed = 6 - s.tokens[seat].count(-1)
@@ -125,7 +135,11 @@ class HeuristicAgent:
 
             ok = [p for p in face_up_planets(s) if c.planet_vp[p] <= COLONISE_VP_CAP[lvl]
                   and sum(colonise_cost(s, seat, p)) <= sum(r) - 1]
-            return 3 + lvl * 1.5 if ok else 0.5
+            if not ok:
+                return 0.5
+            if lvl == 2 and big_planet_waiting(s, seat):
+                return 7.5  # worth advancing to ULTIMATE (see _step3)
+            return 3 + lvl * 1.5
         if act == 1:
             from .economy import DEVELOP_CAP
 
@@ -146,8 +160,10 @@ class HeuristicAgent:
         return 4 + lvl if target is not None else 0.2
 
     def _best_target(self, s: IAState, seat: int, lvl: int) -> tuple[str, int] | None:
-        mine_l = _light_power(s, seat) + 2 * lvl
-        mine_all = fleet_value(s, seat) + 2 * (lvl - 1)
+        raid_bonus, invade_bonus = attack_bonus(s, seat)
+        raid_margin, invade_margin = attack_margins(s, seat)
+        mine_l = _light_power(s, seat) + 2 * lvl + raid_bonus
+        mine_all = fleet_value(s, seat) + 2 * (lvl - 1) + invade_bonus
         best = None
         vp = score_all(s)
         for o in range(s.n):
@@ -155,9 +171,9 @@ class HeuristicAgent:
                 continue
             their_l = _light_power(s, o) + 2
             their_all = fleet_value(s, o) + 2
-            if lvl >= 1 and mine_all >= their_all + 3:
+            if lvl >= 1 and mine_all >= their_all + invade_margin:
                 cand = ("invade", o)
-            elif mine_l >= their_l + 3 and sum(s.res[o]) >= 3:
+            elif mine_l >= their_l + raid_margin and sum(s.res[o]) >= 3:
                 cand = ("raid", o)
             else:
                 continue
@@ -165,15 +181,22 @@ class HeuristicAgent:
                 best = cand
         return best
 
+    def _take_value(self, s: IAState, seat: int, code: int) -> float:
+        """:meth:`_token_value` for taking the token now: a STRONG COLONISE token waits
+        one turn for the ULTIMATE slot while a big planet is there to colonise at level 4."""
+        if code == 2 and big_planet_waiting(s, seat):
+            return 1.0
+        return self._token_value(s, seat, code)
+
     def _step3(self, s: IAState, seat: int, legal: list[Act]) -> Act:
         takes = [a for a in legal if a.verb == "take"]
         pool = s.tokens[seat].count(-1)
-        best = max(takes, key=lambda a: self._token_value(s, seat, parse_token(a.a)),
+        best = max(takes, key=lambda a: self._take_value(s, seat, parse_token(a.a)),
                    default=None)
         plan = next(a for a in legal if a.verb == "plan")
         if best is None:
             return plan
-        v = self._token_value(s, seat, parse_token(best.a))
+        v = self._take_value(s, seat, parse_token(best.a))
         if pool >= 3 and v < 3:
             return plan
         if v < 1 and pool:
@@ -218,10 +241,12 @@ class HeuristicAgent:
         opts = [a for a in legal if a.verb == "colonise"]
         if not opts:
             return None
+        level = s.stack[-1].data[0]
 
         def val(a: Act) -> float:
             p = c.planet_index[a.a]
-            return c.planet_vp[p] + c.planet_max[p] + (4 if c.planet_type[p] not in have else 0)
+            return (c.planet_vp[p] + c.planet_max[p] + (4 if c.planet_type[p] not in have else 0)
+                    + ultimate_colonise_bonus(s, p, level))
 
         return max(opts, key=val)
 
@@ -248,19 +273,13 @@ class HeuristicAgent:
 
     # ---------------------------------------------------------------- build etc.
     def _build(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
-        c = s.content
         rep = [a for a in legal if a.verb == "repair"]
         if rep:
             return rep[0]
-        opts = [a for a in legal if a.verb == "build"]
-        if not opts or len(s.ships[seat]) >= 8:
-            return None
-        return max(opts, key=lambda a: (c.ship_combat[c.ship_index[a.a]]
-                                        + c.ship_vp[c.ship_index[a.a]]))
+        return build_choice(s, seat, [a for a in legal if a.verb == "build"])
 
     def _scrap(self, s: IAState, seat: int, legal: list[Act]) -> Act:
-        c = s.content
-        return min(legal, key=lambda a: c.ship_combat[c.ship_index[a.a.split("/")[0]]])
+        return scrap_choice(s, seat, legal)
 
     def _research(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
         c = s.content
@@ -312,8 +331,10 @@ class HeuristicAgent:
             v = 20 - _card_rank(s, a.a)
             if a.b.startswith("P"):
                 v += vp[int(a.b.split(".")[0][1:])] * 0.1
-            if eff == "new_opportunities":
-                v = -5
+            if eff == "new_opportunities":  # only when a face-up row is useless to it
+                v = 3 if a.b == new_opportunities_target(s, seat) else -5
+            elif eff == "bump_ultimate":  # an opponent's ULTIMATE plan is the costliest
+                v = 14
             return v
 
         best = max(plays, key=val)
@@ -367,9 +388,12 @@ class HeuristicAgent:
                 if lvl - pts // 3 <= 1 and sum(c.planet_cost[p]) <= sum(s.res[seat]) - 2:
                     return a
         techs = [a for a in legal if a.a == "tech"]
-        if techs:
-            return techs[0]
-        return next((a for a in legal if a.a == "disrupt"), legal[0])
+        disrupt = next((a for a in legal if a.a == "disrupt"), None)
+        if disrupt is not None:
+            assert s.combat is not None
+            if disrupt_pays(s, seat, s.combat.seats[1], bool(techs)):
+                return disrupt
+        return techs[0] if techs else legal[0]
 
     def _capture(self, s: IAState, seat: int, legal: list[Act]) -> Act:
         """Capture; when the cost is short, exchange 3:1 toward it first (from the type
