@@ -103,6 +103,24 @@ class _Layout:
             self.at[name] = pos
             pos += size
         self.size = pos
+        self._numbers_at: dict[int, Any] = {}
+
+    def numbers_at(self, seat: int) -> Any:
+        """Positions, for observer ``seat``, of every seat's numbers in seat order: alive,
+        Sector HQ damage, then turns taken .. his fleet the target of the pending card
+        (section 2, the empire flags aside)."""
+        got = self._numbers_at.get(seat)
+        if got is None:
+            import numpy as np
+
+            at: list[int] = []
+            for o in range(self.n):
+                q = self.at["seats"] + ((o - seat) % self.n) * self.seat_size
+                at += (q, q + 1)
+                q += 2 + len(self.empires)
+                at += range(q, q + 9)
+            got = self._numbers_at[seat] = np.array(at, dtype=np.intp)
+        return got
 
 
 _LAST_LAYOUT: list[Any] = [None, None]
@@ -174,10 +192,7 @@ def encode(state: GEState, seat: int) -> Any:
     keys.append(p + 2 + 2 * n + (s.first - seat) % n)
     vals += [1.0] * len(keys)
     p += 2 + 3 * n
-    for k, x in enumerate((s.round, s.plays, s.ship_plays, s.draw_allow, *s.pool), p):
-        if x:
-            keys.append(k)
-            vals.append(x)
+    out[p:p + 11] = (s.round, s.plays, s.ship_plays, s.draw_allow, *s.pool)
     p += 11
     if s.stack:
         waiting: dict[int, int] = {}
@@ -191,27 +206,19 @@ def encode(state: GEState, seat: int) -> Any:
     target = pend[1] if pend and pend[0] == "fire" else pend[2] if pend else None
     basic = s.structure == "basic"
     aim, fired_at = s.aim, s.fired_at
+    numbers: list[Any] = []  # every seat's numbers, in seat order (lay.numbers_at)
     for o in range(n):
-        q = lay.at["seats"] + ((o - seat) % n) * lay.seat_size
         if s.major[o]:
-            keys.append(q + 2 + lay.empire_index[s.major[o]])
+            keys.append(lay.at["seats"] + ((o - seat) % n) * lay.seat_size + 2
+                        + lay.empire_index[s.major[o]])
             vals.append(1.0)
         hq = hq_code(o)
         deck = s.decks[0] if basic else s.decks[o]
         pile = s.discards[0] if basic else s.discards[o]
-        for k, x in enumerate((s.alive[o], s.hq[o]), q):
-            if x:
-                keys.append(k)
-                vals.append(x)
-        q += 2 + len(lay.empires)
-        for k, x in enumerate((
-            s.turns[o], len(s.hands[o]), len(s.reserve[o]),
-            len(deck) + (len(pile) if basic else 0), len(pile),
-            aim == hq, hq in fired_at, target == hq, target == fleet_code(o),
-        ), q):
-            if x:
-                keys.append(k)
-                vals.append(x)
+        numbers += (s.alive[o], s.hq[o], s.turns[o], len(s.hands[o]), len(s.reserve[o]),
+                    len(deck) + (len(pile) if basic else 0), len(pile),
+                    aim == hq, hq in fired_at, target == hq, target == fleet_code(o))
+    out[lay.numbers_at(seat)] = numbers
     # 3. cards
     q = lay.at["cards"]
     counts: dict[int, int] = {}
