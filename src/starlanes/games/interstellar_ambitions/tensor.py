@@ -228,11 +228,12 @@ def encode(state: IAState, seat: int) -> Any:
     owner = s.tech_owner
     cache = lay.seat_cache
     claimers = set().union(*s.claims)
-    for i in range(n):
+    seen_cards = s.seen_cards
+    for i, parts in enumerate(zip(s.res, s.hands, s.medals, s.stats, s.tokens, s.known,
+                                  s.ships, strict=True)):
         o = slot[i]
         tab = lay.seat[o]
-        known = s.known[i]
-        parts = (s.res[i], s.hands[i], s.medals[i], s.stats[i], s.tokens[i], known, s.ships[i])
+        known = parts[5]
         got = cache[o * SLOTS + i]
         if got is None or not all(map(is_, got[0], parts)):
             got = cache[o * SLOTS + i] = (parts, *_seat_part(tab, parts))
@@ -242,9 +243,9 @@ def encode(state: IAState, seat: int) -> Any:
         if known:
             owned = tab["owned"]
             f.extend([owned[t] for t in known if owner[t] == i])
-        if i != seat and s.seen_cards:
+        if i != seat and seen_cards:
             seen = tab["seen"]
-            f.extend([seen[x] for v, h, x in s.seen_cards if v == seat and h == i])
+            f.extend([seen[x] for v, h, x in seen_cards if v == seat and h == i])
         if i in claimers:
             for a, claims in enumerate(s.claims):
                 if i in claims:
