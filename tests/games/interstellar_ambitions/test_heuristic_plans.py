@@ -162,8 +162,15 @@ def test_disrupt_plans_against_advanced_tokens(ia) -> None:
     ia.tech(s, 1, "shipyards")
     on_table(s)
     ia.tokens(s, 1, "build:moderate", "develop:moderate", "research:basic")
+    s.res[0] = (20, 20, 20, 20)  # the attacker leads on VP (Treasury) ...
+    ia.planet(s, 0, "titan_forge", 4)
     assert bot_move(s) == "spoil tech shipyards"
     assert disrupt_pays(s, 0, 1, has_tech=False)
+    ia.tokens(s, 1, "build:moderate", "develop:strong", "research:basic")
+    assert bot_move(s) == "spoil tech shipyards"
+    ia.planet(s, 1, "savanna_ix", 4)
+    ia.planet(s, 1, "magma_deep", 4)  # ... until the defender does: 3 levels are enough
+    assert bot_move(s) == "spoil disrupt"
 
 
 def bot_move_after(ia, s, move: str) -> str:
@@ -203,10 +210,63 @@ def test_attack_margins_relax_for_open_fleet_ambitions(ia) -> None:
     """A raid won or a FLEET medal held lowers the margin the bot wants, while the matching
     ambition is open to it."""
     s = ia.turn(4, 0, 3)
-    on_table(s, "raider", "dominator")
+    on_table(s)
     assert attack_margins(s, 0) == (3, 3)
+    on_table(s, "raider", "dominator")
+    assert attack_margins(s, 0) == (2, 3)
     s.stats[0] = (1, 0, 0)
+    s.medals[0] = (1, 0)
+    assert attack_margins(s, 0) == (1, 2)
     s.medals[0] = (2, 0)
-    assert attack_margins(s, 0) == (2, 1)
+    assert attack_margins(s, 0) == (1, 1)
     s.claims[0] = (0,)  # raider claimed by seat 0
     assert attack_margins(s, 0)[0] == 3
+
+
+def test_raids_with_a_smaller_edge_for_raider(ia) -> None:
+    """IA-RAID-12: light power 3 + 2 (MODERATE) against 2 + 2 (an emergency ship): no raid
+    while Raider is off the table, a raid while it is open to the seat and one is won."""
+    s = ia.turn(4, 0, 3)
+    for seat, sids in ((0, ("destroyer", "strike_craft")), (1, ("destroyer",)),
+                       (2, ("destroyer",) * 3), (3, ("destroyer",) * 3)):
+        for sid in sids:
+            ia.ship(s, seat, sid)
+        s.res[seat] = (2, 2, 2, 2)
+    ia.tokens(s, 0, "fleet:moderate")
+    ia.run(s)
+    on_table(s)
+    assert bot_move(s) == "plan"
+    on_table(s, "raider")
+    s.stats[0] = (1, 0, 0)
+    ia.touch(s)
+    assert bot_move(s) == "take fleet:moderate"
+    ia.act(s, "take fleet:moderate")
+    assert bot_move(s) == "raid P1"
+
+
+def test_buy_cards_with_an_empty_hand_and_a_fleet(ia) -> None:
+    """IA-SHA-01: with 5 ships and no Shadow card the bot buys cards; with a card in hand
+    it hires the MERC it can afford."""
+    s = ia.turn(4, 0, 3)
+    for _ in range(5):
+        ia.ship(s, 0, "destroyer")
+    s.res[0] = (0, 0, 0, 6)
+    s.merc_slots = [s.content.ship_index["gunrunner"]] + [-1] * (len(s.merc_slots) - 1)
+    ia.tokens(s, 0, "shadow:moderate")
+    ia.run(s)
+    ia.act(s, "take shadow:moderate")
+    assert bot_move(s) == "buy-cards"
+    ia.hand(s, 0, "black_market")
+    assert bot_move(s) == "hire-mercs"
+
+
+def test_hire_weighs_merc_effects(ia) -> None:
+    """IA-SHA-05: Ace Pilot (combat 1, hits on 2+) is worth more than Gunrunner (combat
+    2, no effect)."""
+    s = ia.turn(4, 0, 3)
+    c = s.content
+    s.res[0] = (0, 0, 0, 6)
+    s.merc_slots = [c.ship_index["gunrunner"], c.ship_index["ace_pilot"]] + [-1] * (
+        len(s.merc_slots) - 2)
+    ia.decide(s, 0, "hire", (1,))
+    assert bot_move(s) == "hire ace_pilot"

@@ -6,6 +6,9 @@ biggest planet it can afford (favouring missing types for the 12 VP set bonus), 
 towards maximum levels, researches the best VP per SCIENCE, builds and hires when its
 fleet is weak, raids or invades only players it clearly outguns, plays Shadow cards
 against the leader, and claims ambitions (the third only when it leads on public VP).
+Longer-range rules (ULTIMATE colonise, starting TECHs, ship and MERC choice, spoils,
+when to buy Shadow cards, how the open fleet ambitions relax its odds) are in
+:mod:`.heuristic_plans`.
 
 It reads only what its seat may see: public boards, its own hand and the pending
 decision; never other hands, deck contents or hidden combat orders.
@@ -25,11 +28,14 @@ from .heuristic_plans import (
     attack_margins,
     big_planet_waiting,
     build_choice,
+    buy_not_hire,
     disrupt_pays,
+    merc_worth,
     new_opportunities_target,
     scrap_choice,
     start_tech_order,
     ultimate_colonise_bonus,
+    wants_cards,
 )
 from .scoring import score_all
 from .state import IAState
@@ -153,6 +159,8 @@ class HeuristicAgent:
             cheap = [t for t in s.tech_slots if t >= 0 and c.tech_cost[t] <= r[2] + (lvl == 3)]
             return 2 + lvl * 1.2 if cheap else 0.3
         if act == 4:
+            if lvl >= 1 and wants_cards(s, seat):
+                return 2.5 + lvl
             return 1 + lvl if r[3] >= 3 else 0.2
         if s.round == 1:
             return 0
@@ -291,6 +299,8 @@ class HeuristicAgent:
     def _shadow_mode(self, s: IAState, seat: int, legal: list[Act]) -> Act:
         hire = next((a for a in legal if a.verb == "hire-mercs"), None)
         c = s.content
+        if buy_not_hire(s, seat):
+            return next(a for a in legal if a.verb == "buy-cards")
         if hire and len(s.ships[seat]) < 8 and any(
                 m >= 0 and c.ship_cost[m] <= s.res[seat][3] for m in s.merc_slots):
             return hire
@@ -307,7 +317,7 @@ class HeuristicAgent:
         opts = [a for a in legal if a.verb == "hire"]
         if not opts or len(s.ships[seat]) >= 8:
             return None
-        return max(opts, key=lambda a: c.ship_combat[c.ship_index[a.a]])
+        return max(opts, key=lambda a: merc_worth(s, seat, c.ship_index[a.a]))
 
     def _fleet(self, s: IAState, seat: int, legal: list[Act]) -> Act | None:
         d = s.stack[-1]

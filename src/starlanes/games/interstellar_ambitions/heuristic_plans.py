@@ -6,7 +6,8 @@ Conqueror) relax the bot's odds before it attacks, when a COLONISE token is wort
 back for the ULTIMATE slot (the planet then starts at level 4), which ship to build (a
 Corvette for a raider, one Siege Barge for a fleet out to capture, a Scrap of the weakest
 ship at the 8-ship limit when the new one is much better), which victory spoil to take and
-when New Opportunities and Palace Coup are worth the turn's Shadow play.
+when New Opportunities and Palace Coup are worth the turn's Shadow play, when to buy
+Shadow cards rather than hire and which MERC to hire.
 
 Everything here reads only what the seat may see: public boards, its own resources and
 hand, the ambitions and their claims.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from .actions import Act
 from .common import MAX_SHIPS, bonus, ult_count
+from .scoring import score_all
 from .state import IAState
 
 #: Active ambitions won by fighting: fleet medals, raids won, a captured planet.
@@ -56,8 +58,8 @@ def attack_margins(s: IAState, seat: int) -> tuple[int, int]:
     for Dominator 2 less once it holds 2 FLEET medals (one win from the ambition)."""
     open_ = open_ambitions(s, seat)
     raid = 3
-    if "raider" in open_ and s.stats[seat][0] >= 1:
-        raid = 2
+    if "raider" in open_:
+        raid = 2 if s.stats[seat][0] == 0 else 1
     invade = 3
     medals = s.medals[seat][0]
     if ("warlord" in open_ or "dominator" in open_) and medals >= 1:
@@ -142,14 +144,17 @@ def scrap_choice(s: IAState, seat: int, legal: list[Act]) -> Act:
 
 def disrupt_pays(s: IAState, seat: int, dfn: int, has_tech: bool) -> bool:
     """Disrupt Plans over Acquire Technology: when the defender's three most advanced
-    tokens stand 4 or more planning levels above BASIC (more than a turn of ADVANCE undone), or
-    when there is no TECH to take; Tech Thief, while open to the seat, keeps the TECH."""
+    tokens stand 4 or more planning levels above BASIC (more than a turn of ADVANCE
+    undone; 3 when the defender leads on VP), or when there is no TECH to take; Tech
+    Thief, while open to the seat, keeps the TECH."""
     if not has_tech:
         return True
     if "tech_thief" in open_ambitions(s, seat):
         return False
     levels = sorted((t & 3 for t in s.tokens[dfn] if t >= 0), reverse=True)
-    return sum(levels[:3]) >= 4
+    vp = score_all(s)
+    leads = vp[dfn] >= max(vp)
+    return sum(levels[:3]) >= (3 if leads else 4)
 
 
 def new_opportunities_target(s: IAState, seat: int) -> str | None:
@@ -167,3 +172,35 @@ def new_opportunities_target(s: IAState, seat: int) -> str | None:
         return "tech"
     return None
 
+
+
+def wants_cards(s: IAState, seat: int) -> bool:
+    """Buy Shadow cards rather than hire: the hand holds at most one card (nothing to play
+    next turn, nothing to boost or oppose with) and 2 COINS or more pay for two."""
+    return len(s.hands[seat]) <= 1 and s.res[seat][3] >= 2
+
+
+def merc_worth(s: IAState, seat: int, card: int) -> float:
+    """What a MERC adds to the seat's fleet: combat plus VP plus its effect: +n for a
+    combat-total bonus, 1 per die per step its hit number is below 4, 1 for armour, an
+    extra die or a pre-battle kill, 1 per own strike craft for Squadron Leader's die."""
+    c = s.content
+    v = float(c.ship_combat[card] + c.ship_vp[card])
+    for kind, n, arg in c.ship_fx[card]:
+        if kind == "total_bonus":
+            v += n
+        elif kind == "hit_on":
+            v += (4 - n) * c.ship_combat[card]
+        elif kind in ("armour", "extra_die_vs", "pre_battle_destroy"):
+            v += 1
+        elif kind == "natural6_extra_hit":
+            v += 0.5
+        elif kind == "ally_extra_die":
+            v += sum(1 for x, _d in s.ships[seat] if c.ship_ids[x] == arg)
+    return v
+
+
+def buy_not_hire(s: IAState, seat: int) -> bool:
+    """SHADOW taken with an empty hand and a fleet of 5 or more ships: buy Shadow cards
+    (something to play, boost and oppose with) rather than hire another MERC."""
+    return not s.hands[seat] and len(s.ships[seat]) >= 5
