@@ -21,6 +21,17 @@ from .actions import GEAction, code_seat, is_fleet, is_hq
 from .content import HEAVY, MAJOR_EMPIRES, Card
 from .empires import command_limit, command_used, empire_allowed
 from .fire import weapon_sources
+from .heuristic_specials import (
+    component_value,
+    fire_need,
+    half_engage_ok,
+    place_choice,
+    relocate_choice,
+    separate_value,
+    split_choice,
+    swap_value,
+    volley_choice,
+)
 from .state import GEState
 from .units import hp_left, shield_cap, ships_of, slots, strength, vessels_of
 
@@ -91,15 +102,24 @@ class HeuristicAgent:
             return best[1] if best else acts[-1]
         if kind == "celebrate":
             return acts[-1]
+        if kind == "split":
+            return split_choice(s, acts, s.stack[-1].data)
+        if kind == "place":
+            return place_choice(s, acts)
         return acts[0]
 
     # ------------------------------------------------------------------ phases
     def _alloc(self, s: GEState, legal: list[Action], me: int) -> Action | None:
         best = None
+        whole = {a.a for a in legal if a.kind == "engage" and a.b < 0}  # type: ignore[attr-defined]
         for a in legal:
             k = a.kind  # type: ignore[attr-defined]
-            if k == "engage":
-                v = 100 + _value(s, a.a) - (5 if a.b >= 0 else 0)  # type: ignore[attr-defined]
+            if k == "engage" and a.b >= 0:  # type: ignore[attr-defined]
+                if a.a in whole or not half_engage_ok(s, me, a.a):  # type: ignore[attr-defined]
+                    continue  # one component Engaged needs a separation (GE-EMP-KRB-15)
+                v = 95 + component_value(s.card(a.b))  # type: ignore[attr-defined]
+            elif k == "engage":
+                v = 100 + _value(s, a.a)  # type: ignore[attr-defined]
             elif k == "arm":
                 v = 60
             elif k == "charge":
@@ -113,7 +133,7 @@ class HeuristicAgent:
         return best[1] if best else None
 
     def _engage(self, s: GEState, legal: list[Action], me: int) -> Action | None:
-        return legal[-1]
+        return relocate_choice(s, legal, me) or legal[-1]
 
     def _playA(self, s: GEState, legal: list[Action], me: int) -> Action | None:
         best = None
@@ -139,6 +159,10 @@ class HeuristicAgent:
             return 40 if u.against == me else 0
         if k == "combine":
             return 42
+        if k == "swap":
+            return swap_value(s, a, me)
+        if k == "separate":
+            return separate_value(s, a, me)
         if k != "play":
             return 0
         c = s.card(a.a)
@@ -281,13 +305,17 @@ class HeuristicAgent:
         allocated = 0
         for i, j in s.picks:
             allocated += s.units[i].charge if slots(s, i)[j] == "V" else 1
-        need = 10 ** 6 if is_hq(t) else hp_left(s, t)  # destroyed at hp_left
+        need = fire_need(s, t)  # destroyed at hp_left
         commit = next((a for a in legal if a.kind == "commit"), None)
         if allocated >= need and commit is not None:
             return commit
         shots = [a for a in legal if a.kind == "shoot"]
         if not shots:
             return commit if commit is not None else legal[-1]
+        volley = volley_choice(s, shots, [a for a in legal if a.kind == "volley"], need,
+                               allocated)
+        if volley is not None:
+            return volley
         term = not is_hq(t) and s.card(t).type == "T"
 
         def key(a: GEAction) -> tuple:
