@@ -9,9 +9,10 @@ masked). Each decision is weighted by its game's result for the recorded seat
 choices count more, a cheap step beyond plain imitation. 10% of the games are held out
 to report how often the policy picks the recorded action.
 
-Run: ``python examples/learned_galactic_domination/train.py /tmp/gd_heur.npz --epochs 6
---seed 0 --out v1.npz``; a DAgger round fine-tunes from it on both data sets:
-``train.py /tmp/gd_heur.npz /tmp/gd_dagger1.npz --init v1.npz --epochs 2 --out v2.npz``.
+Run: ``python examples/learned_galactic_domination/train.py /tmp/gd_heur.npz --hidden 256
+--epochs 8 --seed 0 --out v1.npz``; a DAgger round fine-tunes from it on all the data so
+far: ``train.py /tmp/gd_heur.npz /tmp/gd_dagger1.npz --init v1.npz --epochs 3 --seed 1
+--out v2.npz``. ``pipeline.py`` runs the whole recipe of the packaged weights.
 """
 
 from __future__ import annotations

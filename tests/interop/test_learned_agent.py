@@ -1,9 +1,13 @@
 """The ``learned`` Galactic Domination agent: a numpy MLP policy shipped with the package
-that always plays a legal action and beats ``random``."""
+that always plays a legal action and beats ``random``; the script that makes its weights
+runs."""
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +18,8 @@ from starlanes.agents.registry import AGENT_NAMES  # noqa: E402
 from starlanes.engine import AgentSpecError, load  # noqa: E402
 
 GAME = "galactic-domination"
+PIPELINE = (Path(__file__).resolve().parents[2] / "examples" / "learned_galactic_domination"
+            / "pipeline.py")
 
 
 def test_weights_are_small_and_match_the_game():
@@ -58,3 +64,15 @@ def test_other_games_are_refused_by_name():
         make_agent("learned", "rift-domination", 0)
     with pytest.raises(AgentSpecError, match="no parameter"):
         make_agent("learned:depth=2", GAME, 0)
+
+
+def test_pipeline_chains_imitation_and_a_dagger_round(tmp_path):
+    """pipeline.py (the recipe of the packaged weights) on a tiny budget: imitation
+    weights, one DAgger round that reports their result, fine-tuned weights."""
+    done = subprocess.run(
+        [sys.executable, str(PIPELINE), "--dir", str(tmp_path), "--games", "2",
+         "--dagger-games", "1", "--rounds", "1", "--hidden", "8", "--epochs", "1",
+         "--dagger-epochs", "1"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "v1 against heuristic" in done.stdout
+    assert (tmp_path / "v1.npz").is_file() and (tmp_path / "v2.npz").is_file()
