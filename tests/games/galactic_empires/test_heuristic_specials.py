@@ -29,6 +29,19 @@ def test_swaps_a_ship_of_the_other_empire_for_a_reserve_card(ge):
     assert evasive in s.hands[0] and dead in s.reserve[0]
 
 
+def test_swaps_terrain_it_has_enough_of(ge):
+    """With 8 terrain in play more terrain is worth little: a Blue Giant (strength 4) in
+    hand goes into the reserve for the Orbital Strike there (strength 0)."""
+    s = ge.blank()
+    for cid in ("red_dwarf", "blue_giant", "core_world", "gas_giant", "ocean_world",
+                "agri_colony", "trade_hub", "garden_world"):
+        ge.put(s, cid, 0)
+    (giant,) = ge.give(s, 0, "blue_giant")
+    strike = _reserve(ge, s, 0, "hq_orbital_strike")
+    a = HeuristicAgent(0).act(s)
+    assert a.kind == "swap" and (a.a, a.b) == (giant, strike)
+
+
 def test_keeps_a_ship_it_can_play(ge):
     """A ship of the fleet's own empire stays in hand: the bot plays it, never swaps it."""
     s = ge.blank()

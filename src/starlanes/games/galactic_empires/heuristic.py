@@ -7,8 +7,11 @@ crew on them), plays harmful cards on the opponent closest to elimination, focus
 Sector HQ as soon as it is open, kills it can make first, no overkill, terrain only where
 its heavy weapons destroy it, power first, and, when nothing can be killed, the weakest
 guard, since damage that destroys nothing is regenerated and repaired) and protects its HQ
-(reacts to fire while damage is left to stop, screens its HQ). It reads only
-what its seat may see: the cards in play, its own hand and reserve.
+(reacts to fire while damage is left to stop, screens its HQ). It swaps dead cards for
+reserve cards, volleys where every weapon goes in anyway, separates a Krebiz combination
+it could pay for only in part when that is safe, and moves freighters and tugs off weak
+terrain (:mod:`.heuristic_specials`). It reads only what its seat may see: the cards in
+play, its own hand and reserve.
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@ separation, and moving freighters and tugs.
 Each function looks at one decision of :class:`~.heuristic.HeuristicAgent` and says what the
 special is worth there (0: not worth a card play) or which option to take:
 
-- **swap** (ruling GE-OPEN-04): a ship, dragon or base of a major empire the fleet may not
-  field (GE-FLEET-02) is dead in hand; a spare card play trades it for a reserve card the
-  seat can use, best first (Sector HQ card, reaction, terrain, ship ...);
+- **swap** (ruling GE-OPEN-04): a ship or dragon of a major empire the fleet may not field
+  (GE-FLEET-02), or terrain once 8 are in play, is dead in hand; a spare card play trades
+  it for a reserve card the seat can use, best first (Sector HQ card, reaction, terrain,
+  ship ...);
 - **volley**: when every weapon left will go into the target anyway (the Sector HQ, or a
   target the whole remaining fire cannot destroy) one volley adds a unit's weapons at once;
   nothing else changes, as the shot-by-shot choice would add the same weapons;
@@ -36,16 +37,27 @@ SWAP_WORTH = {"Q": 24, "O": 22, "T": 20, "S": 18, "D": 18, "E": 16, "C": 16, "B"
               "M": 14, "H": 14}
 
 
-def dead_in_hand(s: GEState, seat: int, c: Card) -> bool:
+#: Terrain in play from which the bot hardly wants more (its terrain plays drop to almost
+#: nothing there).
+TERRAIN_ENOUGH = 8
+
+
+def dead_in_hand(s: GEState, seat: int, c: Card, terrain: int) -> bool:
     """A ship or dragon of a major empire ``seat`` may not field while its fleet holds
-    another major empire's ships (GE-FLEET-02/03)."""
+    another major empire's ships (GE-FLEET-02/03), or more terrain when ``terrain`` (the
+    seat's terrain in play) is already :data:`TERRAIN_ENOUGH`."""
+    if c.type == "T":
+        return terrain >= TERRAIN_ENOUGH
     return c.type in "SD" and not empire_allowed(s, seat, c)
 
 
 def swap_value(s: GEState, a: GEAction, me: int) -> float:
     """Worth of ``swap`` hand ``a.a`` for reserve ``a.b`` (0: keep the hand as it is)."""
     h, r = s.card(a.a), s.card(a.b)
-    if not dead_in_hand(s, me, h) or dead_in_hand(s, me, r):
+    terrain = sum(1 for u in s.units.values()
+                  if u.owner == me and u.host < 0 and u.against < 0
+                  and s.cards[u.card].type == "T")
+    if not dead_in_hand(s, me, h, terrain) or dead_in_hand(s, me, r, terrain):
         return 0
     return SWAP_WORTH.get(r.type, 14) + r.strength / 10
 
