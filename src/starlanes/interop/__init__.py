@@ -58,9 +58,10 @@ def spaces_for(game: Any, observation: str = "dict") -> tuple[Any, Any]:
 
 
 def legal_index_map(game: Any) -> Any:
-    """The game's fast ``legal_index_map(state, space)`` (index -> legal action, the same
-    dict as ``space.legal_indices(state)``) from its ``action_space`` companion module, or
-    None where it has none (the adapters then use the action space's own mask)."""
+    """The game's batch map ``legal_index_map(state, space)`` (index -> legal action, the
+    same dict as ``space.indices_by_key(state)``) from its ``action_space`` companion
+    module, or None where it has none. The action space's ``legal_indices``, which the
+    adapters mask with, answers through it already."""
     from starlanes.engine import game_module
 
     module = game_module(type(game), "action_space")
