@@ -98,6 +98,11 @@ class ActionSpace:
         self.size = offset
         self._last: tuple[Any, int, Any, dict[int, Any]] | None = None
 
+    def family(self, verb: str, arity: int) -> tuple[int, Family] | None:
+        """``(offset, family)`` of the family of ``verb`` with ``arity`` arguments (its
+        first index and the family), or None when the space has none."""
+        return self._by_head.get((verb, arity))
+
     def index(self, key: tuple[str, ...]) -> int:
         """The index of ``key``; ActionIndexError if no family covers it."""
         i = self._key_memo.get(key)

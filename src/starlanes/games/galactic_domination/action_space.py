@@ -275,7 +275,7 @@ def _shape(entry: list, space: Any) -> tuple | None:
     -1); None where no family of ``space`` has the action's verb and argument count."""
     rest = entry[4]
     nargs = len(rest) + 1 if entry[3] >= 0 else len(rest)
-    found = space._by_head.get((rest[0], nargs))
+    found = space.family(rest[0], nargs)
     if found is None or nargs > 2:
         return None
     offset, fam = found
@@ -283,8 +283,9 @@ def _shape(entry: list, space: Any) -> tuple | None:
         return (space, offset, 1, 0)
     if entry[3] >= 0:
         return (space, offset, len(fam.domains[1]), -1)
-    j = fam._lookup[1].get(rest[1])
-    return None if j is None else (space, offset, len(fam.domains[1]), j)
+    if rest[1] not in fam.domains[1]:
+        return None
+    return (space, offset, len(fam.domains[1]), fam.domains[1].index(rest[1]))
 
 
 def _slot_index(entry: list, space: Any, slot: dict[int, int]) -> int | None:
