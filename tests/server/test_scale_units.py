@@ -109,6 +109,40 @@ def test_a_holder_one_move_behind_follows_the_action_a_notice_carries(tmp_path):
     assert a.noticed_action() is None
 
 
+def test_a_viewer_that_subscribes_gets_moves_its_process_did_not_follow(tmp_path):
+    """A clustered process follows notices only for games it holds viewers of, and a game
+    still loading misses them; so subscribing catches the game up from the store and
+    pushes: a viewer never waits on a stale board for the next move (docs/deploy.md)."""
+    import asyncio
+    import json
+    from types import SimpleNamespace
+
+    from starlanes.server.service import GameService
+
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    upgrade(url)
+    store = Store(url)
+    _game(store)
+    other = _copy(store, "g1")
+
+    async def scenario() -> list[int]:
+        service = GameService(store, bots=SimpleNamespace(),
+                              cluster=SimpleNamespace(ready=True))
+        service.games["g1"] = _copy(store, "g1")  # held here at move 0, no viewer
+        for _ in range(2):  # another process moves; its notices found no viewer here
+            other.apply(store, other.state.current_player(), other.seq,
+                        str(other.state.legal_actions()[-1]))
+        sub = service.subscribe("g1", None)
+        while service._background:
+            await asyncio.sleep(0.01)
+        seqs = []
+        while not sub.queue.empty():
+            seqs.append(json.loads(sub.queue.get_nowait())["seq"])
+        return seqs
+
+    assert asyncio.run(scenario()) == [0, 2]
+
+
 def test_bot_jobs_round_trip_and_malformed_ones_are_refused():
     task = BotTask("g1", 7, 1, "ab" * 32, owner="client-key")
     assert BotTask.decode(task.encode()) == task

@@ -452,6 +452,8 @@ class GameService(Following):
         sub = Subscriber(seat, version=live.version)
         self.subscribers.setdefault(game_id, set()).add(sub)
         _offer(sub, view_text(game_view(live, seat)))
+        if self.cluster is not None:
+            self.follow_now(game_id)
         return sub
 
     def unsubscribe(self, game_id: str, sub: Subscriber) -> None:
