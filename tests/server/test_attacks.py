@@ -19,7 +19,17 @@ from starlanes.engine import derive_seed
 from starlanes.server.app import create_app
 from starlanes.server.store import StoreUnavailable
 
-from .conftest import Server, auth, cli_command, create, finish, join, test_config, view
+from .conftest import (
+    Server,
+    auth,
+    cli_command,
+    create,
+    finish,
+    join,
+    test_config,
+    view,
+    wait_view,
+)
 
 GD = "galactic-domination"
 
@@ -51,6 +61,22 @@ def test_a_seat_spec_that_names_a_module_is_refused_and_nothing_is_imported(clie
     # bot parameters cannot be sent beside the seats either
     r = client.post("/api/games", json=_body(seats=["human", "mcts-hard"], bot_seconds=600))
     assert r.status_code == 422
+
+
+def test_the_learned_bot_takes_a_galactic_domination_seat_and_no_other_games(client):
+    """The catalogue's ``learned`` bot is made for Galactic Domination only: the lobby is
+    told which games it plays, a seat of another game naming it is refused (422, nothing
+    created), and in Galactic Domination it plays legal moves like any bot."""
+    bots = {b["name"]: b for b in client.get("/api/catalogue").json()["bots"]}
+    assert bots["learned"]["games"] == [GD] and bots["heuristic"]["games"] == []
+    r = client.post("/api/games", json=_body("rift-domination", seats=["human", "learned"]))
+    assert r.status_code == 422
+    assert "for rift-domination" in r.json()["error"] and "learned" not in \
+        r.json()["error"].split("bots")[-1]
+    assert client.get("/api/games").json()["games"] == []
+    gid = create(client, game=GD, seats=["learned", "learned"])
+    v = wait_view(client, gid, lambda v: v["seq"] >= 12)
+    assert [s["bot"] for s in v["seats"]] == ["learned", "learned"]
 
 
 def test_catalogue_bots_are_offered_by_name_with_their_budget(client):

@@ -52,14 +52,15 @@ def ladder(
     writable_file(path, "--out file")
     for game in games_ids:
         game_class(game)  # BadOptionError names the known games
-    bots = load_config(config).bots
-    if games % len(bots):
-        err.print(f"[yellow]note: {games} games is not a multiple of {len(bots)} bots; the "
-                  "seats are not exactly balanced[/yellow]")
+    catalogue = load_config(config).bots
     command = shlex.join(["starlanes", "ladder", *sys.argv[2:]]) if sys.argv[1:2] == [
         "ladder"] else f"starlanes ladder {' '.join(games_ids)} --games {games}"
     entries = {}
     for game in games_ids:
+        bots = [b for b in catalogue if b.plays(game)]  # a bot made for other games sits out
+        if games % len(bots):
+            err.print(f"[yellow]note: {games} games is not a multiple of {len(bots)} bots "
+                      f"in {game}; the seats are not exactly balanced[/yellow]")
         entries[game] = run_ladder(game, bots, games, players, seed, workers,
                                    command=command)
         write_ladder(path, {game: entries[game]})  # a long run keeps what it measured

@@ -47,23 +47,27 @@ class Catalogue:
         """The bots and content packs as the lobby lists them (names, help, budgets; never
         an agent spec or a directory)."""
         return {
-            "bots": [{"name": b.name, "help": b.help, "seconds": b.seconds}
-                     for b in self.config.bots],
+            "bots": [{"name": b.name, "help": b.help, "seconds": b.seconds,
+                      "games": list(b.games)} for b in self.config.bots],
             "content_packs": [{"name": p.name, "game": p.game, "help": p.help}
                               for p in self.config.content_packs],
         }
 
     # ------------------------------------------------------------------ seats
-    def seat_kind(self, text: Any) -> str:
-        """``human`` or the catalogue name of a bot, from what a request named."""
+    def seat_kind(self, text: Any, game: str | None = None) -> str:
+        """``human`` or the catalogue name of a bot, from what a request named (for
+        ``game``: a bot made for other games is refused)."""
         if not isinstance(text, str):
             raise Unprocessable("a seat is 'human' or a bot's name")
         key = text.strip().lower()
         if key == HUMAN:
             return HUMAN
-        if self.config.bot(key) is None:
-            raise Unprocessable(f"{text[:40]!r} is not a seat this server offers: 'human' or "
-                                f"one of the bots {', '.join(b.name for b in self.config.bots)}")
+        entry = self.config.bot(key)
+        offered = [b.name for b in self.config.bots if game is None or b.plays(game)]
+        if entry is None or key not in offered:
+            where = f" for {game}" if game is not None and entry is not None else ""
+            raise Unprocessable(f"{text[:40]!r} is not a seat this server offers{where}: "
+                                f"'human' or one of the bots {', '.join(offered)}")
         return key
 
     def bot(self, kind: str) -> BotEntry | None:

@@ -49,6 +49,12 @@ class BotEntry(BaseModel):
     spec: str = Field(min_length=1, max_length=200)
     seconds: float = Field(default=0.0, ge=0, le=600)
     help: str = ""
+    games: list[str] = Field(default_factory=list, max_length=16)
+    """The game ids it plays (empty: every game), for a bot made for one game."""
+
+    def plays(self, game: str) -> bool:
+        """Whether this bot may take a seat in ``game``."""
+        return not self.games or game in self.games
 
 
 DEFAULT_BOTS = (
@@ -61,6 +67,9 @@ DEFAULT_BOTS = (
              help="tree search, 40 playouts per decision (at most two seconds)"),
     BotEntry(name="mcts-hard", spec="mcts:iterations=120,seconds=5", seconds=5.0,
              help="tree search, 120 playouts per decision (at most five seconds)"),
+    BotEntry(name="learned", spec="learned", games=["galactic-domination"],
+             help="a small neural network trained on this game (no search): quick, and "
+                  "stronger than the rule-of-thumb player"),
 )
 """The default catalogue. The search bots have fixed playout budgets, so their strength
 (and their ladder rating, ``src/starlanes/server/ladder.json``) does not depend on the

@@ -197,7 +197,7 @@ class GameService(Following):
             raise Unprocessable(f"clock_seconds must lie in 0..{limits.max_clock_seconds:g}")
         clocks.check_settings(clock_seconds, clock_kind, clock_increment, timeout,
                               limits.max_clock_seconds)
-        kinds = [self.catalogue.seat_kind(spec) for spec in seats]
+        kinds = [self.catalogue.seat_kind(spec, game) for spec in seats]
         opts = self.catalogue.check_options(game, options or {})
         seeded = seed is not None
         if seeded and not self.config.creator_seeds:

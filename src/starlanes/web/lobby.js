@@ -46,7 +46,7 @@ function drawSeats() {
   const n = Number($("players").value);
   const box = $("seats");
   box.querySelectorAll("label").forEach((l) => l.remove());
-  const bots = catalogue.bots ?? [];
+  const bots = (catalogue.bots ?? []).filter((b) => !b.games?.length || b.games.includes(g.id));
   const fallback = bots.some((b) => b.name === "heuristic") ? "heuristic" : bots[0]?.name ?? "human";
   for (let i = 0; i < n; i += 1) {
     const select = el("select", { name: `seat${i}`, "data-seat": i });

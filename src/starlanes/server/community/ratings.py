@@ -300,7 +300,7 @@ class Ratings:
         """The best ``limit`` of ``game``, players and catalogue bots on one scale:
         ``[{rank, name, player, rating, games, provisional, bot}]`` by rating (ties share a
         rank). Deleted and suspended accounts are left out."""
-        offered = {b.name for b in self.config.bots}
+        offered = {b.name for b in self.config.bots if b.plays(game)}
         with self.store.session() as s:
             rows = s.execute(select(RatingRow, AccountRow).outerjoin(
                 AccountRow, RatingRow.player == _account_key()).where(
@@ -328,13 +328,14 @@ class Ratings:
         return out
 
     def bots(self, game: str) -> list[dict[str, Any]]:
-        """The catalogue bots with their ratings in ``game``: ``[{name, rating, help}]`` in
-        catalogue order (a bot without a ladder rating shows the starting rating)."""
+        """The catalogue bots that play ``game``, with their ratings in it: ``[{name,
+        rating, help}]`` in catalogue order (a bot without a ladder rating shows the
+        starting rating)."""
         with self.store.session() as s:
             rows = {r.player: r for r in s.scalars(select(RatingRow).where(
                 RatingRow.game == game, RatingRow.player.like("bot:%")))}
         out = []
-        for b in self.config.bots:
+        for b in (b for b in self.config.bots if b.plays(game)):
             r = rows.get(f"bot:{b.name}")
             mu, sigma, _ = (r.mu, r.sigma, r.games) if r is not None else _start()
             out.append({"name": b.name, "rating": display(mu, sigma), "help": b.help})
