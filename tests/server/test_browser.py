@@ -78,8 +78,11 @@ def test_a_game_against_a_bot_is_played_to_its_end_by_clicking(browser, server):
     page = _page(browser, errors)
     page.goto(server.url("/"))
     page.wait_for_selector("#game option", state="attached")
-    page.select_option("#game", "rift-domination")
+    page.select_option("#game", "galactic-domination")  # its own learned bot is offered
+    assert page.locator('#seats select >> nth=1 >> option[value="learned"]').count() == 1
+    page.select_option("#game", "rift-domination")  # and not in another game
     page.select_option("#players", "2")
+    assert page.locator('#seats select >> nth=1 >> option[value="learned"]').count() == 0
     page.locator("#seats select").nth(1).select_option("heuristic")
     page.locator("#options-box summary").click()
     page.fill('[data-option="round_limit"]', "4")
