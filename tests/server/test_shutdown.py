@@ -83,3 +83,28 @@ def test_a_signal_stops_the_server_while_a_bot_thinks(tmp_path: Path, sig: int, 
     finally:
         if server.proc.poll() is None:
             server.kill()
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.02, 0.05])
+def test_a_stop_signal_right_after_start_up_stops_the_server(tmp_path, delay):
+    """SIGTERM sent just after the "listening" line (before uvicorn handles signals, or
+    during its start-up) is not lost: the server stops with 143 as on any SIGTERM. It once
+    left the server running, deaf to the signal, until a second one."""
+    import os
+    import subprocess
+
+    from .conftest import cli_command
+
+    proc = subprocess.Popen(
+        [*cli_command(), "serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 's.db'}",
+         "--bot-workers", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        env={**os.environ, "NO_COLOR": "1"}, text=True)
+    try:
+        assert proc.stdout is not None and "listening" in proc.stdout.readline()
+        time.sleep(delay)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(STOP_WITHIN) == 128 + signal.SIGTERM
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

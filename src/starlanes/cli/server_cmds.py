@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import gc
 import json
+import signal
 import socket
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from starlanes.cli.app import app
+from starlanes.cli.app import STOP_SIGNALS, app
 from starlanes.engine import BadOptionError
 
 DbUrl = Annotated[str | None, typer.Option(
@@ -86,6 +87,10 @@ def serve(
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("starlanes").setLevel(logging.INFO)
     url = database_url(db)
+    # From here until uvicorn takes the signals over, a stop signal is only remembered (an
+    # exception raised in that window could be lost in the server's start-up and leave it
+    # running): the server then stops as soon as it has started.
+    early = _remember_stop_signals()
     sock = _bind(host, port)
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
@@ -112,7 +117,7 @@ def serve(
     gc.freeze()
     # SIGINT / SIGTERM: stop accepting, close the sockets, give requests in flight a few
     # seconds, then stop bots and finish the queued writes (a second signal stops at once).
-    server = uvicorn.Server(uvicorn.Config(
+    server = _server(early, uvicorn.Config(
         application, log_level="warning", access_log=False,
         # the client address is the server's own business (trusted_proxies); uvicorn's
         # own X-Forwarded-For handling would trust loopback behind our back
@@ -123,6 +128,36 @@ def serve(
         ws="wsproto",
         timeout_graceful_shutdown=SHUTDOWN_SECONDS))
     server.run(sockets=[sock])
+    if early:  # stopped by a signal: exit as the command line does for it (130, 143, ...)
+        from starlanes.cli.app import Stopped, received
+
+        if early[0] == signal.SIGINT:
+            raise KeyboardInterrupt
+        received.append(early[0])
+        raise Stopped(early[0])
+
+
+def _remember_stop_signals() -> list[int]:
+    """Make SIGINT and SIGTERM (and SIGHUP) append to the list returned, nothing more."""
+    early: list[int] = []
+    for signum in (signal.SIGINT, *STOP_SIGNALS):
+        signal.signal(signum, lambda got, frame: early.append(got))
+    return early
+
+
+def _server(early: list[int], config: Any) -> Any:
+    """uvicorn's server for ``config`` (a ``uvicorn.Config``), stopping right after its
+    start-up when a stop signal came before it handled signals itself (``early``, from
+    :func:`_remember_stop_signals`)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if early:
+                self.should_exit = True
+
+    return Server(config)
 
 
 @app.command()
