@@ -14,8 +14,9 @@ A module whose keys never look at the state sets ``STATELESS_KEYS = True``; the 
 remembers each action's index. A module may also define a batch map,
 ``legal_index_map(state, space) -> dict[int, Action]``: the same dict as
 :meth:`ActionSpace.indices_by_key` (index -> legal action), built faster for that game (one
-loop, indices kept per state version); the space finds it beside ``key`` (in ``key``'s
-module) and :meth:`ActionSpace.legal_indices` answers with it, so every adapter gains it. Every space also remembers each key's index, so a key is
+loop, indices kept per state version); ``Game.action_space`` gives it to the space
+(``batch``) and :meth:`ActionSpace.legal_indices` answers with it, so every adapter gains
+it. Every space also remembers each key's index, so a key is
 decoded once. ``families`` must not depend on the seed: one space serves every Game of the
 same class, player count, options and content (see ``Game.action_space``).
 
@@ -26,7 +27,6 @@ stable for a given content and player count.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import prod
@@ -79,9 +79,6 @@ class ActionSpace:
         self.families = tuple(families)
         self.key = key
         self.stateless = stateless
-        if batch is None:
-            module = sys.modules.get(getattr(key, "__module__", None) or "")
-            batch = getattr(module, "legal_index_map", None)
         self.batch = batch
         self._memo: dict[Any, int] = {}
         self._key_memo: dict[tuple[str, ...], int] = {}

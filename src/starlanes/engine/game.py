@@ -231,7 +231,8 @@ class Game(ABC):
                 from .action_space import ActionSpace
 
                 space = ActionSpace(module.families(self), module.key,
-                                    getattr(module, "STATELESS_KEYS", False))
+                                    getattr(module, "STATELESS_KEYS", False),
+                                    getattr(module, "legal_index_map", None))
                 if len(_SPACES) >= 64:
                     _SPACES.pop(next(iter(_SPACES)))
                 _SPACES[ident] = space

@@ -84,9 +84,12 @@ _CLIP: list[Any] = []
 
 
 def tensor_encoder(game: Any) -> Any:
-    """``f(state, seat)``: :func:`encode` for states of ``game`` (its class, content and
-    player count) with the bounds of :func:`tensor_bounds`, calling the game's tensor
-    module directly (what ``state.observation_tensor(seat)`` does, without its look-up)."""
+    """``f(state, seat)``: ``state.observation_tensor(seat)`` for states of ``game`` (its
+    class, content and player count) clipped in place to the bounds of
+    :func:`tensor_bounds`, calling the game's tensor module directly (without the state's
+    look-up of it). The clip is one pass of numpy's ``clip`` ufunc (``np.clip``'s Python
+    wrapper, and a ``minimum`` then ``maximum`` pass, cost two to eight times more on these
+    sizes), with the same values as ``np.clip`` (a NaN stays NaN)."""
     from starlanes.engine import game_module
 
     if not _CLIP:
@@ -94,25 +97,10 @@ def tensor_encoder(game: Any) -> Any:
     clip = _CLIP[0]
     low, high = tensor_bounds(game)
     module = game_module(type(game), "tensor")
-    if module is None:
-        def tensor(state: Any, seat: int) -> Any:
-            x = state.observation_tensor(seat)
-            return clip(x, low, high, out=x)
-        return tensor
-    raw = module.encode
+    raw = module.encode if module is not None else (
+        lambda state, seat: state.observation_tensor(seat))
 
     def tensor(state: Any, seat: int) -> Any:
         x = raw(state, seat)
         return clip(x, low, high, out=x)
     return tensor
-
-
-def encode(state: Any, seat: int, low: float, high: float) -> Any:
-    """``state.observation_tensor(seat)`` clipped in place to ``[low, high]``: one pass of
-    numpy's ``clip`` ufunc (``np.clip``'s Python wrapper, and a ``minimum`` then
-    ``maximum`` pass, cost two to eight times more on these sizes). The same values as
-    ``np.clip`` (a NaN stays NaN)."""
-    if not _CLIP:
-        _CLIP.append(_clip_ufunc())
-    x = state.observation_tensor(seat)
-    return _CLIP[0](x, low, high, out=x)
