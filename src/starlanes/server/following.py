@@ -99,21 +99,18 @@ class Following:
             if not self.stopping:  # stored here, or caught up by a request:
                 self._push(live)    # viewers not sent this version yet get it now
             return
+        self.follow_now(game_id, action)
+
+    def follow_now(self, game_id: str, action: NoticedAction | None = None) -> None:
+        """Catch ``game_id`` up (by ``action`` when it is the next move, else from the
+        store) and push its views; while a catch-up runs, it runs once more instead. Called
+        for a notice, and when a viewer subscribes: notices that came while the game was
+        loading, or before this process held a viewer of it, were not followed."""
         if game_id in self._following:
             self._following[game_id] = True
             return
         self._following[game_id] = False
         self._spawn(self._follow_loop(game_id, action))
-
-    def follow_now(self, game_id: str) -> None:
-        """Catch ``game_id`` up from the store and push its views, as a notice would: called
-        when a viewer subscribes, because notices that came while the game was loading, or
-        before this process held a viewer of it, were not followed."""
-        if game_id in self._following:
-            self._following[game_id] = True
-            return
-        self._following[game_id] = False
-        self._spawn(self._follow_loop(game_id))
 
     async def _follow_loop(self, game_id: str, action: NoticedAction | None = None) -> None:
         """Catch ``game_id`` up and push its views, again while notices came meanwhile;
