@@ -52,12 +52,12 @@ def ladder(
     writable_file(path, "--out file")
     for game in games_ids:
         game_class(game)  # BadOptionError names the known games
-    catalogue = load_config(config).bots
+    settings = load_config(config)
     command = shlex.join(["starlanes", "ladder", *sys.argv[2:]]) if sys.argv[1:2] == [
         "ladder"] else f"starlanes ladder {' '.join(games_ids)} --games {games}"
     entries = {}
     for game in games_ids:
-        bots = [b for b in catalogue if b.plays(game)]  # a bot made for other games sits out
+        bots = settings.bots_for(game)  # a bot made for other games sits out
         if games % len(bots):
             err.print(f"[yellow]note: {games} games is not a multiple of {len(bots)} bots "
                       f"in {game}; the seats are not exactly balanced[/yellow]")

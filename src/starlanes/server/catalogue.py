@@ -63,7 +63,7 @@ class Catalogue:
         if key == HUMAN:
             return HUMAN
         entry = self.config.bot(key)
-        offered = [b.name for b in self.config.bots if game is None or b.plays(game)]
+        offered = [b.name for b in self.config.bots_for(game)]
         if entry is None or key not in offered:
             where = f" for {game}" if game is not None and entry is not None else ""
             raise Unprocessable(f"{text[:40]!r} is not a seat this server offers{where}: "

@@ -208,6 +208,11 @@ class ServerConfig(BaseSettings):
         key = name.strip().lower()
         return next((b for b in self.bots if b.name == key), None)
 
+    def bots_for(self, game: str | None) -> list[BotEntry]:
+        """The catalogue entries that may take a seat in ``game`` (every one for None), in
+        catalogue order."""
+        return [b for b in self.bots if game is None or b.plays(game)]
+
     def pack(self, game: str, name: str) -> ContentPack | None:
         """The content pack ``name`` registered for ``game``, or None."""
         return next((p for p in self.content_packs if p.game == game and p.name == name),

@@ -300,7 +300,7 @@ class Ratings:
         """The best ``limit`` of ``game``, players and catalogue bots on one scale:
         ``[{rank, name, player, rating, games, provisional, bot}]`` by rating (ties share a
         rank). Deleted and suspended accounts are left out."""
-        offered = {b.name for b in self.config.bots if b.plays(game)}
+        offered = {b.name for b in self.config.bots_for(game)}
         with self.store.session() as s:
             rows = s.execute(select(RatingRow, AccountRow).outerjoin(
                 AccountRow, RatingRow.player == _account_key()).where(
@@ -335,7 +335,7 @@ class Ratings:
             rows = {r.player: r for r in s.scalars(select(RatingRow).where(
                 RatingRow.game == game, RatingRow.player.like("bot:%")))}
         out = []
-        for b in (b for b in self.config.bots if b.plays(game)):
+        for b in self.config.bots_for(game):
             r = rows.get(f"bot:{b.name}")
             mu, sigma, _ = (r.mu, r.sigma, r.games) if r is not None else _start()
             out.append({"name": b.name, "rating": display(mu, sigma), "help": b.help})
