@@ -31,27 +31,37 @@ T = TypeVar("T")
 _SPACES: dict[tuple[Any, ...], ActionSpace] = {}
 """Action spaces already built, by game class, player count, content and options."""
 _COMPANIONS: dict[tuple[type, str], Any] = {}
+"""Companion modules already imported, by game class and module name."""
 
 _PER_CONTENT: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+_LAST_BUILT: dict[Any, tuple[Any, Any]] = {}
+"""Per ``build`` of :func:`per_content`: the last game asked and its value."""
 
 
 def per_content(game: Game, build: Callable[[Game], T], *, by_players: bool = True) -> T:
     """``build(game)``, made once for every Game of the same class, loaded content and
     (unless ``by_players`` is false) player count, then shared: the static tables a game's
     action space or observation tensor derives from its content. The content is told by
-    its fingerprint, or by identity when it has none. At most 64 values are kept."""
+    its fingerprint, or by identity when it has none. At most 64 values are kept, and
+    each ``build``'s last game is answered at once (an encoder asks at every step)."""
+    last = _LAST_BUILT.get(build)
+    if last is not None and last[0] is game:
+        return last[1]
     content = getattr(game, "content", None)
     ident = (build, type(game), game.content_fingerprint or id(content),
              game.players if by_players else None)
     found = _PER_CONTENT.get(ident)
     if found is not None and (game.content_fingerprint or found[0] is content):
-        return found[1]
-    value = build(game)
-    if len(_PER_CONTENT) >= 64:
-        _PER_CONTENT.pop(next(iter(_PER_CONTENT)))
-    _PER_CONTENT[ident] = (content, value)
+        value = found[1]
+    else:
+        value = build(game)
+        if len(_PER_CONTENT) >= 64:
+            _PER_CONTENT.pop(next(iter(_PER_CONTENT)))
+        _PER_CONTENT[ident] = (content, value)
+    if len(_LAST_BUILT) >= 64:
+        _LAST_BUILT.clear()
+    _LAST_BUILT[build] = (game, value)
     return value
-"""Companion modules already imported, by game class and module name."""
 
 
 class Game(ABC):

@@ -123,19 +123,9 @@ class _Layout:
         return got
 
 
-_LAST_LAYOUT: list[Any] = [None, None]
-"""The last game asked for its layout, and that layout."""
-
-
 def layout(game: GalacticEmpires) -> _Layout:
-    """The layout of ``game``'s content and player count (built once, then shared; the
-    last game's is kept at hand)."""
-    last = _LAST_LAYOUT
-    if last[0] is game:
-        return last[1]
-    lay = per_content(game, _Layout)
-    last[0], last[1] = game, lay
-    return lay
+    """The layout of ``game``'s content and player count (built once, then shared)."""
+    return per_content(game, _Layout)
 
 
 def shape(game: GalacticEmpires) -> tuple[int]:

@@ -154,19 +154,9 @@ class _Layout:
         return (*range(start, start + count * step, step), self.trash)
 
 
-_LAST_LAYOUT: list[Any] = [None, None]
-"""The last game asked for its layout, and that layout."""
-
-
 def layout(game: InterstellarAmbitions) -> _Layout:
-    """The layout of ``game``'s content (the same at every player count; built once, the
-    last game's kept at hand)."""
-    last = _LAST_LAYOUT
-    if last[0] is game:
-        return last[1]
-    lay = per_content(game, _Layout, by_players=False)
-    last[0], last[1] = game, lay
-    return lay
+    """The layout of ``game``'s content (the same at every player count; built once)."""
+    return per_content(game, _Layout, by_players=False)
 
 
 def shape(game: InterstellarAmbitions) -> tuple[int]:
