@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlanes.engine.game import per_content
 
-from .action_space import copy_caps, weapon_slots
+from .action_space import copy_caps, reserve_order, weapon_slots
 from .actions import fleet_code, hq_code
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -218,9 +218,8 @@ def encode(state: GEState, seat: int) -> Any:
     keys += counts
     vals += counts.values()
     q += nc
-    reserve = s.reserve[seat]
-    if reserve:  # the reserve slots' order (action_space.reserve_order): card, instance
-        for j, i in enumerate(sorted(sorted(reserve), key=cidx.__getitem__)):
+    if s.reserve[seat]:
+        for j, i in enumerate(reserve_order(s, seat)):
             keys.append(q + j * nc + cidx[i])
             vals.append(1.0)
     q += n * nc
