@@ -173,7 +173,6 @@ def new_opportunities_target(s: IAState, seat: int) -> str | None:
     return None
 
 
-
 def wants_cards(s: IAState, seat: int) -> bool:
     """Buy Shadow cards rather than hire: the hand holds at most one card (nothing to play
     next turn, nothing to boost or oppose with) and 2 COINS or more pay for two."""
