@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from starlanes.cli.app import STOP_SIGNALS, app
+from starlanes.cli.app import STOP_SIGNALS, Stopped, app, received
 from starlanes.engine import BadOptionError
 
 DbUrl = Annotated[str | None, typer.Option(
@@ -129,8 +129,6 @@ def serve(
         timeout_graceful_shutdown=SHUTDOWN_SECONDS))
     server.run(sockets=[sock])
     if early:  # stopped by a signal: exit as the command line does for it (130, 143, ...)
-        from starlanes.cli.app import Stopped, received
-
         if early[0] == signal.SIGINT:
             raise KeyboardInterrupt
         received.append(early[0])
