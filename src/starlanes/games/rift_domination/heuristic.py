@@ -147,7 +147,8 @@ class HeuristicAgent:
             d = b.distance(home, b.planet_point[p])
             return -d if good else d
 
-        return max(legal, key=lambda a: (score(a), str(a)))
+        top = max(score(a) for a in legal)
+        return self.rng.choice([a for a in legal if score(a) == top])  # ties: no fixed side
 
     # ------------------------------------------------------------------ cards
     def _good_card(self, s: RiftState, seat: int, legal: list[Action]) -> Action | None:
@@ -265,7 +266,7 @@ class HeuristicAgent:
         if jump is not None:
             return jump
         stats = s.stats[seat]
-        best: Action | None = None
+        best: list[Action] = []
         best_score = 0.0
         power_cache: dict[tuple[int, int], float] = {}
 
@@ -298,9 +299,14 @@ class HeuristicAgent:
                 else:
                     score -= 10.0
             if score > best_score:
-                best, best_score = a, score
-        if best is not None:
-            return best
+                best, best_score = [a], score
+            elif score == best_score and best:
+                best.append(a)
+        if best:
+            # equal moves drawn at random: a fixed order (the board's point numbering)
+            # sent every seat the same way round the map, so the two northern homes met
+            # head-on while the southern ones spread unopposed
+            return best[0] if len(best) == 1 else self.rng.choice(best)
         for a in legal:
             if isinstance(a, Lift):
                 p = ids.index(a.planet)
