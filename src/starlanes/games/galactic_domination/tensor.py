@@ -17,9 +17,11 @@ Layout, in order (docs/research.md lists the same):
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import is_not
 from typing import TYPE_CHECKING, Any
 
-from .action_space import slot_cap, slot_layout
+from .action_space import SlotLayout, slot_cap, slot_layout
 from .state import AIM, AP, ATT, CHG, HULL, KIND, SEC, SH
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,7 +55,7 @@ class _Blocks:
     all zeros: the block of an empty slot."""
 
     __slots__ = ("content", "sectors", "kinds", "slots", "per_ship", "head", "size",
-                 "max_sh", "max_hull", "max_ap", "index", "rows", "by_uid")
+                 "max_sh", "max_hull", "max_ap", "index", "rows", "by_uid", "epoch")
 
     CAP = 1 << 16
     """Rows kept; past it the store starts again empty (at the start of an encode)."""
@@ -74,6 +76,8 @@ class _Blocks:
         self.rows = np.zeros((256, self.per_ship), dtype=np.float32)
         #: ship number -> (the ship tuple last met with that number, its row)
         self.by_uid: dict[int, tuple[Ship, int]] = {}
+        #: how many times the store started again (a kept row number is of one epoch)
+        self.epoch = 0
 
     def add(self, x: Ship) -> int:
         """The row of ship tuple ``x``, encoding it now."""
@@ -131,47 +135,101 @@ def encode(state: GDState, seat: int) -> Any:
 
     Ship blocks come from the store of precomputed rows (see ``_Blocks``), gathered into
     the output in one ``take``; the slot positions come from the action space's slot
-    layout of this state version, kept per observing seat."""
+    layout of this state version, kept per observing seat. Which row each slot takes is
+    kept per observing seat too (see ``_Slots``): while the same ships are in play (the
+    layout's ship order is the same list), only the ships whose tuple is no longer the
+    same object are looked up again."""
     import numpy as np
 
     blocks = _blocks(state)
     if len(blocks.index) >= blocks.CAP:
         blocks.index.clear()
         blocks.by_uid.clear()
+        blocks.epoch += 1
     layout = slot_layout(state)
     ships = state.ships
-    by_uid = blocks.by_uid
-    rows = []
-    for uid in layout.order:  # a ship's row by its number while its tuple is the same
-        x = ships[uid]
-        got = by_uid.get(uid)
-        if got is None or got[0] is not x:
-            got = by_uid[uid] = (x, blocks.add(x))
-        rows.append(got[1])
+    order = layout.order
+    xs = list(map(ships.__getitem__, order))
+    kept = _SLOTS.get(seat)
+    if (kept is not None and kept.order is order and kept.blocks is blocks
+            and kept.epoch == blocks.epoch):
+        changed = list(compress(range(len(xs)), map(is_not, xs, kept.xs)))
+        if changed:
+            pos, slot_rows, add = kept.pos, kept.rows, blocks.add
+            for k in changed:
+                slot_rows[pos[k]] = add(xs[k])
+            kept.xs = xs
+    else:
+        kept = _SLOTS[seat] = _Slots(blocks, order, xs, _positions(layout, seat, blocks))
     out = np.empty(blocks.size, dtype=np.float32)
     other = 1 - seat
     sectors, kinds = blocks.sectors, blocks.kinds
     minerals, dark, to_place = state.minerals, state.dark, state.to_place
-    out[:blocks.head] = [  # numbers and bools, made float32 by numpy (True is 1.0)
+    head = (  # numbers and bools, made float32 by numpy (True is 1.0)
         *_PHASE_FLAGS.get(state.phase, _NO_PHASE), state.seat == seat,
         state.first == seat, state.current_player() == seat, state.round / state.turn_limit,
         minerals[seat], minerals[other], dark[seat], dark[other], *state.holes[:sectors],
-        *to_place[seat][:kinds], *to_place[other][:kinds]]
+        *to_place[seat][:kinds], *to_place[other][:kinds])
+    row = _HEADS.get(head)  # the same few heads come back: each converted once
+    if row is None:
+        if len(_HEADS) >= _HEADS_CAP:
+            _HEADS.clear()
+        row = _HEADS[head] = np.array(head, dtype=np.float32)
+    out[:blocks.head] = row
     body = out[blocks.head:].reshape(2 * blocks.slots, blocks.per_ship)
-    slot_rows = np.zeros(2 * blocks.slots, dtype=np.intp)  # row 0: an empty slot
-    if rows:
-        pos = layout.positions.get(seat)
-        if pos is None:
-            n = blocks.slots
-            pos = layout.positions[seat] = np.array(
-                [s if o == seat else s + n for o, s in zip(layout.owner, layout.slot,
-                                                           strict=True)], dtype=np.intp)
-        slot_rows[pos] = np.fromiter(rows, dtype=np.intp, count=len(rows))
-    blocks.rows.take(slot_rows, axis=0, out=body)
-    if rows and state.active >= 0:
+    blocks.rows.take(kept.rows, axis=0, out=body, mode="clip")  # in range: no buffer
+    if xs and state.active >= 0:
         try:
-            k = layout.order.index(state.active)
+            k = order.index(state.active)
         except ValueError:  # the acting ship is gone or has no slot
             return out
-        body[pos[k], blocks.per_ship - 1] = 1.0
+        body[kept.pos[k], blocks.per_ship - 1] = 1.0
     return out
+
+
+def _positions(layout: SlotLayout, seat: int, blocks: _Blocks) -> Any:
+    """Per ship of ``layout.order``, its slot's row in the body seen from ``seat``
+    (kept in the layout per seat)."""
+    import numpy as np
+
+    pos = layout.positions.get(seat)
+    if pos is None:
+        n = blocks.slots
+        pos = layout.positions[seat] = np.array(
+            [s if o == seat else s + n for o, s in zip(layout.owner, layout.slot,
+                                                       strict=True)], dtype=np.intp)
+    return pos
+
+
+class _Slots:
+    """One observing seat's last encode: the blocks store and its epoch, the layout's ship
+    order (a list object the action space keeps while the same ships are in play), the
+    ship tuples met then, their slots' rows in the body (``pos``) and the store row of
+    every slot (``rows``, row 0 for an empty one)."""
+
+    __slots__ = ("blocks", "epoch", "order", "xs", "pos", "rows")
+
+    def __init__(self, blocks: _Blocks, order: list[int], xs: list[Ship], pos: Any) -> None:
+        import numpy as np
+
+        self.blocks, self.epoch, self.order, self.xs, self.pos = (
+            blocks, blocks.epoch, order, xs, pos)
+        self.rows = np.zeros(2 * blocks.slots, dtype=np.intp)
+        if xs:
+            by_uid, add = blocks.by_uid, blocks.add
+            rows = []
+            for uid, x in zip(order, xs, strict=True):  # a ship's row by its number
+                got = by_uid.get(uid)  # while its tuple is the same
+                if got is None or got[0] is not x:
+                    got = by_uid[uid] = (x, add(x))
+                rows.append(got[1])
+            self.rows[pos] = np.fromiter(rows, dtype=np.intp, count=len(rows))
+
+
+_SLOTS: dict[int, _Slots] = {}
+"""Per observing seat, its last encode's slot rows (see ``_Slots``)."""
+
+_HEADS: dict[tuple, Any] = {}
+"""Head values (a tuple of numbers and bools) -> their float32 row; cleared past
+``_HEADS_CAP``. Equal tuples give equal rows (1 == 1.0 == True, as numpy converts them)."""
+_HEADS_CAP = 1 << 14
