@@ -3,7 +3,8 @@
 It allocates points sensibly (Engages its most valuable units first, then arms heavy
 weapons, charges variplaz and EMFs, repairs), builds a fleet (terrain until its production
 can feed its ships, then the strongest ships and bases the command limit allows, refits and
-crew on them), plays harmful cards on the opponent closest to elimination, focuses fire (the
+crew on them), plays harmful cards on the opponent closest to elimination, focuses fire (with
+several opponents, on the one closest to elimination, guards and Sector HQ counted; the
 Sector HQ as soon as it is open, kills it can make first, no overkill, terrain only where
 its heavy weapons destroy it, power first, and, when nothing can be killed, the weakest
 guard, since damage that destroys nothing is regenerated and repaired) and protects its HQ
@@ -26,6 +27,7 @@ from .empires import command_limit, command_used, empire_allowed
 from .fire import weapon_sources
 from .heuristic_specials import (
     component_value,
+    easiest_victim,
     fire_need,
     half_engage_ok,
     place_choice,
@@ -53,6 +55,14 @@ def _value(s: GEState, inst: int) -> float:
     c = s.card(inst)
     w = slots(s, inst)
     return c.strength + c.shields + 2.5 * len(w) + (c.vmax or 0) + 2 * c.nodes
+
+
+#: With two or more opponents left, what a fire target (:data:`FOCUS_FIRE`) or a harmful
+#: card (:data:`FOCUS_CARD`) gains when it hits the opponent closest to elimination
+#: (:func:`~.heuristic_specials.easiest_victim`): every bot then finishes the same player
+#: instead of wearing several down at once (docs/balance/galactic-empires-standard-endings.md).
+FOCUS_FIRE = 100
+FOCUS_CARD = 20
 
 
 class HeuristicAgent:
@@ -210,7 +220,7 @@ class HeuristicAgent:
                 return 0
             # finish the weakest opponent first, as the fire does
             victim = code_seat(tgt) if is_fleet(tgt) or is_hq(tgt) else s.units[tgt].owner
-            return v + s.hq[victim] / 2
+            return v + s.hq[victim] / 2 + (FOCUS_CARD if victim == easiest_victim(s, me) else 0)
         if "hq_repair" in kinds:
             return 30
         if kinds & {"draw", "salvage"}:
@@ -261,11 +271,14 @@ class HeuristicAgent:
         dragon or base it can destroy now; terrain only if the heavy weapons destroy it
         this turn (power first); otherwise the guard with the least left, the last guard
         of an HQ first. Each target also gains half its owner's HQ damage, so the weakest
-        opponent goes first (docs/balance/galactic-empires-standard-endings.md)."""
+        opponent goes first, and, with two or more opponents left, :data:`FOCUS_FIRE` when
+        its owner is the one closest to elimination (docs/balance/galactic-empires-standard-
+        endings.md)."""
         src = weapon_sources(s, me)
         power = sum(s.units[i].charge if sym == "V" else 1 for i, _, sym in src if sym != "X")
         hpower = sum(s.units[i].charge if sym == "V" else 1
                      for i, _, sym in src if sym in HEAVY and sym != "X")
+        victim = easiest_victim(s, me)
         best = None
         for a in legal:
             if a.kind == "distort":
@@ -299,6 +312,8 @@ class HeuristicAgent:
                 continue
             if a.kind == "aim" and not is_hq(a.a) and v > 0:
                 v += s.hq[s.units[a.a].owner] / 2  # finish the weakest opponent first
+                if s.units[a.a].owner == victim:
+                    v += FOCUS_FIRE  # all on the opponent closest to elimination
             if v > 0 and (best is None or v > best[0]):
                 best = (v, a)
         return best[1] if best else legal[-1]

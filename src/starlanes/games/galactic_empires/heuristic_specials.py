@@ -1,5 +1,5 @@
 """The heuristic bot's rules for Galactic Empires' specials: reserve swaps, volleys, Krebiz
-separation, and moving freighters and tugs.
+separation, moving freighters and tugs, and which opponent to finish first.
 
 Each function looks at one decision of :class:`~.heuristic.HeuristicAgent` and says what the
 special is worth there (0: not worth a card play) or which option to take:
@@ -19,7 +19,10 @@ special is worth there (0: not worth a card play) or which option to take:
   shields it). The damage is split so that the weaker component keeps the most left, and
   the crew and equipment go on the Engaged component, where they work;
 - **relocate** (GE-TURN-03): a freighter or tug goes down with its terrain, so it moves to
-  the player's sturdiest terrain when that holds clearly more than its own.
+  the player's sturdiest terrain when that holds clearly more than its own;
+- **focus**: with several opponents, the one whose elimination needs the least damage
+  (his guards' points left plus his Sector HQ's) is the one everybody's fire and harmful
+  cards finish first.
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ from starlanes.engine import Action
 from .actions import GEAction, is_hq
 from .content import Card
 from .empires import command_room, empire_allowed, split_options
-from .state import GEState
-from .units import hp_left, lead, slots
+from .state import HQ_LIMIT, GEState
+from .units import hp_left, lead, ships_of, slots
 
 #: What a reserve card is worth in hand, by type letter, when a dead card makes room for it.
 SWAP_WORTH = {"Q": 24, "O": 22, "T": 20, "S": 18, "D": 18, "E": 16, "C": 16, "B": 14,
@@ -178,3 +181,20 @@ def relocate_choice(s: GEState, legal: list[Action], me: int) -> Action | None:
         if gain >= 2 and (best is None or gain > best[0]):
             best = (gain, a)
     return best[1] if best else None
+
+
+def elimination_effort(s: GEState, seat: int) -> int:
+    """Damage still needed to eliminate ``seat``: what his ships can absorb (all of them
+    must be destroyed before his Sector HQ can be fired at, GE-DMG-05) plus the points his
+    Sector HQ has left (GE-WIN-02)."""
+    return max(0, HQ_LIMIT - s.hq[seat]) + sum(hp_left(s, i) for i in ships_of(s, seat))
+
+
+def easiest_victim(s: GEState, me: int) -> int:
+    """With two or more opponents still in the game, the one closest to elimination (least
+    :func:`elimination_effort`, the lower seat on a tie); -1 with one opponent or none,
+    where there is no one to choose."""
+    rivals = [p for p in range(s.n) if p != me and s.alive[p]]
+    if len(rivals) < 2:
+        return -1
+    return min(rivals, key=lambda p: (elimination_effort(s, p), p))
