@@ -208,7 +208,12 @@ def encode(state: GEState, seat: int) -> Any:
         numbers += (s.alive[o], s.hq[o], s.turns[o], len(s.hands[o]), len(s.reserve[o]),
                     len(deck) + (len(pile) if basic else 0), len(pile),
                     aim == hq, hq in fired_at, target == hq, target == fleet_code(o))
-    out[lay.numbers_at(seat)] = numbers
+    values = _NUMBERS.get(numbers_key := tuple(numbers))  # each distinct list converted once
+    if values is None:
+        if len(_NUMBERS) >= _NUMBERS_CAP:
+            _NUMBERS.clear()
+        values = _NUMBERS[numbers_key] = np.array(numbers_key, dtype=np.float32)
+    out[lay.numbers_at(seat)] = values
     # 3. cards
     q = lay.at["cards"]
     counts: dict[int, int] = {}
@@ -218,10 +223,14 @@ def encode(state: GEState, seat: int) -> Any:
     keys += counts
     vals += counts.values()
     q += nc
-    if s.reserve[seat]:
-        for j, i in enumerate(reserve_order(s, seat)):
-            keys.append(q + j * nc + cidx[i])
-            vals.append(1.0)
+    reserve = s.reserve[seat]
+    if reserve:  # kept per observer while his reserve fleet holds the same cards
+        got = _RESERVE.get(seat)
+        if got is None or got[0] is not lay or got[1] is not s.defs or got[2] != reserve:
+            at = [q + j * nc + cidx[i] for j, i in enumerate(reserve_order(s, seat))]
+            got = _RESERVE[seat] = (lay, s.defs, reserve[:], at)
+        keys += got[3]
+        vals += [1.0] * len(got[3])
     q += n * nc
     kept = _DISCARDS
     if kept[0] is not s.defs or kept[1] != s.discards:  # kept while the piles are the same
@@ -280,6 +289,16 @@ _DISCARDS: list[Any] = [None, None, None, None]
 """The discard piles last encoded: the deal list they index, a copy of the piles, every
 pile's copies per card (None when all are empty), and per observer the card index of the
 ship or base his Salvage would take (-1: none)."""
+
+_NUMBERS: dict[tuple, Any] = {}
+"""Section 2's numbers (a tuple of numbers and bools) -> their float32 values; cleared past
+``_NUMBERS_CAP``. Equal tuples give equal values (1 == 1.0 == True, as numpy converts
+them)."""
+_NUMBERS_CAP = 1 << 14
+
+_RESERVE: dict[int, tuple[_Layout, tuple[str, ...], list[int], list[int]]] = {}
+"""Per observer seat: the layout, deal list and copy of his reserve fleet last encoded, and
+their tensor positions (section 3)."""
 
 _UNITS: dict[int, tuple[tuple, list[int], list[Any]]] = {}
 """Per observer seat: the inputs of the units' part last encoded for him (layout, units in
