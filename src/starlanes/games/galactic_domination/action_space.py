@@ -10,6 +10,7 @@ fleet. Sectors are the board's sector names; unit types the content's unit ids.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from starlanes.engine import ActionIndexError
@@ -181,8 +182,7 @@ _SHIP_ACTIONS = (A.Move, A.Attach, A.Warp, A.ChargeShot, A.Fire, A.ChargeJump, A
                  A.Arrive, A.Sacrifice)
 _PARSED: dict[int, list] = {}
 """id(action) -> its entry ``[action, static key or None, ship, attack target or -1, verb
-and other tokens, keys by slot token(s), (tokens map, key) of the last answer]``, then
-for a ship action its index shape (see ``_shape``) once :func:`legal_index_map` needed it.
+and other tokens, keys by slot token(s), (tokens map, key) of the last answer]``.
 The entry holds the action, so that id is not reused while the entry lives."""
 _PARSED_CAP = 200_000
 _NO_LAST = (None, None)
@@ -269,47 +269,43 @@ _TABLE = _IndexTable(None, None)
 _TABLE_CAP = 100_000
 
 
-def _shape(entry: list, space: Any) -> tuple | None:
-    """``(space, offset, radix, sector)`` of a ship action's index in ``space``: offset +
-    ship slot * radix + (the sector's token index, or the target's slot when ``sector`` is
-    -1); None where no family of ``space`` has the action's verb and argument count."""
-    rest = entry[4]
-    nargs = len(rest) + 1 if entry[3] >= 0 else len(rest)
-    found = space.family(rest[0], nargs)
-    if found is None or nargs > 2:
-        return None
-    offset, fam = found
-    if nargs == 1:
-        return (space, offset, 1, 0)
-    if entry[3] >= 0:
-        return (space, offset, len(fam.domains[1]), -1)
-    if rest[1] not in fam.domains[1]:
-        return None
-    return (space, offset, len(fam.domains[1]), fam.domains[1].index(rest[1]))
+_SHAPES: list[Any] = [None, {}]
+"""The space the shapes are of, and ``id(action)`` -> the action's index shape in it
+``(ship, base, radix, target, action)``: its index is ``base`` + the ship's slot number *
+``radix`` (+ the target's slot number for an attack); ``ship`` -1 for an action whose index
+needs no ship (``base`` is the index), -2 for one :func:`key` must number (or refuse). The
+shape holds the action, so that id is not reused while it lives."""
+_SHAPES_CAP = 200_000
 
 
-def _slot_index(entry: list, space: Any, slot: dict[int, int]) -> int | None:
-    """The index of a parsed ship action from its ship's (and target's) slot numbers, with
-    no key built; None where that does not apply (a static key, a ship without a slot, no
-    family): :func:`key` then numbers it, or says why it cannot."""
-    if entry[1] is not None:
-        return None
-    shape = entry[7] if len(entry) > 7 else None
-    if shape is None or shape[0] is not space:
-        shape = _shape(entry, space)
-        if shape is None:
-            return None
-        if len(entry) > 7:
-            entry[7] = shape
-        else:
-            entry.append(shape)
-    ship = slot.get(entry[2])
-    if ship is None:
-        return None
-    if shape[3] >= 0:
-        return shape[1] + ship * shape[2] + shape[3]
-    target = slot.get(entry[3])
-    return None if target is None else shape[1] + ship * shape[2] + target
+def _shape_of(action: Action, space: Any) -> tuple:
+    """The index shape of ``action`` in ``space`` (see ``_SHAPES``), computed and kept."""
+    shapes = _SHAPES[1]
+    if _SHAPES[0] is not space or len(shapes) >= _SHAPES_CAP:
+        shapes = _SHAPES[1] = {}
+        _SHAPES[0] = space
+    entry = _PARSED.get(id(action))
+    if entry is None:
+        entry = _parse(action)
+    shape: tuple = (-2, 0, 0, -1, action)
+    if entry[1] is not None:  # no ship: the key is the same in every state
+        with suppress(ActionIndexError):  # outside the space: key() refuses it
+            shape = (-1, space.index(entry[1]), 0, -1, action)
+    else:
+        rest = entry[4]
+        nargs = len(rest) + 1 if entry[3] >= 0 else len(rest)
+        found = space.family(rest[0], nargs)
+        if found is not None and nargs <= 2:
+            offset, fam = found
+            if nargs == 1:
+                shape = (entry[2], offset, 1, -1, action)
+            elif entry[3] >= 0:
+                shape = (entry[2], offset, len(fam.domains[1]), entry[3], action)
+            elif rest[1] in fam.domains[1]:
+                shape = (entry[2], offset + fam.domains[1].index(rest[1]),
+                         len(fam.domains[1]), -1, action)
+    shapes[id(action)] = shape
+    return shape
 
 
 def legal_index_map(state: GDState, space: Any) -> dict[int, Action]:
@@ -339,13 +335,24 @@ def legal_index_map(state: GDState, space: Any) -> dict[int, Action]:
         index.clear()
         table.alive.clear()
     get = index.get
+    shapes = _SHAPES[1] if _SHAPES[0] is space else {}
     out = {}
     for a in legal:
         i = get(id(a))
         if i is None:  # new under this table (a ship moved, say): numbered once
-            entry = _PARSED.get(id(a))
-            i = _slot_index(entry if entry is not None else _parse(a), space, table.slot)
-            if i is None:
+            shape = shapes.get(id(a))
+            if shape is None:
+                shape = _shape_of(a, space)
+                shapes = _SHAPES[1]
+            ship = shape[0]
+            if ship == -1:
+                i = shape[1]
+            elif ship >= 0 and (s := table.slot.get(ship)) is not None:
+                i = shape[1] + s * shape[2]
+                if shape[3] >= 0:
+                    t = table.slot.get(shape[3])
+                    i = None if t is None else i + t
+            if i is None:  # no slot, no family: the key says which index, or why none
                 i = space.index(key(state, a))
             index[id(a)] = i
             table.alive.append(a)
