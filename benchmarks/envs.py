@@ -1,7 +1,8 @@
 """Throughput of the research environments against the engine, per game and player count.
 
 Run: ``python benchmarks/envs.py [--seconds 2] [--repeat 2] [--games rift-domination,...]
-[--players 2,4] [--clock wall|cpu]`` (needs the ``rl`` extra; the OpenSpiel column needs ``open_spiel``).
+[--players 2,4] [--clock wall|cpu] [--breakdown]`` (needs the ``rl`` extra; the OpenSpiel
+column needs ``open_spiel``).
 
 For every game with a fixed action space and an observation tensor, at every legal player
 count (or those given), it measures in the same run, for the same wall time each:
@@ -20,6 +21,10 @@ count (or those given), it measures in the same run, for the same wall time each
 Each rate is the best of ``--repeat`` interleaved measures (a shared machine's load
 varies); ``--clock cpu`` times this process's CPU time instead of wall time, for a machine
 whose other work takes the cores away. Each ``%`` column is that rate over ``engine/s``: 100% means the adapter costs nothing.
+``--breakdown`` prints instead, per game and player count, the microseconds one AEC step
+spends in each part (see :func:`breakdown`) and what a step may cost for the AEC loop to run
+at half the engine's speed.
+
 Every random choice is ``random.Random`` indexing (no numpy sampling), as the engine's;
 legal indices are read with ``np.flatnonzero(mask.view(bool))`` (on the int8 mask itself
 numpy takes ten times longer: ~100 us for Rift Domination's 35k actions).
@@ -149,6 +154,62 @@ def spiel_rate(game_id: str, players: int, seconds: float) -> float | None:
     return _timed(seconds, body)
 
 
+def breakdown(game_id: str, players: int, seconds: float) -> dict[str, float]:
+    """Microseconds per step of each part of an AEC step (best of the interleaved
+    measures is the caller's): ``engine`` (``legal_actions`` + ``apply``, from
+    :func:`engine_rate`), ``map`` (the action space's ``legal_indices``: the index -> action
+    map the mask and ``step`` read), ``mask`` (the int8 mask array from it), ``tensor``
+    (the adapters' encoder of the acting seat), each timed around its own call in a live
+    game (the clock's own cost taken off), and ``aec`` and ``masked`` (whole steps, from
+    :func:`aec_rate` with and without the observation); ``plumbing`` is what ``aec`` has
+    left: PettingZoo's calls, the environment's bookkeeping and the loop's own choice."""
+    from starlanes.interop import tensor_encoder
+
+    clock = _CLOCK[0]
+    probe = clock()
+    for _ in range(1000):
+        probe_end = clock()
+    tick = (probe_end - probe) / 1000  # one reading of the clock
+    rng = random.Random(0)
+    seed = 0
+    state = load(game_id, players=players, seed=seed).new_initial_state()
+    space, encode = state.game.action_space(), tensor_encoder(state.game)
+    spent = {"map": 0.0, "mask": 0.0, "tensor": 0.0}
+    steps, start = 0, clock()
+    while clock() - start < seconds:
+        if state.is_terminal():
+            seed += 1
+            state = load(game_id, players=players, seed=seed).new_initial_state()
+            space = state.game.action_space()
+        legal = state.legal_actions()
+        t0 = clock()
+        got = space.legal_indices(state)
+        t1 = clock()
+        mask = np.zeros(space.size, dtype=np.int8)
+        mask[np.fromiter(got, dtype=np.intp, count=len(got))] = 1
+        t2 = clock()
+        encode(state, state.current_player())
+        t3 = clock()
+        spent["map"] += t1 - t0 - tick
+        spent["mask"] += t2 - t1 - tick
+        spent["tensor"] += t3 - t2 - tick
+        state.apply(legal[rng.randrange(len(legal))])
+        steps += 1
+    out = {k: 1e6 * v / steps for k, v in spent.items()}
+    out["engine"] = 1e6 / engine_rate(game_id, players, seconds)
+    out["aec"] = 1e6 / aec_rate(game_id, players, seconds, observe=True)
+    out["masked"] = 1e6 / aec_rate(game_id, players, seconds, observe=False)
+    return out
+
+
+def _print_breakdown(gid: str, players: int, parts: dict[str, float]) -> None:
+    plumbing = parts["aec"] - parts["engine"] - parts["map"] - parts["mask"] - parts["tensor"]
+    print(f"{gid:24} {players:>2} {parts['engine']:>7.1f} {parts['map']:>6.1f} "
+          f"{parts['mask']:>6.1f} {parts['tensor']:>7.1f} {plumbing:>6.1f} "
+          f"{parts['masked']:>7.1f} {parts['aec']:>6.1f} {2 * parts['engine']:>7.1f} "
+          f"{100 * parts['engine'] / parts['aec']:>3.0f}%", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0,
@@ -161,12 +222,18 @@ def main() -> None:
                         "(default every legal count)")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="time measured: wall (default) or this process's CPU time")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="print the microseconds each part of an AEC step costs")
     args = parser.parse_args()
     _CLOCK[0] = CLOCKS[args.clock]
     wanted = [g for g in args.games.split(",") if g]
     counts = [int(p) for p in args.players.split(",") if p]
-    print(f"{'game':24} {'pl':>2} {'actions':>7} {'engine/s':>9} {'aec/s':>8} {'%':>4} "
-          f"{'mask/s':>8} {'%':>4} {'gym/s':>8} {'%':>4} {'spiel/s':>8} {'%':>4}")
+    if args.breakdown:
+        print(f"{'game (us per step)':24} {'pl':>2} {'engine':>7} {'map':>6} {'mask':>6} "
+              f"{'tensor':>7} {'plumb':>6} {'masked':>7} {'aec':>6} {'aec@50%':>7} {'%':>4}")
+    else:
+        print(f"{'game':24} {'pl':>2} {'actions':>7} {'engine/s':>9} {'aec/s':>8} {'%':>4} "
+              f"{'mask/s':>8} {'%':>4} {'gym/s':>8} {'%':>4} {'spiel/s':>8} {'%':>4}")
     for gid in game_ids():
         if wanted and gid not in wanted:
             continue
@@ -175,6 +242,10 @@ def main() -> None:
         game = load(gid)
         for players in range(game.min_players, game.max_players + 1):
             if counts and players not in counts:
+                continue
+            if args.breakdown:
+                runs = [breakdown(gid, players, args.seconds) for _ in range(args.repeat)]
+                _print_breakdown(gid, players, {k: min(r[k] for r in runs) for k in runs[0]})
                 continue
             e = a = m = g = 0.0
             s: float | None = 0.0
