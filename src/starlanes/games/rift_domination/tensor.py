@@ -22,12 +22,12 @@ of the tile being placed. Layout, in order (docs/research.md lists the same):
    defender seat slots (flags); per side (attacker, defender) and combatant kind (unit
    types, upgrades, outpost): living count, LP left, shields left.
 
-``encode`` is numpy work on positions fixed per content and board (``tensor_tables``): a
-canvas per observer seat holds the seats' flags, the discard pile, the planets and the
-units as last painted, and only the parts of the state that changed since are redrawn, so
-stepping a state costs a fraction of writing every feature. The vector is the same as the
-first, feature-by-feature encoder's (tests/games/rift_domination/test_tensor.py keeps it as
-the reference).
+``encode`` works from positions fixed per content and board (``tensor_tables``): a canvas
+per observer seat holds the vector as last painted and a copy of each part of the state it
+was painted from, and only the parts that differ from their copies are redrawn (for units,
+planets and seats, only the ones that changed), so stepping a state costs a fraction of
+writing every feature. The vector is the same as the first, feature-by-feature encoder's
+(tests/games/rift_domination/test_tensor.py keeps it as the reference).
 """
 
 from __future__ import annotations
@@ -122,8 +122,6 @@ def encode(state: RiftState, seat: int) -> Any:
     """The tensor of ``observation(seat)`` (see the module docstring): a new float32 array
     of shape ``shape(state.game)``. Needs numpy.
 
-    The seats' flags, discard pile, planets and units come from a canvas per observer seat
-    that redraws only the parts that changed since it was last painted; the head, the
-    seats' numbers, the observer's hand and the battle are written fresh
-    (``tensor_tables``)."""
+    Written from the observer's canvas, brought up to date with ``state`` part by part
+    (``tensor_tables``): any state of the game may be given, in any order."""
     return _tables(state).encode(state, seat)
