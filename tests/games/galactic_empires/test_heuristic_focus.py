@@ -64,3 +64,10 @@ def test_harmful_cards_go_to_the_opponent_closest_to_elimination(ge):
     ge.put(s, "blue_giant", 2)
     a = HeuristicAgent(0).act(s)
     assert a.kind == "play" and a.a == strike and a.b == hq_code(2)
+
+
+def test_a_tie_goes_to_the_next_player_not_a_fixed_seat(ge):
+    """At the start every Sector HQ is untouched and no ship guards one: each bot picks the
+    next player in turn order, so no seat is everybody's first victim."""
+    s = ge.blank(players=4, phase="playA")
+    assert [easiest_victim(s, me) for me in range(4)] == [1, 2, 3, 0]

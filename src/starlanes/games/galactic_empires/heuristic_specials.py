@@ -192,9 +192,10 @@ def elimination_effort(s: GEState, seat: int) -> int:
 
 def easiest_victim(s: GEState, me: int) -> int:
     """With two or more opponents still in the game, the one closest to elimination (least
-    :func:`elimination_effort`, the lower seat on a tie); -1 with one opponent or none,
-    where there is no one to choose."""
+    :func:`elimination_effort`; on a tie, the first in turn order after ``me``, so that no
+    seat is everybody's choice); -1 with one opponent or none, where there is no one to
+    choose."""
     rivals = [p for p in range(s.n) if p != me and s.alive[p]]
     if len(rivals) < 2:
         return -1
-    return min(rivals, key=lambda p: (elimination_effort(s, p), p))
+    return min(rivals, key=lambda p: (elimination_effort(s, p), (p - me) % s.n))
