@@ -145,8 +145,11 @@ class _Layout:
                             q + 34, q + 35),
             })
         #: per seat slot and seat (``slot * SLOTS + seat``), the last seat part encoded
-        #: there (see ``encode``)
+        #: there (see ``_seat_all``)
         self.seat_cache: list[Any] = [None] * (SLOTS * SLOTS)
+        #: copies of the tech owners, claims and ambitions in play and the seen cards
+        #: (a tuple the state replaces) last met, and a number that grows when they differ
+        self.shared_cache: tuple = (None, None, None, None, 0)
         #: the last piles encoded (copies) and their counted positions (see ``encode``)
         self.piles_cache: tuple | None = None
 
@@ -215,32 +218,22 @@ def encode(state: IAState, seat: int) -> Any:
     if top is not None:
         _decision(lay, top, slot, f, nx, nv)
     # 3. seats
-    owner = s.tech_owner
     cache = lay.seat_cache
-    claimers = set().union(*s.claims)
-    seen_cards = s.seen_cards
+    shared = lay.shared_cache  # the inputs every seat's part reads beside its own
+    if (shared[1] is not s.seen_cards or shared[0] != s.tech_owner or shared[2] != s.claims
+            or shared[3] != s.ambitions):
+        shared = lay.shared_cache = (s.tech_owner[:], s.seen_cards, s.claims[:],
+                                     s.ambitions[:], shared[4] + 1)
+    gen = shared[4]
     for i, parts in enumerate(zip(s.res, s.hands, s.medals, s.stats, s.tokens, s.known,
                                   s.ships, strict=True)):
         o = slot[i]
-        tab = lay.seat[o]
-        known = parts[5]
         got = cache[o * SLOTS + i]
-        if got is None or not all(map(is_, got[0], parts)):
-            got = cache[o * SLOTS + i] = (parts, *_seat_part(tab, parts))
+        if got is None or got[3] != gen or got[4] != seat or not all(map(is_, got[0], parts)):
+            got = cache[o * SLOTS + i] = _seat_all(s, lay.seat[o], parts, i, seat, gen)
         f.extend(got[1])
-        nx.extend(tab["numbers"])
+        nx.extend(got[5])
         nv.extend(got[2])
-        if known:
-            owned = tab["owned"]
-            f.extend([owned[t] for t in known if owner[t] == i])
-        if i != seat and seen_cards:
-            seen = tab["seen"]
-            f.extend([seen[x] for v, h, x in seen_cards if v == seat and h == i])
-        if i in claimers:
-            for a, claims in enumerate(s.claims):
-                if i in claims:
-                    nx.append(tab["claims"] + s.ambitions[a])
-                    nv.append(claims.index(i) + 1)
     # 4. own hand
     f.extend(map(lay.hand.__getitem__, s.hands[seat]))
     # 5. planets
@@ -299,6 +292,29 @@ def _piles_part(lay: _Layout, piles: tuple) -> list[int]:
     f.extend(map(lay.event_gone.__getitem__, colony_discard))
     f.extend(map(lay.ambition.__getitem__, ambitions))
     return f
+
+
+def _seat_all(s: IAState, tab: dict[str, Any], parts: tuple, i: int, seat: int,
+              gen: int) -> tuple:
+    """Section 3 of seat ``i`` in seat slot ``tab`` seen by ``seat``: ``(parts, counted
+    positions, number values, gen, seat, number positions)``, kept by ``encode`` while the
+    seat's parts are the same objects, ``seat`` the same and the shared inputs unchanged
+    (``gen``): its seat part, the techs it owns, the Shadow cards ``seat`` saw go into its
+    hand and its Ambition claims."""
+    f, numbers = _seat_part(tab, parts)
+    known = parts[5]
+    if known:
+        owned, owner = tab["owned"], s.tech_owner
+        f.extend([owned[t] for t in known if owner[t] == i])
+    if i != seat and s.seen_cards:
+        seen = tab["seen"]
+        f.extend([seen[x] for v, h, x in s.seen_cards if v == seat and h == i])
+    nx, nv = list(tab["numbers"]), list(numbers)
+    for a, claims in enumerate(s.claims):
+        if i in claims:
+            nx.append(tab["claims"] + s.ambitions[a])
+            nv.append(claims.index(i) + 1)
+    return parts, f, nv, gen, seat, nx
 
 
 def _seat_part(tab: dict[str, Any], parts: tuple) -> tuple[list[int], tuple]:
