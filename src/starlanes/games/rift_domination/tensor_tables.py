@@ -320,15 +320,32 @@ class Tables:
             gone += before.values()
         for o, u in pairs:
             _, kind, loc, landed, mp, wounds = u
-            if loc != o[2] or landed != o[3] or kind != o[1]:
+            _, was_kind, was_loc, was_landed, was_mp, was_wounds = o
+            if (kind != was_kind or (landed and landed_at[loc] >= 0)
+                    or (was_landed and landed_at[was_loc] >= 0)):
                 gone.append(o)
                 came.append(u)
-            elif not landed or landed_at[loc] < 0:  # in space: only the sums
-                r = space_at[loc] + afloat + nu
-                if wounds != o[5]:
-                    a[r] += wounds - o[5]
-                if mp != o[4]:
-                    a[r + 1] += mp - o[4]
+                continue
+            # in space before and after: the count moves, the sums change
+            r = space_at[loc] + afloat + nu
+            if loc != was_loc:
+                q = space_at[was_loc] + afloat + nu
+                k = index[kind] - nu
+                a[q + k] -= 1
+                a[r + k] += 1
+                if was_wounds:
+                    a[q] -= was_wounds
+                if wounds:
+                    a[r] += wounds
+                if was_mp:
+                    a[q + 1] -= was_mp
+                if mp:
+                    a[r + 1] += mp
+            else:
+                if wounds != was_wounds:
+                    a[r] += wounds - was_wounds
+                if mp != was_mp:
+                    a[r + 1] += mp - was_mp
         for sign, units in ((-1, gone), (1, came)):
             for _, kind, loc, landed, mp, wounds in units:
                 k = index[kind]
