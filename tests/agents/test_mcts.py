@@ -291,3 +291,78 @@ def test_halving_on_a_time_budget_runs_its_rounds():
 def test_absurd_mcts_parameters_are_refused_with_the_range(spec):
     with pytest.raises(AgentSpecError, match="out of range"):
         make_agent(spec, "galactic-domination", 0)
+
+
+
+def test_determinisations_per_decision_are_counted(monkeypatch):
+    """last_determinisations (issue 29) is the number of sampled worlds the last decision
+    searched: one per iteration with UCT at the root, one per paired round of tries with
+    halving (each world serves every surviving root action), none for a forced move."""
+    state_type = type(GuessCard(players=2, seed=1, card="a").new_initial_state())
+    real = state_type.determinize
+    calls = [0]
+
+    def counted(self, seat, rng):
+        calls[0] += 1
+        return real(self, seat, rng)
+
+    monkeypatch.setattr(state_type, "determinize", counted)
+    seen = {}
+    for root, iterations in (("uct", 25), ("halving", 40)):
+        calls[0] = 0
+        agent = MCTSAgent(seed=4, iterations=iterations, root=root)
+        agent.act(GuessCard(players=2, seed=1, card="a").new_initial_state())
+        assert agent.last_determinisations == calls[0] > 0
+        seen[root] = agent
+    assert seen["uct"].last_determinisations == seen["uct"].last_iterations == 25
+    assert seen["halving"].last_determinisations < seen["halving"].last_iterations
+    uct = seen["uct"]
+    uct.act(Nim(players=2, seed=1, pile=1).new_initial_state())  # one legal action
+    assert uct.last_determinisations == uct.last_iterations == 0
+
+
+class _Names:
+    """A stand-in heuristic that always names the action with notation ``key``."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def act(self, state):
+        return next(a for a in state.legal_actions() if str(a) == self.key)
+
+
+def _confident_halving(seed: int, prior: str, confidence: float) -> MCTSAgent:
+    agent = MCTSAgent(seed=seed, iterations=24, root="halving", prior="heuristic",
+                      confidence=confidence)
+    agent._evaluate = score_evaluation  # the toy games have no heuristic module
+    agent._prior_agent = _Names(prior)
+    return agent
+
+
+def test_confidence_keeps_the_heuristic_unless_the_paired_gain_is_significant():
+    """confidence=z (issue 29): the best survivor of halving replaces the heuristic's
+    action only when its mean gain over it in the same sampled worlds exceeds z standard
+    errors. In GuessCard both guesses are worth the same and each world favours one by a
+    whole point, so with z=2 the heuristic's guess stands for every seed, where plain
+    halving follows the noise; in Wager "high" gains exactly 0.05 in every world, which is
+    significant however small."""
+    guess = GuessCard(players=2, seed=1, card="a").new_initial_state()
+    kept = {str(_confident_halving(s, "say b", 2.0).act(guess)) for s in range(20)}
+    assert kept == {"say b"}
+    noisy = {str(_confident_halving(s, "say b", 0.0).act(guess)) for s in range(20)}
+    assert noisy == {"say a", "say b"}
+    wager = Wager(players=2, seed=1).new_initial_state()
+    assert {str(_confident_halving(s, "say low", 2.0).act(wager))
+            for s in range(10)} == {"say high"}
+
+
+def test_confidence_needs_halving_and_the_heuristic_prior():
+    with pytest.raises(AgentSpecError, match="confidence needs root=halving"):
+        MCTSAgent(confidence=2.0, prior="heuristic")
+    with pytest.raises(AgentSpecError, match="confidence needs root=halving"):
+        MCTSAgent(confidence=2.0, root="halving")
+    agent = make_agent("mcts:root=halving,prior=heuristic,confidence=1.5",
+                       "interstellar-ambitions", 0)
+    assert agent.confidence == 1.5
+    with pytest.raises(AgentSpecError, match="out of range"):
+        make_agent("mcts:root=halving,prior=heuristic,confidence=50", "galactic-empires", 0)

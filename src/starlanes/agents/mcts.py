@@ -89,6 +89,7 @@ PARAMETER_RANGES: dict[str, tuple[float, float]] = {
     "prior_weight": (0.0, 1_000.0),
     "tree": (0, 1_000_000),
     "horizon": (0, 10_000),
+    "confidence": (0.0, 10.0),
 }
 """Inclusive bounds of the numeric MCTS parameters (iterations per decision, seconds per
 decision, ...): wide enough for any real search, narrow enough that a typo such as
@@ -113,7 +114,11 @@ class MCTSAgent(Agent):
     searches the root actions only), ``horizon``
     (stop rollouts once this many more turns have begun, by the game's
     ``turn_number(state)``; 0 = off), ``root`` ("uct" or "halving": sequential halving over
-    the root actions on shared determinisations, see :meth:`_halving`).
+    the root actions on shared determinisations, see :meth:`_halving`), ``confidence``
+    (with ``root=halving`` and ``prior=heuristic``: the heuristic's action is never halved
+    out, and the best survivor replaces it only when its mean paired gain over the
+    heuristic's action in the same sampled worlds exceeds ``confidence`` standard errors;
+    0 = off, the default).
 
     Raises :class:`AgentSpecError` for a value out of range, and on the first decision for
     an option the game cannot serve (no heuristic, no routine decisions, no turn numbers).
@@ -125,7 +130,8 @@ class MCTSAgent(Agent):
                  c: float = 0.7, depth: int = 4, rollout: str = "random",
                  widening: float = 2.0, prior: str = "none",
                  prior_weight: float = 1.0, reuse: bool = True, focus: bool = False,
-                 tree: int = 0, horizon: int = 0, root: str = "uct") -> None:
+                 tree: int = 0, horizon: int = 0, root: str = "uct",
+                 confidence: float = 0.0) -> None:
         if iterations < 1 and seconds <= 0:
             raise AgentSpecError("mcts needs iterations >= 1 or seconds > 0")
         if rollout not in ("random", "heuristic"):
@@ -134,13 +140,16 @@ class MCTSAgent(Agent):
             raise AgentSpecError(f"mcts root must be uct or halving, not {root!r}")
         if prior not in ("none", "heuristic"):
             raise AgentSpecError(f"mcts prior must be none or heuristic, not {prior!r}")
+        if confidence and (root != "halving" or prior != "heuristic"):
+            raise AgentSpecError("mcts confidence needs root=halving and prior=heuristic "
+                                 "(the action a survivor must beat)")
         if focus and prior != "heuristic":
             raise AgentSpecError("mcts focus=on needs prior=heuristic (the bot that plays "
                                  "the routine decisions)")
         for key, value in (("iterations", iterations), ("seconds", seconds), ("c", c),
                            ("depth", depth), ("widening", widening),
                            ("prior_weight", prior_weight), ("tree", tree),
-                           ("horizon", horizon)):
+                           ("horizon", horizon), ("confidence", confidence)):
             low, high = PARAMETER_RANGES[key]
             if not low <= value <= high:  # also false for NaN
                 raise AgentSpecError(
@@ -159,6 +168,7 @@ class MCTSAgent(Agent):
         self.tree = tree if tree > 0 else 1 << 30
         self.horizon = horizon
         self.root = root
+        self.confidence = confidence
         self._turn: Callable[[GameState], int] | None = None  # turn_number with horizon
         self._stop = 1 << 60  # rollouts end when the turn number reaches this
         self._prior_agent: Any = None
@@ -168,7 +178,9 @@ class MCTSAgent(Agent):
         self._skip: Callable[[GameState], bool] | None = None  # routine_decision with focus
         self.focus = focus
         self.last_iterations = 0
+        self.last_determinisations = 0  # sampled worlds the last decision searched
         self.last_reused = 0  # visits the root carried over from the previous decision
+        self._samples: dict[str, dict[int, float]] | None = None  # halving with confidence
         # The subtree to resume from: (game, history length, action taken, node).
         self._kept: tuple[Any, int, Action, Node] | None = None
 
@@ -223,12 +235,12 @@ class MCTSAgent(Agent):
     def act(self, state: GameState) -> Action:
         legal = state.legal_actions()
         resumed = self._resume(state)
+        self.last_iterations = self.last_determinisations = self.last_reused = 0
         if len(legal) == 1:
             self._keep(state, resumed, legal[0])
             return legal[0]
         self._prepare(state)
         if self._skip is not None and self._skip(state):
-            self.last_iterations = 0
             action = self._prior_agent.act(state)
             self._keep(state, resumed, action)
             return action
@@ -250,7 +262,7 @@ class MCTSAgent(Agent):
                 done += 1
                 if deadline != math.inf and time.perf_counter() >= deadline:
                     break
-            self.last_iterations = done
+            self.last_iterations = self.last_determinisations = done
             best = max(
                 (k for k in root.children if k in by_key),
                 key=lambda k: (root.children[k].visits, root.children[k].reward),
@@ -274,13 +286,18 @@ class MCTSAgent(Agent):
         actions than the budget takes ``k`` iterations; later rounds stop when the budget
         is spent. Below each root action the search is ordinary UCT.
         Returns the notation of the best survivor (ties: the prior's choice, then the
-        order of the legal actions).
+        order of the legal actions). With ``confidence`` the prior's action survives every
+        round, and the best survivor is returned only where its paired gain over it
+        (:meth:`_confident`) is significant; otherwise the prior's action.
         """
         keys = list(by_key)
         prior = str(self._prior_agent.act(state)) if self._prior_agent is not None else ""
         rank = {k: (0 if k == prior else 1, i) for i, k in enumerate(keys)}
         rounds = max(1, math.ceil(math.log2(len(keys))))
         alive, done = keys, 0
+        self.last_determinisations = 0
+        keep = prior if self.confidence > 0 and prior in by_key else ""
+        self._samples = {} if keep else None
         timed = deadline != math.inf
         budget = self.iterations
         if budget <= 0:  # a time budget: the first world's cost sets the iterations
@@ -307,18 +324,43 @@ class MCTSAgent(Agent):
             if out_of_time:
                 break
             alive = alive[:max(1, (len(alive) + 1) // 2)]
+            if keep and keep not in alive:
+                alive.append(keep)
             if len(alive) == 1:
                 break
         self.last_iterations = done
-        return alive[0]
+        best = min(alive, key=lambda k: (-mean(k), rank[k]))
+        if keep and best != keep and not self._confident(best, keep):
+            return keep
+        return best
+
+    def _confident(self, best: str, prior: str) -> bool:
+        """Whether ``best`` beats ``prior`` by more than ``confidence`` standard errors of
+        the mean paired difference of their values (for the deciding seat, in [0, 1])
+        over the sampled worlds in which both were tried; False with fewer than two."""
+        samples = self._samples or {}
+        a, b = samples.get(best, {}), samples.get(prior, {})
+        diffs = [a[w] - b[w] for w in a if w in b]
+        n = len(diffs)
+        if n < 2:
+            return False
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean > self.confidence * math.sqrt(var / n)
 
     def _paired(self, state: GameState, seat: int, root: Node, alive: list[str],
                 by_key: dict[str, Action]) -> int:
         """Try each root action in ``alive`` once in one fresh determinisation of
         ``state``; returns the number of iterations (``len(alive)``)."""
         world = state.determinize(seat, self.rng)
+        self.last_determinisations += 1
+        samples = self._samples
         for k in alive:
+            before = root.children[k].reward if k in root.children else 0.0
             self._visit(world, root, k, by_key[k])
+            if samples is not None:
+                samples.setdefault(k, {})[self.last_determinisations] = (
+                    root.children[k].reward - before)
         return len(alive)
 
     def _widen_limit(self, node: Node) -> int:
@@ -436,7 +478,7 @@ def make_mcts(seed: int, params: dict[str, str]) -> MCTSAgent:
     kinds: dict[str, Callable[[str], Any]] = {
         "iterations": int, "seconds": float, "c": float, "depth": int, "rollout": str,
         "widening": float, "prior": str, "prior_weight": float, "reuse": _flag, "focus": _flag,
-        "tree": int, "horizon": int, "root": str,
+        "tree": int, "horizon": int, "root": str, "confidence": float,
     }
     kw: dict[str, Any] = {}
     for key, value in params.items():

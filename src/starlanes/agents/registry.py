@@ -30,7 +30,7 @@ AGENT_NAMES: dict[str, tuple[str, ...]] = {
     "heuristic": ("odds",),
     "learned": (),
     "mcts": ("iterations", "seconds", "c", "depth", "rollout", "widening", "prior",
-             "prior_weight", "reuse", "focus", "tree", "horizon", "root"),
+             "prior_weight", "reuse", "focus", "tree", "horizon", "root", "confidence"),
 }
 
 
