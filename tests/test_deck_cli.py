@@ -29,7 +29,7 @@ def test_deck_commands_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     code, text = _run("deck", "new", str(path), "--name", "Mist Lancers", "--major",
                       "argonian", "--from", "argonian", "--card", "eq_shuttle=0")
-    assert code == 0 and "legal: 54 cards" in text
+    assert code == 0 and "legal: 59 cards" in text
     code, text = _run("deck", "set", str(path), "arg_scout=4", "mch_drone")
     assert code == 0
     code, text = _run("deck", "check", str(path))

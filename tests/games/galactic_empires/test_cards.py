@@ -195,7 +195,8 @@ def test_cancel_card_reaction(ge):
 
 def test_pool_is_large_enough():
     """The designed pool: at least 150 cards, every empire, every card type, effects
-    from the vocabulary only, ready-made 55-card decks that pass deck construction."""
+    from the vocabulary only, ready-made decks that pass deck construction: 55-card Basic
+    Sets and 60-card Standard decks."""
     c = load_content()
     assert len(c.cards) >= 150
     empires = {x.empire for x in c.cards.values()}
@@ -205,7 +206,8 @@ def test_pool_is_large_enough():
     for card in c.cards.values():
         assert all(e.kind in EFFECT_KINDS for e in card.effects)
     for d in c.decks.values():
-        assert sum(d.cards.values()) == 55 and not deck_problems(c, d)
+        size = 55 if d.structure == "basic" else 60
+        assert sum(d.cards.values()) == size and not deck_problems(c, d)
     assert card_listing(c, empire="krebiz", type_letter="S")
     assert all(x.empire == "mechad" for x in card_listing(c, empire="mechad"))
 
