@@ -4,8 +4,9 @@ determinisations/s of a 2-player mid-game state, seconds per heuristic game.
 Run: ``python benchmarks/galactic_empires.py [--games N]``. Prints one line per figure.
 Measured on one core; nothing here asserts, it only reports.
 
-``python benchmarks/galactic_empires.py --endings N --players P [--seed S]`` instead plays
-N heuristic Standard Games and reports how they end: the share that ends by conquest
+``python benchmarks/galactic_empires.py --endings N --players P [--seed S] [--content DIR]``
+instead plays N heuristic Standard Games (with the content of DIR merged over the packaged
+one, if given) and reports how they end: the share that ends by conquest
 before any deck runs out, eliminations by deck attrition (ruling GE-OPEN-01) against
 eliminations by fire and cards, and the rounds (docs/balance/galactic-empires-standard-
 endings.md).
@@ -74,14 +75,17 @@ def determinizations_per_s(n: int = 20000) -> float:
     return n / (time.perf_counter() - start)
 
 
-def standard_endings(players: int, games: int, seed: int = 1000) -> dict[str, float]:
-    """Heuristic Standard Games ``seed .. seed+games-1``: ``before_empty`` (share of games
+def standard_endings(players: int, games: int, seed: int = 1000,
+                     content: str = "") -> dict[str, float]:
+    """Heuristic Standard Games ``seed .. seed+games-1`` (``content``: a content directory
+    merged over the packaged one, "" for none): ``before_empty`` (share of games
     over before any deck is empty), ``elim_attrition`` and ``elim_fire`` (eliminations whose
     last point was a spent deck's, or fire and cards), ``median_round``, ``max_round``."""
     before = attr = fire = 0
     rounds: list[int] = []
     for g in range(seed, seed + games):
-        s = starlanes.load(GAME, players=players, seed=g, structure="standard").new_initial_state()
+        opts = {"structure": "standard"} | ({"content": content} if content else {})
+        s = starlanes.load(GAME, players=players, seed=g, **opts).new_initial_state()
         bots = [HeuristicAgent(g * 10 + i) for i in range(players)]
         emptied = False
         while not s.is_terminal():
@@ -107,9 +111,10 @@ def main() -> None:
     ap.add_argument("--endings", type=int, default=0, help="Standard games for the endings")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--content", default="", help="content directory for the endings")
     args = ap.parse_args()
     if args.endings:
-        r = standard_endings(args.players, args.endings, args.seed)
+        r = standard_endings(args.players, args.endings, args.seed, args.content)
         print(f"{GAME} {args.players}p standard, {args.endings} heuristic games from seed "
               f"{args.seed}: {r['before_empty']:.0%} over before any deck is empty; "
               f"eliminations {r['elim_fire']} by fire and cards, {r['elim_attrition']} by "
