@@ -215,7 +215,7 @@ def test_encode_matches_the_reference_with_the_timewarpers_wormholes():
     seen = dict.fromkeys(_SEEN, 0)
     factions = "timewarper,vespians,the_void,iron_bastion,xith_swarm"
     for players in (2, 5):
-        for seed in range(2):
+        for seed in range(4):
             opts = {"factions": ",".join(factions.split(",")[:players])}
             for k, state in enumerate(_playout_states(players, seed, cap=600, **opts)):
                 if k % 4 == 0:
