@@ -45,26 +45,27 @@ def _totals(usage: dict, key: str = "uses") -> dict[str, dict[str, int]]:
 def test_rift_domination_golden_game_counts() -> None:
     u = record_usage(_record("rift-domination"))
     t = _totals(u)
-    assert t["unit recruited"] == {"carrier": 6, "destroyer": 58, "infantry": 24}
-    assert t["unit unlocked"] == {"cruiser": 1, "destroyer": 1, "repair_ship": 1}
-    # 46 build actions and 3 free upgrades
-    assert t["upgrade built"] == {"mine": 30, "artillery": 4, "military_base": 1,
-                                  "shield_generator": 5, "trading_outpost": 4, "warp": 5}
-    assert t["upgrade demolished"] == {"artillery": 3, "military_base": 3, "mine": 6,
-                                       "shield_generator": 4, "trading_outpost": 4, "warp": 4}
-    assert sum(t["card played"].values()) == 35
-    assert t["card played"]["emergency_recruitment"] == 3
-    assert t["card played"]["jamming_field"] == 3
-    assert t["card played"]["sabotage"] == 3
-    assert t["special used"] == {"join": 1, "negotiate": 1, "overload": 4, "rush": 1}
-    # VP by source, from the log's "+N VP (reason)" lines: 21 and 7 VP
+    assert t["unit recruited"] == {"carrier": 6, "corvette": 2, "fighter": 2, "flagship": 3,
+                                   "infantry": 20, "kamikaze_drone": 2, "sentinel": 4}
+    assert t["unit unlocked"] == {"flagship": 2, "sentinel": 1}
+    # 19 build actions (the Prefab Station's upgrade is part of its play action)
+    assert t["upgrade built"] == {"artillery": 3, "military_base": 5, "mine": 6,
+                                  "shield_generator": 3, "trading_outpost": 1, "warp": 1}
+    assert t["upgrade demolished"] == {"artillery": 1, "military_base": 5, "mine": 3,
+                                       "shield_generator": 1}
+    assert sum(t["card played"].values()) == 21
+    assert t["card played"]["hyperdrive_boost"] == 3
+    assert t["card played"]["piracy"] == 3
+    assert t["card played"]["ambush"] == 1
+    assert t["special used"] == {"ambush": 1}
+    # VP by source, from the log's "+N VP (reason)" lines: 11 and 2 VP
     assert u["sources"] == [
-        {"system control": 8, "OCC-card": -2, "anomaly": 4, "battle won": 3, "huge planet": 8},
-        {"OCC-card": 2, "anomaly": 2, "system control": 1, "battle won": 2}]
+        {"system control": 2, "huge planet": 8, "OCC-card": 1},
+        {"system control": 1, "OCC-card": 1}]
     decisions = _totals(u, "decisions")
-    assert sum(sum(d.values()) for d in decisions.values()) == 549  # every action once
-    assert decisions["recruit"]["recruit"] == 88
-    assert decisions["turn_start/fighters"] == {"fighters": 20}
+    assert sum(sum(d.values()) for d in decisions.values()) == 307  # every action once
+    assert decisions["recruit"]["recruit"] == 39
+    assert decisions["turn_start/fighters"] == {"fighters": 14}
 
 
 def test_galactic_domination_golden_game_counts() -> None:

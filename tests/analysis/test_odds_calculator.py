@@ -81,15 +81,15 @@ def test_model_monte_carlo_agrees_with_the_exact_grid():
 
 
 # ------------------------------------------------------------------ carried and damaged
-def _battle_with_infantry_aboard(actions: int = 85):
-    """A real two-player heuristic game (seed 1): after 85 actions the attacker's fleet
-    meets one with 3 infantry aboard (the game's first battle; the 85th action,
+def _battle_with_infantry_aboard(actions: int = 91):
+    """A real two-player heuristic game (seed 1): after 91 actions the attacker's fleet
+    meets one with 3 infantry aboard (the game's first battle; the 91st action,
     ``move C1 C2``, starts it)."""
     s = starlanes.load("rift-domination", players=2, seed=1).new_initial_state()
     bots = [make_agent("heuristic", "rift-domination", k) for k in (1, 2)]
     for _ in range(actions):
         s.apply(bots[s.current_player()].act(s))
-    assert (s.battle is not None and not s.battle.ground) == (actions == 85)
+    assert (s.battle is not None and not s.battle.ground) == (actions == 91)
     return s
 
 
@@ -105,7 +105,7 @@ def test_carried_units_typed_in_give_the_odds_of_the_real_position():
     for k, p in real.outcomes.items():
         assert typed.outcomes[k] == pytest.approx(p, abs=1e-12)
     # the same form from the position before, naming the move that starts the battle
-    before = _battle_with_infantry_aboard(84)
+    before = _battle_with_infantry_aboard(90)
     assert rd_calc.position(before, seat, "move C1 C2") == form
     assert rd_calc.position(before, 1 - seat, "move C1 C2") is None  # not that seat's move
     # typing the warships only (what the command allowed before) gives other odds

@@ -209,11 +209,11 @@ def test_thirty_distinct_factions():
 
 
 def test_faction_starts_are_balanced():
-    """RD-SET-12: starting materials: units worth 14-20, 3-10 resources, cargo fits."""
+    """RD-SET-12: starting materials: units worth 14-20, 5-13 resources, cargo fits."""
     for f in C.factions.values():
         worth = sum(C.units[u].cost * n for u, n in f.start_units.items())
         assert 14 <= worth <= 20, f.id
-        assert 3 <= f.start_resources <= 10, f.id
+        assert 5 <= f.start_resources <= 13, f.id
         cargo = sum(C.units[u].used_capacity * n for u, n in f.start_units.items())
         room = sum(C.units[u].capacity * n for u, n in f.start_units.items())
         assert cargo <= room + sum(
