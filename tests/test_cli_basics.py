@@ -24,7 +24,11 @@ def test_version_and_short_help(capsys: pytest.CaptureFixture[str]) -> None:
         assert "-h, --help" in short[1]
 
 
-def test_shell_completion_is_typers(capsys: pytest.CaptureFixture[str]) -> None:
+def test_shell_completion_is_typers(capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # typer otherwise detects the shell from the process's ancestors (a plain ``sh`` there
+    # is refused); with detection off, --show-completion takes the shell by name
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
     proc = run("--show-completion", "bash")
     assert proc.returncode == 0
     assert "complete" in proc.stdout and "_STARLANES_COMPLETE" in proc.stdout
