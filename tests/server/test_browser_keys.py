@@ -97,19 +97,24 @@ def clickable(page) -> set[str]:
 
 
 # Where each arrow key leads from each object: the key is dispatched on the focused object
-# in the page (the board's own keydown handler answers it), one object after another.
-GRAPH = """(keys) => {
-  const all = [...document.querySelectorAll('#board [data-walk]')];
-  const out = {};
-  for (const n of all) {
-    out[n.dataset.walk] = keys.map((key) => {
+# in the page (the board's own keydown handler answers it), one object after another; objects
+# are named by their signature, so a view redrawing the board meanwhile changes no name.
+GRAPH = f"""(keys) => {{
+  const sig = {SIG};
+  const board = document.getElementById('board');
+  const all = [...document.querySelectorAll('#board [role=button], #board button')]
+    .filter((n) => n.getClientRects().length);
+  const out = {{}};
+  for (const n of all) {{
+    out[sig(n)] = keys.map((key) => {{
       n.focus();
-      n.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
-      return document.activeElement.closest('#board') ? document.activeElement.dataset.walk ?? null : null;
-    });
-  }
+      n.dispatchEvent(new KeyboardEvent('keydown', {{ key, bubbles: true, cancelable: true }}));
+      const a = document.activeElement;
+      return a && a.closest('#board') && a !== board ? sig(a) : null;
+    }});
+  }}
   return out;
-}"""
+}}"""
 
 
 def focused(page) -> str | None:

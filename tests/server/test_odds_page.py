@@ -152,7 +152,7 @@ def test_from_a_table_without_a_battle_reads_the_seat_from_storage(server, brows
 
 def _heuristic_actions(n: int) -> list[tuple[int, str]]:
     """The first ``n`` actions (seat, notation) of a seeded heuristic game (seed 1): after
-    85 of them the second seat's fleet (3 infantry aboard) meets one with 3 infantry
+    91 of them the second seat's fleet (3 infantry aboard) meets one with 3 infantry
     aboard."""
     import starlanes
     from starlanes.agents.registry import make_agent
@@ -175,7 +175,7 @@ def test_a_battle_at_a_table_opens_in_the_calculator(server, browser):
         gid = r.json()["id"]
         tokens = [join(c, gid, "Ann", 0), join(c, gid, "Bob", 1)]
         seq = 0
-        for seat, notation in _heuristic_actions(85):
+        for seat, notation in _heuristic_actions(91):
             r = c.post(f"/api/games/{gid}/actions", json={"seq": seq, "action": notation},
                        headers={"Authorization": f"Bearer {tokens[seat]}"})
             assert r.status_code == 200, r.text
