@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -341,12 +342,10 @@ class MCTSAgent(Agent):
         samples = self._samples or {}
         a, b = samples.get(best, {}), samples.get(prior, {})
         diffs = [a[w] - b[w] for w in a if w in b]
-        n = len(diffs)
-        if n < 2:
+        if len(diffs) < 2:
             return False
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return mean > self.confidence * math.sqrt(var / n)
+        return statistics.fmean(diffs) > (
+            self.confidence * statistics.stdev(diffs) / math.sqrt(len(diffs)))
 
     def _paired(self, state: GameState, seat: int, root: Node, alive: list[str],
                 by_key: dict[str, Action]) -> int:

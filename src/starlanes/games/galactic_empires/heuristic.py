@@ -150,15 +150,16 @@ class HeuristicAgent:
 
     def _playA(self, s: GEState, legal: list[Action], me: int) -> Action | None:
         best = None
+        victim = easiest_victim(s, me)  # once a decision, not once a harmful card
         for a in legal:
-            v = self._play_value(s, a, me)
+            v = self._play_value(s, a, me, victim)
             if v > 0 and (best is None or v > best[0]):
                 best = (v, a)
         return best[1] if best else legal[-1]
 
     _playB = _playA
 
-    def _play_value(self, s: GEState, a: GEAction, me: int) -> float:
+    def _play_value(self, s: GEState, a: GEAction, me: int, victim: int) -> float:
         k = a.kind
         if k == "operate":
             if a.b not in s.units:
@@ -219,8 +220,8 @@ class HeuristicAgent:
             if v <= 0:
                 return 0
             # finish the weakest opponent first, as the fire does
-            victim = code_seat(tgt) if is_fleet(tgt) or is_hq(tgt) else s.units[tgt].owner
-            return v + s.hq[victim] / 2 + (FOCUS_CARD if victim == easiest_victim(s, me) else 0)
+            owner = code_seat(tgt) if is_fleet(tgt) or is_hq(tgt) else s.units[tgt].owner
+            return v + s.hq[owner] / 2 + (FOCUS_CARD if owner == victim else 0)
         if "hq_repair" in kinds:
             return 30
         if kinds & {"draw", "salvage"}:

@@ -148,8 +148,9 @@ class HeuristicAgent:
             d = b.distance(home, b.planet_point[p])
             return -d if good else d
 
-        top = max(score(a) for a in legal)
-        return self.rng.choice([a for a in legal if score(a) == top])  # ties: no fixed side
+        scores = [score(a) for a in legal]  # each place scored once; ties drawn at random
+        top = max(scores)
+        return self.rng.choice([a for a, v in zip(legal, scores, strict=True) if v == top])
 
     # ------------------------------------------------------------------ cards
     def _good_card(self, s: RiftState, seat: int, legal: list[Action]) -> Action | None:
