@@ -21,6 +21,8 @@ from itertools import compress
 from operator import is_not
 from typing import TYPE_CHECKING, Any
 
+from starlanes.engine.tensor_rows import float32_row
+
 from .action_space import SlotLayout, slot_cap, slot_layout
 from .state import AIM, AP, ATT, CHG, HULL, KIND, SEC, SH
 
@@ -170,12 +172,7 @@ def encode(state: GDState, seat: int) -> Any:
         state.first == seat, state.current_player() == seat, state.round / state.turn_limit,
         minerals[seat], minerals[other], dark[seat], dark[other], *state.holes[:sectors],
         *to_place[seat][:kinds], *to_place[other][:kinds])
-    row = _HEADS.get(head)  # the same few heads come back: each converted once
-    if row is None:
-        if len(_HEADS) >= _HEADS_CAP:
-            _HEADS.clear()
-        row = _HEADS[head] = np.array(head, dtype=np.float32)
-    out[:blocks.head] = row
+    out[:blocks.head] = float32_row(head)  # the same few heads come back: converted once
     body = out[blocks.head:].reshape(2 * blocks.slots, blocks.per_ship)
     blocks.rows.take(kept.rows, axis=0, out=body, mode="clip")  # in range: no buffer
     if xs and state.active >= 0:
@@ -229,7 +226,3 @@ class _Slots:
 _SLOTS: dict[int, _Slots] = {}
 """Per observing seat, its last encode's slot rows (see ``_Slots``)."""
 
-_HEADS: dict[tuple, Any] = {}
-"""Head values (a tuple of numbers and bools) -> their float32 row; cleared past
-``_HEADS_CAP``. Equal tuples give equal rows (1 == 1.0 == True, as numpy converts them)."""
-_HEADS_CAP = 1 << 14

@@ -43,6 +43,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from starlanes.engine.game import per_content
+from starlanes.engine.tensor_rows import float32_row
 
 from .action_space import copy_caps, reserve_order, weapon_slots
 from .actions import fleet_code, hq_code
@@ -208,12 +209,7 @@ def encode(state: GEState, seat: int) -> Any:
         numbers += (s.alive[o], s.hq[o], s.turns[o], len(s.hands[o]), len(s.reserve[o]),
                     len(deck) + (len(pile) if basic else 0), len(pile),
                     aim == hq, hq in fired_at, target == hq, target == fleet_code(o))
-    values = _NUMBERS.get(numbers_key := tuple(numbers))  # each distinct list converted once
-    if values is None:
-        if len(_NUMBERS) >= _NUMBERS_CAP:
-            _NUMBERS.clear()
-        values = _NUMBERS[numbers_key] = np.array(numbers_key, dtype=np.float32)
-    out[lay.numbers_at(seat)] = values
+    out[lay.numbers_at(seat)] = float32_row(tuple(numbers))  # each distinct list converted once
     # 3. cards
     q = lay.at["cards"]
     counts: dict[int, int] = {}
@@ -289,12 +285,6 @@ _DISCARDS: list[Any] = [None, None, None, None]
 """The discard piles last encoded: the deal list they index, a copy of the piles, every
 pile's copies per card (None when all are empty), and per observer the card index of the
 ship or base his Salvage would take (-1: none)."""
-
-_NUMBERS: dict[tuple, Any] = {}
-"""Section 2's numbers (a tuple of numbers and bools) -> their float32 values; cleared past
-``_NUMBERS_CAP``. Equal tuples give equal values (1 == 1.0 == True, as numpy converts
-them)."""
-_NUMBERS_CAP = 1 << 14
 
 _RESERVE: dict[int, tuple[_Layout, tuple[str, ...], list[int], list[int]]] = {}
 """Per observer seat: the layout, deal list and copy of his reserve fleet last encoded, and
