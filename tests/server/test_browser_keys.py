@@ -196,22 +196,24 @@ def test_the_arrow_keys_reach_every_clickable_board_object(browser, server, tabl
 def test_enter_opens_an_objects_actions_and_escape_comes_back_to_it(browser, server, tables, game):
     errors: list[str] = []
     page = open_table(browser, server, tables, game, errors)
-    page.evaluate(NUMBER)
     legal = page.locator("#groups button.action").evaluate_all(
         "(bs) => bs.map((b) => b.dataset.notation)")
-    # an object named by a legal action: its actions are offered on Enter
+    # an object named by a legal action: its actions are offered on Enter (numbered and
+    # looked up in one call: a view arriving between two calls redraws the board and
+    # takes the numbers away)
     words = {w for n in legal for w in n.replace("@", " ").split()}
-    name = page.evaluate("""(words) => {
+    name = page.evaluate(f"""(words) => {{
+      ({NUMBER})();
       const attrs = ['data-ship', 'data-sector', 'data-planet', 'data-point', 'data-card', 'data-track'];
-      for (const n of document.querySelectorAll('#board [data-walk]')) {
-        for (const a of attrs) {
+      for (const n of document.querySelectorAll('#board [data-walk]')) {{
+        for (const a of attrs) {{
           const v = n.getAttribute(a);
           if (v !== null && (words.includes(v) || (a === 'data-track' && words.includes(v.split(':')[1]))
               ) && (a !== 'data-track' || v.startsWith('0:'))) return n.dataset.walk;
-        }
-      }
+        }}
+      }}
       return null;
-    }""", sorted(words))
+    }}""", sorted(words))
     assert name is not None, legal
     page.evaluate(FOCUS, name)
     page.keyboard.press("ArrowRight")
