@@ -107,6 +107,28 @@ def test_mcts_spec_builds_a_configured_agent() -> None:
         make_agent("mcts:iterations=x", GAME, seed=0)
 
 
+@pytest.mark.parametrize("game", ["rift-domination", "galactic-domination",
+                                  "interstellar-ambitions", "galactic-empires"])
+def test_mcts_scale_multiplies_each_games_own_iterations(game: str) -> None:
+    from starlanes.engine import game_module
+
+    base = game_module(game, "heuristic").MCTS_DEFAULTS["iterations"]
+    assert make_agent("mcts:scale=4", game, seed=0).iterations == 4 * base
+    assert make_agent("mcts:scale=0.25", game, seed=0).iterations == max(1, round(base / 4))
+    # a seconds cap keeps the scaled iterations (without scale it replaces them)
+    capped = make_agent("mcts:scale=2,seconds=5", game, seed=0)
+    assert (capped.iterations, capped.seconds) == (2 * base, 5.0)
+    assert make_agent("mcts:seconds=5", game, seed=0).iterations == 0
+    # on the spec's own iterations
+    assert make_agent("mcts:iterations=10,scale=3", game, seed=0).iterations == 30
+
+
+@pytest.mark.parametrize("text", ["x", "0", "-1", "nan", "101", "inf"])
+def test_mcts_scale_out_of_range_is_refused(text: str) -> None:
+    with pytest.raises(AgentSpecError, match="scale"):
+        make_agent(f"mcts:scale={text}", GAME, seed=0)
+
+
 def test_agent_spec_error_is_a_bad_option() -> None:
     assert issubclass(AgentSpecError, BadOptionError)
 

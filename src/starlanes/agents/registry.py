@@ -30,7 +30,8 @@ AGENT_NAMES: dict[str, tuple[str, ...]] = {
     "heuristic": ("odds",),
     "learned": (),
     "mcts": ("iterations", "seconds", "c", "depth", "rollout", "widening", "prior",
-             "prior_weight", "reuse", "focus", "tree", "horizon", "root", "confidence"),
+             "prior_weight", "reuse", "focus", "tree", "horizon", "root", "confidence",
+             "scale"),
 }
 
 
@@ -161,11 +162,42 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
     from .mcts import make_mcts
 
     defaults = dict(getattr(game_module(game_id, "heuristic"), "MCTS_DEFAULTS", {}))
-    if "seconds" in params and "iterations" not in params:
+    params = dict(params)
+    scale = _scale(params.pop("scale", None))
+    if "seconds" in params and "iterations" not in params and scale is None:
         defaults.pop("iterations", None)  # a time budget replaces the default iterations
-    agent = make_mcts(seed, {**{k: str(v) for k, v in defaults.items()}, **params})
+    merged = {**{k: str(v) for k, v in defaults.items()}, **params}
+    if scale is not None:  # a multiple of the game's (or the spec's) iterations
+        try:
+            base = int(merged.get("iterations", "200"))
+        except ValueError:
+            raise AgentSpecError(f"mcts parameter iterations={merged['iterations']!r} is "
+                                 "not a valid number") from None
+        merged["iterations"] = str(max(1, round(scale * base)))
+    agent = make_mcts(seed, merged)
     agent.name = spec
     return agent
+
+
+SCALE_RANGE = (0.01, 100.0)
+"""Inclusive bounds of the ``scale`` spec parameter of ``mcts``."""
+
+
+def _scale(text: str | None) -> float | None:
+    """The ``scale`` parameter of an ``mcts`` spec: the iteration budget as a multiple of
+    the game's default (``MCTS_DEFAULTS``, or the spec's own ``iterations``), so that one
+    spec (``mcts:scale=4``) is four times each game's tuned search. None when absent;
+    AgentSpecError for a value that is not a number within :data:`SCALE_RANGE`."""
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise AgentSpecError(f"mcts parameter scale={text!r} is not a valid number") from None
+    lo, hi = SCALE_RANGE
+    if not lo <= value <= hi:  # also refuses nan
+        raise AgentSpecError(f"mcts parameter scale={text!r} is out of range [{lo:g}, {hi:g}]")
+    return value
 
 
 def _heuristic(game_id: str, seed: int, params: dict[str, str] | None = None) -> Agent:
