@@ -195,3 +195,41 @@ def test_places_a_tile_anywhere_among_the_nearest(rd):
     picks = {HeuristicAgent(seed=k).act(s).planet for k in range(16)}
     assert {d(home, rd.pt(s, p)) for p in picks} == {nearest}
     assert len(picks) > 1
+
+
+def _search(nb, goals: dict[int, int]) -> dict[int, int]:
+    """Shortest steps from the goals (each with its head start) by a plain heap search."""
+    import heapq
+
+    seen: dict[int, int] = {}
+    heap = [(d, g) for g, d in goals.items()]
+    heapq.heapify(heap)
+    while heap:
+        d, p = heapq.heappop(heap)
+        if p not in seen:
+            seen[p] = d
+            for m in nb[p]:
+                heapq.heappush(heap, (d + 1, m))
+    return seen
+
+
+def test_distance_fields_equal_a_search_from_the_goals(rd):
+    """The fields read from the board's all-pairs steps equal a shortest-path search from
+    the goals with their head starts, at every point, on the 4- and 6-player boards (none
+    goals included: every point reads as the default)."""
+    import random
+
+    from starlanes.games.rift_domination.heuristic_plans import distance_field
+
+    rng = random.Random(5)
+    for players in (4, 6):
+        s = rd.blank(players=players)
+        nb = s.board.neighbors
+        for _ in range(30):
+            points = rng.sample(range(len(nb)), rng.randint(0, 6))
+            goals = {g: rng.choice((0, 0, -CENTRE_PULL)) for g in points}
+            weighted, plain = _search(nb, goals), _search(nb, dict.fromkeys(points, 0))
+            field, flat = weighted_field(s, goals), distance_field(s, points)
+            for p in range(len(nb)):
+                assert field.get(p, 99) == weighted.get(p, 99)
+                assert flat.get(p, 99) == plain.get(p, 99)

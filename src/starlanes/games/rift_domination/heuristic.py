@@ -14,7 +14,6 @@ It reads only what its seat may see (public board and its own hand).
 from __future__ import annotations
 
 import random
-from collections import deque
 
 from starlanes.engine import Action, margin_values
 
@@ -43,8 +42,10 @@ from .actions import (
 )
 from .heuristic_plans import (
     FLAGSHIP,
+    Field,
     build_score,
     centre_offsets,
+    distance_field,
     flagship_count,
     jump_to_troops,
     owned_kinds,
@@ -393,18 +394,8 @@ class HeuristicAgent:
                    if s.planet_owner[p] not in (-1, seat)}
         return sorted(pts)
 
-    def _distance_field(self, s: RiftState, goals: list[int]) -> dict[int, int]:
-        nb = s.board.neighbors
-        dist = {g: 0 for g in goals}
-        q = deque(goals)
-        while q:
-            p = q.popleft()
-            d = dist[p] + 1
-            for n in nb[p]:
-                if n not in dist:
-                    dist[n] = d
-                    q.append(n)
-        return dist
+    def _distance_field(self, s: RiftState, goals: list[int]) -> Field:
+        return distance_field(s, goals)
 
     # ------------------------------------------------------------------ decisions
     def _decision(self, s: RiftState, seat: int, legal: list[Action]) -> Action:

@@ -22,8 +22,10 @@ Weights are the bot's own tuning, not game content.
 
 from __future__ import annotations
 
-import heapq
 import random
+from collections import deque
+
+import numpy as np
 
 from starlanes.engine import Action
 
@@ -55,23 +57,81 @@ def huge_planets(s: RiftState) -> list[int]:
     return [p for p in b.in_play_planets if b.planet_huge[p]]
 
 
-def weighted_field(s: RiftState, goals: dict[int, int]) -> dict[int, int]:
+#: The steps a point that reaches no goal reads as inside a :class:`Field`.
+UNREACHED = 1 << 20
+
+
+class Field:
+    """Movement steps from the nearest goal, per point index (:func:`weighted_field`);
+    ``get(point, default)`` gives ``default`` for a point that reaches no goal and
+    ``field[point]`` raises KeyError there, as a mapping that leaves such points out."""
+
+    __slots__ = ("_row",)
+
+    def __init__(self, row: list[int]) -> None:
+        self._row = row
+
+    def get(self, point: int, default: int) -> int:
+        v = self._row[point]
+        return default if v >= UNREACHED // 2 else v
+
+    def __getitem__(self, point: int) -> int:
+        """The steps at ``point``; KeyError where no goal is reached."""
+        v = self._row[point]
+        if v >= UNREACHED // 2:
+            raise KeyError(point)
+        return v
+
+
+def point_distances(s: RiftState) -> np.ndarray:
+    """Steps from every point to every point along the board's lanes, ``[a, b]`` from
+    ``a`` to ``b`` (:data:`UNREACHED` where none leads); worked out once per board (a
+    breadth-first search from each point) and kept in the board's memo, since the lanes
+    never change during a game. Shape ``(points, points)``, int64."""
+    b = s.board
+    d = b.memo.get("heuristic_distances")
+    if d is None:
+        nb = b.neighbors
+        n = len(nb)
+        d = np.full((n, n), UNREACHED, dtype=np.int64)
+        for g in range(n):
+            row = [UNREACHED] * n
+            row[g] = 0
+            q = deque((g,))
+            while q:
+                p = q.popleft()
+                step = row[p] + 1
+                for m in nb[p]:
+                    if row[m] == UNREACHED:
+                        row[m] = step
+                        q.append(m)
+            d[g] = row
+        b.memo["heuristic_distances"] = d
+    return d
+
+
+def weighted_field(s: RiftState, goals: dict[int, int]) -> Field:
     """Movement distance to the nearest goal, where goal point ``g`` starts at
-    ``goals[g]`` (0 for an ordinary goal, ``-CENTRE_PULL`` for the centre). Shape: point
-    index -> steps (may be negative); points that reach no goal are absent."""
-    nb = s.board.neighbors
-    dist: dict[int, int] = {}
-    heap = [(d, g) for g, d in goals.items()]
-    heapq.heapify(heap)
-    while heap:
-        d, p = heapq.heappop(heap)
-        if p in dist:
-            continue
-        dist[p] = d
-        for n in nb[p]:
-            if n not in dist:
-                heapq.heappush(heap, (d + 1, n))
-    return dist
+    ``goals[g]`` (0 for an ordinary goal, ``-CENTRE_PULL`` for the centre): for each
+    point the least ``goals[g] + steps(g, point)`` (the board's lanes all cost one step, so
+    this is the shortest path with the goals' head starts). Shape: a :class:`Field`,
+    point index -> steps (may be negative); points that reach no goal read as the
+    default."""
+    d = point_distances(s)
+    if not goals:
+        return Field([UNREACHED] * d.shape[0])
+    idx = list(goals)
+    if len(idx) == 1:
+        row = d[idx[0]] + goals[idx[0]]
+    else:
+        row = (d[idx] + np.array([goals[g] for g in idx], dtype=np.int64)[:, None]).min(axis=0)
+    return Field(row.tolist())
+
+
+def distance_field(s: RiftState, goals: list[int]) -> Field:
+    """Steps to the nearest of ``goals`` (point indices) for every point, as
+    :func:`weighted_field` with no head starts."""
+    return weighted_field(s, dict.fromkeys(goals, 0))
 
 
 def centre_offsets(s: RiftState, seat: int, points: list[int]) -> dict[int, int]:
@@ -175,7 +235,7 @@ JUMP_DISTANCE = 3
 
 
 def jump_to_troops(s: RiftState, seat: int, legal: list[Action],
-                   dist_pick: dict[int, int]) -> Action | None:
+                   dist_pick: Field) -> Action | None:
     """A ``teleport`` card play (Rift Jump, target ``"POINT>PLANET"``) that brings an empty
     transport fleet, :data:`JUMP_DISTANCE` or more steps from the nearest troops waiting
     for a lift (``dist_pick``: point -> steps), to a military-base planet where ground units
