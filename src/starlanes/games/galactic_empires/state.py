@@ -199,14 +199,10 @@ class GEState(GameState):
         return self.phase == "over"
 
     def _legal_actions(self) -> list[Action]:
-        from .rules import legal_actions
-
-        return legal_actions(self)
+        return rules.legal_actions(self)
 
     def _apply(self, action: Action) -> None:
-        from .rules import apply
-
-        apply(self, action)
+        rules.apply(self, action)
 
     def returns(self) -> list[float]:
         return shared_returns(self.winners, self.n)
@@ -347,3 +343,8 @@ class GEState(GameState):
 
     def action_log(self) -> list[str]:
         return list(self.log_lines)
+
+
+# The rules import this module's types; imported last, so that either module may load
+# first, and bound once here rather than imported again on every step.
+from . import rules  # noqa: E402

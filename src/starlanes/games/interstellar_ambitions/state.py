@@ -148,13 +148,9 @@ class IAState(GameState):
         return self.phase == "over"
 
     def _legal_actions(self) -> list[Action]:
-        from . import rules
-
         return rules.legal_actions(self)
 
     def _apply(self, action: Action) -> None:
-        from . import rules
-
         turn_reading = self.options["ambition_timing"] == "turn"
         if turn_reading:
             self.note_met()
@@ -316,3 +312,8 @@ class IAState(GameState):
 
     def action_log(self) -> list[str]:
         return list(self.log_lines)
+
+
+# The rules import this module's types; imported last, so that either module may load
+# first, and bound once here rather than imported again on every step.
+from . import rules  # noqa: E402
