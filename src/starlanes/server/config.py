@@ -61,19 +61,22 @@ DEFAULT_BOTS = (
     BotEntry(name="random", spec="random", help="plays a random legal action"),
     BotEntry(name="heuristic", spec="heuristic",
              help="the game's rule-of-thumb player: quick and sensible"),
-    BotEntry(name="mcts-easy", spec="mcts:iterations=10,seconds=0.5", seconds=0.5,
-             help="tree search, 10 playouts per decision (at most half a second)"),
-    BotEntry(name="mcts-normal", spec="mcts:iterations=40,seconds=2", seconds=2.0,
-             help="tree search, 40 playouts per decision (at most two seconds)"),
-    BotEntry(name="mcts-hard", spec="mcts:iterations=120,seconds=5", seconds=5.0,
-             help="tree search, 120 playouts per decision (at most five seconds)"),
+    BotEntry(name="mcts-easy", spec="mcts:scale=0.25,seconds=0.5", seconds=0.5,
+             help="tree search with a quarter of the game's tuned playouts per decision "
+                  "(at most half a second)"),
+    BotEntry(name="mcts-normal", spec="mcts:scale=1,seconds=2", seconds=2.0,
+             help="tree search with the game's tuned playouts per decision (at most two "
+                  "seconds)"),
+    BotEntry(name="mcts-hard", spec="mcts:scale=4,seconds=5", seconds=5.0,
+             help="tree search with four times the game's tuned playouts per decision (at "
+                  "most five seconds)"),
     BotEntry(name="learned", spec="learned", games=["galactic-domination"],
              help="a small neural network trained on this game (no search): quick, and "
                   "stronger than the rule-of-thumb player"),
 )
-"""The default catalogue. The search bots have fixed playout budgets, so their strength
-(and their ladder rating, ``src/starlanes/server/ladder.json``) does not depend on the
-machine; ``seconds`` caps each decision on a slow or busy machine and is the budget the
+"""The default catalogue. The search bots have fixed playout budgets, multiples
+(``scale``) of each game's tuned MCTS defaults, so their strength (and their ladder rating,
+``src/starlanes/server/ladder.json``) does not depend on the machine; ``seconds`` caps each decision on a slow or busy machine and is the budget the
 server's bot time limits count."""
 
 
