@@ -81,6 +81,10 @@ def score_evaluation(state: GameState) -> list[float]:
     return [(v - lo) / (hi - lo) for v in s]
 
 
+DEFAULT_ITERATIONS = 200
+"""Iterations per decision of an ``mcts`` spec that names none and whose game sets none."""
+
+
 PARAMETER_RANGES: dict[str, tuple[float, float]] = {
     "iterations": (0, 10_000_000),
     "seconds": (0.0, 86_400.0),
@@ -127,7 +131,7 @@ class MCTSAgent(Agent):
 
     name = "mcts"
 
-    def __init__(self, seed: int = 0, iterations: int = 200, seconds: float = 0.0,
+    def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS, seconds: float = 0.0,
                  c: float = 0.7, depth: int = 4, rollout: str = "random",
                  widening: float = 2.0, prior: str = "none",
                  prior_weight: float = 1.0, reuse: bool = True, focus: bool = False,

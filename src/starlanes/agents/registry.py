@@ -159,7 +159,7 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
         from .learned import LearnedAgent
 
         return LearnedAgent(seed, game_id)
-    from .mcts import make_mcts
+    from .mcts import DEFAULT_ITERATIONS, make_mcts
 
     defaults = dict(getattr(game_module(game_id, "heuristic"), "MCTS_DEFAULTS", {}))
     params = dict(params)
@@ -169,7 +169,7 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
     merged = {**{k: str(v) for k, v in defaults.items()}, **params}
     if scale is not None:  # a multiple of the game's (or the spec's) iterations
         try:
-            base = int(merged.get("iterations", "200"))
+            base = int(merged.get("iterations", DEFAULT_ITERATIONS))
         except ValueError:
             raise AgentSpecError(f"mcts parameter iterations={merged['iterations']!r} is "
                                  "not a valid number") from None

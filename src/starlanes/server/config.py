@@ -76,8 +76,8 @@ DEFAULT_BOTS = (
 )
 """The default catalogue. The search bots have fixed playout budgets, multiples
 (``scale``) of each game's tuned MCTS defaults, so their strength (and their ladder rating,
-``src/starlanes/server/ladder.json``) does not depend on the machine; ``seconds`` caps each decision on a slow or busy machine and is the budget the
-server's bot time limits count."""
+``src/starlanes/server/ladder.json``) does not depend on the machine; ``seconds`` caps each
+decision on a slow or busy machine and is the budget the server's bot time limits count."""
 
 
 class ContentPack(BaseModel):

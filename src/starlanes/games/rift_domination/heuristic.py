@@ -42,7 +42,6 @@ from .actions import (
 )
 from .heuristic_plans import (
     FLAGSHIP,
-    Field,
     build_score,
     centre_offsets,
     distance_field,
@@ -263,8 +262,8 @@ class HeuristicAgent:
             return Done()
         troop_goals = self._troop_goals(s, seat)
         dist_troop = weighted_field(s, centre_offsets(s, seat, troop_goals))
-        dist_pick = self._distance_field(s, self._pickup_goals(s, seat))
-        dist_war = self._distance_field(s, self._war_goals(s, seat))
+        dist_pick = distance_field(s, self._pickup_goals(s, seat))
+        dist_war = distance_field(s, self._war_goals(s, seat))
         jump = jump_to_troops(s, seat, legal, dist_pick)
         if jump is not None:
             return jump
@@ -393,9 +392,6 @@ class HeuristicAgent:
             pts = {s.board.planet_point[p] for p in s.board.in_play_planets
                    if s.planet_owner[p] not in (-1, seat)}
         return sorted(pts)
-
-    def _distance_field(self, s: RiftState, goals: list[int]) -> Field:
-        return distance_field(s, goals)
 
     # ------------------------------------------------------------------ decisions
     def _decision(self, s: RiftState, seat: int, legal: list[Action]) -> Action:
