@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import starlanes
 from starlanes.agents.mcts import MCTSAgent, score_evaluation
 from starlanes.agents.registry import make_agent
 from starlanes.engine import AgentSpecError
@@ -366,3 +367,21 @@ def test_confidence_needs_halving_and_the_heuristic_prior():
     assert agent.confidence == 1.5
     with pytest.raises(AgentSpecError, match="out of range"):
         make_agent("mcts:root=halving,prior=heuristic,confidence=50", "galactic-empires", 0)
+
+
+def test_leaf_chooses_the_games_evaluation_or_the_scaled_scores():
+    """leaf=game (the default) scores rollouts' last positions by the game heuristic
+    module's evaluate; leaf=scores by the scaled scores in every game; anything else is
+    refused before a search starts."""
+    from starlanes.games.interstellar_ambitions.heuristic import evaluate
+
+    state = starlanes.load("interstellar-ambitions", players=3, seed=3).new_initial_state()
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    default = make_agent("mcts:iterations=6", "interstellar-ambitions", 0)
+    scores = make_agent("mcts:iterations=6,leaf=scores", "interstellar-ambitions", 0)
+    default.act(state)
+    scores.act(state)
+    assert default._evaluate is evaluate and scores._evaluate is score_evaluation
+    with pytest.raises(AgentSpecError, match="leaf must be game or scores"):
+        make_agent("mcts:leaf=neural", "interstellar-ambitions", 0)

@@ -123,7 +123,9 @@ class MCTSAgent(Agent):
     (with ``root=halving`` and ``prior=heuristic``: the heuristic's action is never halved
     out, and the best survivor replaces it only when its mean paired gain over the
     heuristic's action in the same sampled worlds exceeds ``confidence`` standard errors;
-    0 = off, the default).
+    0 = off, the default), ``leaf`` ("game": score a rollout's last position by the game
+    heuristic module's ``evaluate(state)`` where it has one, the default; "scores": by the
+    scaled scores of :func:`score_evaluation` in every game).
 
     Raises :class:`AgentSpecError` for a value out of range, and on the first decision for
     an option the game cannot serve (no heuristic, no routine decisions, no turn numbers).
@@ -136,13 +138,15 @@ class MCTSAgent(Agent):
                  widening: float = 2.0, prior: str = "none",
                  prior_weight: float = 1.0, reuse: bool = True, focus: bool = False,
                  tree: int = 0, horizon: int = 0, root: str = "uct",
-                 confidence: float = 0.0) -> None:
+                 confidence: float = 0.0, leaf: str = "game") -> None:
         if iterations < 1 and seconds <= 0:
             raise AgentSpecError("mcts needs iterations >= 1 or seconds > 0")
         if rollout not in ("random", "heuristic"):
             raise AgentSpecError(f"mcts rollout must be random or heuristic, not {rollout!r}")
         if root not in ("uct", "halving"):
             raise AgentSpecError(f"mcts root must be uct or halving, not {root!r}")
+        if leaf not in ("game", "scores"):
+            raise AgentSpecError(f"mcts leaf must be game or scores, not {leaf!r}")
         if prior not in ("none", "heuristic"):
             raise AgentSpecError(f"mcts prior must be none or heuristic, not {prior!r}")
         if confidence and (root != "halving" or prior != "heuristic"):
@@ -174,6 +178,7 @@ class MCTSAgent(Agent):
         self.horizon = horizon
         self.root = root
         self.confidence = confidence
+        self.leaf = leaf
         self._turn: Callable[[GameState], int] | None = None  # turn_number with horizon
         self._stop = 1 << 60  # rollouts end when the turn number reaches this
         self._prior_agent: Any = None
@@ -198,7 +203,7 @@ class MCTSAgent(Agent):
         if self._evaluate is not None:
             return
         module = game_module(type(state.game), "heuristic")
-        evaluate = getattr(module, "evaluate", None) if module else None
+        evaluate = getattr(module, "evaluate", None) if module and self.leaf == "game" else None
         self._evaluate = evaluate or score_evaluation
         if self.focus:
             self._skip = getattr(module, "routine_decision", None) if module else None
@@ -481,7 +486,7 @@ def make_mcts(seed: int, params: dict[str, str]) -> MCTSAgent:
     kinds: dict[str, Callable[[str], Any]] = {
         "iterations": int, "seconds": float, "c": float, "depth": int, "rollout": str,
         "widening": float, "prior": str, "prior_weight": float, "reuse": _flag, "focus": _flag,
-        "tree": int, "horizon": int, "root": str, "confidence": float,
+        "tree": int, "horizon": int, "root": str, "confidence": float, "leaf": str,
     }
     kw: dict[str, Any] = {}
     for key, value in params.items():

@@ -31,7 +31,7 @@ AGENT_NAMES: dict[str, tuple[str, ...]] = {
     "learned": (),
     "mcts": ("iterations", "seconds", "c", "depth", "rollout", "widening", "prior",
              "prior_weight", "reuse", "focus", "tree", "horizon", "root", "confidence",
-             "scale"),
+             "leaf", "scale"),
 }
 
 

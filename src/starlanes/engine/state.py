@@ -56,6 +56,17 @@ def margin_values(scores: Sequence[float], scale: float,
     return values
 
 
+def softmax_values(scores: Sequence[float]) -> list[float]:
+    """Leaf values for search, one per seat in [0, 1] and summing to 1: the softmax of the
+    seats' scores (in logits, as a conditional logit model fitted on self-play gives them),
+    read as each seat's chance of winning. With two seats this is :func:`margin_values`
+    with ``scale=1``."""
+    top = max(scores)
+    weights = [math.exp(max(-60.0, v - top)) for v in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 class GameState(ABC):
     """Base class of every game's state.
 

@@ -23,6 +23,11 @@ from starlanes.engine import Action
 
 from .actions import RES, Act, parse_token
 from .common import HOME, fleet_value
+
+# Search reads the leaf evaluation from this module (MCTS's leaf=game; fit_evaluation.py).
+from .heuristic_eval import EVAL_WEIGHTS as EVAL_WEIGHTS
+from .heuristic_eval import evaluate as evaluate
+from .heuristic_eval import position_features as position_features
 from .heuristic_plans import (
     attack_bonus,
     attack_margins,
