@@ -42,7 +42,7 @@ def test_ladder_writes_a_valid_file(tmp_path: Path) -> None:
     assert "starlanes ladder" in entry["command"] and entry["date"] and entry["machine"]
     assert set(entry["bots"]) == {"random", "heuristic"}
     for name, bot in entry["bots"].items():
-        assert bot["spec"] == name
+        assert bot["spec"] == name and bot["resolved"] == name
         assert bot["sigma"] > 0 and bot["games"] >= 2
     assert sum(b["games"] for b in entry["bots"].values()) == 2 * 3  # every seat counted
 
@@ -63,6 +63,10 @@ def test_ratings_recompute_on_a_fresh_database(tmp_path: Path) -> None:
 
 
 def test_packaged_ladder_rates_every_default_bot() -> None:
+    """Every default catalogue bot of every game is rated, as the agent it is now: a search
+    bot's spec still resolves to the agent measured."""
+    from starlanes.agents.registry import resolved_spec
+
     ladder = load_ladder(LADDER_FILE)
     assert set(ladder["games"]) >= {"galactic-domination", "galactic-empires",
                                     "interstellar-ambitions", "rift-domination"}
@@ -71,6 +75,8 @@ def test_packaged_ladder_rates_every_default_bot() -> None:
         assert {name: b["spec"] for name, b in entry["bots"].items()} == {
             b.name: b.spec for b in DEFAULT_BOTS if b.plays(game)}, game
         bots = entry["bots"]
+        assert {name: b["resolved"] for name, b in bots.items()} == {
+            name: resolved_spec(b["spec"], game) for name, b in bots.items()}, game
         assert all(b["sigma"] > 0 and b["games"] >= 0 for b in bots.values()), game
         if bots["heuristic"]["games"] and bots["random"]["games"]:
             assert bots["heuristic"]["mu"] > bots["random"]["mu"], game

@@ -346,6 +346,27 @@ def test_ladder_file_loaded_only_for_the_measured_spec(tmp_path) -> None:
         assert ratings.rating("bot:random", GAME)["games"] == 0
 
 
+def test_ladder_file_not_loaded_for_a_search_bot_whose_game_defaults_changed(tmp_path) -> None:
+    """A catalogue spec such as ``mcts:scale=1,seconds=2`` is relative to the game's search
+    defaults: a ladder entry measured when they resolved it to another agent is left out,
+    one that still resolves to the agent measured is loaded."""
+    from starlanes.agents.registry import resolved_spec
+
+    normal, hard = "mcts:scale=1,seconds=2", "mcts:scale=4,seconds=5"
+    assert {b.name: b.spec for b in test_config().bots}["mcts-normal"] == normal
+    stale = resolved_spec(hard, GAME).replace("depth=40", "depth=39")
+    ladder = {"games": {GAME: {"bots": {
+        "mcts-normal": {"spec": normal, "resolved": resolved_spec(normal, GAME),
+                        "mu": 33.0, "sigma": 1.0, "games": 9},
+        "mcts-hard": {"spec": hard, "resolved": stale, "mu": 41.0, "sigma": 1.0,
+                      "games": 9}}}}}
+    app = make_app(f"sqlite:///{tmp_path / 'l.db'}", ladder)
+    with TestClient(app) as client:
+        ratings = client.app.state.community.ratings
+        assert ratings.rating("bot:mcts-normal", GAME)["mu"] == 33.0
+        assert ratings.rating("bot:mcts-hard", GAME)["games"] == 0
+
+
 def test_game_over_by_its_rules_is_rated(app_client) -> None:
     ann, bob = accounts(app_client, "Ann", "Bob")
     game_id, tokens = seat_game(app_client, [ann, bob])

@@ -159,7 +159,18 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
         from .learned import LearnedAgent
 
         return LearnedAgent(seed, game_id)
-    from .mcts import DEFAULT_ITERATIONS, make_mcts
+    from .mcts import make_mcts
+
+    agent = make_mcts(seed, _mcts_parameters(game_id, params))
+    agent.name = spec
+    return agent
+
+
+def _mcts_parameters(game_id: str, params: dict[str, str]) -> dict[str, str]:
+    """An ``mcts`` spec's parameters with the game's ``MCTS_DEFAULTS`` filled in and
+    ``scale`` applied (parameter name -> text). AgentSpecError for a bad ``scale`` or
+    ``iterations``."""
+    from .mcts import DEFAULT_ITERATIONS
 
     defaults = dict(getattr(game_module(game_id, "heuristic"), "MCTS_DEFAULTS", {}))
     params = dict(params)
@@ -174,9 +185,20 @@ def make_agent(spec: str, game_id: str, seed: int) -> Agent:
             raise AgentSpecError(f"mcts parameter iterations={merged['iterations']!r} is "
                                  "not a valid number") from None
         merged["iterations"] = str(max(1, round(scale * base)))
-    agent = make_mcts(seed, merged)
-    agent.name = spec
-    return agent
+    return merged
+
+
+def resolved_spec(spec: str, game_id: str) -> str:
+    """The agent ``spec`` will build in ``game_id``, written out: for ``mcts`` every
+    parameter with the game's defaults and ``scale`` applied, sorted by name
+    (``"mcts:c=0.7,..."``; a spec relative to the game's tuned search changes meaning when
+    those defaults change); any other spec as given, stripped. AgentSpecError as for
+    :func:`make_agent`."""
+    name, params = parse_spec(spec)
+    if name != "mcts":
+        return spec.strip()
+    merged = _mcts_parameters(game_id, params)
+    return "mcts:" + ",".join(f"{k}={merged[k]}" for k in sorted(merged))
 
 
 SCALE_RANGE = (0.01, 100.0)

@@ -6,12 +6,16 @@ server package, so that bots and players share one rating scale from the first g
 
     {"games": {GAME: {"players": 2, "games": 20, "seed": 0, "command": "starlanes ladder ...",
                       "date": "2026-11-26T06:10:00+00:00", "machine": "...", "wall_s": 812.3,
-                      "bots": {NAME: {"spec": "...", "mu": 27.1, "sigma": 2.9, "games": 8}}}}}
+                      "bots": {NAME: {"spec": "...", "resolved": "...", "mu": 27.1,
+                                      "sigma": 2.9, "games": 8}}}}}
 
 ``mu`` and ``sigma`` are openskill Plackett-Luce values (the model of
-:mod:`starlanes.analysis.ratings`); ``games`` counts the seats the bot played. The server
-copies them into the ``ratings`` table as ``bot:<name>`` at start
-(:meth:`.ratings.Ratings.load_ladder`).
+:mod:`starlanes.analysis.ratings`); ``games`` counts the seats the bot played;
+``resolved`` is the agent the spec built in that game
+(:func:`starlanes.agents.registry.resolved_spec`: an ``mcts`` spec with the game's search
+defaults and ``scale`` filled in). The server copies them into the ``ratings`` table as
+``bot:<name>`` at start (:meth:`.ratings.Ratings.load_ladder`), for the bots whose spec
+still resolves to the agent measured.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from starlanes.agents.registry import resolved_spec
 from starlanes.engine import AgentSpecError, game_class
 
 from ..config import BotEntry
@@ -86,7 +91,8 @@ def run_ladder(game: str, bots: Sequence[BotEntry], games: int, players: int | N
         "date": dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
         "machine": note,
         "wall_s": round(wall, 1),
-        "bots": {b.name: {"spec": b.spec, "mu": rated[b.spec]["mu"],
+        "bots": {b.name: {"spec": b.spec, "resolved": resolved_spec(b.spec, game),
+                          "mu": rated[b.spec]["mu"],
                           "sigma": rated[b.spec]["sigma"], "games": seats[b.spec]}
                  for b in bots},
     }

@@ -64,6 +64,22 @@ def _model() -> Any:
     return PlackettLuce()
 
 
+def _still_measured(bot: dict[str, Any], game: str) -> bool:
+    """Whether a ladder entry's bot is still the agent measured: its spec resolves in
+    ``game`` to the ``resolved`` agent recorded (an ``mcts`` spec relative to the game's
+    search defaults means another search once those change). Entries without one (older
+    files) are taken by spec alone."""
+    from starlanes.agents.registry import resolved_spec
+
+    recorded = bot.get("resolved")
+    if recorded is None:
+        return True
+    try:
+        return resolved_spec(str(bot.get("spec", "")), game) == recorded
+    except StarlanesError:
+        return False
+
+
 def rated_options(game: str, options: dict[str, Any]) -> bool:
     """Whether stored ``options`` of ``game`` are within the rated set: each option at its
     default, except :data:`FREE_OPTIONS`. An option the game does not know is not."""
@@ -266,6 +282,11 @@ class Ratings:
                 for name, bot in entry.get("bots", {}).items():
                     if specs.get(name) != bot.get("spec"):
                         continue  # not offered, or a different agent than was measured
+                    if not _still_measured(bot, game):
+                        log.info("bot ladder: %s in %s now resolves to another agent than "
+                                 "was measured (%s); not rated from the ladder",
+                                 name, game, bot["resolved"])
+                        continue
                     key = f"bot:{name}"
                     row = s.get(RatingRow, (key, game))
                     if row is None:
