@@ -63,8 +63,10 @@ def test_ratings_recompute_on_a_fresh_database(tmp_path: Path) -> None:
 
 
 def test_packaged_ladder_rates_every_default_bot() -> None:
-    """Every default catalogue bot of every game is rated, as the agent it is now: a search
-    bot's spec still resolves to the agent measured."""
+    """Every default catalogue bot of every game is in the ladder with the agent its spec
+    resolved to when measured; for the bots whose spec no longer resolves to that agent
+    (the game's search defaults changed since) the server leaves the rating out
+    (test_ratings), and only search bots may be in that case."""
     from starlanes.agents.registry import resolved_spec
 
     ladder = load_ladder(LADDER_FILE)
@@ -75,8 +77,10 @@ def test_packaged_ladder_rates_every_default_bot() -> None:
         assert {name: b["spec"] for name, b in entry["bots"].items()} == {
             b.name: b.spec for b in DEFAULT_BOTS if b.plays(game)}, game
         bots = entry["bots"]
-        assert {name: b["resolved"] for name, b in bots.items()} == {
-            name: resolved_spec(b["spec"], game) for name, b in bots.items()}, game
+        for name, b in bots.items():
+            assert b["resolved"].startswith(b["spec"].partition(":")[0]), (game, name)
+            if b["resolved"] != resolved_spec(b["spec"], game):
+                assert b["spec"].startswith("mcts:"), (game, name)
         assert all(b["sigma"] > 0 and b["games"] >= 0 for b in bots.values()), game
         if bots["heuristic"]["games"] and bots["random"]["games"]:
             assert bots["heuristic"]["mu"] > bots["random"]["mu"], game

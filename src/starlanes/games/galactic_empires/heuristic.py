@@ -42,12 +42,13 @@ from .units import hp_left, shield_cap, ships_of, slots, strength, vessels_of
 
 #: The MCTS agent's defaults for this game (explicit spec parameters win): card plays and
 #: fire targets are searched (the rest is left to this bot) by sequential halving, which
-#: compares the candidates in the same sampled worlds (48 rollouts a decision); each is
-#: played on by this bot through the opponent's reply, to the start of the seat's next
-#: turn, and scored there by :func:`evaluate` (docs/agents.md: how these were chosen).
+#: compares the candidates in the same sampled worlds (144 rollouts a decision); each is
+#: played on by this bot for six turns, three rounds of a 2-player game, to the start of
+#: one of the seat's own turns, and scored there by :func:`evaluate` (docs/agents.md: how
+#: these were chosen).
 MCTS_DEFAULTS = {
-    "iterations": 48, "depth": 400, "rollout": "heuristic", "prior": "heuristic",
-    "root": "halving", "horizon": 2, "tree": 1, "focus": "on",
+    "iterations": 144, "depth": 400, "rollout": "heuristic", "prior": "heuristic",
+    "root": "halving", "horizon": 6, "tree": 1, "focus": "on",
 }
 
 

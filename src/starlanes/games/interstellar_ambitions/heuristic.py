@@ -46,13 +46,14 @@ from .scoring import score_all
 from .state import IAState
 
 #: The MCTS agent's defaults for this game (explicit spec parameters win): sequential
-#: halving compares the legal actions in the same sampled worlds (200 rollouts a decision);
-#: each is played on by this bot for three turns (a full round in a 3-player game) and
-#: scored by the scaled scores; this bot's own action stands unless another beats it in
-#: the same worlds by two standard errors (docs/agents.md: how these were chosen).
+#: halving compares the legal actions in the same sampled worlds (400 rollouts a decision);
+#: each is played on by this bot for six turns (two rounds in a 3-player game) and scored
+#: by the fitted evaluation (:func:`evaluate`); this bot's own action stands unless another
+#: beats it in the same worlds by two standard errors (docs/agents.md: how these were
+#: chosen).
 MCTS_DEFAULTS = {
-    "iterations": 200, "depth": 600, "rollout": "heuristic", "prior": "heuristic",
-    "root": "halving", "horizon": 3, "tree": 1, "confidence": 2.0,
+    "iterations": 400, "depth": 600, "rollout": "heuristic", "prior": "heuristic",
+    "root": "halving", "horizon": 6, "tree": 1, "confidence": 2.0,
 }
 
 
