@@ -35,7 +35,15 @@ from .options import (
 )
 from .registry import game_class, game_ids, game_module, load, register
 from .rng import GameRng, derive_seed, quick_shuffle
-from .state import SPECTATOR, TERMINAL, GameState, margin_values, shared_returns, softmax_values
+from .state import (
+    SPECTATOR,
+    TERMINAL,
+    GameState,
+    margin_values,
+    shared_returns,
+    softmax_values,
+    weighted_positions,
+)
 
 if TYPE_CHECKING:
     from .content import ContentEntry, load_table, read_toml
@@ -63,6 +71,6 @@ __all__ = [
     "Game", "GameRecord", "HiddenAction", "GameRng", "GameState", "IllegalActionError", "NotationError",
     "OptionSet", "OptionSpec", "RecordError", "SecretChoices", "SPECTATOR", "StarlanesError", "TERMINAL",
     "UnknownGameError", "derive_seed", "game_class", "game_ids", "game_module", "margin_values", "load", "load_table",
-    "softmax_values",
+    "softmax_values", "weighted_positions",
     "quick_shuffle", "read_toml", "register", "replay", "shared_returns",
 ]

@@ -11,7 +11,7 @@ import hashlib
 import json
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .action import Action, HiddenAction
@@ -54,6 +54,19 @@ def margin_values(scores: Sequence[float], scale: float,
         z = max(-30.0, min(30.0, (scores[i] - best) / scale))
         values.append(1.0 / (1.0 + math.exp(-z)))
     return values
+
+
+def weighted_positions(state: GameState,
+                       features: Callable[[Any, int], Mapping[str, float]],
+                       weights: Mapping[str, float]) -> list[float]:
+    """Each seat's position score for a fitted leaf evaluation: the sum over ``weights``
+    (feature name -> logits per unit) of the weight times ``features(state, seat)[name]``,
+    one float per seat, for :func:`margin_values` or :func:`softmax_values`."""
+    out = []
+    for seat in range(state.game.players):
+        f = features(state, seat)
+        out.append(sum(w * f[k] for k, w in weights.items()))
+    return out
 
 
 def softmax_values(scores: Sequence[float]) -> list[float]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-from starlanes.engine import Action, margin_values
+from starlanes.engine import Action, margin_values, weighted_positions
 
 from .actions import GEAction, code_seat, is_fleet, is_hq
 from .content import HEAVY, MAJOR_EMPIRES, Card
@@ -425,8 +425,5 @@ def evaluate(state: GEState) -> list[float]:
     s = state
     if s.is_terminal():
         return s.returns()
-    score = []
-    for seat in range(s.n):
-        f = position_features(s, seat)
-        score.append(sum(w * f[k] for k, w in EVAL_WEIGHTS.items()))
+    score = weighted_positions(s, position_features, EVAL_WEIGHTS)
     return margin_values(score, 1.0, out=[i for i in range(s.n) if not s.alive[i]])

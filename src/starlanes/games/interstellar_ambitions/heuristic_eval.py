@@ -10,7 +10,7 @@ chance of winning.
 
 from __future__ import annotations
 
-from starlanes.engine import softmax_values
+from starlanes.engine import softmax_values, weighted_positions
 
 from .common import fleet_value
 from .scoring import score
@@ -54,8 +54,4 @@ def evaluate(state: IAState) -> list[float]:
     :func:`position_features`), each seat's fitted chance of winning."""
     if state.is_terminal():
         return state.returns()
-    score_ = []
-    for seat in range(state.n):
-        f = position_features(state, seat)
-        score_.append(sum(w * f[k] for k, w in EVAL_WEIGHTS.items()))
-    return softmax_values(score_)
+    return softmax_values(weighted_positions(state, position_features, EVAL_WEIGHTS))
