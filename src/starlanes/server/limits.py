@@ -137,6 +137,20 @@ def rate_key(address: str) -> str:
         return address
 
 
+@functools.lru_cache(maxsize=8192)
+def network_key(address: str) -> str:
+    """The client network an address belongs to, for fair play and quotas: its /24 for
+    IPv4, its /48 for IPv6 (the block one site usually holds: 256 /64 networks); anything
+    that is no IP address comes back as given. Two accounts whose seats were taken from one
+    network are treated as one person's for rated play (``docs/community/fair-play.md``)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    prefix = 24 if ip.version == 4 else 48
+    return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
+
+
 # ---------------------------------------------------------------------- rates
 @dataclass(frozen=True, slots=True)
 class Rule:

@@ -131,6 +131,16 @@ class GameRow(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """A result the server decided rather than the rules (a seat lost on time):
     ``{"reason": ..., "loser": seat, "ranks": [...]}``; None while the rules decide."""
+    ended: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    """When the game ended (by its rules or by the server); None while it goes on. A game
+    with ``ended`` set is archived: no process loads it until someone opens it."""
+    owner_account: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account that caused the game (created it, or queued for it in play now), if any."""
+    owner_network: Mapped[str] = mapped_column(String(64), default="", index=True)
+    """The client network that caused the game (:func:`.limits.network_key`): quotas count
+    it, so they hold across restarts."""
+    draw_offer: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """A standing draw offer: ``{"seat": seat, "seq": move it was made at}``; None: none."""
 
 
 class SeatRow(Base):
@@ -149,6 +159,9 @@ class SeatRow(Base):
     account_id: Mapped[int | None] = mapped_column(
         ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True)
     """The account that holds this human seat (None: a guest with a seat link, or a bot)."""
+    network: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The client network the seat was taken from (:func:`.limits.network_key`): rated
+    games never seat two accounts of one network."""
 
 
 class ActionRow(Base):

@@ -140,6 +140,8 @@ class QueueRow(Base):
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     left: Mapped[bool] = mapped_column(Boolean, default=False)
+    network: Mapped[str] = mapped_column(String(64), default="")
+    """The client network the entry was queued from: never paired with its own network."""
 
 
 class InvitationRow(Base):
