@@ -32,7 +32,7 @@ from starlanes.engine import StarlanesError
 
 from .catalogue import FALLBACK_BOT
 from .errors import ServerError, Unprocessable
-from .store import StoreError
+from .store import StoreError, now
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -248,13 +248,15 @@ class ClockRunner:
                     or live.clock_deadline is None or live.clock_deadline > wall()):
                 return False
             outcome = timeout_outcome(live, seat)
+            ended = now()
             try:
-                await service.writer.run(lambda: service.store.set_outcome(live.id, outcome))
+                await service.writer.run(
+                    lambda: service.store.set_outcome(live.id, outcome, ended))
             except StoreError as e:
                 log.warning("game %s: the timeout of seat %s could not be stored (%s)",
                             live.id, seat, e)
                 return False
-            live.row.outcome = outcome
+            live.row.outcome, live.row.ended = outcome, ended
             live.version += 1
         log.info("game %s: seat %s ran out of time and lost", live.id, seat)
         service._after_change(live)

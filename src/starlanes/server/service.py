@@ -37,6 +37,7 @@ from .bots import BotJob, BotPool, ClientBotTime
 from .catalogue import FALLBACK_BOT, Catalogue, display_name
 from .cluster import Cluster
 from .config import ServerConfig
+from .endings import Endings
 from .errors import (
     Forbidden,
     NotFound,
@@ -89,7 +90,7 @@ def view_text(view: dict[str, Any]) -> str:
     return json.dumps(view, separators=(",", ":"), ensure_ascii=False)
 
 
-class GameService(Following):
+class GameService(Following, Endings):
     """Everything the HTTP and websocket routes do, without HTTP."""
 
     def __init__(self, store: Store, bots: BotPool, config: ServerConfig | None = None,
@@ -482,6 +483,8 @@ class GameService(Following):
     def _after_change(self, live: LiveGame, push: bool = True) -> None:
         if self.stopping:
             return
+        if live.over and live.row.ended is None:
+            self.note_ended(live)
         if push:
             self._push(live)
         live.restart_clock()

@@ -317,13 +317,24 @@ class Store:
         with self.session() as s:
             return s.get(GameRow, game_id)
 
-    def set_outcome(self, game_id: str, outcome: dict[str, Any] | None) -> None:
-        """Store a result the server decided (``GameRow.outcome``; None: the rules decide).
-        Raises StoreError when the database refuses."""
+    def set_outcome(self, game_id: str, outcome: dict[str, Any] | None,
+                    ended: dt.datetime | None = None) -> None:
+        """Store a result the server decided (``GameRow.outcome``; None: the rules decide)
+        and, when given, the moment the game ended (``GameRow.ended``). Raises StoreError
+        when the database refuses."""
         with self.session() as s:
             row = s.get(GameRow, game_id)
             if row is not None:
                 row.outcome = None if outcome is None else dict(outcome)
+                if ended is not None:
+                    row.ended = ended
+
+    def set_ended(self, game_id: str, ended: dt.datetime) -> None:
+        """Note when a game the rules ended ended (``GameRow.ended``), once."""
+        with self.session() as s:
+            row = s.get(GameRow, game_id)
+            if row is not None and row.ended is None:
+                row.ended = ended
 
     def seats(self, game_id: str) -> list[SeatRow]:
         with self.session() as s:

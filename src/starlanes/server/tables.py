@@ -251,9 +251,11 @@ class LiveGame:
     def ranking(self) -> list[int] | None:
         """Per seat, its place once the game is over (0 first; tied seats share a place:
         one more than the number of seats ahead of them); None while it goes on. A result
-        the server decided (``row.outcome["ranks"]``) comes before the rules' returns."""
+        the server decided (``row.outcome["ranks"]``) comes before the rules' returns; an
+        outcome without ranks (an abort) has None: it counts for nobody."""
         if self.row.outcome is not None:
-            return [int(r) for r in self.row.outcome["ranks"]]
+            ranks = self.row.outcome.get("ranks")
+            return None if ranks is None else [int(r) for r in ranks]
         if not self.state.is_terminal():
             return None
         return places(list(self.state.returns()))

@@ -35,7 +35,7 @@ def result_view(live: LiveGame) -> dict[str, Any] | None:
         reason = (f"timeout: {live.seat_label(loser)} ran out of time"
                   if outcome.get("reason") == "timeout" and 0 <= loser < len(live.seats)
                   else str(outcome.get("reason", "ended by the server")))
-        return {"winners": [i for i, r in enumerate(outcome["ranks"]) if int(r) == 0],
+        return {"winners": [i for i, r in enumerate(outcome.get("ranks") or []) if int(r) == 0],
                 "scores": list(state.scores()), "end_reason": reason, "breakdown": None,
                 "moments": live.key_moments(), "outcome": outcome}
     if not state.is_terminal():

@@ -59,7 +59,8 @@ def _places(community: Community, row: GameRow) -> list[int] | None:
     if live is not None:
         return live.ranking()
     if row.outcome is not None:
-        return [int(r) for r in row.outcome["ranks"]]
+        ranks = row.outcome.get("ranks")
+        return None if ranks is None else [int(r) for r in ranks]
     return None
 
 
