@@ -11,7 +11,7 @@ import hashlib
 import json
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .action import Action, HiddenAction
@@ -234,6 +234,15 @@ class GameState(ABC):
         holds no seat, so every seat's hidden information (hands, secret choices, deck
         order, face-down tiles) is left out. JSON-ready."""
         return self.observation(SPECTATOR)
+
+    def turn_key(self) -> Hashable:
+        """The game turn the pending decision belongs to, as the rules define turns: equal
+        keys are one turn (a seat may make many decisions in its turn, and other seats may
+        answer during it). The server's turn clocks add their increment once per turn and
+        give a correspondence clock's time per turn, not per decision. Default: the number
+        of actions played, so every decision is its own turn; a game whose rules have turns
+        returns its own key (all four games: ``(round, seat whose turn it is)``)."""
+        return len(self.history)
 
     def ends_undo(self, before: GameState, seat: int) -> bool:
         """Whether the last action, taken by ``seat`` in ``before``, can no longer be taken

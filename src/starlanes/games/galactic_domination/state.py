@@ -121,6 +121,11 @@ class GDState(GameState):
             return self.stack[-1].seat
         return self.seat
 
+    def turn_key(self) -> tuple[int, int]:
+        """The turn a decision belongs to: the round and the seat whose turn it is; answers
+        of other seats during it belong to it too (GD-TURN-01, GD-TURN-02)."""
+        return (self.round, self.seat)
+
     def is_terminal(self) -> bool:
         return self.phase == "over"
 

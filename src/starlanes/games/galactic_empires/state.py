@@ -195,6 +195,11 @@ class GEState(GameState):
             return self.stack[-1].seat
         return self.seat
 
+    def turn_key(self) -> tuple[int, int]:
+        """The turn a decision belongs to: the round and the seat whose turn it is; answers
+        of other seats during it belong to it too (GE-TURN-01)."""
+        return (self.round, self.seat)
+
     def is_terminal(self) -> bool:
         return self.phase == "over"
 

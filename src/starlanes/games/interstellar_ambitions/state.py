@@ -144,6 +144,11 @@ class IAState(GameState):
             return self.stack[-1].seat
         return self.seat  # pragma: no cover - a decision is always pending
 
+    def turn_key(self) -> tuple[int, int]:
+        """The turn a decision belongs to: the round and the seat whose turn it is; answers
+        of other seats during it belong to it too (IA-TURN-01)."""
+        return (self.round, self.seat)
+
     def is_terminal(self) -> bool:
         return self.phase == "over"
 

@@ -234,6 +234,11 @@ class RiftState(GameState):
             return battle.current_player(self)
         return self.seat
 
+    def turn_key(self) -> tuple[int, int]:
+        """The turn a decision belongs to: the round and the seat whose turn it is; answers
+        of other seats during it belong to it too (RD-TURN-01, RD-TURN-10)."""
+        return (self.round, self.seat)
+
     def is_terminal(self) -> bool:
         return self.phase == "over"
 
