@@ -115,6 +115,7 @@ def test_a_game_clock_with_increment_comes_from_the_stored_times_after_a_restart
         seats = [_play(client, gid, tokens) for _ in range(6)]
         assert all(seats.count(s) >= 2 for s in (0, 1)), seats
         waiting = view(client, gid)["waiting_for"]
+        turn_of = list(client.app.state.service.games[gid].turns)
     # the stored times say: action k took 10 * (k + 1) seconds
     base = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
     stamps, at = [], base
@@ -132,7 +133,8 @@ def test_a_game_clock_with_increment_comes_from_the_stored_times_after_a_restart
     for seat in (0, 1):
         mine = [k for k, s in enumerate(seats) if s == seat]
         spent = sum(10 * (k + 1) for k in mine[1:])  # the first decision is free
-        expected.append(total + inc * len(mine) - spent)
+        turns = {turn_of[k] for k in mine}  # one increment per game turn decided in
+        expected.append(total + inc * len(turns) - spent)
     expected[waiting] -= 7.0  # its clock has run 7 s since the last action
     with _app(db) as client:
         c = view(client, gid)["clocks"]
@@ -182,12 +184,21 @@ def test_a_timeout_lets_the_bot_decide_and_the_game_goes_on(app_client):
     assert v["result"] is None
 
 
-def test_a_timeout_with_lose_ends_the_game_with_that_seat_last(db):
+def _both_moved(client: TestClient, gid: str, tokens: list[str]) -> None:
+    """Play until each of the two seats has made a decision of its own."""
+    moved: set[int] = set()
+    while len(moved) < 2:
+        moved.add(_play(client, gid, tokens))
+
+
+def test_a_timeout_with_lose_ends_the_game_with_that_seat_last(db, fake):
     seen: list[bool] = []
     with _app(db) as client:
         client.app.state.service.listeners.append(lambda live: seen.append(live.over))
-        gid, tokens = _two_humans(client, clock_seconds=0.3, timeout="lose")
+        gid, tokens = _two_humans(client, clock_seconds=30, timeout="lose")
+        _both_moved(client, gid, tokens)
         loser = view(client, gid)["waiting_for"]
+        fake.now += 31  # past the move clock: the seat deciding loses on time
         v = wait_view(client, gid, lambda v: v["result"] is not None, tokens[0])
         result = v["result"]
         assert result["outcome"]["reason"] == "timeout"
@@ -198,6 +209,8 @@ def test_a_timeout_with_lose_ends_the_game_with_that_seat_last(db):
         assert result["end_reason"].startswith("timeout: ")
         assert result["end_reason"].endswith("ran out of time")
         assert v["waiting_for"] is None and v["legal"] == [] and v["clocks"]["running"] is None
+        assert v["clocks"]["remaining"][loser] == 0  # the loser's clock shows 0:00
+        assert v["clocks"]["remaining"][1 - loser] > 0
         assert seen and seen[-1] is True
         r = client.post(f"/api/games/{gid}/actions", json={"seq": v["seq"], "action": "x"},
                         headers=auth(tokens[loser]))
@@ -245,3 +258,66 @@ def test_a_timeout_places_the_loser_last_and_the_others_by_their_scores():
 
     out = clocks.timeout_outcome(Live(), 1)  # type: ignore[arg-type]
     assert out == {"reason": "timeout", "loser": 1, "ranks": [1, 3, 1, 0]}
+
+
+# ---------------------------------------------------------------------- per turn, not per decision
+def _play_turns(client: TestClient, gid: str, tokens: list[str], decisions: int) -> list[int]:
+    return [_play(client, gid, tokens) for _ in range(decisions)]
+
+
+def test_a_game_clock_adds_its_increment_once_per_turn_not_per_decision(app_client, fake):
+    """A Galactic Domination turn of many decisions earns one increment (a 10-minute clock
+    grew to 45 minutes when each decision earned one)."""
+    gid = create(app_client, game="galactic-domination", seats=["human", "human"],
+                 clock_seconds=600, clock_kind="game", clock_increment=10)
+    tokens = [join(app_client, gid, "Ann", 0), join(app_client, gid, "Bob", 1)]
+    seats = _play_turns(app_client, gid, tokens, 40)
+    live = app_client.app.state.service.games[gid]
+    c = view(app_client, gid)["clocks"]
+    for seat in (0, 1):
+        turns = {live.turns[k] for k, s in enumerate(seats) if s == seat}
+        decisions = seats.count(seat)
+        assert decisions > len(turns)  # several decisions in some turn
+        # no time passed (the clocks' time stands still): only increments were added
+        assert c["remaining"][seat] == pytest.approx(600 + 10 * len(turns))
+
+
+def test_a_move_clock_gives_each_turn_its_time_not_each_decision(app_client, fake):
+    gid = create(app_client, game="galactic-domination", seats=["human", "human"],
+                 clock_seconds=100)
+    tokens = [join(app_client, gid, "Ann", 0), join(app_client, gid, "Bob", 1)]
+    live = app_client.app.state.service.games[gid]
+    # play on until a seat has made two decisions in a row in one turn, with 30 s each
+    while True:
+        before_turn, before_seat = live.state.turn_key(), view(app_client, gid)["waiting_for"]
+        fake.now += 30
+        _play(app_client, gid, tokens)
+        after = view(app_client, gid)
+        if (after["waiting_for"] == before_seat and live.state.turn_key() == before_turn
+                and live.marks[-1][0] == before_seat and len(live.marks) >= 2
+                and live.marks[-2][0] == before_seat and live.turns[-2] == before_turn):
+            break
+        assert after["result"] is None
+    # the seat has spent 60 s of this turn's 100 s (its first decision of the game is
+    # free only when its run began with the game's first move)
+    left = after["clocks"]["remaining"][before_seat]
+    assert left <= 100 - 30 + 0.01
+
+
+def test_a_seat_that_never_moves_and_runs_out_of_time_aborts_the_game(db, fake):
+    """The abort rule: a game in which a seat never made a decision is aborted, not lost on
+    time: nobody wins and nobody's rating moves (the rating-farming attack)."""
+    with _app(db) as client:
+        gid, tokens = _two_humans(client, clock_seconds=30, timeout="lose")
+        first = view(client, gid)["waiting_for"]
+        _play(client, gid, tokens)  # the first seat moves; the other never will
+        other = view(client, gid)["waiting_for"]
+        if other == first:  # the first seat decides again: play until the other's turn
+            while view(client, gid)["waiting_for"] == first:
+                _play(client, gid, tokens)
+            other = view(client, gid)["waiting_for"]
+        fake.now += 31
+        v = wait_view(client, gid, lambda v: v["result"] is not None)
+        outcome = v["result"]["outcome"]
+        assert outcome["reason"] == "abort" and outcome["never_moved"] == other
+        assert outcome["ranks"] is None and v["result"]["winners"] == []

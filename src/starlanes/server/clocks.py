@@ -2,9 +2,17 @@
 
 Two kinds (``GameRow.clock_kind``), both off while ``clock_seconds`` is 0:
 
-- ``move``: each decision may take ``clock_seconds`` (correspondence games: days' worth).
+- ``move``: each turn may take ``clock_seconds`` (correspondence games: days' worth):
+  the decisions a seat makes one after another within one game turn share that time.
 - ``game``: a seat has ``clock_seconds`` for all of its decisions, and ``clock_increment``
-  more after each decision it makes (chess-style).
+  more once per game turn in which it decides (chess-style, Fischer increment).
+
+Turns are the game's own (``GameState.turn_key``: in all four games the round and the seat
+whose turn it is), not decisions: a Galactic Domination turn of a dozen decisions earns one
+increment, not a dozen. A seat that answers during another seat's turn (a reaction card, a
+battle choice) earns one increment for that turn as well, so a seat made to answer is not
+drained; a correspondence clock's time restarts when the decision comes back to a seat
+after another seat decided (``docs/community/clocks.md``).
 
 Nothing about the clocks is stored besides the settings: the time a decision took is the
 stored ``at`` of its action minus the ``at`` of the action before it, so the clocks come
@@ -81,17 +89,34 @@ def running_seat(live: LiveGame) -> int | None:
     return waiting
 
 
-def _decided(live: LiveGame, seat: int) -> bool:
-    return any(s == seat for s, _ in live.marks)
+def _decided(live: LiveGame, seat: int, before: int | None = None) -> bool:
+    """Whether ``seat`` made any of the first ``before`` actions (None: of all)."""
+    return any(s == seat for s, _ in live.marks[:before])
+
+
+def _run_start(live: LiveGame, seat: int) -> int:
+    """The index of the first of the actions at the end of the history that ``seat`` made
+    in the game turn now under way (its decisions so far this turn, one after another);
+    ``len(marks)`` when the last action is not one of them."""
+    turn = live.state.turn_key()
+    i = len(live.marks)
+    while i > 0 and live.marks[i - 1][0] == seat and live.turns[i - 1] == turn:
+        i -= 1
+    return i
 
 
 def turn_start(live: LiveGame, now: float | None = None) -> float:
-    """When the decision now waited for began (epoch seconds): the previous action's time;
-    for a seat's first decision not before the moment every seat was taken (or the
-    server restarted)."""
-    last = live.marks[-1][1] if live.marks else None
+    """When the time now running began (epoch seconds): for a ``game`` clock the previous
+    action's time (each decision's time is taken from the seat's budget); for a ``move``
+    clock the time before the seat's first decision of its run in this game turn (the run
+    shares one turn's time). For a seat's first decision of the game, not before the moment
+    every seat was taken (or the server restarted)."""
     waiting = live.waiting_for()
-    if last is not None and waiting is not None and _decided(live, waiting):
+    end = len(live.marks)
+    if live.row.clock_kind == "move" and waiting is not None:
+        end = _run_start(live, waiting)
+    last = live.marks[end - 1][1] if end > 0 else None
+    if last is not None and waiting is not None and _decided(live, waiting, end):
         return last
     began = live.clock_began if live.clock_began is not None else (
         now if now is not None else wall())
@@ -105,11 +130,16 @@ def _budgets(live: LiveGame) -> tuple[list[float | None], list[bool]]:
     left: list[float | None] = [None if s.is_bot else float(row.clock_seconds)
                                 for s in live.seats]
     counted = [False] * len(live.seats)
+    paid: set[tuple[int, Any]] = set()  # (seat, turn) pairs that earned their increment
     prev: float | None = None
-    for seat, at in live.marks:
+    for (seat, at), turn in zip(live.marks, live.turns, strict=False):
         if 0 <= seat < len(left) and left[seat] is not None and row.clock_kind == "game":
             spent = at - prev if counted[seat] and prev is not None else 0.0
-            left[seat] = left[seat] - spent + row.clock_increment  # type: ignore[operator]
+            bonus = 0.0
+            if (seat, turn) not in paid:
+                paid.add((seat, turn))
+                bonus = row.clock_increment
+            left[seat] = left[seat] - spent + bonus  # type: ignore[operator]
         if 0 <= seat < len(counted):
             counted[seat] = True
         prev = at
@@ -152,6 +182,9 @@ def clock_view(live: LiveGame) -> dict[str, Any] | None:
     now = wall()
     left, running = remaining(live, now)
     _, counted = _budgets(live)
+    outcome = row.outcome or {}
+    if outcome.get("reason") == "timeout" and 0 <= int(outcome.get("loser", -1)) < len(left):
+        left[int(outcome["loser"])] = 0.0  # the seat lost on time: its clock shows 0:00
     return {"kind": row.clock_kind, "seconds": row.clock_seconds,
             "increment": row.clock_increment, "timeout": row.timeout,
             "remaining": [None if x is None else max(0.0, round(x, 3)) for x in left],
@@ -176,6 +209,13 @@ def timeout_outcome(live: LiveGame, loser: int) -> dict[str, Any]:
         ranks[seat] = place
     ranks[loser] = len(scores) - 1
     return {"reason": "timeout", "loser": loser, "ranks": ranks}
+
+
+def never_moved_outcome(seat: int) -> dict[str, Any]:
+    """The result of a seat whose time ran out before it made any decision of its own: the
+    game is aborted (the abort rule of rated play: nobody wins, nobody's rating moves),
+    since a game a seat never played is no game (``docs/community/fair-play.md``)."""
+    return {"reason": "abort", "by": None, "never_moved": seat, "ranks": None}
 
 
 def clock_note(live_or_state: Any, seat: int) -> str:
@@ -247,7 +287,8 @@ class ClockRunner:
             if (live.over or live.seq != seq or running_seat(live) != seat
                     or live.clock_deadline is None or live.clock_deadline > wall()):
                 return False
-            outcome = timeout_outcome(live, seat)
+            outcome = (timeout_outcome(live, seat) if live.has_moved(seat)
+                       else never_moved_outcome(seat))
             ended = now()
             try:
                 await service.writer.run(
@@ -258,6 +299,6 @@ class ClockRunner:
                 return False
             live.row.outcome, live.row.ended = outcome, ended
             live.version += 1
-        log.info("game %s: seat %s ran out of time and lost", live.id, seat)
+        log.info("game %s: seat %s ran out of time (%s)", live.id, seat, outcome["reason"])
         service._after_change(live)
         return True

@@ -97,6 +97,9 @@ class LiveGame:
     """When the running turn clock runs out (epoch seconds; :mod:`.clocks`), or None."""
     marks: list[tuple[int, float]] = field(default_factory=list)
     """Per action applied: its seat and when it was stored (epoch seconds): the clocks."""
+    turns: list[Any] = field(default_factory=list)
+    """Per action applied: the game turn it was decided in (``GameState.turn_key``): the
+    clocks add increments and correspondence time per turn."""
     clock_began: float | None = None
     """When every seat was taken (or the game was rebuilt): a first decision's clock start."""
     version: int = 0
@@ -150,6 +153,7 @@ class LiveGame:
         else holds, and make it the live state. Raises StoreError as :meth:`rebuild`."""
         for a in actions:
             before = state.clone()
+            turn = state.turn_key()
             try:
                 state.apply(self.game.parse_action(state, a.notation))
             except StarlanesError as e:
@@ -160,6 +164,7 @@ class LiveGame:
                                  f"{state.digest()}, stored {a.digest}")
             self.seq += 1
             self.bys.append(a.by)
+            self.turns.append(turn)
             self.marks.append((a.seat, a.at.timestamp() if a.at is not None
                                else clocks.wall()))
             if a.by == "clock":
@@ -210,6 +215,7 @@ class LiveGame:
                                                        fresh.state)
         self.seq, self.undo_floor = fresh.seq, fresh.undo_floor
         self.bys, self.notes, self.marks = fresh.bys, fresh.notes, fresh.marks
+        self.turns = fresh.turns
         if self.clock_began is None:
             self.clock_began = fresh.clock_began
         self.version += 1
@@ -266,6 +272,12 @@ class LiveGame:
             return None
         return self.state.current_player()
 
+    def has_moved(self, seat: int) -> bool:
+        """Whether ``seat`` has made a decision of its own (not one its turn clock made for
+        it): the abort rule of rated play (``docs/community/fair-play.md``)."""
+        return any(s == seat and by == "player"
+                   for (s, _), by in zip(self.marks, self.bys, strict=False))
+
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back its last decision now."""
         return (self.seq > self.undo_floor and not self.over
@@ -309,6 +321,7 @@ class LiveGame:
         if pending.seq != self.seq:
             raise StoreError(f"game {self.id}: action {pending.seq} committed at move "
                              f"{self.seq}")
+        self.turns.append(self.state.turn_key())
         self.state = pending.after
         self.seq += 1
         self.bys.append(pending.by)
@@ -373,6 +386,7 @@ class LiveGame:
         self.seq = keep
         self.bys = self.bys[:keep]
         self.marks = self.marks[:keep]
+        self.turns = self.turns[:keep]
         self.notes = [n for n in self.notes if n.seq < keep]
         self.version += 1
 
