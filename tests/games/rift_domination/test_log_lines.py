@@ -18,7 +18,7 @@ def test_fighters_lost_at_a_blockaded_base_say_so(rd) -> None:
     advance(t)
     line = next(x for x in t.action_log() if "free fighters lost" in x)
     assert "no military base" not in line
-    assert "military base at C1a blockaded by an enemy fleet" in line
+    assert "the orbit of the military base at C1a is blockaded by an enemy fleet" in line
 
 
 def test_fighters_lost_without_a_base_say_so(rd) -> None:

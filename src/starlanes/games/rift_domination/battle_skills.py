@@ -168,8 +168,27 @@ def repair_buildings(state: RiftState, b: Battle, side: int) -> None:
             continue
         src.used = src.used | {"repair_bldg"}
         hurt.sort(key=lambda f: (f.lp > 0, f.lp))
+        before = {f.fid: (f.lp, f.sh) for f in hurt}
         n = _restore_units(b, hurt, rule(state, "repair_bldg_amount"), b.vdmg)
-        state.log(f"repair bldg negates {n} damage")
+        mended = " and ".join(f"the {_building_name(state, f.kind)}" for f in hurt
+                              if (f.lp, f.sh) != before[f.fid])
+        state.log(f"{state.seat_name(b.seats[side])}'s {_unit_name(state, src.kind)} "
+                  f"repairs {n} damage to {mended} (Repair Bldg)")
+
+
+def _building_name(state: RiftState, kind: str) -> str:
+    """A combat building's name as players read it: the upgrade's name, or "planet outpost"
+    for the outpost every controlled planet has."""
+    upgrade = state.content.upgrades.get(kind)
+    if upgrade is not None:
+        return upgrade.name
+    return "planet outpost" if kind == "outpost" else kind.replace("_", " ")
+
+
+def _unit_name(state: RiftState, kind: str) -> str:
+    """A unit kind's name as players read it (the content's name; the kind otherwise)."""
+    unit = state.content.units.get(kind)
+    return unit.name if unit is not None else kind.replace("_", " ")
 
 
 def end_of_phase_repair(state: RiftState, b: Battle) -> None:

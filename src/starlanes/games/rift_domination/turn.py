@@ -110,10 +110,12 @@ def fighters_lost_reason(s: RiftState, seat: int) -> str:
     if not bases:
         return "no fleet and no military base"
     names = ", ".join(s.board.planet_ids[p] for p in bases)
-    orbits = "orbit is" if len(bases) == 1 else "orbits are"
-    return (f"no fleet, and the {orbits} of the military base{'s' if len(bases) > 1 else ''}"
-            f" at {names} blockaded by an enemy fleet (no new units enter an enemy-held "
-            "orbit, RD-OPEN-24)")
+    if len(bases) == 1:
+        where = f"the orbit of the military base at {names} is blockaded by an enemy fleet"
+    else:
+        where = (f"the orbits of the military bases at {names} are blockaded by enemy "
+                 "fleets")
+    return f"no fleet, and {where} (no new units enter an enemy-held orbit, RD-OPEN-24)"
 
 
 def fighter_points(s: RiftState, seat: int) -> list[int]:
