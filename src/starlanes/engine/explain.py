@@ -1,10 +1,13 @@
 """Explanations, part of the engine contract: what an action does, why a notation is refused,
 and what a content entry is.
 
-Every game's package has a companion module ``explain`` with two functions:
+Every game's package has a companion module ``explain`` with three functions:
 
 - ``describe(state, action) -> ActionDescription``: what the legal ``action`` does now, what
   it costs and changes, in the game's own words, with the rule IDs it rests on;
+- ``label(state, action) -> str``: the few words a player reads on the legal ``action``'s
+  button (``describe``'s ``label``, worked out alone, cheaply enough for every legal action
+  of a position);
 - ``refusal(state, text) -> Refusal | None``: a game-specific reason why ``text`` (already
   known not to be a legal action now) is refused, or None to let the engine's generic
   analysis answer;
@@ -18,13 +21,14 @@ The rules reference ``docs/rules/<game>.md`` has one section per rule group, hea
 ``ActionDescription.section`` names that group.
 
 :class:`~starlanes.engine.game.Game` exposes them as ``game.describe(state, action)``,
-``game.explain_refusal(state, text)`` and ``game.entries(kind)``; the terminal table, the
-server and the browser tables use only these.
+``game.label(state, action)``, ``game.explain_refusal(state, text)`` and
+``game.entries(kind)``; the terminal table, the server and the browser tables use only these.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -63,7 +67,10 @@ class ActionDescription:
     it costs, with units (``"3 resources"``), empty when free; ``changes``: what it changes
     that the text does not already say; ``rules``: the rule IDs it rests on (``RD-MOV-03``);
     ``section``: the rule group (``RD-BAT``) whose section of ``docs/rules/<game>.md``
-    explains it; derived from the first rule ID when left empty.
+    explains it; derived from the first rule ID when left empty; ``label``: a few words a
+    player reads on the action's button (``"Draw a card"``, ``"Place your tile on Kessar
+    Prime (A1a)"``), naming cards, units and planets as printed, never by their ids;
+    checked by :func:`label_fault`.
     """
 
     notation: str
@@ -73,6 +80,7 @@ class ActionDescription:
     changes: str = ""
     rules: tuple[str, ...] = ()
     section: str = ""
+    label: str = ""
 
     def __post_init__(self) -> None:
         if not self.section and self.rules:
@@ -85,6 +93,25 @@ def rule_group(rule_id: str) -> str:
     while parts and parts[-1].isdigit():
         parts.pop()
     return "-".join(parts)
+
+
+_ID_LIKE = re.compile(r"_|#\d")
+
+
+def label_fault(text: str, notation: str = "") -> str:
+    """Why ``text`` (an action's label or a log line) does not read as words, or ``""``
+    when it does: it is empty, equals the notation ``notation``, holds an underscore (a
+    content id such as ``ship_go_boom_boom``) or a ``#`` followed by a digit (an
+    instance number such as ``occ_econ_crisis#41``)."""
+    if not text.strip():
+        return "it is empty"
+    if notation and normalise(text).lower() == normalise(notation).lower():
+        return f"it is only the notation {notation!r}"
+    found = _ID_LIKE.search(text)
+    if found:
+        what = "an underscore" if found.group() == "_" else "a '#' and a number"
+        return f"it holds {what}, as ids do: {text!r}"
+    return ""
 
 
 @dataclass(frozen=True, slots=True)

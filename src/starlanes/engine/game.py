@@ -187,6 +187,11 @@ class Game(ABC):
         the rules-reference section (see :mod:`starlanes.engine.explain`)."""
         return self._companion("explain").describe(state, action)
 
+    def label(self, state: GameState, action: Action) -> str:
+        """The few words on the legal ``action``'s button (``"Draw a card"``): the game's
+        ``explain.label`` (see :mod:`starlanes.engine.explain`)."""
+        return self._companion("explain").label(state, action)
+
     def explain_refusal(self, state: GameState, text: str) -> Refusal | None:
         """Why ``text`` is not a legal action now (None when it resolves to one): the game's
         specific reason when it has one, else the engine's generic analysis, with the

@@ -38,8 +38,8 @@ def test_kamikaze_logs_its_die_and_damage() -> None:
     assert pending(s)[:2] == ("kamikaze", 1)
     s.apply_notation("kamikaze cruiser")
     log = s.action_log()
-    assert any("kamikaze_drone rolls 3 (needs 3+)" in x for x in log)
-    assert "kamikaze deals 3 damage to a cruiser" in log
+    assert any("Kamikaze Drone rolls 3 (needs 3+)" in x for x in log)
+    assert "kamikaze deals 3 damage to a Cruiser" in log
 
 
 def test_kamikaze_miss_is_logged() -> None:
@@ -47,7 +47,7 @@ def test_kamikaze_miss_is_logged() -> None:
     space(s, ["cruiser", "fighter"], ["kamikaze_drone"], [1, 1, 1, 2, 1, 1, 2])
     passes(s)
     assert s.battle is None
-    assert any("kamikaze_drone rolls 2 (needs 3+): no damage" in x for x in s.action_log())
+    assert any("Kamikaze Drone rolls 2 (needs 3+): no damage" in x for x in s.action_log())
 
 
 def test_tile_placement_log_uses_the_right_article() -> None:

@@ -204,9 +204,9 @@ def apply(state: RiftState, action: Action) -> None:
         f = b.fighters[b.targets(1 - side, units_only=True)[action.target]]
         b.damage(f, arg)
         if kind == "kamikaze":
-            state.log(f"kamikaze deals {arg} damage to {article(f.kind)}")
+            state.log(f"kamikaze deals {arg} damage to {article(state.kind_name(f.kind))}")
         if kind == "ambush":
-            state.log(f"ambush deals {arg} damage to {article(f.kind)}")
+            state.log(f"ambush deals {arg} damage to {article(state.kind_name(f.kind))}")
             b.stage, b.resume = "casualties", b.stage
     elif kind in ("overload", "overload_more"):
         _overload(state, b, side, seat, kind, arg, action)
@@ -234,7 +234,7 @@ def _overload(state: RiftState, b: Battle, side: int, seat: int, kind: str, left
         src = sk.overload_source(b, side)
         assert src is not None
         src.used = src.used | {"overload"}
-        state.log(f"{state.seat_name(seat)} overloads its {src.kind}")
+        state.log(f"{state.seat_name(seat)} overloads its {state.kind_name(src.kind)}")
     sk.overload(b, side, action.target)
     if left > 1:
         b.pending = ("overload_more", seat, left - 1)
@@ -408,17 +408,17 @@ def _casualties(state: RiftState, b: Battle) -> None:
         if f.building:
             if f.fid <= -2:
                 b.destroyed_upgrades.append(-2 - f.fid)
-            state.log(f"{state.seat_name(b.seats[f.side])}'s {f.kind} is destroyed")
+            state.log(f"{state.seat_name(b.seats[f.side])}'s {state.kind_name(f.kind)} is destroyed")
             continue
         b.killed[f.side] += 1
-        state.log(f"{state.seat_name(b.seats[f.side])}'s {f.kind} is destroyed")
+        state.log(f"{state.seat_name(b.seats[f.side])}'s {state.kind_name(f.kind)} is destroyed")
         state.remove_unit(f.fid)
         if b.can_use(f, "kamikaze"):
             r = state.rng.d6()
             b.rolled = True
             dmg = sk.rule(state, "kamikaze_damage")
             need = sk.rule(state, "kamikaze_min_roll")
-            who = f"{state.seat_name(b.seats[f.side])}'s {f.kind}"
+            who = f"{state.seat_name(b.seats[f.side])}'s {state.kind_name(f.kind)}"
             if r < need:
                 state.log(f"kamikaze: {who} rolls {r} (needs {need}+): no damage")
             else:
@@ -426,7 +426,7 @@ def _casualties(state: RiftState, b: Battle) -> None:
                 if len(groups) == 1:
                     target = b.fighters[next(iter(groups.values()))]
                     state.log(f"kamikaze: {who} rolls {r} (needs {need}+) and deals {dmg} "
-                              f"damage to the enemy {target.kind}")
+                              f"damage to the enemy {state.kind_name(target.kind)}")
                     b.damage(target, dmg)
                 elif not groups:
                     state.log(f"kamikaze: {who} rolls {r} (needs {need}+) but no enemy "
@@ -443,7 +443,8 @@ def _casualties(state: RiftState, b: Battle) -> None:
 
 
 def _cancel(state: RiftState, b: Battle, seat: int, card: str) -> None:
-    state.log(f"{state.seat_name(seat)} plays {card}: the attack is cancelled")
+    state.log(f"{state.seat_name(seat)} plays {state.content.cards[card].name}: the attack "
+              "is cancelled")
     send_back(state, b, ATTACKER)
     b.stage = "cancelled"
 

@@ -187,7 +187,8 @@ def apply_move(s: RiftState, a: Action) -> None:
         idx = s.board.index
         src, dst = idx[a.src], idx[a.dst]
         moved = move_stack(s, seat, src, dst, a.unit)
-        s.log(f"{s.seat_name(seat)} moves {len(moved)} unit(s) {a.src} -> {a.dst}")
+        s.log(f"{s.seat_name(seat)} moves {len(moved)} unit(s) {s.point_name(a.src)} -> "
+              f"{s.point_name(a.dst)}")
         if _enemy_fleet_at(s, seat, dst):
             came_from = tuple((u, src) for u in moved)
             engage(s, seat, dst, came_from)
@@ -218,7 +219,8 @@ def _join_apply(s: RiftState, d: Decision, a: Action) -> None:
     if isinstance(a, JoinAttack):
         src = s.board.index[a.src]
         moved = move_stack(s, d.seat, src, target)
-        s.log(f"{s.seat_name(d.seat)} joins the attack from {a.src} with {len(moved)} unit(s)")
+        s.log(f"{s.seat_name(d.seat)} joins the attack from {s.point_name(a.src)} with "
+              f"{len(moved)} unit(s)")
         engage(s, d.seat, target, came_from + tuple((u, src) for u in moved))
     else:
         battle.start_space_battle(s, d.seat, target, dict(came_from))

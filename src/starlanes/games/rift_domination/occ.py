@@ -163,12 +163,29 @@ def play_own_turn(s: RiftState, seat: int, a: Action) -> None:
     assert isinstance(a, PlayCard)
     card = s.content.cards[a.card]
     s.discard_card(seat, a.card)
-    s.log(f"{s.seat_name(seat)} plays {card.name}" + (f" on {a.target}" if a.target else ""))
+    s.log(f"{s.seat_name(seat)} plays {card.name}{target_words(s, a.target)}")
     if card.targets_opponent:
         target = _target_seat(s, a.target)
         s.push(Decision(target, "counter", (a.card, seat, a.target)))
         return
     resolve_effect(s, seat, a.card, a.target, seat)
+
+
+def target_words(s: RiftState, target: str) -> str:
+    """A card's ``target`` in words, to follow the card's name: ``" against P1 (Verdant
+    Bloom)"``, ``" on the Artillery of Ossa (E1b)"``, ``": jump from B1 to C1"``, ``" on
+    Wren (E5a)"``; ``""`` for none."""
+    if not target:
+        return ""
+    if target.startswith("@"):
+        return f" against {s.seat_name(int(target[1:]))}"
+    if ">" in target:
+        src, dst = target.split(">")
+        return f": jump from {s.point_name(src)} to {s.point_name(dst)}"
+    if ":" in target:
+        planet, up = target.split(":")
+        return f" on the {s.kind_name(up)} of {s.point_name(planet)}"
+    return f" on {s.point_name(target)}"
 
 
 def _target_seat(s: RiftState, target: str) -> int:
@@ -341,7 +358,7 @@ def resolve_effect(s: RiftState, seat: int, card_id: str, target: str, victim: i
         if up in ups:
             ups.remove(up)
             s.planet_upgrades[q] = tuple(ups)
-            s.log(f"{up} on {name} is destroyed")
+            s.log(f"{s.kind_name(up)} on {s.point_name(name)} is destroyed")
     elif kind == "free_upgrade":
         name, up = target.split(":")
         from .turn import add_upgrade, buildable
@@ -355,7 +372,7 @@ def resolve_effect(s: RiftState, seat: int, card_id: str, target: str, victim: i
         mine = [u for u, x in s.units.of[seat].items() if x.kind == p["unit"]]
         for u in mine[: p["count"]]:
             s.remove_unit(u)
-        s.log(f"{s.seat_name(seat)} loses {min(len(mine), p['count'])} {p['unit']}")
+        s.log(f"{s.seat_name(seat)} loses {s.kind_name(p['unit'], min(len(mine), p['count']))}")
     elif kind == "extra_mp":
         s.turn_mp_bonus += p["amount"]
         stats = s.stats[seat]
@@ -370,7 +387,7 @@ def resolve_effect(s: RiftState, seat: int, card_id: str, target: str, victim: i
             if x.loc == a and not x.landed:
                 s.units[u] = x._replace(loc=q)
                 moved[u] = a
-        s.log(f"{s.seat_name(seat)}'s fleet at {src} jumps to {dst}")
+        s.log(f"{s.seat_name(seat)}'s fleet at {s.point_name(src)} jumps to {s.point_name(dst)}")
         if s.enemy_fleet_at(seat, q):
             # entering an enemy-held point starts a battle however the fleet got there
             # (RD-MOV-10, ruling RD-OPEN-24); a retreat goes back to where it jumped from
@@ -412,8 +429,9 @@ def _place_units(s: RiftState, seat: int, unit: str, count: int, target: str) ->
             if locs:
                 point = max(sorted(locs), key=lambda q: locs[q])
     if point < 0:
-        s.log(f"{s.seat_name(seat)} has nowhere to place {count} {unit}")
+        s.log(f"{s.seat_name(seat)} has nowhere to place {s.kind_name(unit, count)}")
         return
     for _ in range(count):
         s.add_unit(seat, unit, point)
-    s.log(f"{s.seat_name(seat)} gets {count} {unit} at {b.names[point]}")
+    s.log(f"{s.seat_name(seat)} gets {s.kind_name(unit, count)} at "
+          f"{s.point_name(b.names[point])}")

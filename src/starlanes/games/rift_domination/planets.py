@@ -94,17 +94,18 @@ def apply_planet_action(s: RiftState, seat: int, a: Action) -> None:
         for uid, u in list(s.units.of[seat].items()):
             if u.loc == point and u.landed:
                 s.units[uid] = u._replace(landed=False)
-        s.log(f"{s.seat_name(seat)} lifts off from {a.planet} aboard {article(x.kind)}")
+        s.log(f"{s.seat_name(seat)} lifts off from {s.point_name(a.planet)} aboard "
+              f"{article(s.kind_name(x.kind))}")
     elif isinstance(a, Land):
         landing = _ground_in_orbit(s, seat, point)
         owner = s.planet_owner[p]
         if owner == seat:
             _set_landed(s, landing)
-            s.log(f"{s.seat_name(seat)} lands {len(landing)} unit(s) on {a.planet}")
+            s.log(f"{s.seat_name(seat)} lands {len(landing)} unit(s) on {s.point_name(a.planet)}")
         elif owner < 0:
             take_uncontrolled(s, seat, p, landing)
         else:
-            s.log(f"{s.seat_name(seat)} lands {len(landing)} unit(s) on {a.planet}: ground battle")
+            s.log(f"{s.seat_name(seat)} lands {len(landing)} unit(s) on {s.point_name(a.planet)}: ground battle")
             battle.start_ground_battle(s, seat, p, landing)
     elif isinstance(a, Negotiate):
         negotiate(s, seat, p)
@@ -133,7 +134,7 @@ def _set_landed(s: RiftState, uids: list[int]) -> None:
 def _reveal(s: RiftState, p: int) -> None:
     if s.tile_kind[p] and not s.tile_revealed[p]:
         s.tile_revealed[p] = True
-        s.log(f"{s.board.planet_ids[p]}: {s.tile_kind[p]} tile shows {s.tile_value[p]}")
+        s.log(f"{s.point_name(s.board.planet_ids[p])}: {s.tile_kind[p]} tile shows {s.tile_value[p]}")
 
 
 def _garrison_losses(s: RiftState, seat: int, p: int, landing: list[int]) -> list[int]:
@@ -149,7 +150,7 @@ def _garrison_losses(s: RiftState, seat: int, p: int, landing: list[int]) -> lis
     lost, left = order[:g], order[g:]
     for u in lost:
         s.remove_unit(u)
-    s.log(f"the garrison of {s.board.planet_ids[p]} destroys {len(lost)} landing unit(s)")
+    s.log(f"the garrison of {s.point_name(s.board.planet_ids[p])} destroys {len(lost)} landing unit(s)")
     return [u for u in landing if u in left]
 
 
@@ -206,7 +207,7 @@ def negotiate(s: RiftState, seat: int, p: int) -> None:
     lands on the planet. On another player's planet its military base, artillery and shield
     generator are destroyed (RD-BAT-18); the other upgrades change hands."""
     point = s.board.planet_point[p]
-    s.log(f"{s.seat_name(seat)} negotiates for {s.board.planet_ids[p]}")
+    s.log(f"{s.seat_name(seat)} negotiates for {s.point_name(s.board.planet_ids[p])}")
     for uid, u in s.units.of[seat].items():
         if u.loc == point and u.kind == "diplomat":
             s.units[uid] = u._replace(landed=True)
@@ -227,7 +228,7 @@ def consume(s: RiftState, seat: int, p: int) -> None:
     fx = s.fx[seat]
     assert fx is not None and fx.consume is not None
     res, vp = fx.consume
-    s.log(f"{s.seat_name(seat)} consumes {s.board.planet_ids[p]}")
+    s.log(f"{s.seat_name(seat)} consumes {s.point_name(s.board.planet_ids[p])}")
     _reveal(s, p)
     s.gain_resources(seat, res, "consume")
     if vp:
@@ -245,7 +246,7 @@ def capture_planet(s: RiftState, p: int, seat: int, landing: list[int]) -> None:
     (RD-BAT-17/18); military base, artillery and shield generator are destroyed."""
     _strip_fortifications(s, p)
     _set_landed(s, [u for u in landing if u in s.units])
-    s.log(f"{s.seat_name(seat)} captures {s.board.planet_ids[p]}")
+    s.log(f"{s.seat_name(seat)} captures {s.point_name(s.board.planet_ids[p])}")
     set_owner(s, p, seat)
 
 
@@ -307,7 +308,8 @@ def _free_apply(s: RiftState, d: Decision, a: Action) -> None:
     assert isinstance(a, FreeUpgrade)
     if a.upgrade != "none":
         add_upgrade(s, d.data[0], a.upgrade)
-        s.log(f"{s.seat_name(d.seat)} gets a free {a.upgrade} on {s.board.planet_ids[d.data[0]]}")
+        s.log(f"{s.seat_name(d.seat)} gets a free {s.kind_name(a.upgrade)} on "
+              f"{s.point_name(s.board.planet_ids[d.data[0]])}")
 
 
 DECISIONS = {"free_upgrade": (_free_legal, _free_apply)}

@@ -52,7 +52,7 @@ def apply_home(s: RiftState, a: Action) -> None:
     p = s.board.planet_ids.index(a.planet)
     s.home[s.seat] = p
     s.planet_owner[p] = s.seat
-    s.log(f"P{s.seat} takes {a.planet} as home planet")
+    s.log(f"P{s.seat} takes {s.point_name(a.planet)} as home planet")
     if s.seat + 1 < s.n:
         s.seat += 1
         return
@@ -92,7 +92,7 @@ def apply_tile(s: RiftState, a: Action) -> None:
     kind, value = s.tile_in_hand
     s.tile_kind[p] = kind
     s.tile_value[p] = value
-    s.log(f"P{s.seat} places {article(kind)} tile on {a.planet}")
+    s.log(f"P{s.seat} places {article(kind)} tile on {s.point_name(a.planet)}")
     if _untiled(s):
         s.seat = (s.seat + 1) % s.n
         s.tile_in_hand = s.tile_bag.pop()
@@ -137,7 +137,8 @@ def apply_faction(s: RiftState, a: Action) -> None:
         s.repicked[s.seat] = True
         s.faction_offer = s.faction_pool.pop()
         s.faction_pool.insert(s.rng.randrange(len(s.faction_pool) + 1), old)
-        s.log(f"P{s.seat} repicks: {old} goes back, {s.faction_offer} is drawn")
+        f = s.content.factions
+        s.log(f"P{s.seat} repicks: {f[old].name} goes back, {f[s.faction_offer].name} is drawn")
         return
     s.faction[s.seat] = s.faction_offer
     s.log(f"P{s.seat} plays {s.content.factions[s.faction_offer].name}")

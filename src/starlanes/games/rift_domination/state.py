@@ -121,6 +121,28 @@ class RiftState(GameState):
         f = self.faction[seat]
         return f"P{seat}" + (f" ({self.content.factions[f].name})" if f else "")
 
+    def kind_name(self, kind: str, n: int = 0) -> str:
+        """A unit type's or upgrade's printed name (``kamikaze_drone`` -> ``Kamikaze
+        Drone``; an id the content does not know is spelt out in words); with ``n`` > 0 the
+        count goes first and the name takes a plural: ``3 Carriers``, ``2 Infantry``."""
+        unit = self.content.units.get(kind)
+        up = None if unit is not None else self.content.upgrades.get(kind)
+        name = unit.name if unit is not None else up.name if up is not None else \
+            kind.replace("_", " ")
+        if n <= 0:
+            return name
+        if n == 1 or name.endswith(("s", "ry")):
+            return f"{n} {name}"
+        return f"{n} {name}s"
+
+    def point_name(self, point: str) -> str:
+        """A point as players read it: a planet by its name and id (``Kessar Prime
+        (A1a)``), a system or warp point by its id (``E5``), a lane as ``B1 and C1``."""
+        if "|" in point:
+            return " and ".join(self.point_name(p) for p in point.split("|"))
+        planet = self.content.planets.get(point)
+        return f"{planet.name} ({point})" if planet is not None else point
+
     def unit_stats(self, seat: int, kind: str) -> UnitStats:
         return self.stats[seat][kind]
 

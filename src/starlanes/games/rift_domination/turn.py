@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from starlanes.engine import Action, Decision
+from starlanes.engine.explain import article
 
 from . import occ
 from .actions import Build, Demolish, Done, EndTurn, PlaceFighters, Recruit, Unlock, action
@@ -137,7 +138,7 @@ def _fighters_apply(s: RiftState, d: Decision, a: Action) -> None:
     p = s.board.index[a.point]
     for _ in range(d.data[0]):
         s.add_unit(d.seat, "fighter", p)
-    s.log(f"{s.seat_name(d.seat)} places {d.data[0]} free fighters at {a.point}")
+    s.log(f"{s.seat_name(d.seat)} places {d.data[0]} free fighters at {s.point_name(a.point)}")
 
 
 # ------------------------------------------------------------------ step 4: build
@@ -215,13 +216,15 @@ def apply_build(s: RiftState, a: Action) -> None:
         cost = upgrade_cost(s, seat, a.upgrade)
         s.resources[seat] -= cost
         add_upgrade(s, p, a.upgrade)
-        s.log(f"{s.seat_name(seat)} builds {a.upgrade} on {a.planet} for {cost}")
+        s.log(f"{s.seat_name(seat)} builds {article(s.kind_name(a.upgrade))} on "
+              f"{s.point_name(a.planet)} for {cost}")
     elif isinstance(a, Demolish):
         p = s.board.planet_ids.index(a.planet)
         ups = list(s.planet_upgrades[p])
         ups.remove(a.upgrade)
         s.planet_upgrades[p] = tuple(ups)
-        s.log(f"{s.seat_name(seat)} demolishes {a.upgrade} on {a.planet} (no refund)")
+        s.log(f"{s.seat_name(seat)} demolishes its {s.kind_name(a.upgrade)} on "
+              f"{s.point_name(a.planet)} (no refund)")
     elif isinstance(a, Done):
         s.phase = "move"
         s.log(f"{s.seat_name(seat)} moves")
@@ -279,7 +282,8 @@ def apply_recruit(s: RiftState, a: Action) -> None:
         s.resources[seat] -= cost
         p = s.board.planet_ids.index(a.planet)
         s.add_unit(seat, a.unit, s.board.planet_point[p])
-        s.log(f"{s.seat_name(seat)} recruits {a.unit} at {a.planet} for {cost}")
+        s.log(f"{s.seat_name(seat)} recruits {article(s.kind_name(a.unit))} at "
+              f"{s.point_name(a.planet)} for {cost}")
     elif isinstance(a, EndTurn):
         s.phase = "turn_end"
     else:
@@ -339,7 +343,7 @@ def _unlock_apply(s: RiftState, d: Decision, a: Action) -> None:
     assert isinstance(a, Unlock)
     s.roster[d.seat] = (*s.roster[d.seat], a.unit)
     s.unlocks[d.seat] += 1
-    s.log(f"{s.seat_name(d.seat)} unlocks {a.unit}")
+    s.log(f"{s.seat_name(d.seat)} unlocks the {s.kind_name(a.unit)}")
 
 
 DECISIONS = {
