@@ -101,18 +101,24 @@ def operate(s: GEState, inst: int, target: int) -> None:
 
 
 def discard_unit(s: GEState, inst: int) -> None:
-    """Self-destruct (GE-TURN-07) or other removal of a card in play with what it holds."""
+    """Self-destruct (GE-TURN-07) or other removal of a card in play with what it holds:
+    every card it holds goes to the discard pile too, each with a log line naming both."""
     if s.units[inst].host >= 0 or s.card(inst).type not in "SBDT":
         del s.units[inst]
         s.to_discard(inst)
         for i, u in list(s.units.items()):
             if u.host == inst:
-                del s.units[i]
-                s.to_discard(i)
+                _leaves_with(s, i, inst)
         return
     att = [i for i, u in s.units.items() if u.host == inst or (
         s.units[inst].partner >= 0 and u.host == s.units[inst].partner)]
     for i in sorted(att):
-        del s.units[i]
-        s.to_discard(i)
+        _leaves_with(s, i, s.units[i].host)
     destroy(s, inst)
+
+
+def _leaves_with(s: GEState, inst: int, holder: int) -> None:
+    """Card ``inst`` leaves play to the discard pile with the card ``holder`` it sat on."""
+    del s.units[inst]
+    s.to_discard(inst)
+    s.log(f"{s.card(inst).name} goes to the discard pile with the {s.card(holder).name}")
