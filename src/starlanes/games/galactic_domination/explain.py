@@ -10,10 +10,11 @@ loaded content. Seats are called by their colour: red is player 1, purple player
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from starlanes.engine import Action
-from starlanes.engine.explain import ActionDescription
+from starlanes.engine.explain import ActionDescription, article
 
 from . import actions as A
 from .content import UNIT_IDS
@@ -23,7 +24,7 @@ from .state import AP, HULL, KIND, OWNER, SEC, SH
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GDState
 
-__all__ = ["describe", "refusal", "unit_line", "ship_label", "colour"]
+__all__ = ["describe", "label", "refusal", "unit_line", "ship_label", "colour"]
 
 RANGE_RULES = {"sector_or_adjacent": "GD-RNG-07", "zone": "GD-RNG-05", "none": "GD-RNG-02",
                "adjacent_zones": "GD-RNG-03", "sector": "GD-RNG-06"}
@@ -204,8 +205,60 @@ DESCRIBERS: dict[type, Any] = {
 
 
 def describe(state: GDState, action: Action) -> ActionDescription:
-    """What the legal ``action`` does in ``state`` (see :mod:`starlanes.engine.explain`).
+    """What the legal ``action`` does in ``state`` (see :mod:`starlanes.engine.explain`),
+    with its :func:`label`.
 
     Raises KeyError for an action type this game does not have.
     """
-    return DESCRIBERS[type(action)](state, action)
+    return replace(DESCRIBERS[type(action)](state, action), label=label(state, action))
+
+
+# ---------------------------------------------------------------------- labels
+def _unit(s: GDState, kind: str) -> str:
+    return s.content.units[UNIT_IDS.index(kind)].name
+
+
+def _from(s: GDState, uid: int) -> str:
+    return _where(s, s.ships[uid][SEC])
+
+
+def _l_build(s: GDState, a: A.Build) -> str:
+    cost = s.cost[UNIT_IDS.index(a.kind)]
+    return f"Build {article(_unit(s, a.kind))} in sector {a.sector} - {cost} minerals"
+
+
+def _l_attack(s: GDState, a: A.Attack) -> str:
+    return (f"{s.ship_word(a.ship)} fires at {colour(s, s.ships[a.target][OWNER])} "
+            f"{s.ship_word(a.target)}")
+
+
+def _l_sacrifice(s: GDState, a: A.Sacrifice) -> str:
+    return f"Lose {s.ship_word(a.ship)} in the collision"
+
+
+LABELS: dict[type, Any] = {
+    A.Place: lambda s, a: f"Place {article(_unit(s, a.kind))} in sector {a.sector}",
+    A.Build: _l_build,
+    A.Move: lambda s, a: (f"Move {s.ship_word(a.ship)} from {_from(s, a.ship)} to sector "
+                          f"{a.sector}"),
+    A.Attack: _l_attack,
+    A.Attach: lambda s, a: f"{s.ship_word(a.ship)} mines the planet of {_from(s, a.ship)}",
+    A.Warp: lambda s, a: f"Warp {s.ship_word(a.ship)} into deep space",
+    A.ChargeShot: lambda s, a: (f"{s.ship_word(a.ship)} charges a black hole shot at "
+                                f"sector {a.sector}"),
+    A.Fire: lambda s, a: (f"{s.ship_word(a.ship)} fires its black hole shot at sector "
+                          f"{s.board.names[s.ships[a.ship][8]]}"),
+    A.ChargeJump: lambda s, a: f"{s.ship_word(a.ship)} charges a fleet jump",
+    A.Jump: lambda s, a: f"{s.ship_word(a.ship)} jumps to sector {a.sector} with its group",
+    A.EndTurn: lambda s, a: "End your turn",
+    A.Arrive: lambda s, a: f"Bring {s.ship_word(a.ship)} back in sector {a.sector}",
+    A.Sacrifice: _l_sacrifice,
+}
+
+
+def label(state: GDState, action: Action) -> str:
+    """The few words on the legal ``action``'s button (see :mod:`starlanes.engine.explain`):
+    ``Build a Deep Space Explorer in sector R1 - 6 minerals``, ``Raider Ship 5 fires at
+    purple Miner Ship 8``; ships by type and the number on their badge. Raises KeyError for
+    an action type this game does not have."""
+    return LABELS[type(action)](state, action)

@@ -180,5 +180,5 @@ def build(s: GDState, kind: int, sector: int) -> None:
     seat = s.seat
     s.minerals[seat] -= s.cost[kind]
     uid = s.add_ship(seat, kind, sector)
-    s.log(f"{s.seat_name(seat)} builds {UNIT_IDS[kind]} #{uid} in sector {s.board.names[sector]}")
+    s.log(f"{s.seat_name(seat)} builds {s.ship_word(uid)} in sector {s.board.names[sector]}")
 

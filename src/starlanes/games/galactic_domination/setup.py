@@ -67,7 +67,7 @@ def apply_place(s: GDState, a: Action) -> None:
     sec = s.board.index[a.sector]
     s.to_place[seat][k] -= 1
     uid = s.add_ship(seat, k, sec)
-    s.log(f"{s.seat_name(seat)} places {a.kind} #{uid} in sector {a.sector}")
+    s.log(f"{s.seat_name(seat)} places {s.ship_word(uid)} in sector {a.sector}")
     other = 1 - seat
     if any(s.to_place[other]):
         s.seat = other

@@ -116,16 +116,16 @@ def apply(s: GDState, a: Action) -> None:
     names = s.board.names
     if cls is A.Attach:
         _spend(s, a.ship, att=1)
-        s.log(f"{s.seat_name(seat)}: miner #{a.ship} attaches to the planet of sector {names[s.ships[a.ship][SEC]]}")
+        s.log(f"{s.seat_name(seat)}: {s.ship_word(a.ship)} attaches to the planet of sector {names[s.ships[a.ship][SEC]]}")
     elif cls is A.Warp:
         _spend(s, a.ship, sec=DEEP, ap=0, att=0)
-        s.log(f"{s.seat_name(seat)}: explorer #{a.ship} warps into deep space")
+        s.log(f"{s.seat_name(seat)}: {s.ship_word(a.ship)} warps into deep space")
         check_end(s)
     elif cls is A.ChargeShot:
         s.minerals[seat] -= sp.black_hole_minerals
         s.dark[seat] -= sp.black_hole_dark_matter
         _spend(s, a.ship, sh=0, chg=1, aim=s.board.index[a.sector], **_charge_ap(s))
-        s.log(f"{s.seat_name(seat)}: destroyer #{a.ship} charges a black hole shot at sector {a.sector}")
+        s.log(f"{s.seat_name(seat)}: {s.ship_word(a.ship)} charges a black hole shot at sector {a.sector}")
     elif cls is A.Fire:
         aim = s.ships[a.ship][8]
         _spend(s, a.ship, chg=0, aim=-1)
@@ -133,7 +133,7 @@ def apply(s: GDState, a: Action) -> None:
     elif cls is A.ChargeJump:
         s.minerals[seat] -= sp.jump_minerals
         _spend(s, a.ship, sh=0, chg=1, **_charge_ap(s))
-        s.log(f"{s.seat_name(seat)}: command ship #{a.ship} charges a fleet jump")
+        s.log(f"{s.seat_name(seat)}: {s.ship_word(a.ship)} charges a fleet jump")
     elif cls is A.Jump:
         dest = s.board.index[a.sector]
         group = jump_group(s, a.ship)
@@ -142,7 +142,7 @@ def apply(s: GDState, a: Action) -> None:
             y = s.ships[u]
             s.ships[u] = (y[0], y[1], dest, y[3], y[4], y[5], 0, y[7], y[8])
         s.jump_group.pop(a.ship, None)
-        s.log(f"{s.seat_name(seat)}: command ship #{a.ship} jumps to sector {a.sector} with {len(group)} units")
+        s.log(f"{s.seat_name(seat)}: {s.ship_word(a.ship)} jumps to sector {a.sector} with {len(group)} units")
     else:  # pragma: no cover - guarded by legality
         raise AssertionError(f"unexpected action {a}")
 

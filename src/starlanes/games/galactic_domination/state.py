@@ -84,8 +84,15 @@ class GDState(GameState):
         return f"{'red' if seat == self.first else 'purple'} (P{seat})"
 
     def ship_name(self, uid: int) -> str:
+        """``red (P0)'s Raider Ship 5``: the owner and :meth:`ship_word`."""
         sh = self.ships[uid]
-        return f"{self.seat_name(sh[OWNER])}'s {UNIT_IDS[sh[KIND]]} #{uid}"
+        return f"{self.seat_name(sh[OWNER])}'s {self.ship_word(uid, sh[KIND])}"
+
+    def ship_word(self, uid: int, kind: int | None = None) -> str:
+        """``Raider Ship 5``: the ship's type name as printed and the number on its badge
+        (typed in notation; ``kind`` for a ship no longer on the board)."""
+        k = self.ships[uid][KIND] if kind is None else kind
+        return f"{self.content.units[k].name} {uid}"
 
     def add_ship(self, owner: int, kind: int, sector: int) -> int:
         """A new ship at full shields, hull and AP (GD-BLD-05)."""

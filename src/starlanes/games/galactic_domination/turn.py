@@ -87,7 +87,9 @@ def spin(s: GDState, seat: int) -> None:
     seg = s.content.spinner[table[int(s.rng.random() * len(table))]]
     s.minerals[seat] += seg.minerals
     s.dark[seat] += seg.dark_matter
-    s.log(f"{s.seat_name(seat)} spins {seg.id}: +{seg.minerals} minerals, +{seg.dark_matter} dark matter")
+    what = seg.text.rstrip(".") or "nothing"
+    s.log(f"{s.seat_name(seat)} spins the spinner: {what} (+{seg.minerals} minerals, "
+          f"+{seg.dark_matter} dark matter)")
 
 
 def process_returns(s: GDState) -> None:
@@ -118,7 +120,7 @@ def land(s: GDState, uid: int, sector: int) -> None:
     x = s.ships[uid]
     if s.holes[sector]:
         del s.ships[uid]
-        s.log(f"{s.seat_name(x[OWNER])}: explorer #{uid} returns into the black hole at sector {name} and is lost")
+        s.log(f"{s.seat_name(x[OWNER])}: {s.ship_word(uid, x[KIND])} returns into the black hole at sector {name} and is lost")
         check_end(s)
         return
     if s.load_at(sector) >= 3:
@@ -129,7 +131,7 @@ def land(s: GDState, uid: int, sector: int) -> None:
         s.push(Decision(defender, "collide", (uid, sector)))
         return
     s.ships[uid] = (x[OWNER], x[KIND], sector, x[SH], x[HULL], x[AP], 0, 0, -1)
-    s.log(f"{s.seat_name(x[OWNER])}: explorer #{uid} returns to sector {name}")
+    s.log(f"{s.seat_name(x[OWNER])}: {s.ship_word(uid)} returns to sector {name}")
 
 
 def arrival_sectors(s: GDState, zone: int) -> list[int]:
@@ -161,7 +163,8 @@ def collide_actions(s: GDState, d: Decision) -> list[Action]:
 def apply_collide(s: GDState, d: Decision, a: Action) -> None:
     assert isinstance(a, A.Sacrifice)
     uid, sector = d.data
-    s.log(f"explorer #{uid} collides in sector {s.board.names[sector]}: it and #{a.ship} are destroyed")
+    s.log(f"{s.ship_name(uid)} collides in sector {s.board.names[sector]}: it and "
+          f"{s.ship_name(a.ship)} are destroyed")
     destroy(s, uid)
     destroy(s, a.ship)
     check_end(s)
