@@ -33,9 +33,14 @@ class GameRecord(BaseModel):
     finished: bool = False
     scores: list[int] = []
     content_fingerprint: str = ""
+    outcome: dict[str, Any] | None = None
+    """How a game server ended the game when its rules did not (a resignation, an abort, an
+    agreed draw, a loss on time): the server's outcome, ``{"reason": ..., "ranks": ...}``;
+    None (and left out of the JSON) for a game the rules ended or that goes on."""
 
     def to_json(self) -> str:
-        return self.model_dump_json(indent=1)
+        return self.model_dump_json(indent=1,
+                                    exclude={"outcome"} if self.outcome is None else None)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json())

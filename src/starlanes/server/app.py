@@ -20,6 +20,9 @@ Routes (all under ``/api`` except the pages and the health checks):
 - ``POST /api/games/{id}/actions`` ``{"seq": n, "action": notation}``;
 - ``POST /api/games/{id}/undo`` ``{"seq": n}``; ``POST /api/games/{id}/rematch`` (a seated
   player of the finished game);
+- ``POST /api/games/{id}/resign``, ``POST /api/games/{id}/abort`` and
+  ``POST /api/games/{id}/draw`` ``{"answer": "offer"|"accept"|"decline"}`` (a seat's way
+  out of a game: :mod:`.endings`);
 - ``GET /api/games/{id}/describe?action=`` the explanation of one legal action (deciding seat);
 - ``GET /api/games/{id}/odds?action=`` battle odds for a seat (of an action, or of its battle);
 - ``GET /api/games/{id}/layout`` static drawing data (board geometry, content names);
@@ -38,7 +41,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import anyio
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
@@ -121,6 +124,14 @@ class Undo(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     seq: int = Field(ge=0)
+
+
+class DrawAnswer(BaseModel):
+    """A draw offer made or answered: ``offer``, ``accept`` or ``decline``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    answer: Literal["offer", "accept", "decline"]
 
 
 class Refusal(BaseModel):
@@ -361,6 +372,30 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
     async def undo(game_id: str, body: Undo,
                    authorization: str | None = Header(default=None)) -> dict[str, Any]:
         return {"seq": await service.undo(game_id, _token(authorization), body.seq)}
+
+    @app.post("/api/games/{game_id}/resign")
+    async def resign(game_id: str,
+                     authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """The seat resigns: it is placed last and the game ends -> ``{"outcome": ...}``."""
+        return {"outcome": await service.resign(game_id, _token(authorization))}
+
+    @app.post("/api/games/{game_id}/abort")
+    async def abort(game_id: str,
+                    authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """The seat calls the game off before its first decision (403 once it has made
+        one): nobody wins or loses -> ``{"outcome": ...}``."""
+        return {"outcome": await service.abort(game_id, _token(authorization))}
+
+    @app.post("/api/games/{game_id}/draw")
+    async def draw(game_id: str, body: DrawAnswer,
+                   authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Offer a draw (two-player games), or accept or decline the other seat's offer
+        -> ``{"draw_offer": {"seat", "seq"} or null, "outcome": ... or null}``."""
+        token = _token(authorization)
+        if body.answer == "offer":
+            return {"draw_offer": await service.offer_draw(game_id, token), "outcome": None}
+        outcome = await service.answer_draw(game_id, token, body.answer == "accept")
+        return {"draw_offer": None, "outcome": outcome}
 
     @app.get("/api/games/{game_id}/describe")
     async def describe(game_id: str, action: str,

@@ -1,19 +1,34 @@
 """How a game ends other than by its rules, and when every game ended: the server's
-outcomes (``GameRow.outcome``) and the ``ended`` stamp. A mixin of
-:class:`.service.GameService`.
+outcomes (``GameRow.outcome``) and the ``ended`` stamp; a seat's way out of a game
+(resign, abort, draw offers). A mixin of :class:`.service.GameService`.
 
 Every outcome the server decides is a dict with a ``reason``:
 
 - ``timeout``: ``loser`` ran out of time (:mod:`.clocks`);
-- ``resign``: ``loser`` resigned;
+- ``resign``: ``loser`` resigned (last place; the others by the current scores);
 - ``abort``: the game was called off before it really began (``by``: the seat that asked,
   or None when the server's life-cycle rule did); no ranks: nobody won or lost;
 - ``draw``: the seats agreed a draw (every seat shares first place);
 - ``expired``: an open game whose seats were never taken; no ranks;
-- ``adjudicated``: an idle game the server decided by its written rule.
+- ``adjudicated``: an idle game the server decided by its written rule (``detail``: that
+  rule in words, shown to players after "adjudicated: "; ``ranks`` None when no human had
+  moved).
 
 ``ranks`` (per seat, 0 first, equal places shared) is present for every outcome with a
 result; ``abort`` and ``expired`` have ``ranks: None`` and count for nobody.
+
+What a seat may do (docs/community/endings.md):
+
+- **resign** at any time while the game runs: the seat is placed last and the game ends,
+  also in games of three or more players (the others are placed by their current scores:
+  the engines have no way for a seat to leave while the others play on);
+- **abort** while the seat has made no decision of its own (a move its turn clock made
+  for it is not its own; one taken back with undo is gone): nobody wins or loses;
+- **offer a draw** in a two-player game whose other seat is a player; the other seat
+  accepts (the game is drawn) or declines; any move made after the offer withdraws it.
+  A standing offer is ``GameRow.draw_offer`` = ``{"seat": s, "seq": n}`` (``n``: the
+  number of moves made when it was offered); it stands only while the game is at move
+  ``n``, so an offer stored before a move is never taken for a standing one.
 """
 
 from __future__ import annotations
@@ -22,9 +37,11 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from .store import StoreError, now
+from .errors import Forbidden, Stale, Unauthorized, Unprocessable
+from .store import GameRow, StoreError, now
 
 if TYPE_CHECKING:
+    from .cluster import Cluster
     from .store import Store
     from .tables import LiveGame
     from .writer import StoreWriter
@@ -33,6 +50,89 @@ log = logging.getLogger("starlanes.server")
 
 NO_RESULT = frozenset({"abort", "expired"})
 """Outcomes that count for nobody: no ranks, never rated."""
+DRAW_ANSWERS = ("offer", "accept", "decline")
+"""What ``POST /api/games/{id}/draw`` takes as ``answer``."""
+
+
+# ---------------------------------------------------------------------- questions
+def has_decided(live: LiveGame, seat: int) -> bool:
+    """Whether ``seat`` has made a decision of its own in the game (``by`` "player": not
+    a move its turn clock made for it; a decision taken back is gone)."""
+    return any(s == seat and by == "player"
+               for (s, _), by in zip(live.marks, live.bys, strict=False))
+
+
+def can_abort(live: LiveGame, seat: int) -> bool:
+    """Whether ``seat`` may abort the game now: it runs and the seat has not decided."""
+    return not live.over and not has_decided(live, seat)
+
+
+def standing_offer(live: LiveGame) -> dict[str, int] | None:
+    """The draw offer that stands now (``{"seat", "seq"}``), or None: none was made, the
+    game is over, or a move was made (or taken back) since it was."""
+    offer = live.row.draw_offer
+    if live.over or not isinstance(offer, dict):
+        return None
+    try:
+        seat, seq = int(offer["seat"]), int(offer["seq"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if seq != live.seq or not 0 <= seat < len(live.seats):
+        return None
+    return {"seat": seat, "seq": seq}
+
+
+def draw_refusal(live: LiveGame, seat: int) -> tuple[type[Exception], str] | None:
+    """Why ``seat`` may not offer a draw now (an error class and its reason in words), or
+    None when it may."""
+    if live.over:
+        return Forbidden, "the game is over"
+    if live.row.players != 2:
+        return Unprocessable, (f"draw offers are for two-player games; in a game of "
+                               f"{live.row.players} players, resign to leave it")
+    other = live.seats[1 - seat]
+    if other.is_bot:
+        return Unprocessable, (f"{live.seat_label(other.seat)} is a bot, and bots do not "
+                               "answer draw offers")
+    if other.is_open:
+        return Forbidden, "the other seat is not taken yet: there is nobody to offer a draw"
+    offer = standing_offer(live)
+    if offer is not None and offer["seat"] == seat:
+        return Stale, ("you have offered a draw already; it stands until "
+                       f"{live.seat_label(other.seat)} answers or a move is made")
+    if offer is not None:
+        return Stale, (f"{live.seat_label(offer['seat'])} has offered you a draw: accept "
+                       "or decline it")
+    return None
+
+
+def standing_outcome(live: LiveGame, loser: int, reason: str) -> dict[str, Any]:
+    """``loser`` last; the other seats placed by the game's current scores (equal scores
+    share a place): ``{"reason": reason, "loser": loser, "ranks": [...]}``."""
+    from .tables import places
+
+    scores = list(live.state.scores())
+    others = [s for s in range(len(scores)) if s != loser]
+    ranks = [0] * len(scores)
+    for seat, place in zip(others, places([scores[s] for s in others]), strict=True):
+        ranks[seat] = place
+    ranks[loser] = len(scores) - 1
+    return {"reason": reason, "loser": loser, "ranks": ranks}
+
+
+# ---------------------------------------------------------------------- storing
+def _write_offer(store: Store, game_id: str, offer: dict[str, int] | None) -> None:
+    """Store ``games.draw_offer`` (None: no offer). Raises StoreError."""
+    with store.session() as s:
+        row = s.get(GameRow, game_id)
+        if row is not None:
+            row.draw_offer = None if offer is None else dict(offer)
+
+
+def _read_ending(store: Store, game_id: str) -> tuple[Any, Any, Any] | None:
+    """The stored ``(outcome, ended, draw_offer)`` of a game, None for no such game."""
+    row = store.game(game_id)
+    return None if row is None else (row.outcome, row.ended, row.draw_offer)
 
 
 class Endings:
@@ -40,10 +140,14 @@ class Endings:
 
     store: Store
     writer: StoreWriter
+    cluster: Cluster | None
     # provided by the service
     _after_change: Any
     _catch_up: Any
+    live: Any
+    seat_of: Any
 
+    # ------------------------------------------------------------------ the core
     async def end_game(self, live: LiveGame, outcome: dict[str, Any],
                        seq: int | None = None) -> bool:
         """End ``live`` with ``outcome`` (a dict as in the module docstring), stored with
@@ -53,18 +157,167 @@ class Endings:
         the database refuses (nothing changed then)."""
         async with live.lock:
             await self._catch_up(live)
+            await self._read_ending(live)
             if live.over or (seq is not None and live.seq != seq):
                 return False
-            outcome = dict(outcome)
-            ended = now()
-            await self.writer.run(lambda: self.store.set_outcome(live.id, outcome, ended))
-            live.row.outcome, live.row.ended = outcome, ended
-            live.row.draw_offer = None
-            live.version += 1
-        log.info("game %s ended: %s", live.id, outcome.get("reason"))
+            await self._end(live, outcome)
         self._after_change(live)
         return True
 
+    async def _end(self, live: LiveGame, outcome: dict[str, Any]) -> None:
+        """Store ``outcome`` with the moment the game ended (and the end of any draw
+        offer), then make it the live result. Call it holding ``live.lock``."""
+        outcome = dict(outcome)
+        ended = now()
+        offer = live.row.draw_offer
+
+        def write() -> None:
+            self.store.set_outcome(live.id, outcome, ended)
+            if offer is not None:
+                _write_offer(self.store, live.id, None)
+
+        await self.writer.run(write)
+        live.row.outcome, live.row.ended = outcome, ended
+        live.row.draw_offer = None
+        live.version += 1
+        log.info("game %s ended: %s", live.id, outcome.get("reason"))
+
+    async def _read_ending(self, live: LiveGame) -> None:
+        """With a cluster, holding ``live.lock``: take the game's outcome, ``ended`` and
+        draw offer from the store (another process may have ended the game or stored an
+        offer). Nothing without one: this process wrote them all."""
+        if self.cluster is None:
+            return
+        stored = await asyncio.to_thread(_read_ending, self.store, live.id)
+        if stored is None:
+            return
+        outcome, ended, offer = stored
+        if (outcome, ended, offer) != (live.row.outcome, live.row.ended, live.row.draw_offer):
+            live.row.outcome, live.row.ended, live.row.draw_offer = outcome, ended, offer
+            live.version += 1
+
+    async def _seat(self, game_id: str, token: str | None) -> tuple[LiveGame, int]:
+        """The game and the seat of ``token`` in it (with a cluster, after catching up
+        when the seat was taken on another process). Raises NotFound, Unauthorized."""
+        live = self.live(game_id)
+        try:
+            return live, self.seat_of(live, token)
+        except Unauthorized:
+            if self.cluster is None or not token:
+                raise
+            async with live.lock:
+                await self._catch_up(live)
+            return live, self.seat_of(live, token)
+
+    async def _fresh(self, live: LiveGame) -> None:
+        """Holding ``live.lock``: catch the game up (moves and its ending)."""
+        await self._catch_up(live)
+        await self._read_ending(live)
+
+    # ------------------------------------------------------------------ resign, abort
+    async def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The seat of ``token`` resigns: it is placed last and the game ends (the other
+        seats placed by the current scores); returns the outcome. Raises Unauthorized,
+        Forbidden (the game is over) or StoreError, changing nothing."""
+        live, seat = await self._seat(game_id, token)
+        async with live.lock:
+            await self._fresh(live)
+            if live.over:
+                raise Forbidden("the game is over")
+            outcome = standing_outcome(live, seat, "resign")
+            await self._end(live, outcome)
+        self._after_change(live)
+        return outcome
+
+    async def abort(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The seat of ``token`` calls the game off before its first decision: nobody wins
+        or loses (``{"reason": "abort", "by": seat, "ranks": None}``); returns the outcome.
+        Raises Unauthorized, Forbidden (the game is over, or the seat has decided) or
+        StoreError, changing nothing."""
+        live, seat = await self._seat(game_id, token)
+        async with live.lock:
+            await self._fresh(live)
+            if live.over:
+                raise Forbidden("the game is over")
+            if has_decided(live, seat):
+                raise Forbidden("you have made a move already: a game can be aborted only "
+                                "before your first decision (resign to leave it)")
+            outcome: dict[str, Any] = {"reason": "abort", "by": seat, "ranks": None}
+            await self._end(live, outcome)
+        self._after_change(live)
+        return outcome
+
+    # ------------------------------------------------------------------ draws
+    async def offer_draw(self, game_id: str, token: str | None) -> dict[str, int]:
+        """The seat of ``token`` offers a draw, standing until the other seat answers or a
+        move is made; returns the offer (``{"seat", "seq"}``). Raises Unauthorized,
+        Unprocessable (not a two-player game; the other seat is a bot), Forbidden (the game
+        is over; the other seat is open), Stale (an offer stands already) or StoreError,
+        changing nothing."""
+        live, seat = await self._seat(game_id, token)
+        async with live.lock:
+            await self._fresh(live)
+            refusal = draw_refusal(live, seat)
+            if refusal is not None:
+                kind, reason = refusal
+                raise kind(reason)
+            offer = {"seat": seat, "seq": live.seq}
+            await self.writer.run(lambda: _write_offer(self.store, live.id, offer))
+            live.row.draw_offer = offer
+            live.version += 1
+        log.info("game %s: seat %s offered a draw", live.id, seat)
+        self._after_change(live)
+        return offer
+
+    async def answer_draw(self, game_id: str, token: str | None,
+                          accept: bool) -> dict[str, Any] | None:
+        """The seat of ``token`` accepts (the game is drawn: the outcome comes back) or
+        declines (the offer is gone: None comes back) the other seat's standing draw offer.
+        Raises Unauthorized, Unprocessable (not a two-player game), Forbidden (the game is
+        over; the offer is the seat's own), Stale (no offer stands) or StoreError,
+        changing nothing."""
+        live, seat = await self._seat(game_id, token)
+        async with live.lock:
+            await self._fresh(live)
+            if live.over:
+                raise Forbidden("the game is over")
+            if live.row.players != 2:
+                raise Unprocessable("draw offers are for two-player games")
+            offer = standing_offer(live)
+            if offer is None:
+                raise Stale("no draw offer stands (a move made after an offer withdraws "
+                            "it); look at the board again")
+            if offer["seat"] == seat:
+                raise Forbidden("this draw offer is your own: the other player answers "
+                                "it (your next move withdraws it)")
+            if not accept:
+                await self.writer.run(lambda: _write_offer(self.store, live.id, None))
+                live.row.draw_offer = None
+                live.version += 1
+                result = None
+            else:
+                result = {"reason": "draw", "ranks": [0] * live.row.players}
+                await self._end(live, result)
+        log.info("game %s: seat %s %s the draw", live.id, seat,
+                 "accepted" if accept else "declined")
+        self._after_change(live)
+        return result
+
+    async def withdraw_draw(self, live: LiveGame) -> None:
+        """A move was made (or taken back) in ``live``: an offer made before it is
+        withdrawn, in memory and in the store. Call it holding ``live.lock``, after the
+        move is live. A store fault is only logged: an offer made at another move never
+        stands (:func:`standing_offer`)."""
+        if live.row.draw_offer is None:
+            return
+        live.row.draw_offer = None
+        try:
+            await self.writer.run(lambda: _write_offer(self.store, live.id, None))
+        except StoreError as e:
+            log.warning("game %s: the withdrawn draw offer could not be cleared in the "
+                        "store (%s)", live.id, e)
+
+    # ------------------------------------------------------------------ ended stamp
     def note_ended(self, live: LiveGame) -> None:
         """Stamp ``ended`` on a game its rules just ended (in the background: the result
         is already stored as its last action)."""

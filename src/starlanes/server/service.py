@@ -329,6 +329,7 @@ class GameService(Following, Endings):
                             f"stored at that move a moment ago; look at the board "
                             f"again") from None
             text = live.commit(pending)
+            await self.withdraw_draw(live)  # a move withdraws a standing draw offer
             return Ack(text, live.seq)
 
     async def undo(self, game_id: str, token: str | None, seq: int) -> int:
@@ -357,6 +358,7 @@ class GameService(Following, Endings):
                 raise Stale("the game moved on another server; look at the board "
                             "again") from None
             live.take_back(keep, rebuilt.state)
+            await self.withdraw_draw(live)
         self._after_change(live)
         return keep
 
@@ -586,7 +588,10 @@ def export_record(store: Store, game_id: str, catalogue: Catalogue | None = None
     options = catalogue.engine_options(row.game, dict(row.options))
     live = LiveGame.rebuild(row, store.seats(game_id), store.actions(game_id), options)
     seats = [s.kind if s.is_bot else (s.name or "human") for s in live.seats]
-    return catalogue.public_record(live.state.record(seats), dict(row.options))
+    record = catalogue.public_record(live.state.record(seats), dict(row.options))
+    # a game the server ended (resign, abort, draw, time) says so in its record
+    return record if row.outcome is None else record.model_copy(
+        update={"outcome": dict(row.outcome)})
 
 
 def _offer(sub: Subscriber, item: str | None) -> None:

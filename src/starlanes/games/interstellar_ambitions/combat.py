@@ -175,10 +175,11 @@ def run(s: IAState) -> None:
                     break
                 if raid and c.ship_heavy[card]:
                     s.emerg_discard.append(card)
-                    s.log(f"P{dfn} draws emergency {c.ship_ids[card]} (HEAVY: redraw)")
+                    s.log(f"P{dfn} draws the emergency ship {c.ships[c.ship_ids[card]].name} (HEAVY: "
+                          "redraw)")
                     continue
                 add_ship(s, dfn, card)
-                s.log(f"P{dfn} draws emergency ship {c.ship_ids[card]}")
+                s.log(f"P{dfn} draws the emergency ship {c.ships[c.ship_ids[card]].name}")
                 break
             d = _eligible(s, dfn, raid, False)
         ships = s.ships
@@ -247,14 +248,15 @@ def _prebattle(s: IAState, cb: Combat) -> None:
                     for j, f in enumerate(enemy):
                         if f[3] == 0 and c.ship_ids[f[0]] == arg:
                             enemy[j] = (f[0], f[1], f[2], 1)
-                            s.log(f"{c.ship_ids[e[0]]} destroys {arg} before the battle")
+                            s.log(f"{c.ships[c.ship_ids[e[0]]].name} destroys {c.ships[arg].name} before "
+                                  "the battle")
                             break
                 elif kind == "pre_battle_leave":  # e.g. Unstable Cruiser (IA-SHIP-12)
                     roll = s.rng.d6()
                     cb.rolls.append((side, i, roll))
                     if roll <= n:
                         cb.entries[side][i] = (e[0], e[1], e[2], 2)
-                        s.log(f"{c.ship_ids[e[0]]} rolls {roll} and leaves the battle")
+                        s.log(f"{c.ships[c.ship_ids[e[0]]].name} rolls {roll} and leaves the battle")
 
 
 def volley(c: Any, allies: list[Entry], e: Entry, target: Entry) -> tuple[int, int, int, int]:

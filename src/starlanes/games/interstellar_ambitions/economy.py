@@ -96,7 +96,7 @@ def upkeep_apply(s: IAState, d: Decision, a: Act) -> None:
         gain(s, d.seat, 3, -s.content.ship_upkeep[card])
     else:
         remove_ship(s, d.seat, i)  # IA-PROD-07
-        s.log(f"P{d.seat} discards unpaid merc {a.a}")
+        s.log(f"P{d.seat} discards the unpaid merc {s.content.ships[a.a].name}")
     if len(d.data) > 1:
         s.push(Decision(d.seat, "upkeep", d.data[1:]))
 
@@ -158,7 +158,7 @@ def colonise_apply(s: IAState, d: Decision, a: Act) -> None:
     t = s.content.planet_type[p]
     slots = s.planet_slots[t]
     slots[slots.index(p)] = -1
-    s.log(f"P{seat} colonises {a.a}")
+    s.log(f"P{seat} colonises {s.content.planets[a.a].name}")
     if len(s.planets[seat]) >= MAX_PLANETS:  # give away first (IA-COLN-04..06)
         s.push(Decision(seat, "give_away", ("colonise", p, COLONISE_START[level])))
     else:
@@ -175,7 +175,7 @@ def colonise_finish(s: IAState, seat: int, p: int, start: int) -> None:
         e = s.draw(s.colony_deck, s.colony_discard)
         if e >= 0:
             kind, n, arg = c.event_effect[e]
-            s.log(f"colony event: {c.event_ids[e]}")
+            s.log(f"colony event: {c.events[c.event_ids[e]].name}")
             if c.event_keep[e]:
                 markers = (e,)  # IA-COL-04
             else:
@@ -238,10 +238,10 @@ def give_apply(s: IAState, d: Decision, a: Act) -> None:
     if a.verb == "give":
         o = int(a.b[1:])
         s.planets[o] = s.planets[o] + (rec,)  # keeps its level (IA-COLN-07)
-        s.log(f"P{seat} gives {a.a} to {a.b}")
+        s.log(f"P{seat} gives {s.content.planets[a.a].name} to {a.b}")
     else:
         discard_planet(s, rec)
-        s.log(f"P{seat} discards {a.a}")
+        s.log(f"P{seat} discards the planet {s.content.planets[a.a].name}")
     kind, p, start = d.data[:3]
     if kind == "colonise":
         colonise_finish(s, seat, p, start)
@@ -286,7 +286,7 @@ def develop_apply(s: IAState, d: Decision, a: Act) -> None:
     to = int(a.b)
     units = 2 * (to - lvl)  # IA-DEV-01
     set_level(s, seat, i, to)
-    s.log(f"P{seat} develops {a.a} to level {to}")
+    s.log(f"P{seat} develops {s.content.planets[a.a].name} to level {to}")
     if left > 1:
         s.push(Decision(seat, "develop", (level, left - 1, done + (p,))))
     t = s.content.planet_type[p]

@@ -12,7 +12,14 @@ from starlanes.engine.explain import ActionDescription
 from .actions import Act, parse_token
 from .combat import order_legal
 from .common import fleet_value
-from .texts import planet_text, shadow_text, ship_text, tech_text, token_words
+from .texts import (
+    planet_text,
+    shadow_target_words,
+    shadow_text,
+    ship_text,
+    tech_text,
+    token_words,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from starlanes.engine import Decision
@@ -20,37 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import IAState
 
 D = ActionDescription
-
-
-def _target_words(s: IAState, card: int, arg: str) -> str:
-    """``P2.mossfall`` -> ``P2's planet Mossfall`` and so on."""
-    c = s.content
-    eff = c.shadow_effect[card][0]
-    parts = arg.split(".")
-    if arg == "self":
-        return "yourself"
-    if eff == "new_opportunities":
-        return f"the face-up {arg} cards"
-    if eff == "fast_track":
-        return f"your {token_words(parse_token(arg))} token"
-    who = parts[0]
-    if len(parts) == 1:
-        return who
-    rest = parts[1]
-    if eff == "exchange_plans":
-        return (f"your {token_words(parse_token(parts[1]))} token and {who}'s "
-                f"{token_words(parse_token(parts[2]))} token")
-    if ":" in rest:
-        return f"{who}'s {token_words(parse_token(rest))} token"
-    if rest in c.planet_index:
-        return f"{who}'s planet {c.planets[rest].name}"
-    if rest in c.tech_index:
-        return f"{who}'s tech {c.techs[rest].name}"
-    base = rest.split("/", 1)[0]
-    if base in c.ship_index:
-        dmg = rest.partition("/")[2]
-        return f"{who}'s ship {c.ships[base].name}" + (f" ({dmg} damage)" if dmg else "")
-    return arg
 
 
 def _shadow(s: IAState, d: Decision, a: Act) -> D:
@@ -73,7 +49,7 @@ def _shadow(s: IAState, d: Decision, a: Act) -> D:
                f"(modifier now {mod:+d}) makes it work and earns a Shadow Medal.")
         rules = (*rules, "IA-SHD-07", "IA-SHD-08", "IA-SHD-09", "IA-SHD-10")
     return D(str(a), "shadow",
-             f"Play on {_target_words(s, k, a.b)}: {shadow_text(c, k)} {how}",
+             f"Play on {shadow_target_words(s.content, k, a.b)}: {shadow_text(c, k)} {how}",
              changes="the card goes face up to the Shadow discard", rules=rules)
 
 

@@ -105,7 +105,7 @@ def build_apply(s: IAState, d: Decision, a: Act) -> None:
     else:
         gain(s, seat, 1, -cost)
         add_ship(s, seat, card)
-        s.log(f"P{seat} builds {a.a}")
+        s.log(f"P{seat} builds {s.content.ships[a.a].name}")
 
 
 def scrap_legal(s: IAState, d: Decision) -> list[Action]:
@@ -181,7 +181,7 @@ def research_apply(s: IAState, d: Decision, a: Act) -> None:
     s.tech_owner[t] = seat  # IA-RSCH-03
     s.known[seat] = s.known[seat] + (t,)
     refill_techs(s)  # IA-RSCH-04
-    s.log(f"P{seat} researches {a.a}")
+    s.log(f"P{seat} researches {s.content.techs[a.a].name}")
     if left > 1:
         s.push(Decision(seat, "research", (level, left - 1)))
 
@@ -291,7 +291,7 @@ def hire_apply(s: IAState, d: Decision, a: Act) -> None:
         s.push(Decision(seat, "hire", (d.data[0] - 1,)))
     else:
         s.push(Decision(seat, "hire", (0,)))
-    s.log(f"P{seat} hires {a.a}")
+    s.log(f"P{seat} hires {s.content.ships[a.a].name}")
     if len(s.ships[seat]) >= MAX_SHIPS:
         s.push(Decision(seat, "scrap", ("hire", m, cost)))
     else:

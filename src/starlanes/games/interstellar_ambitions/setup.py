@@ -138,7 +138,7 @@ def tech_apply(s: IAState, d: Decision, a: Act) -> None:
     t = s.content.tech_index[a.a]
     s.tech_owner[t] = d.seat
     s.known[d.seat] = s.known[d.seat] + (t,)
-    s.log(f"P{d.seat} owns starting tech {a.a}")
+    s.log(f"P{d.seat} owns the starting tech {s.content.techs[a.a].name}")
 
 
 _PLACE = tuple(Act("place", name) for name in ACTIONS)

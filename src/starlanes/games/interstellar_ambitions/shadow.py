@@ -38,6 +38,7 @@ from .common import (
     set_token,
     ship_label,
 )
+from .texts import shadow_target_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import IAState
@@ -109,7 +110,8 @@ def shadow_apply(s: IAState, d: Decision, a: Act) -> None:
     c = s.content
     card = c.shadow_index[a.a]
     discard_card(s, seat, card)
-    s.log(f"P{seat} plays {a.a} {a.b}")
+    target = shadow_target_words(c, card, a.b, f"P{seat}'s")
+    s.log(f"P{seat} plays {c.shadow[a.a].name} on {target}")
     kind = c.shadow_kind[card]
     if kind == "standard":  # always succeeds, no medal (IA-SHD-03)
         enact(s, seat, card, a.b)

@@ -63,7 +63,7 @@ def spoil_apply(s: IAState, d: Decision, a: Act) -> None:
         t = c.tech_index[a.b]
         s.known[att] = s.known[att] + (t,)  # a marker, not the owner (IA-SPOIL-03)
         add_stat(s, att, 2)
-        s.log(f"P{att} acquires {a.b}")
+        s.log(f"P{att} acquires the tech {c.techs[a.b].name}")
     else:
         bombard(s, att, dfn, a.b)
 
@@ -91,7 +91,8 @@ def bombard(s: IAState, att: int, dfn: int, pid: str) -> None:
     p, lvl, _m = s.planets[dfn][i]
     new = max(1, lvl - pts // 3)  # IA-SPOIL-05
     set_level(s, dfn, i, new)
-    s.log(f"P{att} bombards {pid} with {pts} points: level {lvl} -> {new}")
+    s.log(f"P{att} bombards {s.content.planets[pid].name} with {pts} points: level {lvl} -> "
+          f"{new}")
     if new == 1 and can_pay_exchanging(s.res[att], s.content.planet_cost[p]):  # IA-SPOIL-06
         s.push(Decision(att, "capture", (p,)))
 
@@ -125,7 +126,7 @@ def capture_finish(s: IAState, att: int, data: tuple) -> None:
     rec = remove_planet(s, dfn, i)
     s.planets[att] = s.planets[att] + (rec,)
     add_stat(s, att, 1)
-    s.log(f"P{att} captures {s.content.planet_ids[p]} from P{dfn}")
+    s.log(f"P{att} captures {s.content.planets[s.content.planet_ids[p]].name} from P{dfn}")
     if not s.planets[dfn]:  # last-planet rescue (IA-SPOIL-08)
         s.push(Decision(dfn, "rescue"))
 

@@ -167,6 +167,40 @@ def event_text(c: IAContent, k: int) -> str:
     return f"{card.name}{keep}: {event_body(c, k)}"
 
 
+def shadow_target_words(c: IAContent, card: int, arg: str, whose: str = "your") -> str:
+    """A Shadow card's target ``arg`` in words: ``P2.mossfall`` -> ``P2's planet Mossfall``,
+    ``fleet:strong`` (Fast Track) -> ``your FLEET at STRONG token``; ``whose`` names the
+    player of the card (``your`` on a button, ``P0's`` in the log)."""
+    from .actions import parse_token
+
+    eff = c.shadow_effect[card][0]
+    parts = arg.split(".")
+    if arg == "self":
+        return "yourself" if whose == "your" else whose.removesuffix("'s")
+    if eff == "new_opportunities":
+        return f"the face-up {arg} cards"
+    if eff == "fast_track":
+        return f"{whose} {token_words(parse_token(arg))} token"
+    who = parts[0]
+    if len(parts) == 1:
+        return who
+    rest = parts[1]
+    if eff == "exchange_plans":
+        return (f"{whose} {token_words(parse_token(parts[1]))} token and {who}'s "
+                f"{token_words(parse_token(parts[2]))} token")
+    if ":" in rest:
+        return f"{who}'s {token_words(parse_token(rest))} token"
+    if rest in c.planet_index:
+        return f"{who}'s planet {c.planets[rest].name}"
+    if rest in c.tech_index:
+        return f"{who}'s tech {c.techs[rest].name}"
+    base = rest.split("/", 1)[0]
+    if base in c.ship_index:
+        dmg = rest.partition("/")[2]
+        return f"{who}'s ship {c.ships[base].name}" + (f" ({dmg} damage)" if dmg else "")
+    return arg.replace("_", " ")
+
+
 def token_words(code: int) -> str:
     """``colonise:strong`` -> ``COLONISE at STRONG``."""
     return f"{ACTIONS[code >> 2].upper()} at {LEVELS[code & 3].upper()}"

@@ -14,6 +14,7 @@ from starlanes.engine import Action, Decision
 
 from .actions import ACTIONS, DONE, PASS, PLAN, PRODUCE, RES, Act, parse_token, token_name
 from .common import can_advance, fleet_value, set_token
+from .texts import token_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import IAState
@@ -74,7 +75,8 @@ def finish(s: IAState, reason: str) -> None:
         top = max(power.values())
         tied = [i for i in tied if power[i] == top]
     s.winners = tied
-    s.log(f"game over ({reason}): VP {vp}, winners {tied}")
+    who = ", ".join(f"P{i}" for i in tied)
+    s.log(f"game over ({reason.replace('_', ' ')}): VP {vp}, winners {who}")
 
 
 def exchange(s: IAState, seat: int, a: Action) -> None:
@@ -145,7 +147,7 @@ def step3_apply(s: IAState, d: Decision, a: Act) -> None:
     code = parse_token(a.a)
     toks = s.tokens[seat]
     set_token(s, seat, toks.index(code), -1)  # IA-TRK-09
-    s.log(f"P{seat} takes {a.a}")
+    s.log(f"P{seat} takes {token_words(code)}")
     from . import economy, fleetworks
 
     act, level = code >> 2, code & 3
@@ -244,7 +246,7 @@ def claim_apply(s: IAState, d: Decision, a: Act) -> None:
     seat = d.seat
     i = s.ambitions.index(s.content.ambition_index[a.a])
     s.claims[i] = s.claims[i] + (seat,)  # next position 1st/2nd/others (IA-AMB-05)
-    s.log(f"P{seat} claims {a.a} (position {len(s.claims[i])})")
+    s.log(f"P{seat} claims {s.content.ambitions[a.a].name} (position {len(s.claims[i])})")
     count = sum(1 for cl in s.claims if seat in cl)
     if count >= 3 and s.end_trigger < 0:  # IA-END-01
         s.end_trigger = seat

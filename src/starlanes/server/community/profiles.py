@@ -1,9 +1,10 @@
 """Player profiles: ``GET /api/players/{name}`` and the page ``/players/{name}``.
 
 A profile shows the account's name and when it was made, its games in progress, its
-finished games (from the store: every game with a seat of the account) with its place and a
-replay link, its ratings (:mod:`.ratings`, when it offers ``profile``) and a short run of
-recent results. Deleted and unknown accounts are 404.
+finished games (from the store: every game with a seat of the account) with its place, its
+result in words (won, lost, drawn, aborted, resigned, lost on time) and a replay link, its
+ratings (:mod:`.ratings`, when it offers ``profile``) and a short run of recent results.
+Deleted and unknown accounts are 404.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from sqlalchemy import select
 
+from ..endings import NO_RESULT
 from ..errors import NotFound
 from ..store import GameRow, SeatRow
 from .accounts import NAME, MaybeAccount, account_games, game_title, last_moves, name_key
@@ -53,40 +55,63 @@ def _stored_games(community: Community, account_id: int) -> list[tuple[GameRow, 
     return [(g, by_game.get(g.id, [])) for g in games]
 
 
-def _places(community: Community, row: GameRow) -> list[int] | None:
-    """Per seat, its place (0 first) in a finished game; None while it goes on."""
+def _ending(community: Community, row: GameRow) -> tuple[bool, dict[str, Any] | None,
+                                                        list[int] | None]:
+    """Whether the game is over, the result the server decided (None: the rules did, or it
+    goes on) and per seat its place (0 first; None while it goes on, and for a game that
+    counts for nobody: aborted, expired)."""
     live = community.service.games.get(row.id)
     if live is not None:
-        return live.ranking()
+        return live.over, live.row.outcome, live.ranking()
     if row.outcome is not None:
         ranks = row.outcome.get("ranks")
-        return None if ranks is None else [int(r) for r in ranks]
-    return None
+        return True, row.outcome, None if ranks is None else [int(r) for r in ranks]
+    return False, None, None
+
+
+def result_word(outcome: dict[str, Any] | None, places: list[int] | None, seat: int) -> str:
+    """The result of ``seat`` in a finished game in a word or two: "won", "lost",
+    "drawn", "aborted" (it counts for nobody), "resigned" (lost by resigning), "lost on
+    time"."""
+    reason = (outcome or {}).get("reason")
+    if places is None or reason in NO_RESULT:
+        return "aborted"
+    if reason == "draw" or len(set(places)) == 1:
+        return "drawn"
+    if outcome is not None and outcome.get("loser") == seat:
+        if reason == "resign":
+            return "resigned"
+        if reason == "timeout":
+            return "lost on time"
+    return "won" if places[seat] == 0 else "lost"
 
 
 async def finished_games(community: Community, account_id: int) -> list[dict[str, Any]]:
     """The account's finished games, newest first, at most :data:`MAX_FINISHED`:
-    ``{id, game, title, players: [names], seat, place (1 = first), of (players), replay,
-    ended (ISO time of the last move)}``."""
+    ``{id, game, title, players: [names], seat, place (1 = first; None for a game that
+    counts for nobody), of (players), result (:func:`result_word`), replay, ended (ISO
+    time the game ended, else of its last move)}``."""
     stored = await asyncio.to_thread(_stored_games, community, account_id)
     done = []
     for row, seats in stored:
-        places = _places(community, row)
-        if places is None:
+        over, outcome, places = _ending(community, row)
+        if not over:
             continue
         mine = [s.seat for s in seats if s.account_id == account_id]
         if not mine:
             continue
-        done.append((row, seats, places, min(mine, key=lambda k: places[k])))
+        seat = min(mine, key=lambda k: places[k]) if places is not None else min(mine)
+        done.append((row, seats, outcome, places, seat))
     ended = await asyncio.to_thread(last_moves, community, [row.id for row, *_ in done])
     out = []
-    for row, seats, places, seat in done:
+    for row, seats, outcome, places, seat in done:
         out.append({
             "id": row.id, "game": row.game, "title": game_title(row.game),
             "players": [s.name or s.kind for s in seats], "seat": seat,
-            "place": places[seat] + 1, "of": len(seats),
+            "place": None if places is None else places[seat] + 1, "of": len(seats),
+            "result": result_word(outcome, places, seat),
             "replay": f"/replay?game={row.id}",
-            "ended": (ended.get(row.id) or row.created).isoformat()})
+            "ended": (row.ended or ended.get(row.id) or row.created).isoformat()})
     out.sort(key=lambda g: g["ended"], reverse=True)
     return out[:MAX_FINISHED]
 
@@ -110,7 +135,8 @@ def router(community: Community, web: Path) -> APIRouter:
         """A profile: ``{name, created, games_in_progress: [{id, game, title, status, seat,
         url, updated, your_turn (only to the account itself)}], finished: [...]
         (:func:`finished_games`), ratings: [{game, rating, games, provisional}], recent:
-        {games, wins, places: [1-based places, newest first]}}``; 404 unknown or deleted."""
+        {games, wins, places: [1-based places, newest first]} (of the last games that
+        count: aborted ones do not)}``; 404 unknown or deleted."""
         found = await asyncio.to_thread(_account, community, name)
         if found is None:
             raise NotFound(f"no player {name[:64]!r}")
@@ -120,10 +146,12 @@ def router(community: Community, web: Path) -> APIRouter:
                 if g["status"] != "finished"]
         finished = await finished_games(community, acc_id)
         ratings = await asyncio.to_thread(ratings_of, community, acc_id)
-        recent = [g["place"] for g in finished[:RECENT]]
+        counted = [g for g in finished if g["place"] is not None][:RECENT]  # aborted: none
+        recent = [g["place"] for g in counted]
+        wins = sum(1 for g in counted if g["result"] == "won")
         return {"name": shown, "created": created, "games_in_progress": live,
                 "finished": finished, "ratings": ratings,
-                "recent": {"games": len(recent), "wins": recent.count(1), "places": recent}}
+                "recent": {"games": len(recent), "wins": wins, "places": recent}}
 
     if web.is_dir():
         @r.get("/players/{name}", include_in_schema=False)
