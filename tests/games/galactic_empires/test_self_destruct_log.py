@@ -20,7 +20,7 @@ def test_self_destructed_ships_crew_leaves_with_a_log_line(ge) -> None:
     assert crew in s.discards[0] and ship in s.discards[0]
     lines = _log_since(s, mark)
     crew_name, ship_name = s.card(crew).name, s.card(ship).name
-    assert lines[0].endswith(f"self-destructs arg_frigate#{ship}")
+    assert lines[0].endswith(f"self-destructs {ship_name}")
     assert f"{crew_name} goes to the discard pile with the {ship_name}" in lines
 
 

@@ -177,7 +177,7 @@ def engagement_phase(s: GEState) -> None:
             if u.left == 1:
                 del s.units[i]
                 s.to_discard(i)
-                s.log(f"{s.name(i)} expires")
+                s.log(f"{s.title(i)} expires")
             else:
                 s.units[i] = s.units[i]._replace(left=u.left - 1)
     s.phase = "engage" if relocate_actions(s) else "playA"
@@ -204,7 +204,7 @@ def engage_actions(s: GEState) -> list[GEAction]:
 def apply_engage(s: GEState, a: GEAction) -> None:
     if a.kind == "relocate":
         s.units[a.a] = s.units[a.a]._replace(host=a.b)
-        s.log(f"{s.name(a.a)} moves to {s.name(a.b)}")
+        s.log(f"{s.title(a.a)} moves to {s.title(a.b)}")
     else:
         s.phase = "playA"
 

@@ -269,11 +269,11 @@ def play_card(s: GEState, inst: int, target: int, partner: int = NONE) -> None:
     turn = s.turns[seat]
     if c.type == "T":
         s.units[inst] = Unit(c.id, seat, turn_in=turn)
-        s.log(f"P{seat} plays terrain {s.name(inst)}")
+        s.log(f"P{seat} plays terrain {s.title(inst)}")
     elif c.type in "SBD":
         s.ship_plays += 1
         s.units[inst] = Unit(c.id, seat, turn_in=turn)  # GE-PTS-07: played Disengaged
-        s.log(f"P{seat} plays {s.name(inst)}")
+        s.log(f"P{seat} plays {s.title(inst)}")
         if partner >= 0:
             s.hands[seat].remove(partner)
             s.units[partner] = Unit(s.defs[partner], seat, turn_in=turn)
@@ -282,7 +282,7 @@ def play_card(s: GEState, inst: int, target: int, partner: int = NONE) -> None:
             join(s, inst, target, fresh=inst)
     elif c.type in "CE":
         s.units[inst] = Unit(c.id, seat, host=target, turn_in=turn)
-        s.log(f"P{seat} plays {s.name(inst)} on {s.name(target)}")
+        s.log(f"P{seat} plays {s.title(inst)} on {s.title(target)}")
     else:
         owner = _target_owner(s, target)
         if owner >= 0 and owner != seat and s.alive[owner] and _hostile(c):

@@ -37,9 +37,9 @@ def resolve_card(s: GEState, seat: int, inst: int, target: int) -> None:
         tseat = code_seat(target) if is_fleet(target) else s.units[target].owner
         s.units[inst] = Unit(c.id, seat, against=tseat, left=c.duration or -1,
                              turn_in=s.turns[seat])
-        s.log(f"P{seat} plays {s.name(inst)} against the fleet of P{tseat}")
+        s.log(f"P{seat} plays {s.title(inst)} against the fleet of P{tseat}")
         return
-    s.log(f"P{seat} plays {s.name(inst)}")
+    s.log(f"P{seat} plays {s.title(inst)}")
     for e in c.effects:
         k = e.kind
         if k in ("damage", "permanent"):
@@ -88,7 +88,7 @@ def operate(s: GEState, inst: int, target: int) -> None:
     u = s.units[inst]
     s.units[inst] = u._replace(used=True)
     c = s.card(inst)
-    s.log(f"P{u.owner} operates {s.name(inst)} on {s.name(target)}")
+    s.log(f"P{u.owner} operates {s.title(inst)} on {s.title(target)}")
     for e in c.effects:
         if e.kind == "op_repair":
             repair(s, target, e.n)

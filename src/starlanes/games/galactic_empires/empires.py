@@ -146,7 +146,7 @@ def join(s: GEState, a: int, b: int, fresh: int = -1) -> None:
                              perm=0, half=-1)
     s.units[lo] = s.units[lo]._replace(sdmg=ua.sdmg + ub.sdmg, dmg=ua.dmg + ub.dmg,
                                        perm=ua.perm + ub.perm)
-    s.log(f"{s.name(a)} and {s.name(b)} combine")
+    s.log(f"{s.title(a)} and {s.title(b)} combine")
 
 
 def split_options(s: GEState, inst: int) -> list[tuple[int, int]]:
@@ -189,7 +189,7 @@ def finish_split(s: GEState, lo: int, other: int, sd: int, d: int) -> None:
         s.units[i] = v._replace(partner=-1, split=turn, sdmg=sdm, dmg=dm, perm=pm,
                                 engaged=engaged, half=-1)
     del uo
-    s.log(f"{s.name(cru)} and {s.name(cap)} separate")
+    s.log(f"{s.title(cru)} and {s.title(cap)} separate")
     att = sorted(a for a, u in s.units.items() if u.host in (cru, cap))
     if att:
         s.push(Decision(ul.owner, "place", (tuple(att), cru, cap)))

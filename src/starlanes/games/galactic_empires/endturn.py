@@ -46,7 +46,7 @@ def apply_discard(s: GEState, a: GEAction) -> None:
         s.to_discard(a.a)
         s.plays += 1
     elif a.kind == "scuttle":
-        s.log(f"P{seat} self-destructs {s.name(a.a)}")
+        s.log(f"P{seat} self-destructs {s.title(a.a)}")
         discard_unit(s, a.a)
     elif a.kind == "withdraw":
         s.log(f"P{seat} withdraws")
@@ -150,10 +150,11 @@ def finish(s: GEState, reason: str, winners: list[int] | None = None) -> None:
     s.end_reason = reason
     if winners is None:
         winners = [i for i in range(s.n) if s.alive[i]]
-        s.log(f"game over ({reason}): abandoned as a draw between "
+        s.log(f"game over ({reason.replace('_', ' ')}): abandoned as a draw between "
               + ", ".join(f"P{w}" for w in winners))
     else:
-        s.log(f"game over ({reason}): winner {', '.join(f'P{w}' for w in winners)}")
+        s.log(f"game over ({reason.replace('_', ' ')}): winner "
+              + ", ".join(f"P{w}" for w in winners))
     s.winners = winners
 
 

@@ -11,11 +11,12 @@ text from the loaded content (:mod:`.texts`). Rule IDs are those of the rules re
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from starlanes.engine.explain import ActionDescription
 
-from .actions import NONE, GEAction, code_seat, is_hq
+from .actions import NONE, GEAction, code_seat, is_fleet, is_hq
 from .content import HEAVY
 from .refuse import refusal
 from .state import POOL_NAMES
@@ -25,7 +26,7 @@ from .units import vessels_of
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
 
-__all__ = ["describe", "refusal"]
+__all__ = ["describe", "label", "refusal"]
 
 D = ActionDescription
 
@@ -343,7 +344,8 @@ DESCRIBERS: dict[str, Callable[[GEState, GEAction], ActionDescription]] = {
 
 
 def describe(state: GEState, action: GEAction) -> ActionDescription:
-    """What the legal ``action`` does in ``state`` (see the module docstring).
+    """What the legal ``action`` does in ``state`` (see the module docstring), with its
+    :func:`label`.
 
     Raises IllegalActionError if ``action`` is not legal now.
     """
@@ -351,4 +353,116 @@ def describe(state: GEState, action: GEAction) -> ActionDescription:
         from starlanes.engine.errors import IllegalActionError
 
         raise IllegalActionError(f"{action} is not a legal action now")
-    return DESCRIBERS[action.kind](state, action)
+    return replace(DESCRIBERS[action.kind](state, action), label=label(state, action))
+
+
+# ---------------------------------------------------------------------- labels
+def _at(s: GEState, code: int) -> str:
+    """A target in a label's words: a card by its printed name, ``P1's fleet``, ``P1's
+    Sector HQ``."""
+    if is_hq(code):
+        return f"P{code_seat(code)}'s Sector HQ"
+    if is_fleet(code):
+        return f"P{code_seat(code)}'s fleet"
+    return s.title(code)
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
+def _l_engage(s: GEState, a: GEAction) -> str:
+    from .alloc import cost
+
+    e, sp = cost(s, a.a, a.b)
+    price = " + ".join(x for x in (f"{e} energy" if e else "", f"{sp} supply" if sp else "")
+                       if x) or "no points"
+    if a.b >= 0:
+        other = s.units[a.a].partner if a.b == a.a else a.a
+        return f"Engage {s.title(a.b)} without {s.title(other)} - {price}"
+    return f"Engage {s.title(a.a)} - {price}"
+
+
+def _l_done(s: GEState, a: GEAction) -> str:
+    return {"alloc": "End the point allocation", "engage": "Go on to Play Cards A",
+            "playA": "End Play Cards A", "playB": "End Play Cards B"}.get(
+                s.phase, "End the Discard phase")
+
+
+def _l_play(s: GEState, a: GEAction) -> str:
+    c = s.card(a.a)
+    if c.type == "T":
+        return f"Play the terrain {s.title(a.a)}"
+    if a.c >= 0:
+        return f"Play {s.title(a.a)} together with {s.title(a.c)}"
+    if c.type in "SBD" and a.b >= 0:
+        return f"Play {s.title(a.a)} combined with {s.title(a.b)}"
+    if a.b != NONE:
+        against = c.type in "HM" or c.has("time_warp") or c.has("economic_crisis")
+        return f"Play {s.title(a.a)} {'against' if against else 'on'} {_at(s, a.b)}"
+    return f"Play {s.title(a.a)}"
+
+
+def _l_shoot(s: GEState, a: GEAction) -> str:
+    from .units import slots
+
+    sym = slots(s, a.a)[a.b]
+    return f"Fire the {WEAPON_NAMES.get(sym, 'weapon')} of {s.title(a.a)} (weapon {a.b})"
+
+
+def _l_commit(s: GEState, a: GEAction) -> str:
+    from .units import slots
+
+    dmg = sum(s.units[i].charge if slots(s, i)[j] == "V" else 1 for i, j in s.picks)
+    return f"Allocate {dmg} damage to {_at(s, s.aim)}"
+
+
+def _l_draw(s: GEState, a: GEAction) -> str:
+    return f"Draw {_cards(a.a)} and end your turn" if a.a else "Draw no cards and end your turn"
+
+
+LABELS: dict[str, Callable[[GEState, GEAction], str]] = {
+    "engage": _l_engage,
+    "arm": lambda s, a: f"Give 1 ammo point to {s.title(a.a)}",
+    "charge": lambda s, a: (f"Charge the {'EMF' if s.card(a.a).nodes else 'variplaz'} of "
+                            f"{s.title(a.a)}"),
+    "repair": lambda s, a: f"Repair 1 damage on {s.title(a.a)}",
+    "heal": lambda s, a: f"Heal 1 damage on {s.title(a.a)}",
+    "done": _l_done,
+    "relocate": lambda s, a: f"Move {s.title(a.a)} to {s.title(a.b)}",
+    "play": _l_play,
+    "swap": lambda s, a: f"Swap {s.title(a.a)} for {s.title(a.b)} from the reserve",
+    "separate": lambda s, a: (f"Separate {s.title(a.a)} and "
+                              f"{s.title(s.units[a.a].partner)}"),
+    "combine": lambda s, a: f"Combine {s.title(a.a)} and {s.title(a.b)}",
+    "operate": lambda s, a: f"Use {s.title(a.a)} on {_at(s, a.b)}",
+    "study": lambda s, a: f"Study the monster {s.title(a.a)} - 1 research",
+    "aim": lambda s, a: f"Aim at {_at(s, a.a)}",
+    "shoot": _l_shoot,
+    "volley": lambda s, a: f"Fire every usable weapon of {s.title(a.a)}",
+    "commit": _l_commit,
+    "distort": lambda s, a: (f"Fire the distortion cannon of {s.title(a.a)} at "
+                             + ("the monsters against you" if a.c == s.seat else
+                                f"P{a.c}'s fleet")),
+    "cease": lambda s, a: "Stop firing",
+    "react": lambda s, a: (f"React with {s.title(a.a)}"
+                           + (f" on {s.title(a.b)}" if a.b >= 0 else "")),
+    "counter": lambda s, a: f"Answer the reaction with {s.title(a.a)}",
+    "pass": lambda s, a: "Play no card now",
+    "split": lambda s, a: (f"Keep {a.a} shield and {a.b} structure damage on the "
+                           "cruiser"),
+    "place": lambda s, a: f"Put {s.title(a.a)} on {s.title(a.b)}",
+    "discard": lambda s, a: f"Discard {s.title(a.a)}",
+    "scuttle": lambda s, a: f"Self-destruct {s.title(a.a)}",
+    "withdraw": lambda s, a: "Withdraw from the game",
+    "draw": _l_draw,
+    "celebrate": lambda s, a: f"Victory celebration: draw {_cards(a.a)}",
+}
+
+
+def label(state: GEState, action: GEAction) -> str:
+    """The few words on the legal ``action``'s button (see :mod:`starlanes.engine.explain`):
+    ``Play the terrain Ice Moon``, ``Engage Argonian Vapor Frigate - 2 energy``, ``Draw 2
+    cards and end your turn``; cards by their printed names, never their ids. Raises
+    KeyError for an action kind this game does not have."""
+    return LABELS[action.kind](state, action)

@@ -183,7 +183,7 @@ def commit(s: GEState) -> None:
     firers = tuple(sorted({s.units[i].host if s.units[i].host >= 0 else i for i, _ in s.picks}))
     s.pending = ("fire", target, dmg, firers)
     s.log(f"P{s.seat} allocates {dmg} damage on "
-          + (f"HQ{code_seat(target)}" if is_hq(target) else s.name(target)))
+          + (f"P{code_seat(target)}'s Sector HQ" if is_hq(target) else s.title(target)))
     s.picks = []
     s.aim = -1
     s.phase = "fire"
@@ -197,7 +197,7 @@ def distort(s: GEState, inst: int, slot: int, seat: int) -> None:
     Sector HQ."""
     u = s.units[inst]
     s.units[inst] = u._replace(fired=u.fired | (1 << slot), ammo=u.ammo - 1)
-    s.log(f"P{s.seat} fires the distortion cannon of {s.name(inst)} at P{seat}")
+    s.log(f"P{s.seat} fires the distortion cannon of {s.title(inst)} at P{seat}")
     hits = []
     if seat != s.seat:
         hits += vessels_of(s, seat)

@@ -71,7 +71,7 @@ def begin(s: GEState) -> None:
         s.to_discard(inst)
     s.antes = antes
     s.first = contenders[0]
-    s.log(f"antes: {', '.join(s.name(i) for i in antes)}; P{s.first} goes first")
+    s.log(f"antes: {', '.join(s.title(i) for i in antes)}; P{s.first} goes first")
     for seat in range(s.n):
         for _ in range(s.n):
             s.reserve[seat].append(s.deck_for(seat).pop())

@@ -137,9 +137,15 @@ class GEState(GameState):
     def log(self, text: str) -> None:
         self.log_lines.append(text)
 
+    def title(self, inst: int) -> str:
+        """A card instance as players read it: its printed name (``Blue Giant Star``), for
+        log lines; :meth:`name` is the notation typed."""
+        return self.cards[self.defs[inst]].name
+
     def seat_name(self, seat: int) -> str:
         m = self.major[seat]
-        return f"P{seat}" + (f" ({m})" if m else "")
+        emp = self.content.empires.get(m) if m else None
+        return f"P{seat}" + (f" ({emp.name if emp is not None else m})" if m else "")
 
     def pile(self, inst: int) -> list[int]:
         """The discard pile a card goes to: the shared one in the Basic Game, its deck

@@ -147,7 +147,7 @@ def damage(s: GEState, inst: int, n: int, by: int, permanent: bool = False,
                        perm=u.perm + (hit if permanent else 0))
     s.units[inst] = u
     dead = (u.dmg + u.rdmg >= c.strength) if c.type == "M" else u.dmg >= strength(s, inst)
-    s.log(f"{s.name(inst)} takes {n} {'research' if research else 'damage'}"
+    s.log(f"{s.title(inst)} takes {n} {'research' if research else 'damage'}"
           + (" and is destroyed" if dead else ""))
     if dead:
         if u.owner == s.seat and u.host < 0 and u.against < 0 and c.type in VESSEL:
@@ -194,6 +194,6 @@ def destroy(s: GEState, inst: int) -> None:
         if saved and s.card(a).type in "CE" and not s.card(a).has("transporter"):
             s.hands[u.owner].append(a)
             s.known.append(a)
-            s.log(f"{s.name(a)} is beamed back to hand")
+            s.log(f"{s.title(a)} is beamed back to hand")
         else:
             s.to_discard(a)

@@ -138,7 +138,7 @@ def apply_window(s: GEState, d: Decision, a: GEAction) -> None:
     if a.kind == "react":
         s.hands[d.seat].remove(a.a)
         s.pending = p[:4] + (_reacts(p) + ((a.a, a.b),), _counters(p))
-        s.log(f"P{d.seat} reacts with {s.name(a.a)}")
+        s.log(f"P{d.seat} reacts with {s.title(a.a)}")
         _next(s, d)
         return
     if a.kind == "counter":
@@ -146,7 +146,7 @@ def apply_window(s: GEState, d: Decision, a: GEAction) -> None:
         s.plays += 1
         s.to_discard(a.a)
         s.pending = p[:4] + (_reacts(p), _counters(p) + ((a.a, a.b),))
-        s.log(f"P{s.seat} counters with {s.name(a.a)}")
+        s.log(f"P{s.seat} counters with {s.title(a.a)}")
         _next(s, d)
         return
     if d.kind == "react":  # the target's owner passes: on to the counters (4c)
@@ -171,7 +171,7 @@ def resolve(s: GEState) -> None:
     if p[0] == "card":
         inst, target, seat = p[1], p[2], p[3]
         if live:
-            s.log(f"{s.name(inst)} is cancelled")
+            s.log(f"{s.title(inst)} is cancelled")
             s.to_discard(inst)
             return
         resolve_card(s, seat, inst, target)
