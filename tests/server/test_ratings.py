@@ -72,6 +72,10 @@ def accounts(client: TestClient, *names: str) -> list[int]:
     return ids
 
 
+RATED_CLOCK = {"clock_seconds": 600.0, "clock_kind": "game"}
+"""A time control a rated game may have (the server's least is 5 minutes a player)."""
+
+
 def seat_game(client: TestClient, seats: list[int | None], rated: bool = True,
               seed: int | None = None, game: str = GAME,
               options: dict[str, Any] | None = None) -> tuple[str, list[str]]:
@@ -81,7 +85,7 @@ def seat_game(client: TestClient, seats: list[int | None], rated: bool = True,
 
     async def go() -> tuple[str, list[str]]:
         live = await service.create(game, len(seats), ["human"] * len(seats), options or {},
-                                    seed=seed, rated=rated)
+                                    seed=seed, rated=rated, **(RATED_CLOCK if rated else {}))
         tokens = []
         for i, account in enumerate(seats):
             _, token = await service.join(live.id, f"player {i}", i, account_id=account)
@@ -153,7 +157,7 @@ def test_rated_game_updates_once(db_url) -> None:
         game_id, tokens = seat_game(client, [ann, bob])
         finish(client, game_id, tokens, loser=1)
         ratings = client.app.state.community.ratings
-        live = client.app.state.community.service.games[game_id]
+        live = client.app.state.community.service.live(game_id)
         winner = 0
         after = table(client)
         assert rated_count(client) == 1
@@ -196,7 +200,7 @@ def test_restart_between_last_move_and_update(sqlite_url, monkeypatch) -> None:
         ann, bob = accounts(client, "Ann", "Bob")
         game_id, tokens = seat_game(client, [ann, bob])
         finish(client, game_id, tokens, loser=0)
-        assert client.app.state.community.service.games[game_id].over
+        assert client.app.state.community.service.live(game_id).over
         assert rated_count(client) == 0 and table(client) == {}
     with TestClient(make_app(sqlite_url)) as client:  # the start hook rates it
         assert rated_count(client) == 1
@@ -224,10 +228,10 @@ def test_unrated_games_change_nothing(app_client, case) -> None:
         seats = [ann, ann]
     game_id, tokens = seat_game(app_client, seats, **kwargs)
     if case == "content option":  # as if created with a content pack
-        app_client.app.state.community.service.games[game_id].row.options = {
+        app_client.app.state.community.service.live(game_id).row.options = {
             "content": "house-rules"}
     finish(app_client, game_id, tokens)
-    assert app_client.app.state.community.service.games[game_id].over
+    assert app_client.app.state.community.service.live(game_id).over
     client_start = app_client.app.state.community.ratings.start
     app_client.portal.call(client_start)
     assert rated_count(app_client) == 0 and table(app_client) == {}
@@ -298,11 +302,13 @@ def test_bot_seat_takes_part_without_moving(app_client) -> None:
     before = ratings.rating("bot:random", GAME)
 
     async def go() -> tuple[str, str]:
-        live = await service.create(GAME, 2, ["human", "random"], {}, rated=True)
+        live = await service.create(GAME, 2, ["human", "random"], {}, rated=True,
+                                    **RATED_CLOCK)
         _, token = await service.join(live.id, "Ann", 0, account_id=ann)
         return live.id, token
 
     game_id, token = app_client.portal.call(go)
+    play(app_client, game_id, [token, token], moves=1)  # Ann (seat 0, first) moves once
     lose_on_time(app_client, game_id, 1)
     assert rated_count(app_client) == 1
     assert ratings.rating("bot:random", GAME) == before
@@ -371,7 +377,7 @@ def test_game_over_by_its_rules_is_rated(app_client) -> None:
     ann, bob = accounts(app_client, "Ann", "Bob")
     game_id, tokens = seat_game(app_client, [ann, bob])
     play(app_client, game_id, tokens)
-    live = app_client.app.state.community.service.games[game_id]
+    live = app_client.app.state.community.service.live(game_id)
     assert live.state.is_terminal() and live.row.outcome is None
     assert rated_count(app_client) == 1
     ratings = app_client.app.state.community.ratings

@@ -43,6 +43,7 @@ from .errors import ServerError, Unprocessable
 from .store import StoreError, now
 
 if TYPE_CHECKING:
+    from .config import FairPlay
     from .service import GameService
     from .tables import LiveGame
 
@@ -75,6 +76,34 @@ def check_settings(clock_seconds: float, kind: str, increment: float, timeout: s
         raise Unprocessable("clock_increment is for a 'game' clock (with clock_seconds)")
     if timeout == "lose" and clock_seconds <= 0:
         raise Unprocessable("timeout 'lose' needs a clock: give clock_seconds")
+
+
+def duration(seconds: float) -> str:
+    """Seconds in words: ``30 seconds``, ``5 minutes``, ``2 hours``, ``3 days``."""
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size and seconds % size == 0:
+            n = int(seconds // size)
+            return f"{n} {unit}" + ("s" if n != 1 else "")
+    n = round(seconds, 1)
+    return f"{n:g} second" + ("s" if n != 1 else "")
+
+
+def check_rated(clock_seconds: float, kind: str, fair_play: FairPlay) -> None:
+    """Refuse, with Unprocessable (422), the clock of a rated game that is shorter than the
+    server's minimum time control (``fair_play.rated_min_game_seconds`` per player for a
+    ``game`` clock, ``fair_play.rated_min_turn_seconds`` per turn for a ``move`` clock) or
+    missing: a game decided by the clock in a second is no game."""
+    least_game = duration(fair_play.rated_min_game_seconds)
+    least_turn = duration(fair_play.rated_min_turn_seconds)
+    if clock_seconds <= 0:
+        raise Unprocessable(f"a rated game needs a turn clock: at least {least_game} per "
+                            f"player for the whole game, or {least_turn} per turn")
+    if kind == "game" and clock_seconds < fair_play.rated_min_game_seconds:
+        raise Unprocessable(f"a rated game's whole-game clock gives each player at least "
+                            f"{least_game} (this one {duration(clock_seconds)})")
+    if kind == "move" and clock_seconds < fair_play.rated_min_turn_seconds:
+        raise Unprocessable(f"a rated game's clock gives each turn at least {least_turn} "
+                            f"(this one {duration(clock_seconds)})")
 
 
 # ---------------------------------------------------------------------- reading the clocks

@@ -134,6 +134,25 @@ class Limits(BaseModel):
     """The longest chat message (characters)."""
 
 
+class FairPlay(BaseModel):
+    """The rules of rated play (``docs/community/fair-play.md``): what a rated game must be
+    and who may meet whom in one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rated_min_game_seconds: float = Field(default=300.0, ge=0)
+    """The least time per player a rated game with a whole-game clock may give (seconds)."""
+    rated_min_turn_seconds: float = Field(default=30.0, ge=0)
+    """The least time per turn a rated game with a per-turn clock may give (seconds)."""
+    rated_same_network: bool = False
+    """Whether a rated game may seat two accounts whose seats were taken from one client
+    network (/24 for IPv4, /48 for IPv6). Off: such a seat is refused. A club whose players
+    all sit behind one address turns it on."""
+    rated_pair_games_per_day: int = Field(default=5, ge=1)
+    """Rated games two accounts may play together in 24 hours (running games included);
+    past it, a seat in another rated game with that account is refused."""
+
+
 class ServerConfig(BaseSettings):
     """Everything the owner of a server decides. Flags beat environment variables, which
     beat the TOML file, which beats these defaults. Raises :class:`ConfigError` naming the
@@ -159,6 +178,7 @@ class ServerConfig(BaseSettings):
     creator" and unrated)."""
     access_log: bool = True
     """Log every request (method, path with tokens redacted, status, time, client)."""
+    fair_play: FairPlay = Field(default_factory=FairPlay)
     queue_wait_seconds: float = Field(default=60.0, ge=0)
     """How long a play-now player waits for human opponents before the empty seats are
     given to the catalogue bots nearest in rating."""

@@ -116,6 +116,11 @@ class GameService(Following, Endings):
         self.listeners: list[Callable[[LiveGame], None]] = []
         """Called (in the event loop) with a game each time its viewers are sent a fresh
         view: after a move, a join, an undo (the community's ratings and turn signals)."""
+        self.join_checks: list[Callable[[LiveGame, int, int | None, str | None],
+                                        Awaitable[None]]] = []
+        """Awaited with (game, seat, account id, client network) before a seat is taken,
+        holding the game's lock; each may refuse it by raising a ServerError (the
+        community's fair-play rules for rated games)."""
         self.on_start: list[Callable[[], Awaitable[None]]] = []
         self.on_stop: list[Callable[[], Awaitable[None]]] = []
         """Awaited after the games are rebuilt at start, and first thing at stop."""
@@ -198,6 +203,8 @@ class GameService(Following, Endings):
             raise Unprocessable(f"clock_seconds must lie in 0..{limits.max_clock_seconds:g}")
         clocks.check_settings(clock_seconds, clock_kind, clock_increment, timeout,
                               limits.max_clock_seconds)
+        if rated:
+            clocks.check_rated(clock_seconds, clock_kind, self.config.fair_play)
         kinds = [self.catalogue.seat_kind(spec, game) for spec in seats]
         opts = self.catalogue.check_options(game, options or {})
         seeded = seed is not None
@@ -240,12 +247,15 @@ class GameService(Following, Endings):
         return live
 
     async def join(self, game_id: str, name: str, seat: int | None = None,
-                   setup: str = "", account_id: int | None = None) -> tuple[int, str]:
+                   setup: str = "", account_id: int | None = None,
+                   network: str | None = None) -> tuple[int, str]:
         """Take an open human seat (the first open one when ``seat`` is None) bringing
         ``setup`` (a deck code; before the first move), for the account ``account_id``
-        (None: a guest); returns the seat and its token.
-        Raises Forbidden when the seat is taken or held by a bot, Unprocessable (422) for
-        a setup the game refuses."""
+        (None: a guest) from the client network ``network`` (:func:`.limits.network_key`);
+        returns the seat and its token. Every check in :attr:`join_checks` runs first.
+        Raises Forbidden when the seat is taken or held by a bot, or a check refuses it
+        (a rated game's fair-play rules), Unprocessable (422) for a setup the game
+        refuses."""
         live = self.live(game_id)
         name = display_name(name)
         async with live.lock:
@@ -256,6 +266,8 @@ class GameService(Following, Endings):
                     raise Forbidden("every seat of this game is taken")
                 seat = free[0]
             info = live.open_seat(seat)
+            for check in self.join_checks:
+                await check(live, seat, account_id, network)
             options, rebuilt = None, None
             if setup.strip():
                 options, rebuilt = await asyncio.to_thread(
@@ -265,12 +277,13 @@ class GameService(Following, Endings):
             hashed = token_hash(token)
             if not await self.writer.run(
                     lambda: self.store.claim_seat(game_id, seat, name, hashed, options,
-                                                  account_id)):
+                                                  account_id, network)):
                 raise Forbidden(f"seat {seat} was taken a moment ago")
             if rebuilt is not None:
                 live.row.options = options
                 live.game, live.state = rebuilt, rebuilt.new_initial_state()
             info.name, info.token_hash, info.account_id = name, hashed, account_id
+            info.network = network
             clocks.seats_filled(live)
             live.version += 1
         self._after_change(live)

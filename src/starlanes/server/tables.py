@@ -38,6 +38,8 @@ class SeatInfo:
     token_hash: str | None
     account_id: int | None = None
     """The account holding this human seat (None: a guest's seat link, or a bot)."""
+    network: str | None = None
+    """The client network the seat was taken from (:func:`.limits.network_key`)."""
 
     @property
     def is_bot(self) -> bool:
@@ -142,7 +144,8 @@ class LiveGame:
             raise StoreError(f"game {row.id} cannot be loaded: {e}") from None
         state = game.new_initial_state()
         live = cls(row=row, seats=[SeatInfo(s.seat, s.kind, s.name, s.token_hash,
-                                            s.account_id) for s in seats], game=game, state=state)
+                                            s.account_id, s.network) for s in seats],
+                   game=game, state=state)
         live._replay(state, actions)
         clocks.seats_filled(live)
         return live
@@ -197,6 +200,7 @@ class LiveGame:
                     return None  # a seat may have brought its setup: rebuild
                 info.name, info.token_hash, info.account_id = (s.name, s.token_hash,
                                                                s.account_id)
+                info.network = s.network
                 changed = True
         if changed and self.clock_began is None:
             clocks.seats_filled(self)

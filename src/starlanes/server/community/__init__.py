@@ -26,6 +26,7 @@ class Community:
 
     def __init__(self, service: GameService, config: ServerConfig) -> None:
         from .chat import Chat
+        from .fairplay import FairPlay
         from .matchmaking import Matchmaking
         from .ratings import Ratings
 
@@ -34,6 +35,7 @@ class Community:
         self.config = config
         self.sessions = Sessions(self.store)
         self.ratings = Ratings(self)
+        self.fair_play = FairPlay(self)
         self.matchmaking = Matchmaking(self)
         self.chat = Chat(self)
 

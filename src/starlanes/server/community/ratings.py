@@ -16,8 +16,10 @@ players: a bot's strength is fixed by its agent spec, and the ladder measures it
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +51,11 @@ FREE_OPTIONS = frozenset({SEAT_SETUP})
 """Options a rated game may set away from their defaults: what each seat brings (its
 deck), chosen by that seat within the rules. Every other option must keep its default
 (a content pack or content override makes a game unrated)."""
+CATCH_UP_DAYS = 7
+"""At start, rated games that ended this many days back at most are rated if they were not
+(a bounded query: never a scan of every game)."""
+DONE_KEPT = 10_000
+"""Game ids a process remembers having rated (a bounded memory; the store decides)."""
 RETRIES = 3
 """Attempts at one game's update when another write raced it (a new player's first row)."""
 
@@ -101,15 +108,22 @@ def rated_options(game: str, options: dict[str, Any]) -> bool:
     return True
 
 
-def unrated_reason(live: LiveGame) -> str | None:
+def unrated_reason(live: LiveGame, same_network: bool = False) -> str | None:
     """Why the game ``live`` is not rated (None: it is, once over). Does not look at
-    whether it is over."""
+    whether it is over, but an ended game is judged by how it ended: one aborted (or
+    expired) counts for nobody, and so does one in which a human seat never made a
+    decision of its own (the abort rule: ``docs/community/fair-play.md``).
+    ``same_network``: whether two accounts of one client network may meet
+    (``fair_play.rated_same_network``)."""
     row = live.row
     if not row.rated:
         return "the game was not asked to be rated"
     if row.seeded:
         return "its creator chose the seed"
-    accounts = [s.account_id for s in live.seats if not s.is_bot]
+    if row.outcome is not None and row.outcome.get("ranks") is None:
+        return "the game was aborted"
+    humans = [s for s in live.seats if not s.is_bot]
+    accounts = [s.account_id for s in humans]
     if any(a is None for a in accounts):
         return "a seat is held by a guest, or open"
     if not accounts:
@@ -118,6 +132,14 @@ def unrated_reason(live: LiveGame) -> str | None:
         return "one account holds several seats"
     if not rated_options(row.game, dict(row.options)):
         return "its options are not the rated set"
+    networks = [s.network for s in humans if s.network]
+    if not same_network and len(set(networks)) != len(networks):
+        return "two seats were taken from one network"
+    if live.over:
+        idle = [s for s in humans if not live.has_moved(s.seat)]
+        if idle:
+            return (f"{live.seat_label(idle[0].seat)} never made a decision, so the game "
+                    "counts as aborted")
     return None
 
 
@@ -138,31 +160,45 @@ class Ratings:
         """The ladder file loaded at start (None: the packaged ``ladder.json``)."""
         self._lock = threading.Lock()
         self._busy: set[str] = set()
-        self._done: set[str] = set()
+        self._done: OrderedDict[str, None] = OrderedDict()
+        """Games rated by this process lately (at most :data:`DONE_KEPT`; the store's
+        ``rated_games`` row is what stops a second rating)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._same_network = community.config.fair_play.rated_same_network
         community.service.listeners.append(self.on_change)
         community.service.on_start.append(self.start)
 
     # ------------------------------------------------------------------ hooks
     async def start(self) -> None:
-        """At server start: the bots' ladder ratings into the table, then every game that
-        is over and rated but not yet in ``rated_games`` (the server stopped between its
-        last move and its update)."""
+        """At server start: the bots' ladder ratings into the table, then every game asked
+        to be rated that ended in the last :data:`CATCH_UP_DAYS` days but is not in
+        ``rated_games`` (the server stopped between its last move and its update), read
+        from the store (finished games are archived, not held in memory)."""
         await asyncio.to_thread(self.load_ladder)
-        self._done.update(await asyncio.to_thread(self._rated_ids))
-        for live in list(self.community.service.games.values()):
-            if live.over and unrated_reason(live) is None and live.id not in self._done:
+        service = self.community.service
+        for game_id in await asyncio.to_thread(self._unsettled_ids):
+            try:
+                live = await service.open(game_id)
+            except Exception:  # noqa: BLE001 - one broken game must not stop the start
+                log.exception("game %s could not be read to rate it", game_id)
+                continue
+            if live.over and unrated_reason(live, self._same_network) is None:
                 await self._update(live)
 
-    def _rated_ids(self) -> set[str]:
+    def _unsettled_ids(self) -> list[str]:
+        """Games asked to be rated, ended lately, with no ``rated_games`` row."""
+        since = now() - dt.timedelta(days=CATCH_UP_DAYS)
         with self.store.session() as s:
-            return set(s.scalars(select(RatedGameRow.game_id)))
+            return list(s.scalars(
+                select(GameRow.id).where(GameRow.rated.is_(True), GameRow.ended >= since,
+                                         ~GameRow.id.in_(select(RatedGameRow.game_id)))
+                .order_by(GameRow.ended)))
 
     def on_change(self, live: LiveGame) -> None:
         """Service listener: when a rated game is over and not yet rated, start its update
         in a thread and return at once."""
         if (not live.over or live.id in self._busy or live.id in self._done
-                or unrated_reason(live) is not None):
+                or unrated_reason(live, self._same_network) is not None):
             return
         self._busy.add(live.id)
         task = asyncio.get_running_loop().create_task(self._update(live, claimed=True))
@@ -179,7 +215,9 @@ class Ratings:
             if ranks is not None:
                 await asyncio.to_thread(self.rate, live.id, live.row.game, seat_keys(live),
                                         ranks)
-                self._done.add(live.id)
+                self._done[live.id] = None
+                while len(self._done) > DONE_KEPT:
+                    self._done.popitem(last=False)
         except Exception:  # noqa: BLE001 - retried by the next change or the next start
             log.exception("rating game %s failed", live.id)
         finally:

@@ -1,0 +1,91 @@
+"""Who may meet whom in a rated game (``docs/community/fair-play.md``).
+
+A rated game is a contest between people. Two accounts whose seats are taken from one
+client network (:func:`..limits.network_key`: the /24 of an IPv4 address, the /48 of an
+IPv6 one) are taken for one person's, and two accounts meet in at most
+``fair_play.rated_pair_games_per_day`` rated games in 24 hours: a rating cannot be farmed
+from a second account, or by playing one friend over and over. Both rules refuse the seat
+(403, with the reason) before it is taken, so nobody finds out at the end that a game did
+not count; :func:`..ratings.unrated_reason` checks the network again when the game ends.
+The abort rule (a game where a human seat never moved is not rated) is in
+:mod:`.ratings` and :mod:`..clocks`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+from sqlalchemy.orm import aliased
+
+from ..errors import Forbidden
+from ..store import GameRow, SeatRow, now
+
+if TYPE_CHECKING:
+    from ..tables import LiveGame
+    from . import Community
+
+DAY = dt.timedelta(days=1)
+NO_RESULT = ("abort", "expired")
+
+
+def rated_wanted(live: LiveGame) -> bool:
+    """Whether ``live`` asks to be rated in a way seating can still spoil: asked, and not
+    seeded by its creator (a seeded game is never rated anyway)."""
+    return bool(live.row.rated) and not live.row.seeded
+
+
+class FairPlay:
+    """The seat checks of rated games, installed in the game service's ``join_checks``."""
+
+    def __init__(self, community: Community) -> None:
+        self.community = community
+        self.config = community.config.fair_play
+        community.service.join_checks.append(self.check_seat)
+
+    async def check_seat(self, live: LiveGame, seat: int, account_id: int | None,
+                         network: str | None) -> None:
+        """Refuse (Forbidden, 403) ``account_id``'s seat in the rated game ``live`` when
+        another account seated there plays from the same client network, or when the two
+        have met in ``rated_pair_games_per_day`` rated games in the last 24 hours. Guests
+        pass: a game with a guest seat is not rated anyway."""
+        if account_id is None or not rated_wanted(live):
+            return
+        others = [s for s in live.seats
+                  if s.seat != seat and not s.is_bot and s.account_id is not None
+                  and s.account_id != account_id]
+        if not others:
+            return
+        if not self.config.rated_same_network and network:
+            for other in others:
+                if other.network and other.network == network:
+                    raise Forbidden(
+                        f"this rated game already seats {other.name or 'a player'} from "
+                        "your network; two accounts playing from one network cannot meet "
+                        "in a rated game (play an unrated game together instead)")
+        cap = self.config.rated_pair_games_per_day
+        for other in others:
+            met = await asyncio.to_thread(self.games_together, account_id,
+                                          int(other.account_id or 0), live.id)
+            if met >= cap:
+                raise Forbidden(
+                    f"you have met {other.name or 'this player'} in {met} rated games in "
+                    f"the last 24 hours, the most this server rates; play an unrated game "
+                    "together, or meet again tomorrow")
+
+    def games_together(self, a: int, b: int, besides: str = "") -> int:
+        """The rated games (running or ended, not aborted) created in the last 24 hours in
+        which accounts ``a`` and ``b`` both hold a seat, other than ``besides``."""
+        one, two = aliased(SeatRow), aliased(SeatRow)
+        games = (select(GameRow.id)
+                 .join(one, one.game_id == GameRow.id)
+                 .join(two, two.game_id == GameRow.id)
+                 .where(GameRow.rated.is_(True), GameRow.created >= now() - DAY,
+                        GameRow.id != besides, one.account_id == a, two.account_id == b))
+        with self.community.store.session() as s:
+            outcomes = s.scalars(select(GameRow.outcome)
+                                 .where(GameRow.id.in_(games))).all()
+        return sum(1 for outcome in outcomes
+                   if not (outcome and outcome.get("reason") in NO_RESULT))
