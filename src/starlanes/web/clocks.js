@@ -39,6 +39,17 @@ function ruleText(clocks, seated) {
   return `Clock: ${kind}. When ${who}, ${what}.`;
 }
 
+// Once the game is over: when it ended, and who ran out of time (their clock shows 0:00).
+function endedLine(view) {
+  if (!view.result || !view.ended) return null;
+  const at = new Date(view.ended);
+  const when = Number.isNaN(at.getTime()) ? "" : ` at ${at.toLocaleString()}`;
+  const outcome = view.result.outcome;
+  const loser = outcome?.reason === "timeout" ? view.seats[outcome.loser]?.label : null;
+  return el("p", { class: "clock-ended", id: "clock-ended" },
+    loser ? `${loser} ran out of time: the game ended${when}.` : `The game ended${when}.`);
+}
+
 function build(view, clocks) {
   const seated = view.you !== null && view.you !== undefined;
   rows = view.seats.map((seat, i) => {
@@ -53,6 +64,7 @@ function build(view, clocks) {
     el("h2", {}, "Clocks"),
     el("ul", { class: "clock-list" }, ...rows.map((r) => r.row)),
     el("p", { class: "muted clock-rule" }, ruleText(clocks, seated)),
+    endedLine(view),
     el("p", { class: "visually-hidden", "aria-live": "assertive", id: "clock-alert" }));
 }
 

@@ -1,6 +1,8 @@
-// The game-over dialog: who won and why in plain words, a table of the scores with
-// headers (and the score by source when the game reports one: the result's "breakdown",
-// one {source: points} per seat), and the replay and rematch buttons.
+// The game-over dialog: who won and why in plain words (a result the server decided says
+// what it was: "P2 (Bob) resigned", "drawn by agreement", "aborted by ... before they
+// moved"), a table of the scores with headers and each seat's result (won, lost, draw,
+// resigned, lost on time; the score by source when the game reports one: the result's
+// "breakdown", one {source: points} per seat), and the replay and rematch buttons.
 import { el } from "./dom.js";
 import { seatMark } from "./seats.js";
 
@@ -12,13 +14,25 @@ export function plainReason(reason, words = {}) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+// The first line when nobody won: a draw, a game that counts for nobody, or neither.
+function nobodyWon(r) {
+  const reason = r.outcome?.reason;
+  if (reason === "draw") return "A draw: nobody won.";
+  if (r.outcome && !r.outcome.ranks) return "Nobody won or lost: the game counts for nobody.";
+  return "Nobody won.";
+}
+
 export function resultNodes(view, words) {
   const r = view.result;
   const winners = r.winners.map((w) => view.seats[w]);
   const head = winners.length
     ? el("p", { class: "winners" }, winners.length > 1 ? "Winners: " : "Winner: ", ...winners.flatMap((s, i) => [i ? " and " : "", seatMark(s.seat, 18), " ", el("strong", {}, s.label)]))
-    : el("p", { class: "winners" }, "Nobody won.");
-  const why = el("p", {}, `How it ended: ${plainReason(r.end_reason, words)}.`);
+    : el("p", { class: "winners" }, nobodyWon(r));
+  // a result the server decided (resigned, aborted, drawn, out of time) is already in
+  // words, with the players' names as they are; the rules' reasons are the game's words
+  const reason = r.outcome ? r.end_reason.charAt(0).toUpperCase() + r.end_reason.slice(1) : plainReason(r.end_reason, words);
+  const why = el("p", { class: "end-reason" }, `How it ended: ${reason}.`);
+  const seatResult = (seat) => r.results?.[seat] ?? (r.winners.includes(seat) ? "won" : "");
   const sources = r.breakdown ? [...new Set(r.breakdown.flatMap((b) => Object.keys(b ?? {})))] : [];
   const order = view.seats.map((s) => s.seat).sort((a, b) => r.scores[b] - r.scores[a]);
   const table = el("table", { class: "scores" },
@@ -28,7 +42,7 @@ export function resultNodes(view, words) {
     el("tbody", {}, ...order.map((seat) => el("tr", { class: r.winners.includes(seat) ? "winner" : "" },
       el("th", { scope: "row" }, seatMark(seat), " ", view.seats[seat].label),
       ...sources.map((k) => el("td", {}, String(r.breakdown[seat]?.[k] ?? 0))),
-      el("td", {}, String(r.scores[seat])), el("td", {}, r.winners.includes(seat) ? "won" : "")))));
+      el("td", {}, String(r.scores[seat])), el("td", {}, seatResult(seat))))));
   return [head, why, el("div", { class: "scroll-x", tabindex: "0", "aria-label": "scores" }, table), ...momentNodes(view)];
 }
 

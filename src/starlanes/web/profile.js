@@ -52,11 +52,19 @@ function liveGames(list, own) {
   return el("div", {}, table(["game", "status", "", ""], rows, "live-table"), error);
 }
 
+// A finished game's result in words: "won (1st of 3)", "lost (2nd of 2)", "resigned
+// (2nd of 2)", "lost on time", "drawn", "aborted" (no place: it counts for nobody).
+function resultText(g) {
+  const word = g.result ?? (g.place === 1 ? "won" : "lost");
+  if (g.place === null || g.place === undefined) return word;
+  return `${word} (${ordinal(g.place)} of ${g.of})`;
+}
+
 function finishedGames(list) {
   if (!list.length) return el("p", { class: "muted" }, "No finished games yet.");
   return table(["game", "players", "result", "ended", ""], list.map((g) => el("tr", {},
     el("td", {}, g.title), el("td", {}, g.players.join(", ")),
-    el("td", { class: `place-${g.place}` }, g.place === 1 ? `won (1st of ${g.of})` : `${ordinal(g.place)} of ${g.of}`),
+    el("td", { class: `place-${g.place ?? "none"}` }, resultText(g)),
     el("td", {}, when(g.ended)),
     el("td", {}, el("a", { href: g.replay }, "replay")))), "finished-table");
 }
