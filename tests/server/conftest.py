@@ -27,9 +27,11 @@ from starlanes.server.config import ServerConfig, load_config  # noqa: E402
 
 GENEROUS = {"requests_per_minute": 1_000_000, "creates_per_hour": 100_000,
             "joins_per_minute": 100_000, "replays_per_minute": 1_000_000,
-            "auth_failures_per_minute": 100_000}
-"""Limits no test of the game itself reaches (one test client plays every seat from one
-address); tests/server/test_limits.py attacks the real ones."""
+            "auth_failures_per_minute": 100_000, "network_creates_per_hour": 100_000,
+            "anonymous_games_per_network": 100_000, "games_per_account": 100_000,
+            "anonymous_share": 1.0}
+"""Limits and quotas no test of the game itself reaches (one test client plays every seat
+from one address); tests/server/test_limits.py and test_quotas.py attack the real ones."""
 
 
 def test_config(**flags: Any) -> ServerConfig:

@@ -60,7 +60,8 @@ from .community.identity import CSRF_HEADER, writing_account
 from .config import ServerConfig
 from .errors import ServerError
 from .hygiene import AccessLog, SecurityHeaders, origin_allowed
-from .limits import ClientLimits, client_address, rate_key
+from .lifecycle import Lifecycle, OpenArchived
+from .limits import ClientLimits, client_address, network_key, rate_key, redis_rates
 from .replays import record_replay
 from .service import GameService
 from .setups import setups_router
@@ -210,6 +211,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
                   openapi_url="/api/openapi.json", redoc_url=None)
     app.state.service = service
     app.state.config = config
+    app.state.lifecycle = Lifecycle(service)  # expiry, idle games, archiving: its sweep
     community = app.state.community = Community(service, config)
     networks = config.proxy_networks()
 
@@ -217,11 +219,13 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         return client_address(scope, networks)
 
     # outermost last: the access log sees every answer, limits answer before the app
+    app.add_middleware(OpenArchived, service=service)  # a finished game read in a thread
     if cluster is not None:
-        from .cluster import CatchUp, shared_rates
+        from .cluster import CatchUp
 
         app.add_middleware(CatchUp, service=service)
-        app.add_middleware(ClientLimits, config=config, storage=shared_rates(redis_url))
+        app.add_middleware(ClientLimits, config=config,
+                           storage=redis_rates(redis_url, config.limits.redis_prefix))
     else:
         app.add_middleware(ClientLimits, config=config)
     app.add_middleware(SecurityHeaders)
@@ -326,15 +330,27 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
     async def lobby() -> dict[str, Any]:
         return {"games": service.lobby()}
 
+    async def causer(request: Request) -> tuple[int | None, str]:
+        """Who causes a game a request makes, for the quotas (:mod:`.quotas`): the
+        logged-in account when the request carries its ``X-CSRF-Token`` header (401
+        without a session, 403 a wrong token, as for a join), else None; and the client's
+        network."""
+        account_id = None
+        if CSRF_HEADER in request.headers:
+            account_id = (await asyncio.to_thread(writing_account, request)).id
+        return account_id, network_key(client_of(request.scope))
+
     @app.post("/api/games", status_code=201)
     async def create(body: CreateGame, request: Request) -> dict[str, Any]:
+        account_id, network = await causer(request)
         live = await service.create(body.game, body.players, body.seats, body.options,
                                     body.seed, body.clock_seconds,
                                     owner=rate_key(client_of(request.scope)),
                                     setups=body.setup, rated=body.rated,
                                     clock_kind=body.clock_kind,
                                     clock_increment=body.clock_increment,
-                                    timeout=body.timeout)
+                                    timeout=body.timeout, owner_account=account_id,
+                                    owner_network=network)
         return {"id": live.id, "url": f"/games/{live.id}", "seeded": live.row.seeded}
 
     @app.post("/api/games/{game_id}/join")
@@ -353,8 +369,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def rematch(game_id: str, request: Request,
                       authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        account_id, network = await causer(request)
         live = await service.rematch(game_id, _token(authorization),
-                                     owner=rate_key(client_of(request.scope)))
+                                     owner=rate_key(client_of(request.scope)),
+                                     owner_account=account_id, owner_network=network)
         return {"id": live.id, "url": f"/games/{live.id}"}
 
     # -------------------------------------------------------------- play

@@ -114,8 +114,39 @@ class Limits(BaseModel):
     """Websockets one client may hold open at once."""
     websockets_total: int = Field(default=5000, ge=1)
     """Websockets the server holds open at once."""
+    network_creates_per_hour: int = Field(default=120, ge=1)
+    """Games (and rematches) all clients of one network (an IPv4 /24, an IPv6 /48) may
+    create per hour together, besides each client's own ``creates_per_hour``."""
     open_games: int = Field(default=2000, ge=1)
-    """Unfinished games the server keeps; creating more gets 429 until some end."""
+    """Unfinished games the server keeps (counted in the database, every process
+    together); creating more gets 429 until some end."""
+    anonymous_share: float = Field(default=0.5, ge=0, le=1)
+    """The part of ``open_games`` games created without an account may hold: the rest is
+    kept for players who log in (0.5: at most 1,000 of 2,000)."""
+    anonymous_games_per_network: int = Field(default=3, ge=0)
+    """Unfinished games created without an account from one client network (an IPv4 /24,
+    an IPv6 /48; a single address is in one network, so it has no more)."""
+    games_per_account: int = Field(default=10, ge=0)
+    """Unfinished games one account may have caused (created, rematched or been paired
+    into by play now)."""
+    open_seat_hours: float = Field(default=1.0, gt=0)
+    """Hours a game may wait for its open seats: a game that still has one this long
+    after it was created ends as ``expired`` (no result)."""
+    idle_game_hours: float = Field(default=72.0, gt=0)
+    """Hours without a human move after which an unfinished game is ended by the written
+    rule of docs/community/lifecycle.md (a game with a turn clock gets at least the
+    longest decision its clock allows)."""
+    finished_games_kept: int = Field(default=200, ge=1)
+    """Finished games a process keeps in memory for the game-over dialog and replays (the
+    most recently opened); older ones are read from the database when opened."""
+    lobby_finished_games: int = Field(default=20, ge=0)
+    """The most recently finished games the lobby lists below the unfinished ones."""
+    sweep_seconds: float = Field(default=60.0, gt=0)
+    """How often the server looks for games to expire, end or take out of memory."""
+    redis_prefix: str = Field(default="", max_length=100, pattern=r"^[A-Za-z0-9_:.-]*$")
+    """With ``--redis``: the prefix of this deployment's rate counts in Redis (empty:
+    ``starlanes-limits-db`` and the Redis database number), so two deployments sharing a
+    Redis never share counts."""
     max_clock_seconds: float = Field(default=7 * 86400, ge=0)
     """The longest turn clock a game may ask for (seconds)."""
     bot_seconds_per_game: float = Field(default=3600.0, gt=0)

@@ -9,7 +9,8 @@ the limit and the wait:
   the limit (the app's handler never gets the body);
 - **429** with ``Retry-After`` (whole seconds, from the rate window's reset time) for a client
   over ``requests_per_minute`` (every request and websocket connect), ``creates_per_hour``
-  (``POST /api/games`` and ``POST /api/games/{id}/rematch``), ``joins_per_minute``
+  (``POST /api/games`` and ``POST /api/games/{id}/rematch``; and all clients of one
+  network together ``network_creates_per_hour``), ``joins_per_minute``
   (``POST /api/games/{id}/join``) or ``replays_per_minute`` (``GET /api/games/{id}/replay``,
   ``POST /api/replay``). Attempts count, whether or not the app then accepts them;
 - **429** for any request presenting a seat token (``Authorization: Bearer`` or a ``token``
@@ -24,12 +25,13 @@ the limit and the wait:
 ``/healthz``, ``/readyz`` and ``/static/...`` are exempt from rates (not from body sizes).
 
 A client is its address (:func:`client_address`); IPv6 clients are counted per /64
-network, the block one subscriber usually holds. Counts of open sockets live in the process
-(one event loop, no locks needed); rates live in a ``limits`` storage, by default ``limits``' asyncio memory storage (it expires
-counts in a task of the event loop, where the threaded memory storage starts a timer thread
-per change):
-pass a shared one (``limits.storage.RedisStorage``, or an async ``limits.aio`` storage,
-which is then awaited) to share rates between several server processes.
+network, the block one subscriber usually holds (:func:`rate_key`); creates are counted per
+client network too, an IPv4 /24 or an IPv6 /48 (:func:`network_key`). Counts of open
+sockets live in the process (one event loop, no locks needed); rates live in a ``limits``
+storage, by default ``limits``' asyncio memory storage (it expires counts in a task of the
+event loop, where the threaded memory storage starts a timer thread per change). Several
+server processes (``starlanes serve --redis``) share one: :func:`redis_rates`, counts in
+Redis under a prefix of the deployment's own.
 """
 
 from __future__ import annotations
@@ -197,6 +199,71 @@ class Rates:
         return max(1, math.ceil(stats.reset_time - time.time()))
 
 
+def redis_prefix(url: str, prefix: str = "") -> str:
+    """The key prefix of a deployment's rate counts in the Redis at ``url``: ``prefix``
+    when given (``limits.redis_prefix``), else ``starlanes-limits-db`` and the Redis
+    database number of ``url`` (``redis://host:6379/2``: ``starlanes-limits-db2``)."""
+    if prefix:
+        return prefix
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(url)
+    db = parts.path.strip("/") or (parse_qs(parts.query).get("db") or ["0"])[0]
+    return f"starlanes-limits-db{db if db.isdigit() else 0}"
+
+
+def redis_rates(url: str, prefix: str = "") -> AsyncStorage:
+    """The rate-limit storage of a clustered process (``starlanes serve --redis URL``):
+    ``limits``' Redis storage at ``url`` with keys under :func:`redis_prefix`, so a
+    client's requests count the same whichever process answers them, and two deployments
+    sharing a Redis never count together. While Redis cannot be reached the counts are
+    kept in this process's memory (rates stay limited per process rather than every
+    request failing)."""
+    from limits.aio.storage import RedisStorage as LimitsRedis
+
+    class SharedRates(AsyncStorage):
+        """Counts in Redis; in memory while Redis is away."""
+
+        STORAGE_SCHEME = None
+
+        def __init__(self) -> None:
+            self.key_prefix = redis_prefix(url, prefix)
+            self.shared = LimitsRedis("async+" + url, implementation="redispy",
+                                      key_prefix=self.key_prefix, socket_timeout=1,
+                                      socket_connect_timeout=1)
+            self.local = AsyncMemoryStorage()
+
+        @property
+        def base_exceptions(self) -> Any:
+            return (Exception,)
+
+        async def _either(self, name: str, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await getattr(self.shared, name)(*args, **kwargs)
+            except Exception:  # noqa: BLE001 - Redis away: this process's own counts
+                return await getattr(self.local, name)(*args, **kwargs)
+
+        async def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+            return int(await self._either("incr", key, expiry, amount=amount))
+
+        async def get(self, key: str) -> int:
+            return int(await self._either("get", key))
+
+        async def get_expiry(self, key: str) -> float:
+            return float(await self._either("get_expiry", key))
+
+        async def check(self) -> bool:
+            return bool(await self._either("check"))
+
+        async def reset(self) -> int | None:
+            return await self._either("reset")  # type: ignore[no-any-return]
+
+        async def clear(self, key: str) -> None:
+            await self._either("clear", key)
+
+    return SharedRates()
+
+
 # ---------------------------------------------------------------------- middleware
 class _TooLarge(Exception):
     """Raised into the app when a body passes the size limit while it is received."""
@@ -223,6 +290,9 @@ class ClientLimits:
                              "too many requests from your address", "minute")
         self.creates = Rule("creates", RateLimitItemPerHour(limits.creates_per_hour),
                             "too many games created from your address", "hour")
+        self.network_creates = Rule(
+            "network-creates", RateLimitItemPerHour(limits.network_creates_per_hour),
+            "too many games created from your network", "hour")
         self.joins = Rule("joins", RateLimitItemPerMinute(limits.joins_per_minute),
                           "too many seats taken from your address", "minute")
         self.replays = Rule("replays", RateLimitItemPerMinute(limits.replays_per_minute),
@@ -244,16 +314,19 @@ class ClientLimits:
             await self.app(scope, receive, send)
 
     # -------------------------------------------------------------- shared
-    def _client(self, scope: Scope) -> str:
+    def _address(self, scope: Scope) -> str:
         if self.networks:
-            return rate_key(client_address(scope, self.networks))
+            return client_address(scope, self.networks)
         peer = scope.get("client")
-        return rate_key(str(peer[0])) if peer else "unknown"
+        return str(peer[0]) if peer else "unknown"
 
-    async def _refusal(self, method: str, path: str, key: str,
-                       token: bool) -> tuple[str, int] | None:
+    def _client(self, scope: Scope) -> str:
+        return rate_key(self._address(scope))
+
+    async def _refusal(self, method: str, path: str, key: str, token: bool,
+                       network: str = "") -> tuple[str, int] | None:
         """The reason and wait (seconds) a request is refused with for a rate, or None
-        (having counted it)."""
+        (having counted it). ``network``: the client's network (creates count there too)."""
         if path in EXEMPT or path.startswith("/static/"):
             return None
         if not await self.rates.hit(self.requests, key):
@@ -263,6 +336,9 @@ class ClientLimits:
         rule = self._route_rule(method, path)
         if rule is not None and not await self.rates.hit(rule, key):
             return await self._over(rule, key)
+        if rule is self.creates and not await self.rates.hit(self.network_creates,
+                                                              network or key):
+            return await self._over(self.network_creates, network or key)
         return None
 
     async def _over(self, rule: Rule, key: str) -> tuple[str, int]:
@@ -288,7 +364,8 @@ class ClientLimits:
 
     # -------------------------------------------------------------- http
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        key = self._client(scope)
+        address = self._address(scope)
+        key = rate_key(address)
         length: bytes | None = None
         token = chunked = False
         for name, value in scope.get("headers", ()):
@@ -303,7 +380,7 @@ class ClientLimits:
         # so the server does not take in what the client goes on sending
         unread = chunked or (length is not None and declared != 0)
         refusal = await self._refusal(scope["method"], _route_path(scope), key,
-                                      token or _query_token(scope))
+                                      token or _query_token(scope), network_key(address))
         if refusal is not None:
             await _answer(send, 429, *refusal, close=unread)
             return

@@ -6,8 +6,9 @@ state, then acknowledge and push. The game's lock is held until the commit is do
 game's actions are stored one at a time and in order, while other games go on: the commit
 itself runs in the store's writer thread (:mod:`.writer`), which groups the actions of all
 games waiting at that moment into one transaction. Nothing that waits for the disk, a bot
-or a replay of a whole game runs in the event loop. A restarted service rebuilds every game
-from the store and lets waiting bots play on.
+or a replay of a whole game runs in the event loop. A restarted service rebuilds every
+unfinished game from the store and lets waiting bots play on; finished games are archived
+(:mod:`.lifecycle`): read from the store when someone opens one, never all at start.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from starlanes.engine import (
     load,
 )
 
-from . import clocks
+from . import clocks, quotas
 from .bots import BotJob, BotPool, ClientBotTime
 from .catalogue import FALLBACK_BOT, Catalogue, display_name
 from .cluster import Cluster
@@ -43,12 +44,12 @@ from .errors import (
     NotFound,
     ServerError,
     Stale,
-    TooMany,
     Unauthorized,
     Unavailable,
     Unprocessable,
 )
 from .following import Following
+from .lifecycle import FinishedGames, load_finished
 from .replays import ReplayCache, check_seat_view, replay_view
 from .setups import checked_setups, join_setup
 from .store import GameRow, SeatRow, Store, StoreConflict, StoreError, StoreUnavailable, now
@@ -106,6 +107,10 @@ class GameService(Following, Endings):
         self.bots = bots
         self.stopping = False
         self.games: dict[str, LiveGame] = {}
+        """The unfinished games (a game that ends leaves: :mod:`.lifecycle`)."""
+        self.finished = FinishedGames(self.config.limits.finished_games_kept)
+        """The finished games kept in memory (the most recently opened ones)."""
+        self._quota_lock = asyncio.Lock()
         self.subscribers: dict[str, set[Subscriber]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self.clocks = clocks.ClockRunner(self)
@@ -127,13 +132,19 @@ class GameService(Following, Endings):
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
-        """Start the bot workers, rebuild every stored game (in a thread) and let bots and
-        clocks run on. Raises RuntimeError for a service that was stopped (its bot workers
-        are gone: make a new one)."""
+        """Start the bot workers, rebuild every unfinished stored game (in a thread) and
+        let bots and clocks run on. A game its rules ended whose end was never stamped
+        (``GameRow.ended``) is stamped now and kept with the finished games. Raises
+        RuntimeError for a service that was stopped (its bot workers are gone: make a new
+        one)."""
         if self.stopping:
             raise RuntimeError("a stopped game service does not start again")
         self.bots.start()
         for live in await asyncio.to_thread(self._rebuild_all):
+            if live.over:
+                self.note_ended(live)
+                self.finished.put(live)
+                continue
             self.games[live.id] = live
             self._after_change(live, push=False)
         if self.cluster is not None:
@@ -142,6 +153,7 @@ class GameService(Following, Endings):
             await hook()
 
     def _rebuild_all(self) -> list[LiveGame]:
+        """The unfinished stored games, replayed (finished ones are never read here)."""
         games = []
         for row in self.store.games():
             try:
@@ -182,17 +194,21 @@ class GameService(Following, Endings):
                      clock_seconds: float = 0.0, rematch_of: str | None = None,
                      owner: str = "", setups: Sequence[str] = (), rated: bool = False,
                      clock_kind: str = "move", clock_increment: float = 0.0,
-                     timeout: str = "bot") -> LiveGame:
+                     timeout: str = "bot", owner_account: int | None = None,
+                     owner_network: str = "") -> LiveGame:
         """Create a game; ``seats`` holds ``human`` or a bot's catalogue name per seat,
         ``options`` the game's options (``content``: a content pack's name), ``owner`` the
-        creating client's key (its bots share that client's bot time). ``seed`` None
+        creating client's key (its bots share that client's bot time); ``owner_account``
+        (None: no account) and ``owner_network`` (:func:`.limits.network_key` of the
+        client's address) name who caused the game, for the quotas (:mod:`.quotas`), and
+        are stored with it. ``seed`` None
         draws a secret seed from the operating system; a given one marks the game as seeded
         by its creator. ``rated`` asks for a rated game; ``clock_kind``, ``clock_increment``
         and ``timeout`` are the turn clock's settings (:class:`.store.GameRow`). Raises
         Unprocessable (422: a bot or pack the server does not offer,
         something that is not an option), BadOptionError (400: an option's value, the
-        player count) or TooMany (429: the server holds its most open games); nothing is
-        stored then."""
+        player count) or TooMany (429: a quota is full, or the server holds its most
+        unfinished games); nothing is stored then."""
         game = self.catalogue.check_game(game)
         cls = game_class(game)
         n = players if players is not None else len(seats) or cls.min_players
@@ -210,11 +226,7 @@ class GameService(Following, Endings):
         seeded = seed is not None
         if seeded and not self.config.creator_seeds:
             raise Unprocessable("this server draws every seed itself: leave 'seed' out")
-        # (with a cluster: the unfinished games this process holds)
-        open_games = sum(1 for g in self.games.values() if not g.over)
-        if open_games >= limits.open_games:
-            raise TooMany(f"the server holds its most unfinished games ({limits.open_games}); "
-                          "try again when some have ended")
+        await self.check_quota(owner_account, owner_network)  # before any work
         if seed is None:
             seed = secrets.randbits(62)
         engine_opts = self.catalogue.engine_options(game, opts)
@@ -225,25 +237,49 @@ class GameService(Following, Endings):
         row = GameRow(id=new_game_id(), game=game, players=n, seed=seed, options=opts,
                       bot_seconds=0.0, clock_seconds=clock_seconds, rematch_of=rematch_of,
                       created=now(), seeded=seeded, rated=rated, clock_kind=clock_kind,
-                      clock_increment=clock_increment, timeout=timeout)
+                      clock_increment=clock_increment, timeout=timeout,
+                      owner_account=owner_account, owner_network=owner_network[:64])
         seat_rows = [SeatRow(game_id=row.id, seat=i, kind=k,
                              name="" if k == HUMAN else f"bot {k}", token_hash=None)
                      for i, k in enumerate(kinds)]
         live = await asyncio.to_thread(LiveGame.rebuild, row, seat_rows, [], engine_opts)
         live.owner = owner
-        await self.writer.run(lambda: self.store.create_game(row, seat_rows))
+        async with self._quota_lock:  # counted and stored one create at a time
+            await self.check_quota(owner_account, owner_network)
+            await self.writer.run(lambda: self.store.create_game(row, seat_rows))
         self.games[row.id] = live
         self._after_change(live, push=False)
         return live
 
+    async def check_quota(self, account: int | None, network: str) -> None:
+        """Raise TooMany (429) when one more game caused by ``account`` (None: without an
+        account) from ``network`` would pass a quota (:mod:`.quotas`, counted in the
+        database); nothing otherwise."""
+        counts = await asyncio.to_thread(self.store.open_counts, account, network[:64])
+        quotas.check(self.config.limits, counts, account)
+
     def lobby(self) -> list[dict[str, Any]]:
-        return [lobby_entry(g) for g in sorted(self.games.values(),
-                                               key=lambda g: g.row.created, reverse=True)]
+        """The unfinished games, newest first, then the most recently finished ones
+        (``limits.lobby_finished_games``)."""
+        games = sorted((g for g in self.games.values() if not g.over),
+                       key=lambda g: g.row.created, reverse=True)
+        return [*(lobby_entry(g) for g in games), *self.finished.lobby]
 
     def live(self, game_id: str) -> LiveGame:
-        live = self.games.get(game_id)
+        """The game ``game_id``: an unfinished one, a finished one kept in memory, or a
+        finished one read from the store and replayed (in the caller's thread: routes in
+        the event loop find it read already, :class:`.lifecycle.OpenArchived`). Raises
+        NotFound, StoreError."""
+        live = self.games.get(game_id) or self.finished.get(game_id)
         if live is None:
-            raise NotFound(f"no game {game_id!r}")
+            live = load_finished(self, game_id)
+        return live
+
+    async def open(self, game_id: str) -> LiveGame:
+        """As :meth:`live`, reading an archived game in a thread."""
+        live = self.games.get(game_id) or self.finished.get(game_id)
+        if live is None:
+            live = await asyncio.to_thread(load_finished, self, game_id)
         return live
 
     async def join(self, game_id: str, name: str, seat: int | None = None,
@@ -440,7 +476,8 @@ class GameService(Following, Endings):
         view["id"] = game_id
         return view
 
-    async def rematch(self, game_id: str, token: str | None, owner: str = "") -> LiveGame:
+    async def rematch(self, game_id: str, token: str | None, owner: str = "",
+                      owner_account: int | None = None, owner_network: str = "") -> LiveGame:
         """A new game with the same game, players, options, seat kinds and clock, for a
         seated player of the finished game (its token). The rematch draws a fresh secret
         seed: nothing about it follows from the finished game. Raises Unauthorized (no or
@@ -456,7 +493,8 @@ class GameService(Following, Endings):
                                  clock_seconds=row.clock_seconds,
                                  clock_kind=row.clock_kind,
                                  clock_increment=row.clock_increment, timeout=row.timeout,
-                                 rematch_of=row.id, owner=owner)
+                                 rematch_of=row.id, owner=owner,
+                                 owner_account=owner_account, owner_network=owner_network)
 
     # ------------------------------------------------------------------ pushing views
     def subscribe(self, game_id: str, token: str | None) -> Subscriber:

@@ -34,6 +34,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
     text,
@@ -193,6 +194,18 @@ class NewAction:
     by: str = "player"
 
 
+@dataclass(frozen=True)
+class OpenCounts:
+    """Unfinished games counted for a create (:meth:`Store.open_counts`): in ``total``,
+    created without an account (``anonymous``), caused by the account (``account``) and
+    created without an account from the client's network (``network``)."""
+
+    total: int
+    anonymous: int
+    account: int
+    network: int
+
+
 def database_url(url: str | None = None) -> str:
     """``url`` as given, or the SQLite file ``starlanes.db`` in the user's data directory
     (created if missing)."""
@@ -310,8 +323,66 @@ class Store:
                 s.add(seat)
 
     def games(self) -> list[GameRow]:
+        """The games not ended yet (``ended`` unset), oldest first: what a server process
+        loads. Finished games are archived: read one at a time (:meth:`game`) or a page at
+        a time (:meth:`finished_games`), never all at once."""
         with self.session() as s:
-            return list(s.scalars(select(GameRow).order_by(GameRow.created)))
+            return list(s.scalars(select(GameRow).where(GameRow.ended.is_(None))
+                                  .order_by(GameRow.created)))
+
+    def finished_games(self, limit: int, before: tuple[dt.datetime, str] | None = None
+                       ) -> list[GameRow]:
+        """At most ``limit`` finished games, the most recently ended first; ``before``
+        (the ``(ended, id)`` of the last game of the previous page) pages on from there."""
+        query = select(GameRow).where(GameRow.ended.is_not(None))
+        if before is not None:
+            ended, game_id = before
+            query = query.where((GameRow.ended < ended)
+                                | ((GameRow.ended == ended) & (GameRow.id < game_id)))
+        with self.session() as s:
+            return list(s.scalars(query.order_by(GameRow.ended.desc(), GameRow.id.desc())
+                                  .limit(max(0, limit))))
+
+    def seats_of(self, game_ids: list[str]) -> dict[str, list[SeatRow]]:
+        """The seats of each of ``game_ids`` (in seat order), in one query."""
+        found: dict[str, list[SeatRow]] = {g: [] for g in game_ids}
+        if not game_ids:
+            return found
+        with self.session() as s:
+            for seat in s.scalars(select(SeatRow).where(SeatRow.game_id.in_(game_ids))
+                                  .order_by(SeatRow.game_id, SeatRow.seat)):
+                found[seat.game_id].append(seat)
+        return found
+
+    def moves_of(self, game_ids: list[str]) -> dict[str, int]:
+        """The number of stored actions of each of ``game_ids``, in one query."""
+        found = dict.fromkeys(game_ids, 0)
+        if not game_ids:
+            return found
+        with self.session() as s:
+            for game_id, n in s.execute(select(ActionRow.game_id, func.count())
+                                        .where(ActionRow.game_id.in_(game_ids))
+                                        .group_by(ActionRow.game_id)):
+                found[game_id] = int(n)
+        return found
+
+    def open_counts(self, account: int | None, network: str) -> OpenCounts:
+        """How many unfinished games there are in all, created without an account, caused
+        by ``account`` (0 for None) and caused from ``network`` without an account: what
+        the quotas count (:mod:`.quotas`), in one transaction."""
+        unfinished = GameRow.ended.is_(None)
+
+        def count(*where: Any) -> Any:
+            return select(func.count()).select_from(GameRow).where(unfinished, *where)
+
+        anonymous = GameRow.owner_account.is_(None)
+        with self.session() as s:
+            total = s.scalar(count()) or 0
+            anon = s.scalar(count(anonymous)) or 0
+            mine = (s.scalar(count(GameRow.owner_account == account)) or 0
+                    if account is not None else 0)
+            net = s.scalar(count(anonymous, GameRow.owner_network == network)) or 0
+        return OpenCounts(int(total), int(anon), int(mine), int(net))
 
     def game(self, game_id: str) -> GameRow | None:
         with self.session() as s:
@@ -343,8 +414,9 @@ class Store:
 
     def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str,
                    options: dict[str, Any] | None = None,
-                   account_id: int | None = None) -> bool:
-        """Give an open human seat to ``name`` (held by ``account_id``, None for a guest);
+                   account_id: int | None = None, network: str | None = None) -> bool:
+        """Give an open human seat to ``name`` (held by ``account_id``, None for a guest,
+        taken from the client network ``network``);
         False if it is taken or not human. With ``options``, the game's options become
         those in the same transaction (a seat that brings its setup, before the first
         move)."""
@@ -357,6 +429,7 @@ class Store:
             row.name = name
             row.token_hash = token_hash
             row.account_id = account_id
+            row.network = network
             if options is not None:
                 game = s.get(GameRow, game_id)
                 if game is None:

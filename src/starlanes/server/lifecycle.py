@@ -1,0 +1,362 @@
+"""The life cycle of games: open seats that expire, idle games ended by a written rule,
+and finished games taken out of memory (archived) and read back when someone opens them.
+
+The rules (``docs/community/lifecycle.md``; the hours are ``limits`` of the server
+configuration):
+
+- **open seats**: a game that still has an open human seat ``open_seat_hours`` after it
+  was created ends ``{"reason": "expired", "ranks": None}`` (no result);
+- **idle games**: a game with every seat taken and no human move for its idle limit
+  (``idle_game_hours``; for a game with a turn clock at least the longest decision its
+  clock allows) ends:
+
+  - with a turn clock, while it waits for a human seat: as if that seat's clock ran out
+    with ``timeout = "lose"`` (``{"reason": "timeout", "loser": seat, "ranks": ...}``);
+  - otherwise ``{"reason": "adjudicated", "ranks": None, "detail": ...}`` when no human
+    has moved, or ``ranks`` by the current scores (equal scores share a place) when one
+    has (``detail``: the rule in words);
+- **bot-only games** are played to their end by the bots, after a restart too; one that
+  no move reached for its idle limit since the server started (nothing can move it: a
+  bot the catalogue no longer offers) ends ``{"reason": "abort", "by": None, "ranks":
+  None}``.
+
+Idle time is read from the stored moves (their ``at``), so a restart does not reset it:
+the time a server was down counts, as it does for the turn clocks.
+
+A finished game leaves ``service.games`` as soon as it ends; the process keeps the most
+recently opened ones (``finished_games_kept``) in :class:`FinishedGames` for the game-over
+dialog, rematches and replays, and reads any other from the database when someone opens
+it. The lobby lists the unfinished games and the ``lobby_finished_games`` most recently
+finished ones, read by a bounded query at every sweep.
+
+:class:`Lifecycle` runs the sweep every ``sweep_seconds`` from the service's start hooks;
+its ``clock`` (epoch seconds) can be replaced by a test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import clocks
+from .config import Limits
+from .errors import ServerError
+from .store import GameRow, SeatRow, StoreError
+from .tables import LiveGame, places
+from .views import lobby_entry
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+log = logging.getLogger("starlanes.server")
+
+GAME_ID_CHARS = 32
+"""The longest game id (``games.id``): a longer one is never looked up."""
+
+
+# ---------------------------------------------------------------------- the written rule
+def idle_limit(live: LiveGame, limits: Limits) -> float:
+    """Seconds without a human move after which ``live`` is idle: ``idle_game_hours``,
+    and for a game with a turn clock never less than the longest decision the clock
+    allows (a ``move`` clock's seconds; a ``game`` clock's seconds plus every increment
+    given so far)."""
+    limit = limits.idle_game_hours * 3600.0
+    row = live.row
+    if row.clock_seconds > 0:
+        allows = row.clock_seconds
+        if row.clock_kind == "game":
+            allows += row.clock_increment * live.seq
+        limit = max(limit, allows)
+    return limit
+
+
+def last_human_move(live: LiveGame) -> float | None:
+    """When a human seat last moved itself (epoch seconds; the turn clock's moves do not
+    count), None when none has."""
+    for (_seat, at), by in zip(reversed(live.marks), reversed(live.bys), strict=False):
+        if by == "player":
+            return at
+    return None
+
+
+def verdict(live: LiveGame, now: float, limits: Limits,
+            started: float | None = None) -> dict[str, Any] | None:
+    """The outcome the life-cycle rule ends ``live`` with at ``now`` (epoch seconds), or
+    None while it may go on (see the module). ``started``: when this process started
+    (a bot-only game's idle time is counted from no earlier)."""
+    if live.over:
+        return None
+    created = live.row.created.timestamp()
+    if any(s.is_open for s in live.seats):
+        if now - created >= limits.open_seat_hours * 3600.0:
+            return {"reason": "expired", "ranks": None}
+        return None
+    limit = idle_limit(live, limits)
+    if all(s.is_bot for s in live.seats):
+        last = live.marks[-1][1] if live.marks else created
+        if started is not None:
+            last = max(last, started)
+        if now - last >= limit:
+            return {"reason": "abort", "by": None, "ranks": None}
+        return None
+    moved = last_human_move(live)
+    if now - (created if moved is None else moved) < limit:
+        return None
+    waiting = live.waiting_for()
+    if live.row.clock_seconds > 0 and waiting is not None and not live.seats[waiting].is_bot:
+        return clocks.timeout_outcome(live, waiting)
+    idle = _duration(limit)
+    if moved is None:
+        return {"reason": "adjudicated", "ranks": None,
+                "detail": f"no player moved in {idle}: no result"}
+    return {"reason": "adjudicated", "ranks": places([float(x) for x in live.state.scores()]),
+            "detail": f"no player moved in {idle}: placed by the scores at that moment"}
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` in words: ``3 days``, ``5 hours``, ``40 minutes``."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = round(seconds / size, 1)
+            n_text = f"{n:g}"
+            return f"{n_text} {unit}{'' if n_text == '1' else 's'}"
+    return f"{seconds:g} seconds"
+
+
+# ---------------------------------------------------------------------- finished games
+class FinishedGames:
+    """The finished games a process keeps in memory: at most ``keep``, the least recently
+    opened forgotten first (they stay in the database). Thread-safe: routes that replay
+    run in worker threads."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = max(1, keep)
+        self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._lock = threading.Lock()
+        self.lobby: list[dict[str, Any]] = []
+        """Lobby entries of the most recently finished games, newest first (set by the
+        sweep, :meth:`Lifecycle.refresh_lobby`)."""
+
+    def get(self, game_id: str) -> LiveGame | None:
+        with self._lock:
+            live = self._games.get(game_id)
+            if live is not None:
+                self._games.move_to_end(game_id)
+            return live
+
+    def put(self, live: LiveGame) -> None:
+        with self._lock:
+            self._games[live.id] = live
+            self._games.move_to_end(live.id)
+            while len(self._games) > self.keep:
+                self._games.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._games
+
+
+def load_finished(service: GameService, game_id: str) -> LiveGame:
+    """Read the finished game ``game_id`` from the database and replay it (blocking: call
+    it in a thread from the event loop); it joins the finished games kept. Raises
+    NotFound for no such game, or one that is not finished (a process holds every
+    unfinished game it knows), StoreError when the database cannot be read."""
+    from .errors import NotFound
+
+    if not game_id or len(game_id) > GAME_ID_CHARS:
+        raise NotFound(f"no game {game_id[:40]!r}")
+    row = service.store.game(game_id)
+    if row is None or row.ended is None:
+        raise NotFound(f"no game {game_id!r}")
+    live = LiveGame.rebuild(row, service.store.seats(game_id), service.store.actions(game_id),
+                            service._engine_options(row))
+    service.finished.put(live)
+    return live
+
+
+def archived_entry(service: GameService, row: GameRow, seats: list[SeatRow],
+                   moves: int) -> dict[str, Any]:
+    """The lobby entry of a finished game read from the database, without replaying it
+    (the game is loaded at its start only, for the seats' names)."""
+    try:
+        live = LiveGame.rebuild(row, seats, [], service._engine_options(row))
+    except (StoreError, ServerError) as e:
+        log.warning("finished game %s cannot be listed: %s", row.id, e)
+        raise
+    entry = lobby_entry(live)
+    entry.update(status="finished", moves=moves)
+    return entry
+
+
+# ---------------------------------------------------------------------- the sweep
+class Lifecycle:
+    """Runs the life-cycle rules over ``service``'s games every ``sweep_seconds`` (from
+    its start hooks) and takes every game that ends out of ``service.games``. ``clock``:
+    now, in epoch seconds (a test replaces it)."""
+
+    def __init__(self, service: GameService, clock: Callable[[], float] = time.time) -> None:
+        self.service = service
+        self.clock = clock
+        self.started: float | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._entries: dict[str, dict[str, Any]] = {}
+        service.on_start.append(self.start)
+        service.on_stop.append(self.stop)
+        service.listeners.append(self.on_change)
+
+    @property
+    def limits(self) -> Limits:
+        return self.service.config.limits
+
+    async def start(self) -> None:
+        """Sweep once, then every ``sweep_seconds`` until the service stops."""
+        self.started = self.clock()
+        await self.sweep()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def _run(self) -> None:
+        while not self.service.stopping:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # noqa: BLE001 - the next sweep tries again
+                log.exception("the life-cycle sweep failed")
+
+    def on_change(self, live: LiveGame) -> None:
+        """Service listener: a game that is over leaves ``service.games``."""
+        if live.over:
+            self.archive(live)
+
+    def archive(self, live: LiveGame) -> None:
+        """Move the finished ``live`` from ``service.games`` to the finished games kept,
+        and to the top of the lobby's finished games."""
+        service = self.service
+        if service.games.get(live.id) is live:
+            del service.games[live.id]
+        service.finished.put(live)
+        if self.limits.lobby_finished_games and live.id not in self._entries:
+            entry = lobby_entry(live)
+            self._entries[live.id] = entry
+            service.finished.lobby = [entry, *service.finished.lobby][
+                :self.limits.lobby_finished_games]
+
+    async def sweep(self) -> list[tuple[str, str]]:
+        """Apply the rules once: end every game the rule ends, archive every finished
+        game still in memory, read the lobby's finished games and forget what viewers and
+        tasks left behind. Returns ``(game id, reason)`` of each game ended."""
+        service = self.service
+        now = self.clock()
+        ended: list[tuple[str, str]] = []
+        for live in list(service.games.values()):
+            if service.stopping:
+                break
+            if live.over:
+                self.archive(live)
+                continue
+            outcome = verdict(live, now, self.limits, self.started)
+            if outcome is None:
+                continue
+            if await self._end(live, outcome):
+                ended.append((live.id, str(outcome["reason"])))
+        await self.refresh_lobby()
+        self._forget()
+        return ended
+
+    async def _end(self, live: LiveGame, outcome: dict[str, Any]) -> bool:
+        service = self.service
+        seq = live.seq
+        if service.cluster is not None:  # another process may have ended it already
+            row = await asyncio.to_thread(service.store.game, live.id)
+            if row is not None and row.ended is not None:
+                live.row.outcome, live.row.ended = row.outcome, row.ended
+                if live.over:
+                    self.archive(live)
+                    return False
+        try:
+            done = bool(await service.end_game(live, outcome, seq))
+        except (StoreError, ServerError) as e:
+            log.warning("game %s could not be ended (%s): %s", live.id, outcome["reason"], e)
+            return False
+        if done:
+            log.info("game %s ended by the life-cycle rule: %s", live.id, outcome["reason"])
+            self.archive(live)
+        return done
+
+    async def refresh_lobby(self) -> None:
+        """Read the most recently finished games for the lobby (one bounded query, and
+        the seats and move counts of the games not listed before)."""
+        want = self.limits.lobby_finished_games
+        service = self.service
+        if want <= 0:
+            service.finished.lobby = []
+            return
+        try:
+            entries = await asyncio.to_thread(self._read_lobby, want)
+        except (StoreError, ServerError) as e:
+            log.warning("the lobby's finished games could not be read: %s", e)
+            return
+        service.finished.lobby = entries
+
+    def _read_lobby(self, want: int) -> list[dict[str, Any]]:
+        service = self.service
+        rows = service.store.finished_games(want)
+        new = [r for r in rows if r.id not in self._entries]
+        seats = service.store.seats_of([r.id for r in new])
+        moves = service.store.moves_of([r.id for r in new])
+        entries: dict[str, dict[str, Any]] = {}
+        for row in rows:
+            entry = self._entries.get(row.id)
+            if entry is None:
+                try:
+                    entry = archived_entry(service, row, seats[row.id], moves[row.id])
+                except (StoreError, ServerError):
+                    continue
+            entries[row.id] = entry
+        self._entries = entries
+        return list(entries.values())
+
+    def _forget(self) -> None:
+        """Drop what finished games and gone viewers left in the service's tables."""
+        service = self.service
+        for game_id in [g for g, subs in service.subscribers.items() if not subs]:
+            del service.subscribers[game_id]
+        for tasks in (service._bot_tasks, service.clocks.tasks):
+            for game_id in [g for g, t in tasks.items() if t.done()]:
+                del tasks[game_id]
+
+
+class OpenArchived:
+    """ASGI middleware: before a request or websocket about a game
+    (``/api/games/{id}/...``, ``/ws/games/{id}``) that is not in memory, read it from the
+    database in a thread (a finished game: :func:`load_finished`), so the route finds it
+    without replaying a whole game in the event loop."""
+
+    def __init__(self, app: Any, service: GameService) -> None:
+        self.app = app
+        self.service = service
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            parts = scope.get("path", "").strip("/").split("/")
+            if (len(parts) >= 3 and parts[:2] in (["api", "games"], ["ws", "games"])
+                    and 0 < len(parts[2]) <= GAME_ID_CHARS):
+                game_id = parts[2]
+                service = self.service
+                if game_id not in service.games and game_id not in service.finished:
+                    with contextlib.suppress(ServerError, StoreError):
+                        await asyncio.to_thread(load_finished, service, game_id)
+        await self.app(scope, receive, send)
