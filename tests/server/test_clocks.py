@@ -206,8 +206,8 @@ def test_a_timeout_with_lose_ends_the_game_with_that_seat_last(db, fake):
         assert result["outcome"]["ranks"][loser] == 1
         assert result["outcome"]["ranks"][1 - loser] == 0
         assert result["winners"] == [1 - loser]
-        assert result["end_reason"].startswith("timeout: ")
-        assert result["end_reason"].endswith("ran out of time")
+        assert result["end_reason"] == f"{v['seats'][loser]['label']} ran out of time"
+        assert result["results"][loser] == "lost on time"
         assert v["waiting_for"] is None and v["legal"] == [] and v["clocks"]["running"] is None
         assert v["clocks"]["remaining"][loser] == 0  # the loser's clock shows 0:00
         assert v["clocks"]["remaining"][1 - loser] > 0
