@@ -82,7 +82,8 @@ def barrages(state: RiftState, b: Battle) -> None:
         for f in b.living(side):
             if b.can_use(f, "rocket_barrage"):
                 f.used = f.used | {"rocket_barrage"}
-                rocket_barrage(state, b, side, f.kind)
+                rocket_barrage(state, b, side,
+                               f"{state.seat_name(b.seats[side])}'s {state.kind_name(f.kind)}")
 
 
 # ---------------------------------------------------------------------- repairs

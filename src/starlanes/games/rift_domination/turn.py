@@ -327,7 +327,8 @@ def _finish(s: RiftState, reason: str) -> None:
     s.winners = [i for i, v in enumerate(s.vp) if v == best]
     s.end_reason = reason
     s.phase = "over"
-    s.log(f"game over ({reason}): winner(s) {', '.join(s.seat_name(w) for w in s.winners)}")
+    s.log(f"game over ({reason.replace('_', ' ')}): winner(s) "
+          + ", ".join(s.seat_name(w) for w in s.winners))
 
 
 # ------------------------------------------------------------------ unlock decision
