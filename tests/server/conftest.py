@@ -34,10 +34,17 @@ GENEROUS = {"requests_per_minute": 1_000_000, "creates_per_hour": 100_000,
 from one address); tests/server/test_limits.py and test_quotas.py attack the real ones."""
 
 
+SAME_NETWORK = {"rated_same_network": True}
+"""Fair play as a club server behind one address has it: every test client plays from one
+address; tests/server/test_fair_play.py checks the rules with it off."""
+
+
 def test_config(**flags: Any) -> ServerConfig:
-    """The defaults with :data:`GENEROUS` limits (and ``flags`` over them)."""
+    """The defaults with :data:`GENEROUS` limits and :data:`SAME_NETWORK` fair play (and
+    ``flags`` over them)."""
     limits = {**GENEROUS, **flags.pop("limits", {})}
-    return load_config(limits=limits, **flags)
+    fair_play = {**SAME_NETWORK, **flags.pop("fair_play", {})}
+    return load_config(limits=limits, fair_play=fair_play, **flags)
 
 
 test_config.__test__ = False  # a helper, not a test
@@ -46,7 +53,8 @@ test_config.__test__ = False  # a helper, not a test
 def generous_env() -> dict[str, str]:
     """The environment of a server subprocess with :data:`GENEROUS` limits."""
     return {**os.environ, **{f"STARLANES_LIMITS__{k.upper()}": str(v)
-                             for k, v in GENEROUS.items()}}
+                             for k, v in GENEROUS.items()},
+            "STARLANES_FAIR_PLAY__RATED_SAME_NETWORK": "true"}
 
 POSTGRES_ADMIN = os.environ.get("STARLANES_TEST_POSTGRES",
                                 "postgresql+psycopg://postgres@127.0.0.1:5432/test")

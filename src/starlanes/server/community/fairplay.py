@@ -75,6 +75,31 @@ class FairPlay:
                     f"the last 24 hours, the most this server rates; play an unrated game "
                     "together, or meet again tomorrow")
 
+    def pairs_at_cap(self, accounts: list[int]) -> set[frozenset[int]]:
+        """The pairs among ``accounts`` that have met in ``rated_pair_games_per_day`` rated
+        games (running or ended, not aborted) created in the last 24 hours: one query."""
+        ids = sorted(set(accounts))
+        if len(ids) < 2:
+            return set()
+        query = (select(SeatRow.game_id, SeatRow.account_id, GameRow.outcome)
+                 .join(GameRow, GameRow.id == SeatRow.game_id)
+                 .where(GameRow.rated.is_(True), GameRow.created >= now() - DAY,
+                        SeatRow.account_id.in_(ids)))
+        seated: dict[str, set[int]] = {}
+        with self.community.store.session() as s:
+            for game_id, account, outcome in s.execute(query):
+                if not (outcome and outcome.get("reason") in NO_RESULT):
+                    seated.setdefault(game_id, set()).add(int(account))
+        met: dict[frozenset[int], int] = {}
+        for group in seated.values():
+            for a in group:
+                for b in group:
+                    if a < b:
+                        pair = frozenset((a, b))
+                        met[pair] = met.get(pair, 0) + 1
+        cap = self.config.rated_pair_games_per_day
+        return {pair for pair, n in met.items() if n >= cap}
+
     def games_together(self, a: int, b: int, besides: str = "") -> int:
         """The rated games (running or ended, not aborted) created in the last 24 hours in
         which accounts ``a`` and ``b`` both hold a seat, other than ``besides``."""

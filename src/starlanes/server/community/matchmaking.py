@@ -22,7 +22,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import or_, select, update
@@ -31,6 +31,7 @@ from starlanes.engine import game_class
 
 from ..catalogue import FALLBACK_BOT
 from ..errors import Forbidden, NotFound, Stale, Unprocessable
+from ..limits import client_address, network_key
 from ..store import GameRow, now
 from ..tables import HUMAN
 from .identity import Account, account, find_account, writing_account
@@ -71,6 +72,13 @@ def _open() -> tuple[Any, ...]:
                                        AccountRow.suspended.is_(False))
     return (QueueRow.left.is_(False), QueueRow.game_id.is_(None),
             QueueRow.account_id.in_(able))
+
+
+def _apart(spent: set[frozenset[int]]) -> Callable[[Waiting, Waiting], bool]:
+    """Whether two entries' accounts are a pair of ``spent`` (met too often today)."""
+    def apart(a: Waiting, b: Waiting) -> bool:
+        return frozenset((a.account_id, b.account_id)) in spent
+    return apart
 
 
 class _Taken(Exception):
@@ -143,7 +151,9 @@ class Matchmaking:
 
     def _add(self, row: QueueRow, since: float) -> None:
         bucket = self.queue.setdefault((row.game, row.players, row.mode), {})
-        bucket[row.id] = Waiting(row.id, row.account_id, row.rating, since)
+        # (a server that lets one network's accounts meet pairs them as well)
+        network = "" if self.community.config.fair_play.rated_same_network else row.network
+        bucket[row.id] = Waiting(row.id, row.account_id, row.rating, since, network or "")
 
     def _drop(self, entry_id: int) -> None:
         for bucket in self.queue.values():
@@ -179,11 +189,14 @@ class Matchmaking:
         return config.bots[0].name
 
     # ------------------------------------------------------------------ the account's entry
-    async def join(self, acc: Account, game: str, players: int, mode: str) -> dict[str, Any]:
-        """Queue ``acc`` for a rated game of ``game`` with ``players`` seats in clock mode
-        ``mode``; returns its entry (:meth:`entry`). Raises Unprocessable (422) for an
-        unknown mode or a player count the game does not allow, BadOptionError (400) for an
-        unknown game, Stale (409) while the account already waits in a queue."""
+    async def join(self, acc: Account, game: str, players: int, mode: str,
+                   network: str = "") -> dict[str, Any]:
+        """Queue ``acc``, from the client network ``network``, for a rated game of ``game``
+        with ``players`` seats in clock mode ``mode``; returns its entry (:meth:`entry`).
+        Raises Unprocessable (422) for an unknown mode or a player count the game does not
+        allow, BadOptionError (400) for an unknown game, Stale (409) while the account
+        already waits in a queue or has a play-now game of ``game`` that has not ended (one
+        at a time per game: ``docs/community/fair-play.md``)."""
         if mode not in MODES:
             raise Unprocessable(f"mode is one of {', '.join(MODES)}")
         game = self.service.catalogue.check_game(game)
@@ -193,12 +206,13 @@ class Matchmaking:
                                 f"{cls.max_players} players")
         await self.service.check_quota(acc.id, "")  # 429 while its games fill its quota
         rating = await asyncio.to_thread(self.rating_of, acc.key, game)
-        row = await asyncio.to_thread(self._insert, acc.id, game, players, mode, rating)
+        row = await asyncio.to_thread(self._insert, acc.id, game, players, mode, rating,
+                                      network)
         self._add(row, self.clock())
         return self._entry_view(row)
 
     def _insert(self, account_id: int, game: str, players: int, mode: str,
-                rating: float) -> QueueRow:
+                rating: float, network: str = "") -> QueueRow:
         with self.store.session() as s:
             # the account's row, locked where the database can: one open entry per account
             s.scalars(select(AccountRow.id).where(AccountRow.id == account_id)
@@ -210,8 +224,16 @@ class Matchmaking:
                 raise Stale(f"you are already waiting for {open_row.game} "
                             f"({open_row.players} players, {open_row.mode}); leave that "
                             "queue first")
+            running = s.scalars(select(GameRow.id).join(
+                QueueRow, QueueRow.game_id == GameRow.id).where(
+                QueueRow.account_id == account_id, QueueRow.game == game,
+                GameRow.ended.is_(None))).first()
+            if running is not None:
+                title = getattr(game_class(game), "title", game)
+                raise Stale(f"you already have a play-now game of {title} going; finish "
+                            "it (or resign) before you queue for another")
             row = QueueRow(account_id=account_id, game=game, players=players, mode=mode,
-                           rating=rating, joined=now())
+                           rating=rating, joined=now(), network=network)
             s.add(row)
             s.flush()
             return row
@@ -286,7 +308,13 @@ class Matchmaking:
         wait = self.community.config.queue_wait_seconds
         made = []
         for key, bucket in list(self.queue.items()):
-            for table in plan_tables(list(bucket.values()), key[1], at, wait):
+            waiting = list(bucket.values())
+            apart = None
+            if len(waiting) > 1:  # pairs that met in too many rated games today
+                spent = await asyncio.to_thread(
+                    self.community.fair_play.pairs_at_cap, [w.account_id for w in waiting])
+                apart = _apart(spent)
+            for table in plan_tables(waiting, key[1], at, wait, apart):
                 game_id = await self._seat(key, table)
                 if game_id is not None:
                     made.append(game_id)
@@ -333,7 +361,7 @@ class Matchmaking:
             try:
                 _seat, token = await self.service.join(
                     live.id, names.get(m.account_id) or "player", seat_of[m.entry_id],
-                    account_id=m.account_id)
+                    account_id=m.account_id, network=m.network or None)
                 self.tokens[m.entry_id] = token
             except Exception:  # noqa: BLE001
                 log.exception("play-now seat %s of game %s could not be taken",
@@ -492,6 +520,7 @@ def router(community: Community, web: Path) -> APIRouter:
     """``/api/play`` (the queue), ``/api/play/modes``, ``/api/games/{id}/invite`` and
     ``/api/invitations...``. Every change needs a logged-in account and its CSRF token."""
     r = APIRouter()
+    proxies = community.config.proxy_networks()
 
     def mm() -> Matchmaking:
         return community.matchmaking
@@ -503,9 +532,10 @@ def router(community: Community, web: Path) -> APIRouter:
                 "queue_wait_seconds": community.config.queue_wait_seconds}
 
     @r.post("/api/play", status_code=201)
-    async def play(body: PlayBody, acc: Writer) -> dict[str, Any]:
+    async def play(body: PlayBody, acc: Writer, request: Request) -> dict[str, Any]:
         """Join the queue of ``{game, players, mode}`` -> the entry (as ``GET``)."""
-        return await mm().join(acc, body.game, body.players, body.mode)
+        network = network_key(client_address(request.scope, proxies))
+        return await mm().join(acc, body.game, body.players, body.mode, network)
 
     @r.get("/api/play")
     async def my_entry(acc: Reader) -> dict[str, Any]:

@@ -4,7 +4,7 @@ server's queue (:mod:`.matchmaking`) and ``benchmarks/matchmaking.py`` both run.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
@@ -46,6 +46,9 @@ class Waiting:
     account_id: int
     rating: float
     since: float
+    network: str = ""
+    """The client network it queued from (:func:`..limits.network_key`; empty: unknown):
+    a table never seats two entries of one network."""
 
 
 @dataclass(frozen=True)
@@ -67,14 +70,18 @@ def window(waited: float) -> float:
 
 
 def plan_tables(waiting: Sequence[Waiting], players: int, at: float,
-                wait_seconds: float) -> list[Table]:
+                wait_seconds: float,
+                apart: Callable[[Waiting, Waiting], bool] | None = None) -> list[Table]:
     """The tables to make now from the entries ``waiting`` in one queue (one game, player
     count and mode) at time ``at`` (seconds, the clock of ``since``).
 
     Longest waiting first, each entry gathers the nearest in rating whose spread stays within
     the window of every player gathered (:func:`window`); a full group is a table. An entry
     that has waited ``wait_seconds`` or more takes the group it gathered (maybe only itself)
-    and bots for the empty seats. Every entry is in one table at most."""
+    and bots for the empty seats. Every entry is in one table at most, and a table never
+    holds two entries of one client network or of one account (one person's two accounts
+    are not paired with each other: ``docs/community/fair-play.md``); ``apart(a, b)`` True
+    keeps two more entries apart (accounts that met in too many rated games today)."""
     order = sorted(waiting, key=lambda w: (w.since, w.entry_id))
     by_rating = sorted(order, key=lambda w: w.rating)
     taken: set[int] = set()
@@ -92,6 +99,9 @@ def plan_tables(waiting: Sequence[Waiting], players: int, at: float,
         for w in others:
             if len(group) == players:
                 break
+            if any(_same_person(w, g) or (apart is not None and apart(w, g))
+                   for g in group):
+                continue
             lim = min(limit, window(at - w.since))
             new_lo, new_hi = min(lo, w.rating), max(hi, w.rating)
             if new_hi - new_lo <= lim:
@@ -101,3 +111,8 @@ def plan_tables(waiting: Sequence[Waiting], players: int, at: float,
             tables.append(Table(tuple(group), players - len(group)))
             taken.update(w.entry_id for w in group)
     return tables
+
+
+def _same_person(a: Waiting, b: Waiting) -> bool:
+    """Whether two entries are taken for one person's: one account, or one network."""
+    return a.account_id == b.account_id or bool(a.network and a.network == b.network)
