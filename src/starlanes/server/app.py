@@ -54,6 +54,7 @@ from starlette.exceptions import HTTPException
 
 from starlanes.engine import GameRecord, StarlanesError, game_class, game_ids
 
+from . import clocks
 from .bots import BotPool
 from .community import Community, community_router
 from .community.identity import CSRF_HEADER, writing_account
@@ -320,7 +321,15 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
                             for o in cls.option_set.specs
                             if o.name not in ("content", "content_set", "seat_setup")],
             })
-        return {"games": games, **service.catalogue.public()}
+        fair = config.fair_play
+        rated = {"min_game_seconds": fair.rated_min_game_seconds,
+                 "min_turn_seconds": fair.rated_min_turn_seconds,
+                 "rule": (f"Rated games need a clock of at least "
+                          f"{clocks.duration(fair.rated_min_game_seconds)} per player for "
+                          f"the whole game or {clocks.duration(fair.rated_min_turn_seconds)} "
+                          "per turn, every human seat held by an account, and count only "
+                          "when every seat has made a move.")}
+        return {"games": games, "rated": rated, **service.catalogue.public()}
 
     # Routes that read or change a live game are coroutines: they run in the event loop,
     # one at a time, so they see a game between two actions, never in the middle of one.

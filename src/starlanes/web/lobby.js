@@ -249,6 +249,7 @@ async function main() {
     $("create-error").textContent = e.message;
     return;
   }
+  if (catalogue.rated?.rule) $("rated-rule").textContent = catalogue.rated.rule;
   const select = $("game");
   for (const g of catalogue.games) select.append(el("option", { value: g.id }, g.title));
   select.value = catalogue.games.some((g) => g.id === "rift-domination") ? "rift-domination" : catalogue.games[0].id;
