@@ -371,7 +371,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
             acc = await asyncio.to_thread(writing_account, request)
             account_id, name = acc.id, acc.name
         seat, token = await service.join(game_id, name, body.seat, body.setup,
-                                         account_id=account_id)
+                                         account_id=account_id,
+                                         network=network_key(client_of(request.scope)))
         link = f"/games/{game_id}?token={token}"
         return {"seat": seat, "token": token, "link": link, "url": base_url + link}
 
