@@ -125,6 +125,22 @@ class ActionMenu:
                        "commands[/dim]")
         return out
 
+    def compact_lines(self, width: int = 80) -> list[str]:
+        """The menu in fewer rows, for a screen that cannot hold :meth:`lines`: a header
+        per kind, then the numbered notations in as many columns as fit ``width``, without
+        costs or texts (``? N`` gives them)."""
+        out = ["[bold]Legal actions[/bold] [dim](? N: an action's cost and text)[/dim]"]
+        n = 0
+        for kind, group in self.groups:
+            if len(self.groups) > 1:
+                out.append(f" [bold cyan]{escape(kind)}[/bold cyan] ({len(group)})")
+            cells = []
+            for a in group:
+                n += 1
+                cells.append((f"{n:>2}. {a}", f"{n:>2}. {escape(str(a))}"))
+            out.extend(_columns(cells, width, packed=True))
+        return out
+
 
 def menu_text_kinds(state: GameState) -> frozenset[str]:
     """The kinds of action whose notation does not say which units go, as the game's
@@ -155,9 +171,10 @@ def _with_text(cells: list[tuple[str, str]], described: list[ActionDescription |
     return rows
 
 
-def _columns(cells: list[tuple[str, str]], width: int) -> list[str]:
-    """Lay cells out row by row in as many columns as fit ``width`` (2 spaces indent)."""
-    if len(cells) <= 4:
+def _columns(cells: list[tuple[str, str]], width: int, packed: bool = False) -> list[str]:
+    """Lay cells out row by row in as many columns as fit ``width`` (2 spaces indent);
+    up to 4 cells take a row each unless ``packed``."""
+    if len(cells) <= 4 and not packed:
         return ["  " + m for _, m in cells]
     cell = max(len(p) for p, _ in cells) + 2
     per_row = max(1, (width - 2) // cell)

@@ -2,7 +2,8 @@
 its board since its last decision, not the whole board again.
 
 :class:`BoardMemory` keeps, per seat, the lines of the board that seat last saw (as
-rendered, styles included) and how much of the log it has read. :meth:`BoardMemory.changes`
+rendered, styles included); :class:`News` keeps what happened since (every move once) and
+how much of it each seat has read. :meth:`BoardMemory.changes`
 compares the new board with the last one line by line (``difflib``) and returns only the
 changed stretches, each with its line number; when more than :data:`FULL_REDRAW_SHARE` of
 the board changed (a new phase, a battle opening), or the seat has not seen the board yet
@@ -14,12 +15,16 @@ board's news, the new log lines, the actions and the prompt fit on one screen.
 from __future__ import annotations
 
 import difflib
+from collections import deque
 from dataclasses import dataclass, field
 
 FULL_REDRAW_SHARE = 0.6
 """Above this share of changed board lines the whole board is drawn again."""
 CONTEXT_LINES = 0
 """Unchanged lines shown around a change (0: the changed lines alone)."""
+NEWS_KEPT = 400
+"""The most news lines kept for seats that have not read them (older ones are in the
+game's log, which the ``log`` command prints)."""
 
 
 @dataclass
@@ -38,10 +43,9 @@ class Changes:
 
 @dataclass
 class BoardMemory:
-    """What each seat last saw: board lines and log length (see the module docstring)."""
+    """The board lines each seat last saw (see the module docstring)."""
 
     boards: dict[int, list[str]] = field(default_factory=dict)
-    log_read: dict[int, int] = field(default_factory=dict)
 
     def forget(self, seat: int | None = None) -> None:
         """The screen was cleared: ``seat`` (every seat when None) sees the board whole
@@ -74,11 +78,32 @@ class BoardMemory:
             return None
         return found
 
-    def new_log(self, seat: int, log: list[str], tail: int) -> tuple[list[str], int]:
-        """The log lines ``seat`` has not read (at most ``tail``, the newest) and how many
-        unread ones were left out; the seat has read them all afterwards."""
-        start = self.log_read.get(seat, max(0, len(log) - tail))
-        self.log_read[seat] = len(log)
-        fresh = log[start:] if start <= len(log) else log[-tail:]
-        skipped = max(0, len(fresh) - tail)
-        return fresh[-tail:], skipped
+
+@dataclass
+class News:
+    """What happened at the table, one line each, for the seats that have not read it yet:
+    every move once, as the log lines it wrote, or (a move that wrote none) as who made it
+    and its notation. A line may be marked as already seen by one seat (the human whose
+    own move it is saw it echoed). Only the newest :data:`NEWS_KEPT` lines are kept."""
+
+    lines: deque[tuple[str, int | None]] = field(
+        default_factory=lambda: deque(maxlen=NEWS_KEPT))
+    added: int = 0
+    read: dict[int, int] = field(default_factory=dict)
+
+    def add(self, lines: list[str], seen_by: int | None = None) -> None:
+        """Append ``lines``; ``seen_by``: a seat that has already seen them."""
+        for line in lines:
+            self.lines.append((line, seen_by))
+            self.added += 1
+
+    def mark_read(self, seat: int) -> None:
+        """``seat`` has read everything added so far."""
+        self.read[seat] = self.added
+
+    def unread(self, seat: int, fallback: int) -> list[str]:
+        """The lines ``seat`` has not read, oldest first, leaving them unread (see
+        :meth:`mark_read`); a seat that never read anything gets the newest ``fallback``."""
+        first = self.added - len(self.lines)
+        start = max(self.read.get(seat, self.added - fallback), first)
+        return [line for line, seen in list(self.lines)[start - first:] if seen != seat]

@@ -35,7 +35,7 @@ from .common import (
     write_safe_record,
 )
 from .menu import ActionMenu, battle_odds_line, describe_lines, info_lines, refusal_lines
-from .redraw import BoardMemory
+from .redraw import BoardMemory, News
 from .safe_text import markup_safe
 
 LOG_TAIL = 12
@@ -46,6 +46,41 @@ HELP_TEXT = (
     "info THING (a unit, card, planet or ship), actions (list them again), board, log, "
     "undo (take back your last decision and the bot moves after it), save FILE, help, quit."
 )
+
+
+MIN_NEWS = 3
+"""The fewest news lines a decision screen cuts the news to when space is short."""
+
+
+def rows(line: Text | str, width: int) -> int:
+    """The terminal rows ``line`` (rich markup or Text) takes at ``width`` columns."""
+    text = line if isinstance(line, Text) else Text.from_markup(line)
+    return max(1, -(-text.cell_len // max(1, width)))
+
+
+def fit_screen(board: list[Text | str], separators: int, news: list[str], menu: ActionMenu,
+               width: int, height: int) -> tuple[list[Text | str], list[str], int]:
+    """The board rows, the menu lines and how many news lines to show so that a decision
+    screen (a rule above, the prompt below) fits ``height`` rows of ``width`` columns when
+    it can: first the menu loses its costs and texts (:meth:`ActionMenu.compact_lines`),
+    then the news is cut to its newest lines (never below :data:`MIN_NEWS`), then the
+    ``...`` rows between the board's changed stretches go. A whole board is never cut."""
+    room = height - 2
+    menu_lines = menu.lines(width)
+
+    def used(board_rows: list[Text | str], lines: list[str], tail: int) -> int:
+        shown = news[len(news) - tail:]
+        return (sum(rows(r, width) for r in board_rows) + sum(rows(m, width) for m in lines)
+                + (1 + sum(rows("  " + n, width) for n in shown) if shown else 0))
+
+    tail = min(len(news), LOG_TAIL)
+    if used(board, menu_lines, tail) > room:
+        menu_lines = menu.compact_lines(width)
+    while tail > min(len(news), MIN_NEWS) and used(board, menu_lines, tail) > room:
+        tail -= 1
+    if separators and used(board, menu_lines, tail) > room:
+        board = [r for r in board if not (isinstance(r, str) and r == "[dim]  ...[/dim]")]
+    return board, menu_lines, tail
 
 
 class Interrupted(Exception):  # noqa: N818 - a signal from the table, not an error
@@ -82,6 +117,7 @@ class PlaySession:
         self.last_human: int | None = None
         self.menu: ActionMenu | None = None
         self.memory = BoardMemory()
+        self.news = News()
         self.last_refusal = None
 
     # ------------------------------------------------------------------ the loop
@@ -121,13 +157,41 @@ class PlaySession:
         return True
 
     def take(self, seat: int, action: Any, forced: bool = False) -> None:
-        """Apply a human's action (remembered for undo) and autosave."""
+        """Apply a human's action (remembered for undo), echo it and autosave. What the
+        move wrote in the log is news for every seat at its next decision; a move that
+        wrote nothing is news for the other seats only (its player saw the echo)."""
         self.undo_stack.append((seat, self.state.clone(), forced))
+        before = len(self.state.action_log())
         self.state.apply(action)
+        shown = self.as_seen(action)
         note = "  [dim](the only legal action)[/dim]" if forced else ""
         out.print(f"{escape(seat_label(self.state, seat))} (you): "
-                  f"[bold]{escape(self.as_seen(action))}[/bold]{note}")
+                  f"[bold]{escape(shown)}[/bold]{note}")
+        written = self.written_since(before)
+        if written:
+            self.news.add(written)
+        else:
+            self.news.add([f"{seat_label(self.state, seat)}: {shown}"], seen_by=seat)
         self.autosave_now()
+
+    def written_since(self, before: int) -> list[str]:
+        """The log lines written since the log held ``before`` lines."""
+        log = self.state.action_log()
+        return log[before:] if len(log) > before else []
+
+    def move_lines(self, seat: int, action: Any, before: int) -> list[str]:
+        """A bot's move, once: the log lines it wrote, or (when it wrote none) the seat,
+        its agent and the move's notation as the viewers may see it."""
+        return self.written_since(before) or [
+            f"{seat_label(self.state, seat)} [{seat_name(self.seats, seat)}]: "
+            f"{self.as_seen(action)}"]
+
+    def reader(self) -> int | None:
+        """The human certain to be at the screen now: the only human, or the one who last
+        had the terminal; None in watch mode or before the first hand-over."""
+        if len(self.humans) == 1:
+            return next(iter(self.humans))
+        return self.last_human
 
     def viewers(self) -> set[int]:
         """The seats that may be looking at the screen now: the human who last had the
@@ -151,21 +215,25 @@ class PlaySession:
             write_record(self.state, self.seats, self.autosave, make_folder=True)
 
     def bot_turn(self, seat: int) -> bool:
-        """One bot move; in watch mode drawn and paced. False if the watcher stops."""
+        """One bot move, printed once (:meth:`move_lines`): with a human at the table it
+        is news shown at that human's next decision (or at the end); in watch mode it is
+        printed now, with the board drawn and paced unless ``delay`` is 0. False if the
+        watcher stops."""
+        before = len(self.state.action_log())
         action = self.agents[seat].act(self.state)
         self.state.apply(action)
-        line = (f"{escape(seat_label(self.state, seat))} "
-                f"{escape(f'[{seat_name(self.seats, seat)}]')}: "
-                f"[bold]{escape(self.as_seen(action))}[/bold]")
-        if self.humans or self.delay == 0:
-            out.print(line)
-            if not self.humans:
-                self.autosave_now()
+        lines = self.move_lines(seat, action, before)
+        if self.humans:
+            self.news.add(lines)
             return True
         self.autosave_now()
-        out.clear()
-        out.print(self.watch_render(self.state, max(0, self.state.current_player())))
-        out.print(line)
+        if self.delay != 0:
+            out.clear()
+            out.print(self.watch_render(self.state, max(0, self.state.current_player())))
+        for line in lines:
+            out.print(markup_safe(line))
+        if self.delay == 0:
+            return True
         if self.delay > 0:
             time.sleep(self.delay)
             return True
@@ -202,6 +270,11 @@ class PlaySession:
             out.print(f"game saved to {escape(str(self.autosave))}; resume with: "
                       f"starlanes play --load {escape(str(self.autosave))}", soft_wrap=True)
         if not quit_early:
+            reader = self.reader()
+            if reader is not None:  # the moves since that human's last decision
+                for line in self.news.unread(reader, LOG_TAIL)[-LOG_TAIL:]:
+                    out.print("  " + markup_safe(line))
+                self.news.mark_read(reader)
             if not self.humans and self.delay == 0:
                 out.print(self.watch_render(self.state, 0))
             out.print(results_table(self.state, self.seats))
@@ -213,7 +286,10 @@ class PlaySession:
     def show(self, seat: int, full: bool = False) -> None:
         """The decision screen: the board (whole the first time, on ``board``, after a
         hand-over or when much changed; else only the lines that changed since this
-        seat's last decision), the log lines it has not read, and the actions."""
+        seat's last decision), the moves and log lines it has not read, and the actions.
+        When that would not fit the terminal's height (:func:`fit_screen`) the actions
+        are listed without their costs and texts and the news is cut to its newest lines;
+        output that is not a terminal gets everything."""
         out.rule(f"{escape(seat_label(self.state, seat))} to decide")
         with out.capture() as shot:
             out.print(self.render(self.state, seat))
@@ -221,26 +297,37 @@ class PlaySession:
         if full:
             self.memory.forget(seat)
         changes = self.memory.changes(seat, lines)
+        board: list[Text | str] = []
+        separators = 0
         if changes is None:
-            out.print(Text.from_ansi("\n".join(lines)))
+            board = [Text.from_ansi(line) for line in lines]
         elif not changes.stretches:
-            out.print("[dim]the board is as you last saw it ('board' draws it whole)[/dim]")
+            board = ["[dim]the board is as you last saw it ('board' draws it whole)[/dim]"]
         else:
-            out.print(f"[dim]changed on the board since your last decision ({changes.count} "
-                      f"of {changes.total} lines; 'board' draws it whole):[/dim]")
+            board = [f"[dim]changed on the board since your last decision ({changes.count} "
+                     f"of {changes.total} lines; 'board' draws it whole):[/dim]"]
             for i, (_, stretch) in enumerate(changes.stretches):
                 if i:
-                    out.print("[dim]  ...[/dim]")
-                out.print(Text.from_ansi("\n".join(stretch)))
-        fresh, skipped = self.memory.new_log(seat, self.state.action_log(), LOG_TAIL)
-        if full and not fresh:
-            fresh = self.state.action_log()[-LOG_TAIL:]
-        if fresh:
+                    board.append("[dim]  ...[/dim]")
+                    separators += 1
+                board.extend(Text.from_ansi(line) for line in stretch)
+        news = self.news.unread(seat, LOG_TAIL)
+        self.news.mark_read(seat)
+        if full and not news:
+            news = self.state.action_log()[-LOG_TAIL:]
+        assert self.menu is not None
+        height = out.height if out.is_terminal else 10**6  # a pipe has no screen to fit
+        board, menu, tail = fit_screen(board, separators, news, self.menu, out.width, height)
+        for row in board:
+            out.print(row)
+        if news:
+            skipped = len(news) - tail
             more = f" [dim]({skipped} earlier: 'log')[/dim]" if skipped else ""
             out.print(f"[bold]{'Recent log' if full else 'New in the log'}[/bold]{more}")
-            for line in fresh:
+            for line in news[len(news) - tail:]:
                 out.print("  " + markup_safe(line))
-        self.show_actions()
+        for line in menu:
+            out.print(line)
 
     def show_actions(self) -> None:
         assert self.menu is not None

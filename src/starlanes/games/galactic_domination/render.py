@@ -7,6 +7,14 @@ seat is never confused with sector P1; ships show their number (``r#5``: red's s
 typed ``5`` in actions such as ``attack 5 8``). The game has no hidden information, so
 every seat sees the same board; ``seat`` only marks whose view it is ("you"), which a
 spectator view leaves out. It never changes the state.
+
+The drawing is made for the terminal table's compact redraw (only the lines that changed
+since a seat's last decision are shown again): the zone columns share the width equally
+whatever ships they hold, so a ship that moves changes only the lines it leaves and enters;
+a ship's action points are shown only for the player whose turn it is, once some are
+spent (every turn refills them, which would otherwise change every line of the board); the players are a plain table of three
+lines. A whole board with a full fleet on each side, its legend and the players fit in
+about 30 rows of a 120-column terminal.
 """
 
 from __future__ import annotations
@@ -39,12 +47,15 @@ def _style(s: GDState, seat: int) -> str:
 
 def _ship_text(s: GDState, uid: int) -> Text:
     """``r#5 R 2/5 a1`` (+ ``att``, ``chg``/``CHG``, ``*``): owner initial and ship number,
-    type letter, shields/hull, AP left."""
+    type letter, shields/hull, and (a ship of the player whose turn it is) the AP left
+    once some of this turn's are spent."""
     x = s.ships[uid]
     t = Text()
     letter = s.content.units[x[KIND]].letter
     t.append(f"{colour(s, x[OWNER])[0]}#{uid}", style=_style(s, x[OWNER]))
-    t.append(f" {letter} {x[SH]}/{x[HULL]} a{x[AP]}")
+    t.append(f" {letter} {x[SH]}/{x[HULL]}")
+    if x[OWNER] == s.seat and x[AP] < s.max_ap[x[KIND]]:
+        t.append(f" a{x[AP]}")
     if x[ATT]:
         t.append(" att", style="yellow")
     if x[CHG]:
@@ -55,18 +66,18 @@ def _ship_text(s: GDState, uid: int) -> Text:
 
 
 def board_table(s: GDState) -> Table:
-    """The 5 zones as columns, sectors 1-3 as rows."""
+    """The 5 zones as columns of equal width (the whole width of the console, whatever
+    ships they hold), sectors 1-3 as rows; the title names the round and the start
+    zones."""
     b = s.board
-    table = Table(title=f"Galactic Domination - round {s.round}", show_lines=True,
-                  box=box.SQUARE, padding=(0, 0), pad_edge=False)
+    starts = (f"red starts in {b.zone_ids[s.start[s.first]]}, purple in "
+              f"{b.zone_ids[s.start[1 - s.first]]}")
+    table = Table(title=f"Galactic Domination - round {s.round} - {starts}",
+                  show_lines=True, box=box.SQUARE, padding=(0, 0), pad_edge=False,
+                  expand=True)
     for z in range(5):
         color = b.zone_colors[z]
-        mark = ""
-        if z == s.start[s.first]:
-            mark = " (red start)"
-        elif z == s.start[1 - s.first]:
-            mark = " (purple start)"
-        table.add_column(f"{b.zone_ids[z]} {color}{mark}", style=ZONE_STYLES.get(color, ""),
+        table.add_column(f"{b.zone_ids[z]} {color}", style=ZONE_STYLES.get(color, ""),
                          overflow="fold", ratio=1)
     for row in range(3):
         cells = []
@@ -86,16 +97,19 @@ def legend(s: GDState) -> Text:
     """What the board's symbols mean."""
     letters = ", ".join(f"{u.letter} {u.name}" for u in s.content.units)
     return Text(
-        "Legend: columns are zones, sectors are named zone letter + row (R1 ... P3). "
-        "r#5 / p#5: red's / purple's ship number 5, typed 5 in actions (attack 5 8). "
-        f"{letters}. 2/5: shields/hull left; a1: action points left this turn; att: miner "
-        "attached to the planet; chg: charging; CHG: charged, fires or jumps this turn; "
-        "*: the ship acting now. A sector holds at most 3 ships besides miners.",
+        "Legend: columns are zones, sectors are zone letter + row (R1 ... P3). "
+        "r#5 / p#5: red's / purple's ship 5, typed 5 in actions (attack 5 8). "
+        f"{letters}. 2/5: shields/hull left; a1: action points left this turn (shown once "
+        "the player to act has spent some); att: miner attached to the planet; chg: charging; CHG: charged, "
+        "fires or jumps this turn; *: the ship acting now. At most 3 ships a sector "
+        "besides miners.",
         style="dim")
 
 
 def players_table(s: GDState, seat: int, spectator: bool = False) -> Table:
-    table = Table(title="Players")
+    """One line per player under a header line: minerals, dark matter, ships by type and
+    the ships in deep space (no frame, so the three lines are all it takes)."""
+    table = Table(box=None, padding=(0, 2, 0, 0), header_style="bold")
     for col in ("player", "minerals", "dark matter", "fleet", "deep space"):
         table.add_column(col)
     for p in (s.first, 1 - s.first):
