@@ -73,8 +73,8 @@ def test_rift_domination_move_actions_say_which_units_move() -> None:
     while not (state.phase == "move" and state.current_player() == 0):
         state.apply(state.legal_actions()[0])
     lines = _text(ActionMenu(state, state.legal_actions()).lines(120))
-    assert "1. move A1a A1 Move 3 carrier (carrying 4 infantry, 1 diplomat, 5 fighter)" in lines
-    assert "2. move A1a A1 carrier Move 1 carrier (carrying 4 infantry)" in lines
+    assert "1. move A1a A1 Move 3 Carriers (carrying 4 Infantry, 1 Diplomat, 5 Fighters)" in lines
+    assert "2. move A1a A1 carrier Move 1 Carrier (carrying 4 Infantry)" in lines
     gd = _advance("galactic-domination", 2, 30)
     gd_lines = _text(ActionMenu(gd, gd.legal_actions()).lines(120))
     assert "moves from sector" not in gd_lines

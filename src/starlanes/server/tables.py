@@ -408,10 +408,11 @@ class LiveGame:
         return lines
 
     def describe_legal(self) -> list[dict[str, Any]]:
-        """The legal actions with their explanation (kind, text, cost, rule IDs), worked out
-        once per position. With more than :data:`DESCRIBE_ALL` legal actions only one action
-        of each verb is described (for its kind); the others carry ``"more": true`` and
-        their explanation is fetched when the player looks at one (:meth:`describe_one`)."""
+        """The legal actions with their label (words on the button) and explanation (kind,
+        text, cost, rule IDs), worked out once per position. With more than
+        :data:`DESCRIBE_ALL` legal actions only one action of each verb is described (for its
+        kind); the others carry their label and ``"more": true``, and their explanation is
+        fetched when the player looks at one (:meth:`describe_one`)."""
         if self._described is not None and self._described[0] == (self.seq, self.version):
             return self._described[1]
         legal = self.state.legal_actions()
@@ -425,8 +426,8 @@ class LiveGame:
                 item = self._describe(a)
                 kinds[verb] = item["kind"]
             else:
-                item = {"notation": text, "kind": kinds[verb], "text": "", "cost": "",
-                        "rules": [], "more": True}
+                item = {"notation": text, "label": self._label(a), "kind": kinds[verb],
+                        "text": "", "cost": "", "rules": [], "more": True}
             out.append(item)
         self._described = ((self.seq, self.version), out)
         return out
@@ -439,15 +440,22 @@ class LiveGame:
         raise Illegal(f"{notation!r} is not a legal action now")
 
     def _describe(self, a: Any) -> dict[str, Any]:
-        item: dict[str, Any] = {"notation": str(a), "kind": "", "text": "", "cost": "",
-                                "rules": []}
+        item: dict[str, Any] = {"notation": str(a), "label": "", "kind": "", "text": "",
+                                "cost": "", "rules": []}
         try:
             d = self.game.describe(self.state, a)
-            item.update(kind=d.kind, text=d.text, cost=d.cost, changes=d.changes,
-                        rules=list(d.rules), section=d.section)
+            item.update(label=d.label, kind=d.kind, text=d.text, cost=d.cost,
+                        changes=d.changes, rules=list(d.rules), section=d.section)
         except NotImplementedError:
             item["kind"] = str(a).split(" ", 1)[0]
         return item
+
+    def _label(self, a: Any) -> str:
+        """The action's label in words (``game.label``); empty for a game without one."""
+        try:
+            return self.game.label(self.state, a)
+        except (NotImplementedError, AttributeError):
+            return ""
 
 
 DESCRIBE_ALL = 40

@@ -93,9 +93,11 @@ class ActionMenu:
         return self.numbered[n - 1] if 1 <= n <= len(self.numbered) else None
 
     def lines(self, width: int = 80) -> list[str]:
-        """Rich-markup lines: a header per kind, then ``N. notation (cost)``; a cost every
-        action of a group shares is shown once in its header; long groups are laid out in
-        columns that fit ``width``, small menus show each action's text."""
+        """Rich-markup lines: a header per kind, then ``N. notation (cost)`` and the
+        action's label in words (``Build a Warp on Wren (E5a) - 4 resources``); a cost
+        every action of a group shares is shown once in its header; groups of more than
+        :data:`SAY_WHO_MOVES_UP_TO` are laid out in columns of notations that fit
+        ``width`` (``? N`` gives the rest), small menus show each action's text too."""
         full = len(self.numbered) <= SHOW_TEXT_UP_TO
         said = menu_text_kinds(self.state)
         out = ["[bold]Legal actions[/bold]"]
@@ -107,17 +109,21 @@ class ActionMenu:
                 each = f", each [dim]{escape(shared)}[/dim]" if shared else ""
                 out.append(f" [bold cyan]{escape(kind)}[/bold cyan] ({len(group)}){each}")
             cells: list[tuple[str, str]] = []  # (plain, markup)
-            for a in group:
+            described = [self.descriptions[a] for a in group]
+            for a, d in zip(group, described, strict=True):
                 n += 1
-                d = self.descriptions[a]
                 cost = f" ({d.cost})" if d is not None and d.cost and not shared else ""
                 plain = f"{n:>2}. {a}{cost}"
+                label = f"  {escape(d.label)}" if full and d is not None and d.label else ""
                 cells.append((plain, f"{n:>2}. {escape(str(a))}"
-                              + (f"[dim]{escape(cost)}[/dim]" if cost else "")))
+                              + (f"[dim]{escape(cost)}[/dim]" if cost else "") + label))
                 if full and d is not None:
                     cells.append(("", f"    [dim]{escape(d.text)}[/dim]"))
-            if not full and kind in said and len(group) <= SAY_WHO_MOVES_UP_TO:
-                out.extend(_with_text(cells, [self.descriptions[a] for a in group], width))
+            labelled = any(d is not None and d.label for d in described)
+            if not full and (kind in said or labelled) and len(group) <= SAY_WHO_MOVES_UP_TO:
+                # the notation to type, then what it does: the label, or for a move, whose
+                # notation does not name the units, the text saying what goes
+                out.extend(_with_text(cells, described, width, text=kind in said))
                 continue
             out.extend(_columns(cells, width) if not full else [m for _, m in cells])
         if not full:
@@ -151,23 +157,26 @@ def menu_text_kinds(state: GameState) -> frozenset[str]:
 
 
 SAY_WHO_MOVES_UP_TO = 30
-"""Move groups up to this many actions get one line each with what moves."""
+"""Groups up to this many actions get one line each with the action's label (a move
+group: with what moves)."""
 
 
 def _with_text(cells: list[tuple[str, str]], described: list[ActionDescription | None],
-               width: int) -> list[str]:
-    """One line per action: its cell, then its description cut to fit ``width``."""
+               width: int, text: bool = True) -> list[str]:
+    """One line per action: its cell, then its description (``text``) or else its label,
+    cut to fit ``width``."""
     pad = max(len(p) for p, _ in cells) + 2
     rows = []
     for (plain, markup), d in zip(cells, described, strict=True):
-        text = d.text if d is not None else ""
+        words = "" if d is None else d.text if text else d.label
         room = width - 2 - pad
-        if room < 12 or not text:
+        if room < 12 or not words:
             rows.append("  " + markup)
             continue
-        if len(text) > room:
-            text = text[:room - 3].rstrip() + "..."
-        rows.append("  " + markup + " " * (pad - len(plain)) + f"[dim]{escape(text)}[/dim]")
+        if len(words) > room:
+            words = words[:room - 3].rstrip() + "..."
+        shown = f"[dim]{escape(words)}[/dim]" if text else escape(words)
+        rows.append("  " + markup + " " * (pad - len(plain)) + shown)
     return rows
 
 
@@ -189,7 +198,10 @@ def describe_lines(game_id: str, d: ActionDescription | None, notation: str) -> 
     """The full explanation of one action (``? N``)."""
     if d is None:
         return [f"{escape(notation)}: this game has no explanation for it yet."]
-    out = [f"[bold]{escape(d.notation)}[/bold]  [dim]({escape(d.kind)})[/dim]", escape(d.text)]
+    out = [f"[bold]{escape(d.notation)}[/bold]  [dim]({escape(d.kind)})[/dim]"]
+    if d.label:
+        out.append(escape(d.label))
+    out.append(escape(d.text))
     if d.cost:
         out.append(f"cost: {escape(d.cost)}")
     if d.changes:

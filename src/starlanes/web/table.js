@@ -122,7 +122,8 @@ function facts(nodes, pin = false) {
 }
 
 function explain(item) {
-  const parts = [item.text || item.notation];
+  const parts = [item.label ? `${item.label} (typed: ${item.notation})` : item.notation];
+  if (item.text) parts.push(item.text);
   if (item.cost) parts.push(`Cost: ${item.cost}.`);
   if (item.changes) parts.push(item.changes);
   if (item.rules?.length) parts.push(`Rules: ${item.rules.join(", ")}${item.section ? ` (see "${item.section}" in how to play)` : ""}.`);
@@ -132,8 +133,13 @@ function explain(item) {
 function actionButton(item) {
   const li = el("li");
   const symbol = module?.actionSymbol?.(item, ctx);
+  // The button reads the action's label in words; the notation (what a player types, and
+  // what the record keeps) follows in small type. A game without labels shows the notation.
+  const words = item.label
+    ? [el("span", { class: "label" }, item.label), el("code", { class: "notation" }, item.notation)]
+    : [el("code", {}, item.notation), item.cost ? el("span", { class: "cost" }, item.cost) : ""];
   const button = el("button", { type: "button", class: "action", "data-notation": item.notation, onclick: () => play(item.notation), disabled: offline ? "disabled" : null },
-    symbol ? icon(symbol[0], symbol[1], { size: 16 }) : "", el("code", {}, item.notation), item.cost ? el("span", { class: "cost" }, item.cost) : "");
+    symbol ? icon(symbol[0], symbol[1], { size: 16 }) : "", ...words);
   const text = el("span", { class: "what" }, item.text || "");
   // In a position with many legal actions the view carries the explanation of one action
   // per verb; the others are asked for when the player looks at them.
@@ -249,8 +255,8 @@ function drawActions(view) {
   const filter = $("search").value.trim().toLowerCase();
   const groups = new Map();
   for (const item of view.legal) {
-    // the search matches the action's name (its notation and kind), not its explanation
-    if (filter && !item.notation.toLowerCase().includes(filter) && !(item.kind || "").toLowerCase().includes(filter)) continue;
+    // the search matches the action's names (its label, notation and kind), not its explanation
+    if (filter && ![item.label, item.notation, item.kind].some((name) => (name || "").toLowerCase().includes(filter))) continue;
     const kind = item.kind || item.notation.split(" ")[0];
     if (!groups.has(kind)) groups.set(kind, []);
     groups.get(kind).push(item);

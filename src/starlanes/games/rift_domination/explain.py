@@ -246,8 +246,8 @@ def _move(s: RiftState, a: A.Move) -> ActionDescription:
     if a.unit:
         ships = [u for u in ships if s.units[u].kind == a.unit][:1]
     carried = _load(s, seat, ships, cargo)
-    what = ", ".join(f"{n} {k}" for k, n in _count(s, ships).items())
-    load = ", ".join(f"{n} {k}" for k, n in _count(s, carried).items())
+    what = ", ".join(s.kind_name(k, n) for k, n in _count(s, ships).items())
+    load = ", ".join(s.kind_name(k, n) for k, n in _count(s, carried).items())
     # the units first: the menu shows this beside the notation, which names the route
     text = f"Move {what}" + (f" (carrying {load})" if load else "") + f" from {a.src} to {a.dst}."
     rules = ["RD-MOV-06", "RD-MOV-07"]
