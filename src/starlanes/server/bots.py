@@ -6,13 +6,20 @@ since its last one) and returns the agent's action as notation. The server then 
 like anyone's action, so bot moves are checked, stored and pushed the same way.
 
 Fairness. Jobs wait in one queue per game, and games are grouped by their ``owner`` (the
-client that created them). A free worker serves the owners in turn, and within an owner its
-games in turn (round-robin on both levels, first come first served within a game); a game
-never has two jobs thinking at once. So a client that created sixty games gets the same
-share of the workers as a client with one. Jobs whose budget is over ``quick_seconds`` (a
-slow MCTS) are *slow*: they may hold all workers but one, so random, heuristic and quick
-MCTS bots always find a worker however many slow games think. A pool asked for a single
-worker process therefore runs two: one for any bot and one kept for quick bots.
+client that created them). The groups share the workers by what their bots cost, not by how
+many games they have: each group is charged the CPU seconds its jobs really used (measured
+in the worker, in steps of :data:`QUANTUM`; a job is charged its budget while it thinks),
+and a free worker takes the next job of the group charged least so far (fair queueing on
+CPU time), within that group its games in turn (first come first served within a game); a
+game never has two jobs thinking at once. A group that comes back after a pause starts
+at most :data:`CREDIT` seconds behind the least charged group waiting (its idle time buys
+little), a new group level with it; so a client that created sixty games of a heavy bot gets
+the same CPU as a client with one, and a cheap bot goes ahead of groups that have been
+thinking hard. Jobs whose budget is over
+``quick_seconds`` (a slow MCTS) are *slow*: they may hold all workers but one, so random,
+heuristic and quick MCTS bots always find a worker however many slow games think. A pool
+asked for a single worker process therefore runs two: one for any bot and one kept for
+quick bots.
 A job that thinks past its budget plus ``overrun`` seconds has its worker process killed
 and fails with TimeoutError (threads cannot be stopped: in thread mode that cap is not
 enforced).
@@ -59,6 +66,21 @@ NICE = 10
 """How much lower than the server's the CPU priority of worker processes is: where the
 machine's cores are all busy, the server's answers to players go first and a thinking bot
 takes what is left (its search then runs fewer iterations within its time)."""
+
+QUANTUM = 0.01
+"""Seconds of CPU a job is charged at least, and the step its charge is rounded to: a few
+milliseconds of measuring noise do not reorder clients whose bots cost the same."""
+
+CREDIT = 0.5
+"""Seconds of CPU a group that comes back may be behind the least charged group with jobs:
+a game whose bot moves now and then (a human plays in between) goes ahead of games that
+think all the time, but a client back after a long pause takes at most this much CPU
+before the others get their turns again. A group never seen starts level with the least
+charged, with no credit."""
+
+GROUPS_KEPT = 10_000
+"""Fairness groups whose charge is remembered while they have no job; past that the least
+charged are forgotten (they would start level with the least charged group anyway)."""
 
 _PR_SET_PDEATHSIG = 1
 """``prctl`` option (linux/prctl.h): the signal a process gets when its parent thread ends."""
@@ -169,6 +191,19 @@ def _state_for(job: BotJob) -> GameState:
     return state
 
 
+def charge_of(cpu: float) -> float:
+    """What a job that used ``cpu`` seconds of CPU is charged: whole steps of
+    :data:`QUANTUM`, at least one."""
+    return QUANTUM * max(1, round(cpu / QUANTUM))
+
+
+def timed_move(job: BotJob) -> tuple[str, float]:
+    """:func:`bot_move` and the CPU seconds this thread spent on it."""
+    began = time.thread_time()
+    notation = bot_move(job)
+    return notation, time.thread_time() - began
+
+
 def bot_move(job: BotJob) -> str:
     """Worker entry: the agent's action for ``job.seat`` as notation. The agent's RNG is
     seeded from the game seed, the seat and the move number, so a replayed server makes
@@ -208,8 +243,8 @@ def _die_with_parent(parent_pid: int) -> None:
 
 def _worker_main(conn: Connection, parent_pid: int, nice: int = NICE) -> None:
     """A worker process: lower its CPU priority by ``nice``, say ``"ready"``, then
-    answer jobs from ``conn`` with ``(True, notation)`` or ``(False, exception)`` until
-    the pipe closes."""
+    answer jobs from ``conn`` with ``(True, notation, cpu seconds)`` or ``(False,
+    exception, cpu seconds)`` until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent(parent_pid)
     with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice here
@@ -224,28 +259,32 @@ def _worker_main(conn: Connection, parent_pid: int, nice: int = NICE) -> None:
             job = conn.recv()
         except (EOFError, OSError):
             return
+        began = time.process_time()
         try:
-            reply: tuple[bool, Any] = (True, bot_move(job))
+            reply: tuple[bool, Any, float] = (True, bot_move(job), 0.0)
         except Exception as e:  # noqa: BLE001 - handed to the server
-            reply = (False, e)
+            reply = (False, e, 0.0)
+        reply = (reply[0], reply[1], time.process_time() - began)
         try:
             conn.send(reply)
         except (EOFError, OSError):
             return
         except Exception:  # noqa: BLE001 - an exception that does not pickle
-            conn.send((False, RuntimeError(f"{type(reply[1]).__name__}: {reply[1]}")))
+            conn.send((False, RuntimeError(f"{type(reply[1]).__name__}: {reply[1]}"),
+                       reply[2]))
 
 
 # ---------------------------------------------------------------------------- the pool
 class _Ticket:
-    """One call of :meth:`BotPool.move`: the job, its lane and budget, and the future of
-    the waiting task (compared by identity)."""
+    """One call of :meth:`BotPool.move`: the job, its lane, budget (``limit``: budget plus
+    overrun) and what its group is charged while it thinks (``estimate``), and the future
+    of the waiting task (compared by identity)."""
 
-    __slots__ = ("job", "slow", "limit", "loop", "future")
+    __slots__ = ("job", "slow", "limit", "estimate", "loop", "future")
 
-    def __init__(self, job: BotJob, slow: bool, limit: float,
+    def __init__(self, job: BotJob, slow: bool, limit: float, estimate: float,
                  loop: asyncio.AbstractEventLoop, future: asyncio.Future[str]) -> None:
-        self.job, self.slow, self.limit = job, slow, limit
+        self.job, self.slow, self.limit, self.estimate = job, slow, limit, estimate
         self.loop, self.future = loop, future
 
     def deliver(self, result: str | None, error: BaseException | None) -> bool:
@@ -291,7 +330,15 @@ class BotPool:
         self._cond = threading.Condition()
         self._queues: OrderedDict[str, OrderedDict[str, deque[_Ticket]]] = OrderedDict()
         """Waiting jobs per fairness group and game, both in turn order (next to serve
-        first)."""
+        first; among groups charged alike, the first in this order goes)."""
+        self._charged: dict[str, float] = {}
+        """CPU seconds each fairness group was charged (its virtual time): of groups with a
+        job waiting or thinking, and of idle groups charged more than :attr:`_floor`."""
+        self._floor = 0.0
+        """The least charge of the groups with jobs, never going back: where a group that
+        comes back starts."""
+        self._thinking: dict[str, int] = {}
+        """Jobs thinking now per fairness group."""
         self._busy: set[str] = set()
         self._running: set[_Ticket] = set()
         self._counts = {"started": 0, "dropped": 0, "timed_out": 0}
@@ -320,12 +367,16 @@ class BotPool:
         worker and its result is dropped."""
         budget = job_budget(job)
         loop = asyncio.get_running_loop()
-        ticket = _Ticket(job, budget > self.quick_seconds, budget + self.overrun, loop,
-                         loop.create_future())
+        ticket = _Ticket(job, budget > self.quick_seconds, budget + self.overrun,
+                         charge_of(budget), loop, loop.create_future())
         with self._cond:
             if self._closed:
                 raise RuntimeError("the bot pool is closed")
             self._start_locked()
+            if not self._active(job.group):  # new, or back after a pause
+                floor = self._lowest()
+                own = self._charged.get(job.group)
+                self._charged[job.group] = floor if own is None else max(own, floor - CREDIT)
             games = self._queues.setdefault(job.group, OrderedDict())
             games.setdefault(job.key, deque()).append(ticket)
             self._cond.notify_all()
@@ -334,6 +385,12 @@ class BotPool:
         except asyncio.CancelledError:
             self._unqueue(ticket)
             raise
+
+    def charged(self) -> dict[str, float]:
+        """CPU seconds each fairness group (``owner X`` or ``game K``) was charged so far,
+        of the groups the pool remembers (a snapshot)."""
+        with self._cond:
+            return dict(self._charged)
 
     def stats(self) -> BotStats:
         """Jobs waiting and thinking now, per lane, and the totals so far."""
@@ -374,20 +431,49 @@ class BotPool:
                     del games[ticket.job.key]
                 if not games:
                     del self._queues[ticket.job.group]
+                    self._forget()
+
+    def _active(self, group: str) -> bool:
+        return group in self._queues or group in self._thinking
+
+    def _lowest(self) -> float:
+        """The floor, raised to the least charge of the groups with jobs (under the lock)."""
+        active = [c for g, c in self._charged.items() if self._active(g)]
+        if active:
+            self._floor = max(self._floor, min(active))
+        return self._floor
+
+    def _forget(self) -> None:
+        """Drop the charges of idle groups :data:`CREDIT` or more below the floor (they
+        would start about there anyway), and past :data:`GROUPS_KEPT` idle groups the
+        least charged (under the lock)."""
+        floor = self._lowest() - CREDIT
+        idle = [g for g, c in self._charged.items() if not self._active(g)]
+        drop = [g for g in idle if self._charged[g] <= floor]
+        if len(idle) - len(drop) > GROUPS_KEPT:
+            rest = sorted((g for g in idle if self._charged[g] > floor),
+                          key=self._charged.__getitem__)
+            drop += rest[:len(rest) - GROUPS_KEPT]
+        for g in drop:
+            del self._charged[g]
 
     def _candidates(self, slow_running: int) -> Iterator[tuple[str, str]]:
-        """(group, game) of the jobs that may start now, in turn order."""
-        for group, games in self._queues.items():
-            for key, queue in games.items():
+        """(group, game) of the jobs that may start now: groups by their charge (the least
+        first; alike, in turn order), each group's first game in turn that may start."""
+        order = sorted(self._queues, key=lambda g: self._charged.get(g, 0.0))  # stable
+        for group in order:
+            for key, queue in self._queues[group].items():
                 if key in self._busy or (queue[0].slow and slow_running >= self.slow_cap):
                     continue
                 yield group, key
+                break
 
     def _take(self) -> _Ticket | None:
         """Block until a job may start, and start it; None once the pool is closed.
 
-        The first group in turn, and in it the first game in turn, whose next job may
-        start goes. With a single slot (thread mode with one thread) a quick job goes
+        The least charged group (among groups charged alike, the first in turn), and in it
+        the first game in turn, whose next job may start goes; the group is charged the
+        job's budget while it thinks. With a single slot (thread mode with one thread) a quick job goes
         first right after a slow one, so it waits for one slow job at most however many
         slow games wait."""
         with self._cond:
@@ -410,6 +496,8 @@ class BotPool:
                         self._queues.move_to_end(group)
                     else:
                         del self._queues[group]
+                    self._thinking[group] = self._thinking.get(group, 0) + 1
+                    self._charged[group] = self._charged.get(group, 0.0) + ticket.estimate
                     self._busy.add(key)
                     self._running.add(ticket)
                     self._counts["started"] += 1
@@ -417,8 +505,21 @@ class BotPool:
                 self._cond.wait()
             return None
 
-    def _finish(self, ticket: _Ticket, result: str | None, error: BaseException | None) -> None:
+    def _finish(self, ticket: _Ticket, result: str | None, error: BaseException | None,
+                cpu: float) -> None:
+        """Hand over a job's outcome; its group is charged the ``cpu`` seconds it used
+        instead of its budget."""
         with self._cond:
+            group = ticket.job.group
+            self._charged[group] = (self._charged.get(group, 0.0) - ticket.estimate
+                                    + charge_of(cpu))
+            left = self._thinking.get(group, 1) - 1
+            if left:
+                self._thinking[group] = left
+            else:
+                self._thinking.pop(group, None)
+            if not self._active(group):
+                self._forget()
             self._busy.discard(ticket.job.key)
             self._running.discard(ticket)
             if isinstance(error, TimeoutError):
@@ -427,6 +528,14 @@ class BotPool:
             if closed or not ticket.deliver(result, error):
                 self._counts["dropped"] += 1
             self._cond.notify_all()
+
+
+class _Failed(Exception):
+    """A job that failed, with what it raised and the CPU seconds it is charged."""
+
+    def __init__(self, error: BaseException, cpu: float) -> None:
+        super().__init__(str(error))
+        self.error, self.cpu = error, cpu
 
 
 class _Slot:
@@ -449,15 +558,22 @@ class _Slot:
         while (ticket := self.pool._take()) is not None:
             result: str | None = None
             error: BaseException | None = None
+            began, cpu = time.thread_time(), 0.0
             try:
-                result = (self._think(ticket) if self.pool.workers
-                          else bot_move(ticket.job))
+                result, cpu = (self._think(ticket) if self.pool.workers
+                               else timed_move(ticket.job))
+            except _Failed as e:
+                error, cpu = e.error, e.cpu
             except Exception as e:  # noqa: BLE001 - handed to the waiting task
-                error = e
-            self.pool._finish(ticket, result, error)
+                error, cpu = e, time.thread_time() - began
+            self.pool._finish(ticket, result, error, cpu)
 
-    def _think(self, ticket: _Ticket) -> str:
+    def _think(self, ticket: _Ticket) -> tuple[str, float]:
+        """The job's notation and the CPU seconds its worker process used. Raises
+        :class:`_Failed` with what the agent raised, TimeoutError or RuntimeError (a
+        killed or dead worker: charged the seconds it had)."""
         proc, conn = self._process()
+        began = time.monotonic()
         try:
             conn.send(ticket.job)
             ready = wait([conn, proc.sentinel], timeout=ticket.limit)
@@ -465,16 +581,17 @@ class _Slot:
         except (EOFError, OSError):  # the process ended while thinking
             ready, reply = [proc.sentinel], None
         if reply is not None:
-            ok, value = reply
+            ok, value, cpu = reply
             if ok:
-                return str(value)
-            raise value
+                return str(value), float(cpu)
+            raise _Failed(value, float(cpu))
         self.stop()
+        spent = time.monotonic() - began
         if not ready:
-            raise TimeoutError(f"bot {ticket.job.spec!r} thought longer than "
-                               f"{ticket.limit:g} s; its worker was stopped")
-        raise RuntimeError(f"the worker process of bot {ticket.job.spec!r} ended "
-                           f"(exit code {proc.exitcode})")
+            raise _Failed(TimeoutError(f"bot {ticket.job.spec!r} thought longer than "
+                                       f"{ticket.limit:g} s; its worker was stopped"), spent)
+        raise _Failed(RuntimeError(f"the worker process of bot {ticket.job.spec!r} ended "
+                                   f"(exit code {proc.exitcode})"), spent)
 
     def _process(self) -> tuple[BaseProcess, Connection]:
         with self._lock:
