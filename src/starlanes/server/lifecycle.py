@@ -243,8 +243,10 @@ class Lifecycle:
 
     def archive(self, live: LiveGame) -> None:
         """Move the finished ``live`` from ``service.games`` to the finished games kept,
-        and to the top of the lobby's finished games."""
+        and to the top of the lobby's finished games; its end is stamped
+        (``GameRow.ended``) unless it was."""
         service = self.service
+        service.note_ended(live)  # (a bot's or a clock's last move comes here first)
         if service.games.get(live.id) is live:
             del service.games[live.id]
         service.finished.put(live)

@@ -175,13 +175,15 @@ async function create(event) {
     if (!seats.includes("human")) throw new Error("make at least one seat human (or watch bots from the list)");
     const { account } = await me();
     if (!account) checkName(displayName());
-    const game = await api.create({
+    const settings = {
       game: $("game").value,
       players: Number($("players").value),
       seats,
       options: chosenOptions(),
       ...clockSettings(),
-    });
+    };
+    // a logged-in player's game counts for the account's quota (its CSRF token says so)
+    const game = await (account ? send("POST", "/api/games", settings) : api.create(settings));
     created = game.id;
     let setup = "";
     if ($("create-deck").value) {
