@@ -1,8 +1,9 @@
 """Self-contained HTML reports of the lab (``balance``, ``compare``, sweeps) with their
 plots embedded as base64 PNG images, so the file can be mailed or archived as it is.
 
-Plots need matplotlib; without it :func:`require_matplotlib` raises BadOptionError saying
-how to install it.
+Plots need matplotlib (the ``plot`` extra); without it a report is written with its tables
+only and says at the top how to get the plots, and :func:`require_matplotlib` raises
+BadOptionError saying how to install it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def require_matplotlib() -> Any:
         import matplotlib
     except ImportError:
         raise BadOptionError(
-            "plots need matplotlib: pip install 'starlanes[plot]' (or use --no-html)"
+            "plots need matplotlib: pip install \"starlanes[plot]\""
         ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -34,7 +35,19 @@ def require_matplotlib() -> Any:
     return plt
 
 
+def plots_available() -> bool:
+    """Whether matplotlib can be imported (the report then has its plots)."""
+    try:
+        require_matplotlib()
+    except BadOptionError:
+        return False
+    return True
+
+
 def _png(draw: Callable[[Any], None], height: float = 3.2) -> str:
+    """The plot ``draw`` makes, as base64 PNG; empty without matplotlib."""
+    if not plots_available():
+        return ""
     plt = require_matplotlib()
     fig, ax = plt.subplots(figsize=(8, height))
     try:
@@ -117,6 +130,8 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def _img(data: str, alt: str) -> str:
+    if not data:  # no matplotlib: the tables say it all
+        return ""
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
 
 
@@ -130,7 +145,13 @@ def _page(title: str, sections: Sequence[str], meta: Mapping[str, Any]) -> str:
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
             f"</title><style>{style}</style></head><body><h1>{html.escape(title)}</h1>"
             f"<pre>{html.escape(json.dumps(settings, indent=1))}</pre>"
+            + ("" if plots_available() else NO_PLOTS)
             + "".join(sections) + "</body></html>")
+
+
+NO_PLOTS = ("<p class='note'>This report has its tables only: the plots need matplotlib "
+            "(<code>pip install \"starlanes[plot]\"</code>).</p>")
+"""The note at the top of a report written without matplotlib."""
 
 
 def _pct(e: Mapping[str, Any], key: str = "ci95_adj") -> str:

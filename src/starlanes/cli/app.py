@@ -118,6 +118,43 @@ def checked_setup(game: str, players: int | None, seed: int, option: list[str] |
     return n, opts, split_list(agents)
 
 
+GAME_IDS = ("rift-domination", "galactic-domination", "interstellar-ambitions",
+            "galactic-empires")
+"""The games' ids, written here (like the defaults below) so that '--help' lists them
+without importing the games; a test holds them equal to ``starlanes.engine.game_ids()``."""
+ODDS_GAMES = ("rift-domination", "interstellar-ambitions")
+"""The games ``starlanes odds`` computes battles for."""
+
+
+def games_help(ids: Sequence[str] = GAME_IDS, what: str = "Game id") -> str:
+    """``Game id: rift-domination, ... or galactic-empires.``: an argument's help that
+    lists the games it takes."""
+    listed = ", ".join(ids[:-1]) + f" or {ids[-1]}" if len(ids) > 1 else ids[0]
+    return f"{what}: {listed}."
+
+
+PLOT_INSTALL = 'pip install "starlanes[plot]"'
+"""How to get the charts: matplotlib is an extra, out of the core install."""
+
+
+def have_matplotlib() -> bool:
+    """Whether matplotlib (the ``plot`` extra) can be imported, without importing it."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("matplotlib") is not None
+    except (ImportError, ValueError):  # a module set to None in sys.modules
+        return False
+
+
+def chart_needs_matplotlib(option: str, leave_out: str) -> None:
+    """Refuse an explicitly asked chart before any work when matplotlib is missing:
+    BadOptionError naming the extra and what to do instead (``leave_out``)."""
+    if not have_matplotlib():
+        raise BadOptionError(f"{option} draws a chart, which needs matplotlib: {PLOT_INSTALL}"
+                             f" (or {leave_out})")
+
+
 GameOptions = Annotated[list[str] | None, typer.Option(
     "--option", "-o", help="Game option NAME=VALUE; repeat for several. 'starlanes games GAME' "
     "lists a game's options with type, default, allowed values and what each settles. "

@@ -16,12 +16,16 @@ from starlanes import __version__
 from starlanes.cli.app import (
     DEFAULT_ACTION_CAP,
     MAX_GAMES,
+    PLOT_INSTALL,
     ActionCap,
     ContentDir,
     GameOptions,
     MasterSeed,
     app,
+    chart_needs_matplotlib,
     checked_setup,
+    games_help,
+    have_matplotlib,
     interrupted_code,
     seat_agents,
     writable_dir,
@@ -81,7 +85,7 @@ def summary_tables(report: dict[str, Any]) -> list[Table]:
 
 @app.command()
 def simulate(
-    game: Annotated[str, typer.Argument(help="Game id (see 'starlanes games').")],
+    game: Annotated[str, typer.Argument(help=games_help())],
     players: Annotated[int | None, typer.Option(
         help="Players per game (default: the game's minimum).")] = None,
     games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Number of games to play.")] = 10,
@@ -185,7 +189,7 @@ def simulate(
 # ---------------------------------------------------------------------- tournament
 @app.command()
 def tournament(
-    game: Annotated[str, typer.Argument(help="Game id (see 'starlanes games').")],
+    game: Annotated[str, typer.Argument(help=games_help())],
     agents: Annotated[str, typer.Option(
         help="Comma-separated agent specs to compare, e.g. random,heuristic,mcts or "
              "mcts:iterations=50,mcts:iterations=200; each spec is its own label.")],
@@ -201,7 +205,8 @@ def tournament(
         "--json", help="Print one JSON object with the report on stdout.")] = False,
     plot: Annotated[Path | None, typer.Option(
         help="Write a PNG of the ratings with +-2 sigma error bars here "
-             "[default: GAME-ratings.png].")] = None,
+             "[default: GAME-ratings.png when matplotlib, the plot extra, is installed]."
+    )] = None,
     no_plot: Annotated[bool, typer.Option(
         "--no-plot", help="Write no plot.")] = False,
     option: GameOptions = None,
@@ -213,7 +218,8 @@ def tournament(
         "--ray-address", help="Ray cluster address; none starts a local Ray.")] = None,
 ) -> None:
     """Rate agents against each other: seat-balanced games, ratings, win rates with 95% CIs,
-    head-to-head records, and a PNG plot of the ratings."""
+    head-to-head records, and a PNG plot of the ratings (with matplotlib, the plot
+    extra)."""
     from rich.markup import escape
 
     from starlanes.agents import make_agent
@@ -234,7 +240,10 @@ def tournament(
                   "the seats are not exactly balanced[/yellow]")
     if no_plot and plot is not None:
         raise BadOptionError("--plot and --no-plot contradict each other")
-    if plot is None and not no_plot:
+    if plot is not None:
+        chart_needs_matplotlib("--plot", "leave --plot out")
+    skipped_plot = plot is None and not no_plot and not have_matplotlib()
+    if plot is None and not no_plot and not skipped_plot:
         plot = Path(f"{game}-ratings.png")
     if plot is not None:
         writable_file(plot, "--plot file")
@@ -256,11 +265,17 @@ def tournament(
         sys.stdout.write(json.dumps(report) + "\n")
         if plot is not None:
             err.print(f"plot written to {escape(str(plot))}")
+        if skipped_plot:
+            err.print(f"note: no ratings plot: it needs matplotlib: {escape(PLOT_INSTALL)}",
+                      soft_wrap=True)
         return
     for table in report_tables(report):
         out.print(table)
     if plot is not None:
         out.print(f"plot written to {escape(str(plot))}")
+    if skipped_plot:
+        out.print(f"note: no ratings plot: it needs matplotlib: {escape(PLOT_INSTALL)}",
+                  soft_wrap=True)
 
 
 

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from starlanes.cli.app import ContentDir, GameOptions, app, fail, parse_options
+from starlanes.cli.app import ContentDir, GameOptions, app, fail, games_help, parse_options
 from starlanes.engine import EntryText, StarlanesError, game_class, game_ids, load
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON on stdout instead of a table.")]
@@ -21,8 +21,8 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON on stdout ins
 @app.command("games")
 def games_cmd(
     game: Annotated[str | None, typer.Argument(
-        help="A game id: show its options (name, type, default, allowed values, what each "
-             "settles).")] = None,
+        help=games_help(what="A game whose options to show (name, type, default, allowed "
+                              "values, what each settles)"))] = None,
     json_output: JsonFlag = False,
 ) -> None:
     """List the games starlanes plays, or one game's options.
@@ -103,7 +103,7 @@ def _stat_line(stats: dict) -> str:
 
 @app.command("cards")
 def cards_cmd(
-    game: Annotated[str, typer.Argument(help="Game id, e.g. rift-domination.")],
+    game: Annotated[str, typer.Argument(help=games_help())],
     kind: Annotated[str, typer.Option(
         "--kind", "-k", help="Only entries of this kind (faction, unit, card, tech, planet, "
                              "merc, ship, empire ...; the listing names them).")] = "",
@@ -178,7 +178,7 @@ def cards_cmd(
 # ---------------------------------------------------------------------- rules
 @app.command("rules")
 def rules_cmd(
-    game: Annotated[str, typer.Argument(help="Game id, e.g. galactic-empires.")],
+    game: Annotated[str, typer.Argument(help=games_help())],
     topic: Annotated[str | None, typer.Argument(
         help="A section: its rule group (RD-BAT or BAT), a rule ID (RD-BAT-08) or a word of "
              "its title (battle). Without it, the whole reference.")] = None,

@@ -5,7 +5,9 @@ what set-up assigned (faction, empire, turn position) and by opening, with 95% i
 corrected for multiple comparisons, game length, end reasons, score margins and the content
 entries winners used more than losers; ``--sweep key=v1,v2`` runs one variant per value.
 ``compare`` plays the same games under two variants and tests the differences pairwise.
-Both print a terminal summary, or ``--json``, and write a self-contained HTML report.
+Both print a terminal summary, or ``--json``, and write a self-contained HTML report (its
+plots need matplotlib, the ``plot`` extra; without it the report has its tables only and
+the command says so in one line).
 Games run in this process, a local process pool (``--workers``) or on Ray
 (``--backend ray``); the results are the same for the same seeds whatever the backend.
 """
@@ -23,12 +25,15 @@ import typer
 from starlanes.cli.app import (
     DEFAULT_ACTION_CAP,
     MAX_GAMES,
+    PLOT_INSTALL,
     ActionCap,
     ContentDir,
     GameOptions,
     MasterSeed,
     app,
     checked_setup,
+    games_help,
+    have_matplotlib,
     writable_file,
 )
 from starlanes.engine import BadOptionError, load
@@ -54,6 +59,7 @@ HtmlOut = Annotated[Path | None, typer.Option(
     "--html", help="Write the HTML report here [default: GAME-balance.html or "
                    "GAME-compare.html].")]
 NoHtml = Annotated[bool, typer.Option("--no-html", help="Write no HTML report.")]
+GameArg = Annotated[str, typer.Argument(help=games_help())]
 
 
 def _html_path(html: Path | None, no_html: bool, default: str) -> Path | None:
@@ -63,9 +69,6 @@ def _html_path(html: Path | None, no_html: bool, default: str) -> Path | None:
         return None
     path = html if html is not None else Path(default)
     writable_file(path, "--html file")
-    from starlanes.analysis.html import require_matplotlib
-
-    require_matplotlib()
     return path
 
 
@@ -100,6 +103,10 @@ def _emit(report: dict[str, Any], json_output: bool, html: Path | None, page: st
             out.print(table)
     if html is not None:
         (err if json_output else out).print(f"report written to {escape(str(html))}")
+        if not have_matplotlib():
+            (err if json_output else out).print(
+                f"note: the report has its tables only; its plots need matplotlib: "
+                f"{escape(PLOT_INSTALL)}", soft_wrap=True)
 
 
 # ---------------------------------------------------------------------- tables
@@ -214,7 +221,7 @@ def _parse_sweep(sweep: str) -> tuple[str, list[str]]:
 
 @app.command()
 def balance(
-    game: Annotated[str, typer.Argument(help="Game id (see 'starlanes games').")],
+    game: GameArg,
     players: Players = None,
     games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Number of games to play.")] = 200,
     agents: Agents = "heuristic",
@@ -248,7 +255,7 @@ def balance(
     """Balance report of one variant: win rates by seat, set-up (faction, empire, turn
     position) and opening with corrected 95% intervals, game length, end reasons, margins
     and the entries winners used; with --usage the mechanism report; terminal summary,
-    --json and an HTML report."""
+    --json and an HTML report (plots with matplotlib, the plot extra)."""
     from rich.markup import escape
 
     from starlanes.analysis.backends import check_backend, time_budget_warning
@@ -377,7 +384,7 @@ def _variant(game: str, n: int, seed: int, base: dict[str, str], text: str,
 
 @app.command()
 def compare(
-    game: Annotated[str, typer.Argument(help="Game id (see 'starlanes games').")],
+    game: GameArg,
     a: Annotated[str, typer.Option(
         "--a", help="Variant A: 'key=value / key=value / content=DIR' (empty: the game as "
                     "it stands).")] = "",

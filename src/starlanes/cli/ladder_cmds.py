@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from starlanes.cli.app import MAX_GAMES, MasterSeed, app, writable_file
+from starlanes.cli.app import MAX_GAMES, MasterSeed, app, games_help, writable_file
 from starlanes.engine import BadOptionError
 
 ratings_app = typer.Typer(help="Players' ratings on the game server.", no_args_is_help=True)
@@ -20,7 +20,7 @@ app.add_typer(ratings_app, name="ratings")
 @app.command()
 def ladder(
     games_ids: Annotated[list[str], typer.Argument(
-        metavar="GAME", help="Game ids (see 'starlanes games').")],
+        metavar="GAME", help=games_help(what="Game ids, one or more of"))],
     games: Annotated[int, typer.Option(
         "--games", min=1, max=MAX_GAMES,
         help="Games per game id (a multiple of the number of bots keeps the seats "

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from starlanes.cli.app import GameOptions, app, parse_options, writable_file
+from starlanes.cli.app import (
+    ODDS_GAMES,
+    GameOptions,
+    app,
+    chart_needs_matplotlib,
+    games_help,
+    parse_options,
+    writable_file,
+)
 from starlanes.engine import BadOptionError, RecordError
 
 if TYPE_CHECKING:
@@ -27,7 +35,7 @@ DEFAULT_RETREAT = "never"
 
 @app.command("odds")
 def odds_command(
-    game: Annotated[str, typer.Argument(help="Game id (rift-domination).")],
+    game: Annotated[str, typer.Argument(help=games_help(ODDS_GAMES))],
     attacker: Annotated[str, typer.Option(
         help="Attacking fleet, e.g. '3 fighter, 2 carrier, destroyer/1, 2 infantry': KIND/N "
              "is a unit with N damage; ground units in a space battle are carried.")] = "",
@@ -90,7 +98,8 @@ def odds_command(
         help="interstellar-ambitions: print Shadow Check odds for this modifier.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     chart: Annotated[Path | None, typer.Option(
-        help="Write a PNG chart of the survivor distributions here.")] = None,
+        help="Write a PNG chart of the survivor distributions here (needs matplotlib, "
+             "the plot extra).")] = None,
 ) -> None:
     """Odds of a battle: win, loss, mutual destruction and retreat, survivors, phases.
 
@@ -100,11 +109,12 @@ def odds_command(
     from starlanes.analysis import odds as odds_mod
     from starlanes.terminal import out
 
-    if game not in ("rift-domination", "interstellar-ambitions"):
+    if game not in ODDS_GAMES:
         raise BadOptionError("battle odds are computed for rift-domination and "
                              f"interstellar-ambitions, not {game!r}")
     if chart is not None:
         writable_file(chart, "chart file")
+        chart_needs_matplotlib("--chart", "leave --chart out")
     if game == "interstellar-ambitions":
         if ground or faction or upgrades or option or attacker_cards or defender_cards or home:
             raise BadOptionError("--ground, --faction, --upgrades, --option and the cards "

@@ -15,6 +15,7 @@ from starlanes.cli.app import (
     GameOptions,
     app,
     fail,
+    games_help,
     interrupted_code,
     parse_options,
     split_list,
@@ -93,7 +94,7 @@ def _delay(text: str | None, watching: bool) -> float:
 @app.command()
 def play(
     game: Annotated[str | None, typer.Argument(
-        help="Game id (see 'starlanes games'); not needed with --load.")] = None,
+        help=games_help() + " Not needed with --load.")] = None,
     seats: Annotated[str | None, typer.Option(
         help="Comma-separated seat list: human or an agent spec per seat "
              "(default: human, then heuristic bots). Bots only: watch mode.")] = None,
