@@ -10,7 +10,8 @@ database). The requests, as schemathesis generates and serializes them, go throu
 start it again, and a stopped game service does not start again). That app is seeded
 through the API first with real games: a rift-domination game of two humans with one seat
 taken, a galactic-domination game of two ``random`` bots, a finished game, and a table of
-humans with every seat taken for each game. A ``flatmap_case`` hook then puts, in most
+humans with every seat taken for each game (and two more that only the operations ending
+a game, resign, abort and draw, are given). A ``flatmap_case`` hook then puts, in most
 generated requests, real values where the fuzzer would have invented them: a seeded
 game's id, the token of the seat deciding now (or none, or another game's), the game's
 seq, one of its legal actions or one bent out of shape, a real game's name and options of
@@ -81,6 +82,9 @@ class Seeds:
     """What the fuzzer may put in its requests; filled by the module's fixture."""
 
     games: list[Seeded] = field(default_factory=list)
+    ending: list[Seeded] = field(default_factory=list)
+    """Games only the operations that end a game (resign, abort, draw) are given: they
+    end them, and the other operations keep running games to fuzz."""
     record: dict[str, Any] | None = None
     """The record of the finished game, for ``POST /api/replay``."""
     client: TestClient | None = None
@@ -112,7 +116,8 @@ def _seed(client: TestClient) -> None:
     galactic-domination game of two ``random`` bots (a short one: its bots play in the
     background of the fuzzing, and CI time is short); a finished game and its record; and
     for each game a table of humans with every seat taken, so that real tokens reach every
-    game's actions, explanations and odds."""
+    game's actions, explanations and odds; two tables of two humans for the operations
+    that end a game."""
     rift = create(client, "rift-domination", ["human", "human"])
     rift_token = join(client, rift, "Ann", 0)
     bots = create(client, "galactic-domination", ["random", "random"],
@@ -127,6 +132,10 @@ def _seed(client: TestClient) -> None:
         n = game_class(gid).min_players
         table = create(client, gid, ["human"] * n)
         SEEDS.games.append(Seeded(table, {i: join(client, table, f"P{i}", i) for i in range(n)}))
+    for gid in ("rift-domination", "galactic-domination"):
+        table = create(client, gid, ["human", "human"])
+        SEEDS.ending.append(Seeded(table, {i: join(client, table, f"E{i}", i)
+                                           for i in range(2)}))
     SEEDS.record = record.json()
     SEEDS.client = client
 
@@ -166,8 +175,7 @@ WORDS = st.one_of(st.text(max_size=6), st.integers(-(2**70), 2**70).map(str),
 def _notation(legal: list[str]) -> st.SearchStrategy[str]:
     """A legal action's notation (the simplest draw) or one bent out of shape: a word
     replaced, dropped, doubled or added; whitespace or case changed."""
-    if not legal:
-        return st.just("end")
+    legal = legal or ["end"]  # a game over: drawn the same way (Hypothesis replays draws)
 
     def bend(args: tuple[str, int, int, str]) -> str:
         notation, how, at, word = args
@@ -226,7 +234,8 @@ def flatmap_case(context: Any, case: Any) -> st.SearchStrategy[Any]:
     (schemathesis' boundary-value cases keep theirs)."""
     if not SEEDS.games:
         return st.just(case)
-    return _maybe(_pick(SEEDS.games), keep=1, real=3).flatmap(
+    ends = case.path.rsplit("/", 1)[-1] in ("resign", "abort", "draw")
+    return _maybe(_pick(SEEDS.ending if ends else SEEDS.games), keep=1, real=3).flatmap(
         lambda game: _draw(case, game)).map(lambda d: _substitute(case, d))
 
 
