@@ -4,12 +4,16 @@ of a running game from that seat's own knowledge only. The router knows no game.
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
 from starlanes.analysis.odds import RiftBattleSpec, parse_fleet, rift_odds
 from starlanes.server import odds_api
+from starlanes.server.errors import Unprocessable
 
 from .conftest import auth, create, join, test_config
 
@@ -100,3 +104,97 @@ def test_the_router_names_no_game():
     text = Path(odds_api.__file__).read_text()
     for name in ("rift", "interstellar", "galactic", "domination", "empires"):
         assert name not in text.lower()
+
+
+# ---------------------------------------------------------------------- what a request costs
+MIXED = ("10 fighter, 10 carrier, 5 flagship, 10 infantry, 5 destroyer, 5 cruiser, "
+         "5 goliath, 5 bomber, 5 sentinel")
+"""Sixty mixed ships: before the CPU bound, one such request took about 10 s of CPU."""
+
+
+def test_sixty_mixed_ships_a_side_are_stopped_within_the_cpu_budget(client):
+    began = time.process_time()
+    r = client.post("/api/odds", json={"game": "rift-domination", "attacker": MIXED,
+                                       "defender": MIXED})
+    used = time.process_time() - began
+    # stopped (422 with the reason), or, should the calculation get cheaper, answered
+    assert r.status_code in (200, 422), r.text
+    if r.status_code == 422:
+        assert "more computing than the calculator gives one request" in r.json()["error"]
+    # the budget is the calculation's thread's CPU; the whole process (this test's
+    # client included) used little more
+    assert used < odds_api.CPU_SECONDS + 1.5, used
+    # the server goes on answering
+    assert client.post("/api/odds", json={"game": "rift-domination", "attacker": "fighter",
+                                          "defender": "fighter"}).status_code == 200
+
+
+def test_a_large_battle_is_a_labelled_estimate_of_fewer_battles(client):
+    fleet = "20 fighter, 20 destroyer, 20 cruiser"
+    r = client.post("/api/odds", json={"game": "rift-domination", "attacker": fleet,
+                                       "defender": fleet})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["method"] == "monte-carlo"
+    assert out["cost"]["reduced"] and out["cost"]["units"] == [60, 60]
+    assert out["trials"] == out["cost"]["trials"] < odds_api.WEB_LIMITS_TRIALS
+    assert "a large battle: estimated from" in out["note"]
+    small = client.post("/api/odds", json={"game": "rift-domination", "attacker": "fighter",
+                                           "defender": "fighter"}).json()
+    assert not small["cost"]["reduced"] and "large battle" not in (small["note"] or "")
+
+
+def test_the_estimate_reads_units_and_hit_points_from_the_form():
+    form = {"units": [{"id": "fighter", "max_damage": 0}, {"id": "cruiser", "max_damage": 2}]}
+    cost = odds_api.estimate(form, "3 fighter, cruiser/1", "2x cruiser, drone")
+    assert cost.units == (4, 3)
+    assert cost.states == (3 + 3 + 1) * (6 + 1 + 1)  # an unknown unit counts one hit point
+    assert (cost.trials, cost.reduced) == (odds_api.WEB_LIMITS_TRIALS, False)
+    big = odds_api.estimate(form, "60 fighter", "60 fighter")
+    assert big.reduced and big.trials == odds_api.MC_WORK // 120
+
+
+def test_six_calculations_at_once_take_turns(client, monkeypatch):
+    """Six players ask at once for battles the engine must simulate: at most AT_ONCE run
+    at a time; the others wait their turn or are told to come back (429, Retry-After)."""
+    monkeypatch.setattr(odds_api.GATE, "most", 0)
+    body = {"game": "rift-domination", "attacker": "5 fighter, 5 destroyer",
+            "defender": "5 fighter, 5 destroyer",
+            "settings": {"attacker_cards": ["emergency_recruitment"]}}
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(lambda _: client.post("/api/odds", json=body), range(6)))
+    statuses = sorted(a.status_code for a in answers)
+    assert set(statuses) <= {200, 429} and statuses[0] == 200, [a.text[:300] for a in answers]
+    for a in answers:
+        if a.status_code == 429:
+            assert a.headers["Retry-After"] == str(odds_api.RETRY_AFTER)
+            assert "busy" in a.json()["error"]
+    assert odds_api.GATE.most == odds_api.AT_ONCE
+
+
+def test_the_tables_odds_take_their_turn_too(client, monkeypatch):
+    gid = create(client, "rift-domination", ["human", "human"])
+    token = join(client, gid, "Ann", 0)
+    join(client, gid, "Bob", 1)
+    assert client.get(f"/api/games/{gid}/odds", headers=auth(token)).status_code == 200
+    monkeypatch.setattr(odds_api.GATE, "wait", 0.1)
+    with ExitStack() as held:
+        for _ in range(odds_api.AT_ONCE):
+            held.enter_context(odds_api.GATE.turn())
+        r = client.get(f"/api/games/{gid}/odds", headers=auth(token))
+        assert r.status_code == 429 and "busy" in r.json()["error"]
+        assert r.headers["Retry-After"] == str(odds_api.RETRY_AFTER)
+    assert client.get(f"/api/games/{gid}/odds", headers=auth(token)).status_code == 200
+
+
+def test_a_calculation_past_its_cpu_is_stopped_and_the_thread_goes_on():
+    def spin() -> int:
+        n = 0
+        while True:
+            n += 1
+
+    with pytest.raises(Unprocessable, match="more computing"):
+        odds_api.within_cpu(spin, 0.2)
+    # nothing is left pending for this thread
+    assert odds_api.within_cpu(lambda: sum(range(1000)), 0.2) == 499500
+    time.sleep(0.1)

@@ -15,31 +15,216 @@ request is bounded: body size (pydantic limits, and the server's body limit), un
 side, Monte Carlo battles, the exact state space, the seconds of an engine simulation and
 the orders a 'best' order search tries (:class:`Limits`); the calculation runs
 in the thread pool and the limits middleware rate-limits each client.
+
+Cost. Before it runs, a request's cost is estimated from its fleets (:func:`estimate`:
+units per side, the exact state space from the hit points the form gives each unit, the
+Monte Carlo work); a large battle is answered with a Monte Carlo estimate of fewer battles,
+and the report says so. While it runs, a calculation may use :data:`CPU_SECONDS` of CPU:
+past that it is stopped and refused with 422 and the reason (some battles cost far more
+than their size shows). At most :data:`AT_ONCE` calculations run at once in a process (the
+table's odds, :meth:`.service.GameService.odds`, included: :data:`GATE`); a request that
+waits :data:`WAIT_SECONDS` for its turn is refused with 429 and ``Retry-After``.
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
+import logging
 import random
+import re
 import secrets
-from typing import Annotated, Any
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from starlanes.engine import BadOptionError, StarlanesError, UnknownGameError
 
-from .errors import Unprocessable
+from .errors import ServerError, TooMany, Unprocessable
+
+log = logging.getLogger("starlanes.server")
+
+T = TypeVar("T")
 
 WEB_LIMITS_UNITS = 60
 WEB_LIMITS_TRIALS = 400
 WEB_LIMITS_STATES = 200_000
-WEB_LIMITS_SECONDS = 3.0
-"""An engine simulation (battles the exact model does not cover) stops after this long."""
+WEB_LIMITS_SECONDS = 0.7
+"""An engine simulation (battles the exact model does not cover) stops after this long,
+within :data:`CPU_SECONDS`."""
 WEB_LIMITS_BEST_ORDERS = 120
 """A 'best' combat order search tries at most this many orders (5 different ships)."""
 
+CPU_SECONDS = 1.0
+"""CPU seconds one odds calculation may use before it is stopped and refused."""
+AT_ONCE = 1
+"""Odds calculations running at once in a process (the web calculator's and the tables')."""
+WAIT_SECONDS = 2.0
+"""Seconds a calculation waits for its turn before it is refused with 429."""
+RETRY_AFTER = 2
+"""The ``Retry-After`` of that refusal, in seconds."""
+MC_WORK = 24_000
+"""Monte Carlo battles times units in them that a request gets in full; a larger battle
+gets fewer battles (at least :data:`MC_LEAST`)."""
+MC_LEAST = 100
+"""The fewest Monte Carlo battles a reduced estimate runs."""
+
 Value = int | str | list[Annotated[str, Field(max_length=64)]]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a request is expected to cost, worked out before it runs: ``units`` per side,
+    ``states`` (the exact state space: the product of each side's hit points plus one, the
+    hit points a unit can take read from the form's ``max_damage``), ``trials`` (the Monte
+    Carlo battles it gets: :data:`WEB_LIMITS_TRIALS`, fewer for a large battle), and
+    ``reduced`` when that is fewer."""
+
+    units: tuple[int, int]
+    states: int
+    trials: int
+    reduced: bool
+
+    def limits(self, base: Any) -> Any:
+        """``base`` (:class:`~starlanes.analysis.odds.calculator.Limits`) with this
+        estimate's trials."""
+        from dataclasses import replace
+
+        return replace(base, trials=self.trials)
+
+    def json(self) -> dict[str, Any]:
+        return {"units": list(self.units), "states": self.states, "trials": self.trials,
+                "reduced": self.reduced, "cpu_seconds": CPU_SECONDS}
+
+
+_ENTRY = re.compile(r"^\s*(?:(\d+)\s*x?\s+)?([^/\s]+)")
+
+
+def estimate(form: dict[str, Any], attacker: str, defender: str,
+             trials: int = WEB_LIMITS_TRIALS) -> Estimate:
+    """The cost of the battle ``attacker`` against ``defender`` (fleet texts such as
+    ``"3 fighter, destroyer/1"``) with the game's calculator ``form``, read loosely (the
+    game's own parser reports malformed entries; an unknown unit counts one hit point).
+    Cheap: no game is loaded."""
+    hit_points = {u["id"]: int(u.get("max_damage", 0)) + 1 for u in form.get("units", [])}
+    units, hp = [0, 0], [0, 0]
+    for side, text in enumerate((attacker, defender)):
+        for part in text.split(","):
+            m = _ENTRY.match(part)
+            if m is None:
+                continue
+            n = int(m.group(1) or 1)
+            units[side] += n
+            hp[side] += n * hit_points.get(m.group(2), 1)
+    total = max(1, units[0] + units[1])
+    most = max(MC_LEAST, MC_WORK // total)
+    return Estimate((units[0], units[1]), (hp[0] + 1) * (hp[1] + 1), min(trials, most),
+                    most < trials)
+
+
+class OddsGate:
+    """At most ``at_once`` odds calculations at once (a process's), each within
+    ``cpu_seconds`` of CPU. Thread-safe; ``running`` and ``most`` (the most at once so far)
+    are for tests and operators."""
+
+    def __init__(self, at_once: int = AT_ONCE, wait: float = WAIT_SECONDS,
+                 cpu_seconds: float = CPU_SECONDS) -> None:
+        self.at_once, self.wait, self.cpu_seconds = at_once, wait, cpu_seconds
+        self._slots = threading.BoundedSemaphore(at_once)
+        self._lock = threading.Lock()
+        self.running = 0
+        self.most = 0
+
+    @contextmanager
+    def turn(self) -> Iterator[None]:
+        """Hold one of the places; TooMany (429, ``Retry-After``) after waiting
+        ``wait`` seconds for one."""
+        if not self._slots.acquire(timeout=self.wait):
+            error = TooMany("the battle calculator is busy with other players' battles; "
+                            f"try again in {RETRY_AFTER} seconds")
+            error.retry_after = RETRY_AFTER
+            raise error
+        with self._lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.running -= 1
+            self._slots.release()
+
+    def run(self, compute: Callable[[], T]) -> T:
+        """``compute()`` in its turn, stopped past ``cpu_seconds`` of this thread's CPU
+        (Unprocessable, 422, saying so). Raises TooMany when no turn comes in time."""
+        with self.turn():
+            return within_cpu(compute, self.cpu_seconds)
+
+
+class _OverBudget(BaseException):
+    """Raised inside a calculation that passed its CPU seconds (a BaseException, so that
+    no ``except Exception`` in the calculation swallows it)."""
+
+
+def within_cpu(compute: Callable[[], T], seconds: float) -> T:
+    """``compute()`` in this thread, stopped once this thread used ``seconds`` of CPU on it
+    (where the clock of a thread cannot be read: of wall-clock time). A watcher thread
+    raises an exception in this thread, which Python delivers between two bytecodes (a
+    long call into numpy ends first). Raises Unprocessable (422) with the reason then."""
+    ident = threading.get_ident()
+    clock_of = getattr(time, "pthread_getcpuclockid", None)
+    try:
+        clock = clock_of(ident) if clock_of is not None else None
+        read: Callable[[], float] = ((lambda: time.clock_gettime(clock)) if clock is not None
+                                     else time.monotonic)
+    except OSError:
+        read = time.monotonic
+    began = read()
+    lock = threading.Lock()
+    state = {"running": True, "fired": False}
+    finished = threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(0.02):
+            try:
+                used = read() - began
+            except OSError:  # the thread ended
+                return
+            if used >= seconds:
+                with lock:
+                    if state["running"]:
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                            ctypes.c_ulong(ident), ctypes.py_object(_OverBudget))
+                        state["fired"] = True
+                return
+
+    threading.Thread(target=watch, name="starlanes-odds-watch", daemon=True).start()
+    try:
+        try:
+            return compute()
+        finally:
+            with lock:
+                state["running"] = False
+                if state["fired"]:  # raised already, or still pending: drop it
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
+            finished.set()
+    except _OverBudget:
+        finished.set()
+        log.info("an odds calculation was stopped after %g s of CPU", seconds)
+        raise Unprocessable(f"this battle needs more computing than the calculator gives "
+                            f"one request ({seconds:g} s of CPU); make the fleets smaller "
+                            "or simpler, or run it on your own machine with "
+                            "'starlanes odds'") from None
+
+
+GATE = OddsGate()
+"""The process's odds calculations (the web calculator's and the tables')."""
 
 
 class OddsRequest(BaseModel):
@@ -90,7 +275,8 @@ def router() -> APIRouter:
         return {"games": calculator_games(),
                 "limits": {"units": WEB_LIMITS_UNITS, "trials": WEB_LIMITS_TRIALS,
                            "max_states": WEB_LIMITS_STATES, "seconds": WEB_LIMITS_SECONDS,
-                           "best_orders": WEB_LIMITS_BEST_ORDERS}}
+                           "best_orders": WEB_LIMITS_BEST_ORDERS,
+                           "cpu_seconds": CPU_SECONDS, "at_once": AT_ONCE}}
 
     @r.get("/api/odds/form/{game}")
     def odds_form(game: str) -> dict[str, Any]:
@@ -101,14 +287,24 @@ def router() -> APIRouter:
         from starlanes.analysis.odds.calculator import Limits
 
         module = _calculator(body.game)
-        limits = Limits(WEB_LIMITS_UNITS, WEB_LIMITS_TRIALS, WEB_LIMITS_STATES,
-                        WEB_LIMITS_SECONDS, WEB_LIMITS_BEST_ORDERS)
+        game = _game(body.game)
+        cost = estimate(_form(body.game), body.attacker, body.defender)
+        limits = cost.limits(Limits(WEB_LIMITS_UNITS, WEB_LIMITS_TRIALS, WEB_LIMITS_STATES,
+                                    WEB_LIMITS_SECONDS, WEB_LIMITS_BEST_ORDERS))
         try:
-            report = module.compute(_game(body.game), body.attacker, body.defender,
-                                    dict(body.settings), limits)
+            report = GATE.run(lambda: module.compute(game, body.attacker, body.defender,
+                                                     dict(body.settings), limits))
+        except ServerError:
+            raise
         except (StarlanesError, BadOptionError) as e:
             raise Unprocessable(str(e)) from None
-        return report.to_json()
+        out = report.to_json()
+        if cost.reduced and out.get("method") != "exact":
+            out["note"] = "; ".join(x for x in (out.get("note") or "", (
+                f"a large battle: estimated from {cost.trials} battles instead of "
+                f"{WEB_LIMITS_TRIALS}, to keep the server quick for everyone")) if x)
+        out["cost"] = cost.json()
+        return out
 
     @r.get("/api/odds/position/{game_id}")
     def odds_position(game_id: str, request: Request,

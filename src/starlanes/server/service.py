@@ -420,8 +420,13 @@ class GameService(Following, Endings):
         """Battle odds for the table: of the battle the battle ``notation`` (a legal action
         of the seat) would start, or of the battle the seat is in. Computed on a
         determinisation for that seat, so nothing it may not see (other hands, future dice)
-        goes into the answer. ``{"odds": null}`` when there is no battle to judge."""
+        goes into the answer. ``{"odds": null}`` when there is no battle to judge. Runs
+        in its turn among the process's odds calculations and within their CPU seconds
+        (:data:`.odds_api.GATE`): TooMany (429) when no turn comes in time, Unprocessable
+        (422) for a battle that needs more."""
         from starlanes.analysis.odds import action_odds, battle_odds_for_state
+
+        from .odds_api import GATE
 
         live = self.live(game_id)
         seat = self.seat_of(live, token)
@@ -436,9 +441,9 @@ class GameService(Following, Endings):
                 action = live.game.read_action(world, notation)
             except StarlanesError:
                 return {"odds": None}  # not an action of this seat's decision any more
-            report = action_odds(world, action, trials=300)
+            report = GATE.run(lambda: action_odds(world, action, trials=300))
         else:
-            report = battle_odds_for_state(world, seat, trials=300)
+            report = GATE.run(lambda: battle_odds_for_state(world, seat, trials=300))
         return {"odds": None if report is None else report.to_json()}
 
     def describe(self, game_id: str, token: str | None, notation: str) -> dict[str, Any]:
