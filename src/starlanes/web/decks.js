@@ -184,13 +184,27 @@ function setDeck(list) {
   changed();
 }
 
-async function importCode(code) {
-  $("deck-error").textContent = "";
+// A refused input is named beside the field it was typed in: the note under the field says
+// what was refused and why, and the field is marked invalid until a good value is read.
+function refuse(field, note, message) {
+  $(note).textContent = message;
+  if (message) $(field).setAttribute("aria-invalid", "true");
+  else $(field).removeAttribute("aria-invalid");
+}
+
+async function importCode(code, field = "import-code", note = "import-error") {
+  const typed = code.trim();
+  if (!typed) {
+    refuse(field, note, "Paste a deck code first (it starts with GE1-).");
+    return;
+  }
+  refuse(field, note, "");
   try {
-    const read = await call("POST", `/api/setups/${GAME}/read`, { code });
+    const read = await call("POST", `/api/setups/${GAME}/read`, { code: typed });
     setDeck(read.deck);
   } catch (e) {
-    $("deck-error").textContent = e.message;
+    const shown = typed.length > 40 ? `${typed.slice(0, 40)}...` : typed;
+    refuse(field, note, `The deck code "${shown}" was refused: ${e.message}`);
   }
 }
 
@@ -258,7 +272,7 @@ async function main() {
   $("filters").addEventListener("submit", (e) => e.preventDefault());
   $("deck-name").addEventListener("input", () => { deck = { ...deck, name: $("deck-name").value }; clearTimeout(timer); timer = setTimeout(check, 250); });
   $("deck-major").addEventListener("change", () => { deck = { ...deck, major: $("deck-major").value }; changed(); });
-  $("deck-start").addEventListener("change", () => { if ($("deck-start").value) importCode($("deck-start").value); });
+  $("deck-start").addEventListener("change", () => { if ($("deck-start").value) importCode($("deck-start").value, "deck-start", "deck-error"); });
   $("save").addEventListener("click", save);
   $("copy").addEventListener("click", copy);
   $("import").addEventListener("click", () => importCode($("import-code").value));

@@ -26,7 +26,7 @@ from starlanes.games.interstellar_ambitions import combat as ia_combat
 from starlanes.games.interstellar_ambitions.actions import LEVELS
 from starlanes.games.interstellar_ambitions.common import MAX_SHIPS, has_hook
 
-from .rd_position import OddsError
+from .rd_position import OddsError, entry_problem
 from .tally import Tally
 
 ORDERS = ("listed", "strongest", "best")
@@ -56,16 +56,23 @@ class IACombatSpec:
     prebattle: bool = True
 
 
-def parse_ships(text: str) -> list[str]:
-    """``"2 destroyer, cruiser/1"`` -> ``["destroyer", "destroyer", "cruiser/1"]``."""
+def parse_ships(text: str, side: str = "") -> list[str]:
+    """``"2 destroyer, cruiser/1"`` -> ``["destroyer", "destroyer", "cruiser/1"]``; ``side``
+    (``attacker``, ``defender``) names the field in the errors. Raises OddsError on an
+    entry it cannot read or with a negative or zero count or a damage that is not a whole
+    number (:func:`~.rd_position.entry_problem`)."""
     out: list[str] = []
     for part in [p for p in text.split(",") if p.strip()]:
+        problem = entry_problem(part, side)
+        if problem:
+            raise OddsError(problem)
         bits = part.strip().split()
         n = 1
         if len(bits) == 2 and bits[0].isdigit():
             n, bits = int(bits[0]), bits[1:]
         if len(bits) != 1 or n < 1:
-            raise OddsError(f"cannot read ship entry {part.strip()!r} (use e.g. '2 cruiser')")
+            where = f"the {side}'s ship entry" if side else "ship entry"
+            raise OddsError(f"cannot read {where} {part.strip()!r} (use e.g. '2 cruiser')")
         out.extend([bits[0].lower()] * n)
     return out
 
@@ -82,7 +89,7 @@ def _entries(c: Any, labels: list[str], side: str, raid: bool, attacking: bool) 
             raise OddsError(f"unknown {side} ship {sid!r}; known: " + ", ".join(c.ship_ids))
         card = c.ship_index[sid]
         if not dmg.isdigit() and dmg:
-            raise OddsError(f"bad damage in {lab!r} (use e.g. cruiser/1)")
+            raise OddsError(f"bad damage in the {side}'s {lab!r} (use e.g. cruiser/1)")
         d = int(dmg or 0)
         if d > c.ship_combat[card]:
             raise OddsError(f"{lab!r} has more damage than its combat value")

@@ -31,23 +31,50 @@ boards), owned by nobody unless a side is given a planet there (``home``, Defens
 CAME_FROM = "B1"
 
 
-def parse_fleet(text: str) -> dict[str, int]:
+_NEGATIVE = re.compile(r"^\s*-\s*\d")
+_BAD_DAMAGE = re.compile(r"/\s*(?!\d+\s*$)")
+
+
+def entry_problem(part: str, side: str = "") -> str:
+    """Why fleet entry ``part`` (one comma-separated piece of a fleet) cannot be read, in
+    words naming the field (``the attacker's fleet entry '-5 fighter' has a negative
+    count ...``), or ``""`` when no count or damage in it is wrong: a negative or zero
+    count, or a damage that is not a whole number."""
+    where = f"the {side}'s fleet entry" if side else "fleet entry"
+    shown = repr(part.strip())
+    if _NEGATIVE.match(part):
+        return (f"{where} {shown} has a negative count: a count is a whole number of at "
+                "least 1")
+    head = part.split()
+    if len(head) > 1 and head[0].rstrip("x").isdigit() and int(head[0].rstrip("x")) == 0:
+        return f"{where} {shown} has no units: a count is a whole number of at least 1"
+    if _BAD_DAMAGE.search(part):
+        return (f"cannot read {where} {shown}: its damage is not a whole number of 0 or "
+                "more (use e.g. '2 carrier/1' for two carriers with 1 damage)")
+    return ""
+
+
+def parse_fleet(text: str, side: str = "") -> dict[str, int]:
     """``"3 fighter, 2 carrier/1, infantry"`` -> ``{"fighter": 3, "carrier/1": 2,
     "infantry": 1}`` (order kept; ``2x fighter`` is read too). ``KIND/N`` is a unit with N
     damage (LP lost, the game's damage tiles); ground units in a space fleet are carried.
-    Raises OddsError on a malformed entry or more than :data:`MAX_UNITS` units."""
+    ``side`` (``attacker``, ``defender``) names the field in the errors. Raises OddsError
+    on a malformed entry, a negative or zero count (:func:`entry_problem`) or more than
+    :data:`MAX_UNITS` units."""
     out: dict[str, int] = {}
     if not text.strip():
         return out
     total = 0
+    where = f"the {side}'s fleet entry" if side else "fleet entry"
     for part in text.split(","):
+        problem = entry_problem(part, side)
+        if problem:
+            raise OddsError(problem)
         m = _ITEM.match(part.lower())
         if not m:
-            raise OddsError(f"cannot read fleet entry {part.strip()!r} (use e.g. '3 fighter' "
+            raise OddsError(f"cannot read {where} {part.strip()!r} (use e.g. '3 fighter' "
                             "or '2 carrier/1' for two carriers with 1 damage)")
         n = int(m.group(1) or 1)
-        if n <= 0:
-            raise OddsError(f"fleet entry {part.strip()!r} has no units")
         total += n
         if total > MAX_UNITS:
             raise OddsError(f"more than {MAX_UNITS:,} units on one side; the odds are "

@@ -71,7 +71,7 @@ def compute(game: Game, attacker: str, defender: str, settings: dict[str, Any],
     s = read_settings(_settings(game), settings)
     count_units(attacker, limits.units, "attacker")
     count_units(defender, limits.units, "defender")
-    fleets = (parse_ships(attacker), parse_ships(defender))
+    fleets = (parse_ships(attacker, "attacker"), parse_ships(defender, "defender"))
     for side, order, fleet in zip(("attacker", "defender"),
                                   (s["attacker_order"], s["defender_order"]), fleets,
                                   strict=True):

@@ -81,7 +81,8 @@ def compute(game: Game, attacker: str, defender: str, settings: dict[str, Any],
     count_units(attacker, limits.units, "attacker")
     count_units(defender, limits.units, "defender")
     spec = RiftBattleSpec(
-        parse_fleet(attacker), parse_fleet(defender), ground=s["kind"] == "ground",
+        parse_fleet(attacker, "attacker"), parse_fleet(defender, "defender"),
+        ground=s["kind"] == "ground",
         factions=(s["attacker_faction"] or None, s["defender_faction"] or None),
         upgrades=tuple(s["upgrades"]), options={k: s[k] for k in BATTLE_OPTIONS},
         cards=(tuple(s["attacker_cards"]), tuple(s["defender_cards"])),
