@@ -5,6 +5,8 @@ once a game is over; uploaded game records."""
 from __future__ import annotations
 
 import random
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 from starlanes.engine import GameRecord
 
@@ -89,3 +91,72 @@ def test_an_uploaded_record_that_does_not_replay_is_refused_with_the_reason(clie
     r = client.post("/api/replay", json={"record": {"game": "x"}, "step": 0})
     assert r.status_code == 400 and "malformed game record" in r.json()["error"]
     assert gid
+
+
+def _finished_game(client) -> str:
+    gid = create(client, game="galactic-empires", seats=["heuristic", "heuristic"],
+                 options={"turn_cap": 4})
+    deadline = time.monotonic() + 120
+    while view(client, gid, None)["result"] is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    return gid
+
+
+def test_a_burst_of_replay_clients_on_a_finished_game_computes_each_view_once(client):
+    """Forty viewers at once on a finished game (the same two steps, and its record):
+    each view and the record are computed once, then served as kept; the answers are the
+    same as one viewer's."""
+    gid = _finished_game(client)
+    replays = client.app.state.service.replays
+    rebuilt: list[int] = []
+    state = replays.state
+
+    def counted(*args, **kw):
+        rebuilt.append(args[-1])
+        return state(*args, **kw)
+
+    replays.state = counted
+    try:
+        before = dict(replays.computed)
+        total = view(client, gid, None)["seq"]
+        asks = [("replay", {"step": total // 2}), ("replay", {"step": total // 2, "seat": 1}),
+                ("replay", {}), ("record", {})] * 10
+        with ThreadPoolExecutor(40) as pool:
+            answers = list(pool.map(lambda a: client.get(f"/api/games/{gid}/{a[0]}",
+                                                         params=a[1]), asks))
+    finally:
+        replays.state = state
+    assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
+    assert replays.computed["view"] - before["view"] == 3
+    assert replays.computed["record"] - before["record"] == 1
+    assert sorted(rebuilt) == sorted([total // 2, total // 2, total])  # one rebuild a view
+    for i, a in enumerate(answers[4:], start=4):
+        assert a.content == answers[i % 4].content  # the same answer to every viewer
+    record = GameRecord.from_json(answers[3].text)
+    assert answers[2].json()["digest"] == record.digest
+
+
+def test_a_finished_games_bad_step_or_seat_is_refused_before_any_replay(client):
+    gid = _finished_game(client)
+    replays = client.app.state.service.replays
+    before = dict(replays.computed)
+    total = view(client, gid, None)["seq"]
+    r = client.get(f"/api/games/{gid}/replay", params={"step": total + 1})
+    assert r.status_code == 400 and f"steps 0 to {total}" in r.json()["error"]
+    r = client.get(f"/api/games/{gid}/replay", params={"seat": 5})
+    assert r.status_code == 400 and "seats are 0 to 1" in r.json()["error"]
+    assert replays.computed == before
+
+
+def test_kept_finished_views_are_bounded(monkeypatch):
+    from starlanes.server import replays as module
+
+    monkeypatch.setattr(module, "FINISHED_VIEWS", 3)
+    cache = module.ReplayCache()
+    for i in range(10):
+        assert cache.once("view", ("g", i, None), lambda i=i: {"step": i}) == {"step": i}
+    assert cache.computed["view"] == 10
+    assert cache.once("view", ("g", 9, None), lambda: {"step": "again"}) == {"step": 9}
+    assert cache.once("view", ("g", 0, None), lambda: {"step": "again"}) == {"step": "again"}
+    assert len(cache._kept["view"]) == 3

@@ -11,14 +11,20 @@ the full state is shown only where the whole game may be seen: a finished game o
 Replays are served from a cache: the states at every :data:`CHECKPOINT` steps of the games
 replayed lately, so a viewer stepping through a game, or many viewers of one game, replay a
 few actions each instead of the whole game; and at most :data:`CONCURRENT` replays run at
-once, so replays cannot crowd out the games being played.
+once, so replays cannot crowd out the games being played. A finished game never changes:
+its views (by step and seat) and its record are kept once computed (the last
+:data:`FINISHED_VIEWS` and :data:`FINISHED_RECORDS`), and many viewers asking for the same
+one at once wait for a single computation (:meth:`ReplayCache.once`).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable, Hashable, Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from starlanes.engine import GameRecord, GameState, StarlanesError, load
 
@@ -33,6 +39,12 @@ CACHED_GAMES = 32
 """Games whose replay checkpoints are kept."""
 CONCURRENT = 2
 """Replays computed at once; more wait their turn."""
+FINISHED_VIEWS = 128
+"""Views of finished games kept (by game, step and seat)."""
+FINISHED_RECORDS = 32
+"""Records of finished games kept."""
+
+T = TypeVar("T")
 
 
 class ReplayCache:
@@ -46,6 +58,52 @@ class ReplayCache:
             OrderedDict()
         self._lock = threading.Lock()
         self._running = threading.BoundedSemaphore(CONCURRENT)
+        self._kept: dict[str, OrderedDict[Hashable, Any]] = {"view": OrderedDict(),
+                                                             "record": OrderedDict()}
+        self._sizes = {"view": FINISHED_VIEWS, "record": FINISHED_RECORDS}
+        self._pending: dict[tuple[str, Hashable], Future[Any]] = {}
+        self.computed = {"view": 0, "record": 0}
+        """Computations of finished games' views and records so far (for tests and
+        operators)."""
+
+    @contextmanager
+    def turn(self) -> Iterator[None]:
+        """One of the :data:`CONCURRENT` places for a replay computation (waits for it)."""
+        with self._running:
+            yield
+
+    def once(self, kind: str, key: Hashable, compute: Callable[[], T]) -> T:
+        """What ``compute()`` returns for ``key`` of a finished game (``kind``: ``view`` or
+        ``record``), computed once: kept afterwards (the most recent :data:`FINISHED_VIEWS`
+        views, :data:`FINISHED_RECORDS` records), and callers asking while it is being
+        computed wait for that computation. Its errors are raised to every caller waiting
+        for it, and not kept. ``compute`` takes its own :meth:`turn`."""
+        kept = self._kept[kind]
+        with self._lock:
+            if key in kept:
+                kept.move_to_end(key)
+                return kept[key]
+            future = self._pending.get((kind, key))
+            mine = future is None
+            if future is None:
+                future = self._pending[(kind, key)] = Future()
+        if not mine:
+            return future.result()
+        try:
+            value = compute()
+        except BaseException as e:
+            with self._lock:
+                del self._pending[(kind, key)]
+            future.set_exception(e)
+            raise
+        with self._lock:
+            del self._pending[(kind, key)]
+            self.computed[kind] += 1
+            kept[key] = value
+            while len(kept) > self._sizes[kind]:
+                kept.popitem(last=False)
+        future.set_result(value)
+        return value
 
     def state(self, key: str, game_id: str, players: int, seed: int,
               options: dict[str, Any], actions: list[str], step: int) -> tuple[Any, GameState]:

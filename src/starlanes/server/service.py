@@ -40,6 +40,7 @@ from .cluster import Cluster
 from .config import ServerConfig
 from .endings import Endings
 from .errors import (
+    BadRequest,
     Forbidden,
     NotFound,
     ServerError,
@@ -457,19 +458,39 @@ class GameService(Following, Endings):
 
     def record(self, game_id: str) -> GameRecord:
         """The game record; only once the game is over (before, it would reveal hidden
-        choices such as secret buys to anyone who downloads it)."""
+        choices such as secret buys to anyone who downloads it). Computed once per game
+        and kept (:meth:`.replays.ReplayCache.once`), in its turn among the replays."""
         live = self.live(game_id)
         if not live.over:
             raise Forbidden("the record is available when the game is over")
-        return export_record(self.store, game_id, self.catalogue)
+
+        def compute() -> GameRecord:
+            with self.replays.turn():
+                return export_record(self.store, game_id, self.catalogue)
+
+        return self.replays.once("record", game_id, compute)
 
     def replay(self, game_id: str, step: int | None, seat: int | None) -> dict[str, Any]:
         """The view at ``step`` (None: the latest) of a stored game, rebuilt from its stored
         actions: the spectators' view at any time, a seat's view once the game is over.
-        Raises NotFound, Forbidden (a seat's view of a running game) or BadRequest."""
+        A finished game's views are computed once and kept (by step and seat). Raises
+        NotFound, Forbidden (a seat's view of a running game) or BadRequest."""
         live = self.live(game_id)
         finished = live.over
         check_seat_view(finished, seat)
+        if not finished:
+            return self._replay(live, step, seat, finished)
+        if step is not None and not 0 <= step <= live.seq:
+            raise BadRequest(f"step {step} is outside the game: it has steps 0 to {live.seq}")
+        if seat is not None and not 0 <= seat < live.row.players:
+            raise BadRequest(f"seat {seat} is not in the game: seats are 0 to "
+                             f"{live.row.players - 1}")
+        key = (game_id, live.seq if step is None else step, seat)
+        return self.replays.once("view", key, lambda: self._replay(live, step, seat, finished))
+
+    def _replay(self, live: LiveGame, step: int | None, seat: int | None,
+                finished: bool) -> dict[str, Any]:
+        game_id = live.id
         actions = [a.notation for a in self.store.actions(game_id)]
         step = len(actions) if step is None else step
         game, state = self.replays.state(game_id, live.row.game, live.row.players,
