@@ -11,7 +11,7 @@ from the catalogue, content from the content packs (see :mod:`.config`, docs/sec
 
 Routes (all under ``/api`` except the pages and the health checks):
 
-- ``GET /healthz`` alive; ``GET /readyz`` the database answers;
+- ``GET /healthz`` alive; ``GET /readyz`` ready or not ready (the database answers);
 - ``GET /api/games`` lobby; ``POST /api/games`` create; ``GET /api/catalogue`` games and
   their options, the bots and the content packs;
 - ``POST /api/games/{id}/join`` take a seat -> token and seat link (for the logged-in
@@ -288,23 +288,36 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         """Alive: the server answers."""
         return {"status": "ok"}
 
-    @app.get("/readyz", responses={503: {"description": "the database does not answer"}})
+    unready: dict[str, str | None] = {"reason": None}
+    """Why the last readiness check failed (None: it passed), so a polling load balancer
+    logs each change once, not each poll."""
+
+    def not_ready(reason: str, retry_after: int) -> JSONResponse:
+        if unready["reason"] != reason:
+            log.warning("not ready: %s", reason)
+            unready["reason"] = reason
+        return JSONResponse({"status": "not ready"}, status_code=503,
+                            headers={"Retry-After": str(retry_after)})
+
+    @app.get("/readyz", responses={503: {"description": "not ready"}})
     async def readyz() -> JSONResponse:
         """Ready: the database answers a query, and with several processes Redis answers
-        and this process is subscribed (503 with Retry-After when not)."""
+        and this process is subscribed. Answers only ``{"status": "ready"}`` or, 503 with
+        Retry-After, ``{"status": "not ready"}``: why goes to the server's log, never to
+        the asker (it may name hosts, drivers or files)."""
         try:
             await asyncio.wait_for(asyncio.to_thread(service.store.ping), 5)
-        except (StoreError, TimeoutError) as e:
-            return _error(503, f"the database is not ready: {e or 'no answer in 5 s'}",
-                          retry_after=5)
-        if cluster is None:
-            return JSONResponse({"status": "ready"})
-        try:
-            await cluster.ping()
-        except Exception as e:  # noqa: BLE001 - any Redis fault is "not ready"
-            return _error(503, f"Redis is not ready: {e or 'no answer in 3 s'}",
-                          retry_after=2)
-        return JSONResponse({"status": "ready", "database": "ok", "redis": "ok"})
+        except Exception as e:  # noqa: BLE001 - any fault of the database is "not ready"
+            return not_ready(f"the database does not answer: {e or 'no answer in 5 s'}", 5)
+        if cluster is not None:
+            try:
+                await cluster.ping()
+            except Exception as e:  # noqa: BLE001 - any Redis fault is "not ready"
+                return not_ready(f"Redis does not answer: {e or 'no answer in 3 s'}", 2)
+        if unready["reason"] is not None:
+            log.info("ready again")
+            unready["reason"] = None
+        return JSONResponse({"status": "ready"})
 
     # -------------------------------------------------------------- lobby
     @app.get("/api/catalogue")
