@@ -163,7 +163,7 @@ def test_abort_before_the_first_decision_and_refused_after_it(client) -> None:
     assert not v["can_abort"] and v["ended"]
 
 
-def test_an_undone_first_decision_is_not_a_move(client) -> None:
+def test_an_undone_first_decision_is_not_a_move_and_withdraws_an_offer(client) -> None:
     gid, tokens = humans(client, game="galactic-empires")
     seat = view(client, gid)["waiting_for"]
     r = client.post(f"/api/games/{gid}/actions", json={"seq": 0, "action": "done"},
@@ -171,9 +171,13 @@ def test_an_undone_first_decision_is_not_a_move(client) -> None:
     assert r.status_code == 200, r.text
     v = view(client, gid, tokens[seat])
     assert v["can_undo"] and not v["can_abort"]
+    # an offer made meanwhile is withdrawn by the undo: the position it was made at is gone
+    assert post(client, gid, "draw", tokens[1 - seat], "offer").status_code == 200
     r = client.post(f"/api/games/{gid}/undo", json={"seq": v["seq"]}, headers=auth(tokens[seat]))
     assert r.status_code == 200, r.text
-    assert view(client, gid, tokens[seat])["can_abort"]
+    after = view(client, gid, tokens[seat])
+    assert after["can_abort"] and after["draw_offer"] is None
+    assert stored(client, gid).draw_offer is None
 
 
 # ---------------------------------------------------------------------- draws
@@ -324,3 +328,42 @@ def test_expired_and_adjudicated_are_labelled(client) -> None:
     result = view(client, gid, tokens[0])["result"]
     assert result["end_reason"] == "adjudicated: idle for three days, decided by the score"
     assert result["winners"] == [0] and result["results"] == ["won", "lost"]
+
+
+# ---------------------------------------------------------------------- several processes
+def test_an_ending_and_a_draw_offer_on_one_process_are_seen_on_another() -> None:
+    """Two web processes on one PostgreSQL and one Redis (``serve --redis``): a draw
+    offered through one is seen, declined and answered through the other, and a
+    resignation through one ends the game on both."""
+    pytest.importorskip("redis")
+    from starlanes.server.store import upgrade
+
+    from .conftest import drop_postgres, postgres_url
+    from .test_scale_cluster import RedisServer
+
+    url = postgres_url()
+    if url is None:
+        pytest.skip("no PostgreSQL reachable")
+    redis_server = RedisServer()
+    try:
+        redis_server.start()
+    except (OSError, AssertionError):
+        pytest.skip("no redis-server to start")
+    try:
+        upgrade(url)
+        apps = [create_app(url, config=test_config(), redis_url=redis_server.url)
+                for _ in range(2)]
+        with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+            gid, tokens = humans(one)
+            assert post(two, gid, "draw", tokens[0], "offer").status_code == 200
+            assert view(one, gid, tokens[1])["draw_offer"]["seat"] == 0
+            assert post(one, gid, "draw", tokens[1], "decline").status_code == 200
+            assert view(two, gid)["draw_offer"] is None
+            refused(post(two, gid, "draw", tokens[1], "accept"), 409, "no draw offer")
+            assert post(one, gid, "resign", tokens[0]).status_code == 200
+            v = view(two, gid, tokens[1])
+            assert v["result"]["end_reason"].endswith("(Ann) resigned")
+            refused(post(two, gid, "abort", tokens[1]), 403, "the game is over")
+    finally:
+        redis_server.stop()
+        drop_postgres(url)

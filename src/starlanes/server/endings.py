@@ -129,10 +129,22 @@ def _write_offer(store: Store, game_id: str, offer: dict[str, int] | None) -> No
             row.draw_offer = None if offer is None else dict(offer)
 
 
-def _read_ending(store: Store, game_id: str) -> tuple[Any, Any, Any] | None:
-    """The stored ``(outcome, ended, draw_offer)`` of a game, None for no such game."""
+def read_ending(store: Store, game_id: str) -> tuple[Any, Any, Any] | None:
+    """The stored ``(outcome, ended, draw_offer)`` of a game, None for no such game.
+    Blocking (a thread)."""
     row = store.game(game_id)
     return None if row is None else (row.outcome, row.ended, row.draw_offer)
+
+
+def take_ending(live: LiveGame, stored: tuple[Any, Any, Any] | None) -> None:
+    """Make ``stored`` (:func:`read_ending`) the game's outcome, ``ended`` and draw offer:
+    with a cluster, another process may have ended the game or stored or cleared an
+    offer. Call it holding ``live.lock``."""
+    if stored is None:
+        return
+    if stored != (live.row.outcome, live.row.ended, live.row.draw_offer):
+        live.row.outcome, live.row.ended, live.row.draw_offer = stored
+        live.version += 1
 
 
 class Endings:
@@ -157,7 +169,6 @@ class Endings:
         the database refuses (nothing changed then)."""
         async with live.lock:
             await self._catch_up(live)
-            await self._read_ending(live)
             if live.over or (seq is not None and live.seq != seq):
                 return False
             await self._end(live, outcome)
@@ -182,20 +193,6 @@ class Endings:
         live.version += 1
         log.info("game %s ended: %s", live.id, outcome.get("reason"))
 
-    async def _read_ending(self, live: LiveGame) -> None:
-        """With a cluster, holding ``live.lock``: take the game's outcome, ``ended`` and
-        draw offer from the store (another process may have ended the game or stored an
-        offer). Nothing without one: this process wrote them all."""
-        if self.cluster is None:
-            return
-        stored = await asyncio.to_thread(_read_ending, self.store, live.id)
-        if stored is None:
-            return
-        outcome, ended, offer = stored
-        if (outcome, ended, offer) != (live.row.outcome, live.row.ended, live.row.draw_offer):
-            live.row.outcome, live.row.ended, live.row.draw_offer = outcome, ended, offer
-            live.version += 1
-
     async def _seat(self, game_id: str, token: str | None) -> tuple[LiveGame, int]:
         """The game and the seat of ``token`` in it (with a cluster, after catching up
         when the seat was taken on another process). Raises NotFound, Unauthorized."""
@@ -209,11 +206,6 @@ class Endings:
                 await self._catch_up(live)
             return live, self.seat_of(live, token)
 
-    async def _fresh(self, live: LiveGame) -> None:
-        """Holding ``live.lock``: catch the game up (moves and its ending)."""
-        await self._catch_up(live)
-        await self._read_ending(live)
-
     # ------------------------------------------------------------------ resign, abort
     async def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The seat of ``token`` resigns: it is placed last and the game ends (the other
@@ -221,7 +213,7 @@ class Endings:
         Forbidden (the game is over) or StoreError, changing nothing."""
         live, seat = await self._seat(game_id, token)
         async with live.lock:
-            await self._fresh(live)
+            await self._catch_up(live)
             if live.over:
                 raise Forbidden("the game is over")
             outcome = standing_outcome(live, seat, "resign")
@@ -236,7 +228,7 @@ class Endings:
         StoreError, changing nothing."""
         live, seat = await self._seat(game_id, token)
         async with live.lock:
-            await self._fresh(live)
+            await self._catch_up(live)
             if live.over:
                 raise Forbidden("the game is over")
             if has_decided(live, seat):
@@ -256,7 +248,7 @@ class Endings:
         changing nothing."""
         live, seat = await self._seat(game_id, token)
         async with live.lock:
-            await self._fresh(live)
+            await self._catch_up(live)
             refusal = draw_refusal(live, seat)
             if refusal is not None:
                 kind, reason = refusal
@@ -278,7 +270,7 @@ class Endings:
         changing nothing."""
         live, seat = await self._seat(game_id, token)
         async with live.lock:
-            await self._fresh(live)
+            await self._catch_up(live)
             if live.over:
                 raise Forbidden("the game is over")
             if live.row.players != 2:

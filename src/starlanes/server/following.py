@@ -11,6 +11,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from .endings import read_ending, take_ending
 from .errors import NotFound, ServerError
 from .jobs import BotTask, NoticedAction, read_notice
 from .store import StoreError
@@ -76,16 +77,23 @@ class Following:
 
     async def _catch_up(self, live: LiveGame) -> None:
         """With a cluster, holding ``live.lock``: apply what other processes stored for
-        the game since this process last looked (rebuilding it after an undo elsewhere)."""
+        the game since this process last looked (rebuilding it after an undo elsewhere),
+        and take its ending and draw offer as stored (:mod:`.endings`)."""
         if self.cluster is None:
             return
-        seats, actions = await asyncio.to_thread(self.store.since, live.id,
-                                                 max(live.seq - 1, 0))
+
+        def read() -> tuple[Any, Any, Any]:
+            return (*self.store.since(live.id, max(live.seq - 1, 0)),
+                    read_ending(self.store, live.id))
+
+        seats, actions, ending = await asyncio.to_thread(read)
         if live.catch_up(seats, actions) is None:
             fresh = await asyncio.to_thread(self._load, live.id)
             if fresh is None:
                 raise NotFound(f"no game {live.id!r}")
             live.take_over(fresh)
+        else:
+            take_ending(live, ending)
 
     async def _follow(self, text: str) -> None:
         """A notice that a game changed (:func:`.jobs.notice`): unless this process is
