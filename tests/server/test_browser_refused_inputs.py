@@ -51,3 +51,45 @@ def test_a_deck_code_that_does_not_read_is_named_beside_the_import_field(browser
     expect(note).to_have_text("")
     assert page.locator("#import-code").get_attribute("aria-invalid") is None
     assert not errors, errors
+
+
+def test_a_shared_calculator_link_names_every_entry_it_leaves_out(browser, server) -> None:
+    """A link with ``-5 fighter`` for the attacker and an unknown unit for the defender:
+    both are named beside their fleet with the reason; the readable entries are kept and
+    the odds are worked out for them."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    shared = urlencode({"game": "rift-domination", "a": "-5 fighter, carrier",
+                        "d": "zorg, destroyer, 0 fighter"})
+    page.goto(server.url(f"/odds#{shared}"))
+    page.wait_for_selector("#fleet-attacker li[data-entry='carrier']")
+    attacker = page.locator("#refused-attacker")
+    expect(attacker).to_contain_text('"-5 fighter" has a negative count')
+    defender = page.locator("#refused-defender")
+    expect(defender).to_contain_text('"zorg": Rift Domination has no unit "zorg"')
+    expect(defender).to_contain_text('"0 fighter" has no units')
+    assert page.locator("#fleet-attacker li").count() == 1
+    assert page.locator("#fleet-defender li").count() == 1
+    page.wait_for_selector("#least:not([hidden])")
+    # the link the page now shares holds only what it took
+    assert "zorg" not in page.locator("#share").input_value()
+    assert not errors, errors
+
+
+def test_a_negative_number_of_survivors_is_named_not_answered(browser, server) -> None:
+    """"At least -5 units survive" is not a question: the field says why and no chance is
+    shown; a whole number answers again."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    shared = urlencode({"game": "rift-domination", "a": "2 destroyer", "d": "fighter"})
+    page.goto(server.url(f"/odds#{shared}"))
+    page.wait_for_selector("#least:not([hidden])")
+    page.fill("#least-n", "-5")
+    expect(page.locator("#least-error")).to_contain_text('"-5" is not a number of units')
+    expect(page.locator("#least-p")).to_have_text("-")
+    assert page.locator("#least-n").get_attribute("aria-invalid") == "true"
+    page.fill("#least-n", "1")
+    expect(page.locator("#least-error")).to_have_text("")
+    expect(page.locator("#least-p")).to_contain_text("%")
+    assert page.locator("#least-n").get_attribute("aria-invalid") is None
+    assert not errors, errors

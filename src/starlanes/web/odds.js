@@ -26,6 +26,7 @@ const page = {
   game: "",
   form: null,
   fleets: { attacker: [], defender: [] }, // [{id, damage, count}] in the order clicked
+  refused: { attacker: [], defender: [] }, // fleet entries a link held that were left out, with why
   settings: {},
   asked: 0,
   report: null,
@@ -58,19 +59,35 @@ async function call(method, path, body, token) {
 const label = (e) => (e.damage ? `${e.id}/${e.damage}` : e.id);
 const fleetText = (side) => page.fleets[side].map((e) => (e.count > 1 ? `${e.count} ${label(e)}` : label(e))).join(", ");
 
-function readFleet(text) {
+// A fleet from a shared link or a table: every entry it cannot take is kept in
+// page.refused[side] with the reason, and named beside that fleet (drawFleets), never
+// dropped without a word.
+function readFleet(text, side) {
   const out = [];
+  const refused = [];
+  const title = page.games.find((g) => g.id === page.game)?.title ?? page.game;
   for (const part of (text || "").split(",").map((p) => p.trim()).filter(Boolean)) {
-    const m = part.match(/^(?:(\d+)\s+)?([a-z_][a-z0-9_]*)(?:\/(\d+))?$/i);
-    if (!m) continue;
-    const count = Number(m[1] || 1);
+    const m = part.match(/^(?:([-+]?\d+)\s*x?\s+)?([a-z_][a-z0-9_]*)(?:\/([-+]?\d+))?$/i);
+    if (!m) {
+      refused.push(`"${part}" cannot be read (write e.g. "3 fighter", or "2 carrier/1" for two carriers with 1 damage)`);
+      continue;
+    }
+    const count = Number(m[1] ?? 1);
     const id = m[2].toLowerCase();
     const damage = Number(m[3] || 0);
-    if (!page.form?.units.some((u) => u.id === id)) continue;
-    const same = out.find((e) => e.id === id && e.damage === damage);
-    if (same) same.count += count;
-    else out.push({ id, damage, count });
+    const unit = page.form?.units.find((u) => u.id === id);
+    if (count < 0) refused.push(`"${part}" has a negative count: a count is a whole number of at least 1`);
+    else if (count === 0) refused.push(`"${part}" has no units: a count is a whole number of at least 1`);
+    else if (!unit) refused.push(`"${part}": ${title} has no unit "${id}"`);
+    else if (damage < 0 || damage > unit.max_damage) refused.push(`"${part}": a ${unit.name} takes from 0 to ${unit.max_damage} damage`);
+    else {
+      const same = out.find((e) => e.id === id && e.damage === damage);
+      if (same) same.count += count;
+      else out.push({ id, damage, count });
+      continue;
+    }
   }
+  page.refused[side] = refused;
   return out;
 }
 
@@ -98,10 +115,11 @@ async function chooseGame(game, preset = null) {
   for (const s of page.form.settings) page.settings[s.name] = s.default;
   if (preset) {
     for (const [k, v] of Object.entries(preset.settings || {})) if (k in page.settings) page.settings[k] = v;
-    page.fleets.attacker = readFleet(preset.a);
-    page.fleets.defender = readFleet(preset.d);
+    page.fleets.attacker = readFleet(preset.a, "attacker");
+    page.fleets.defender = readFleet(preset.d, "defender");
   } else {
     page.fleets = { attacker: [], defender: [] };
+    page.refused = { attacker: [], defender: [] };
   }
   drawForm();
   changed();
@@ -193,6 +211,8 @@ function drawFleets() {
       return el("li", { "data-entry": label(e) }, el("span", { class: "count" }, String(e.count)), el("span", { class: "name", title: u.stats }, `${u.name}${u.group === "ground" ? " (carried in space)" : ""}`), damage, less, more);
     }));
     $(`empty-${side}`).hidden = page.fleets[side].length > 0;
+    const refused = page.refused[side] ?? [];
+    $(`refused-${side}`).textContent = refused.length ? `Left out of the ${side}'s fleet: ${refused.join("; ")}.` : "";
   }
 }
 
@@ -263,9 +283,18 @@ function showLeast() {
   const r = page.report;
   if (!r) return;
   const side = Number($("least-side").value);
-  const n = Math.max(0, Math.floor(Number($("least-n").value) || 0));
+  const typed = $("least-n").value.trim();
+  // only a whole number of 0 or more is a number of units; anything else is named
+  if (!/^\d+$/.test(typed)) {
+    $("least-n").setAttribute("aria-invalid", "true");
+    $("least-p").textContent = "-";
+    $("least-error").textContent = typed ? `"${typed}" is not a number of units: type a whole number of 0 or more.` : "Type a number of units: a whole number of 0 or more.";
+    return;
+  }
+  $("least-n").removeAttribute("aria-invalid");
+  $("least-error").textContent = "";
   const table = r.survivors_at_least[side];
-  $("least-p").textContent = pct(table[String(n)] ?? 0);
+  $("least-p").textContent = pct(table[String(Number(typed))] ?? 0);
 }
 
 // ------------------------------------------------------------------ start
@@ -297,7 +326,7 @@ async function start() {
   $("least-n").addEventListener("input", showLeast);
   $("least-side").addEventListener("change", showLeast);
   $("copy").addEventListener("click", () => navigator.clipboard?.writeText($("share").value));
-  $("clear").addEventListener("click", () => { page.fleets = { attacker: [], defender: [] }; drawFleets(); changed(); });
+  $("clear").addEventListener("click", () => { page.fleets = { attacker: [], defender: [] }; page.refused = { attacker: [], defender: [] }; drawFleets(); changed(); });
   const query = new URLSearchParams(location.search);
   const from = query.get("from");
   if (from) {
