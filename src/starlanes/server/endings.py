@@ -37,6 +37,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from .clocks import timeout_outcome
 from .errors import Forbidden, Stale, Unauthorized, Unprocessable
 from .store import GameRow, StoreError, now
 
@@ -55,16 +56,11 @@ DRAW_ANSWERS = ("offer", "accept", "decline")
 
 
 # ---------------------------------------------------------------------- questions
-def has_decided(live: LiveGame, seat: int) -> bool:
-    """Whether ``seat`` has made a decision of its own in the game (``by`` "player": not
-    a move its turn clock made for it; a decision taken back is gone)."""
-    return any(s == seat and by == "player"
-               for (s, _), by in zip(live.marks, live.bys, strict=False))
-
-
 def can_abort(live: LiveGame, seat: int) -> bool:
-    """Whether ``seat`` may abort the game now: it runs and the seat has not decided."""
-    return not live.over and not has_decided(live, seat)
+    """Whether ``seat`` may abort the game now: it runs and the seat has made no decision
+    of its own (:meth:`.tables.LiveGame.has_moved`: a move its turn clock made for it is
+    not its own; a decision taken back is gone)."""
+    return not live.over and not live.has_moved(seat)
 
 
 def standing_offer(live: LiveGame) -> dict[str, int] | None:
@@ -106,18 +102,11 @@ def draw_refusal(live: LiveGame, seat: int) -> tuple[type[Exception], str] | Non
     return None
 
 
-def standing_outcome(live: LiveGame, loser: int, reason: str) -> dict[str, Any]:
-    """``loser`` last; the other seats placed by the game's current scores (equal scores
-    share a place): ``{"reason": reason, "loser": loser, "ranks": [...]}``."""
-    from .tables import places
-
-    scores = list(live.state.scores())
-    others = [s for s in range(len(scores)) if s != loser]
-    ranks = [0] * len(scores)
-    for seat, place in zip(others, places([scores[s] for s in others]), strict=True):
-        ranks[seat] = place
-    ranks[loser] = len(scores) - 1
-    return {"reason": reason, "loser": loser, "ranks": ranks}
+def resign_outcome(live: LiveGame, loser: int) -> dict[str, Any]:
+    """``loser`` resigned: last place for it, the other seats placed by the game's current
+    scores (equal scores share a place), as when a seat runs out of time:
+    ``{"reason": "resign", "loser": loser, "ranks": [...]}``."""
+    return {**timeout_outcome(live, loser), "reason": "resign"}
 
 
 # ---------------------------------------------------------------------- storing
@@ -216,7 +205,7 @@ class Endings:
             await self._catch_up(live)
             if live.over:
                 raise Forbidden("the game is over")
-            outcome = standing_outcome(live, seat, "resign")
+            outcome = resign_outcome(live, seat)
             await self._end(live, outcome)
         self._after_change(live)
         return outcome
@@ -231,7 +220,7 @@ class Endings:
             await self._catch_up(live)
             if live.over:
                 raise Forbidden("the game is over")
-            if has_decided(live, seat):
+            if live.has_moved(seat):
                 raise Forbidden("you have made a move already: a game can be aborted only "
                                 "before your first decision (resign to leave it)")
             outcome: dict[str, Any] = {"reason": "abort", "by": seat, "ranks": None}
