@@ -81,8 +81,9 @@ FIRST_PLAYER = ipaddress.IPv4Address("10.0.0.1")
 
 def player_address(game: int, seat: int, humans: int) -> str:
     """The address the scripted human of ``seat`` in the ``game``-th table claims (in its
-    ``X-Forwarded-For``): one per player, kept through rematches."""
-    return str(FIRST_PLAYER + game * humans + seat)
+    ``X-Forwarded-For``): one per player, each in a /24 network of its own (a server counts
+    some limits per network), kept through rematches."""
+    return str(FIRST_PLAYER + ((game * humans + seat) << 8))
 
 
 def forwarded(address: str, token: str | None = None) -> dict[str, str]:
