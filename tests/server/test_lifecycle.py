@@ -87,6 +87,8 @@ def test_a_game_whose_seats_were_never_taken_expires_after_an_hour(client):
     entry = next(g for g in client.get("/api/games").json()["games"] if g["id"] == gid)
     assert entry["status"] == "finished"
     assert client.get(f"/api/games/{gid}/record").status_code == 200
+    r = client.post(f"/api/games/{gid}/join", json={"name": "Late", "seat": 1})
+    assert r.status_code == 403 and "this game is over" in r.json()["error"]
 
 
 # ---------------------------------------------------------------------- idle games

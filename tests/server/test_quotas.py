@@ -277,6 +277,7 @@ def test_play_now_games_count_for_the_account_and_a_full_quota_cannot_queue(tmp_
             now[0] += 10_000
             assert len(client.portal.call(mm.tick)) == 1
         assert unfinished(client, owner_account=player.id) == 2
+        assert unfinished(client, owner_network="198.51.100.0/24") == 2
         r = queue("galactic-empires")
         assert r.status_code == 429
         assert "your account already has 2 unfinished games" in r.json()["error"]

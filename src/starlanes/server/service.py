@@ -297,6 +297,8 @@ class GameService(Following, Endings):
         name = display_name(name)
         async with live.lock:
             await self._catch_up(live)
+            if live.over:  # (an expired game still has its open seats)
+                raise Forbidden("this game is over: its seats can no longer be taken")
             if seat is None:
                 free = [s.seat for s in live.seats if s.is_open]
                 if not free:

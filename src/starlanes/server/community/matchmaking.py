@@ -204,7 +204,7 @@ class Matchmaking:
         if not cls.min_players <= players <= cls.max_players:
             raise Unprocessable(f"{game} is played by {cls.min_players} to "
                                 f"{cls.max_players} players")
-        await self.service.check_quota(acc.id, "")  # 429 while its games fill its quota
+        await self.service.check_quota(acc.id, network)  # 429 while its quota is full
         rating = await asyncio.to_thread(self.rating_of, acc.key, game)
         row = await asyncio.to_thread(self._insert, acc.id, game, players, mode, rating,
                                       network)
@@ -344,11 +344,12 @@ class Matchmaking:
             mean = sum(m.rating for m in table.members) / len(table.members)
             bot = await asyncio.to_thread(self.bot_for, game, mean)
         seats = [HUMAN if w is not None else bot for w in order]
+        first = min(table.members, key=lambda m: m.since)
         try:
             live = await self.service.create(
                 game, players, seats, {}, rated=True, owner="play-now",
                 # the game counts for the quota of the player who waited longest
-                owner_account=min(table.members, key=lambda m: m.since).account_id,
+                owner_account=first.account_id, owner_network=first.network,
                 clock_seconds=mode.clock_seconds, clock_kind=mode.clock_kind,
                 clock_increment=mode.increment, timeout=mode.timeout)
         except Exception:  # noqa: BLE001 - the players wait on; the next round tries again
