@@ -137,9 +137,10 @@ class RiftState(GameState):
 
     def point_name(self, point: str) -> str:
         """A point as players read it: a planet by its name and id (``Kessar Prime
-        (A1a)``), a system or warp point by its id (``E5``), a lane as ``B1 and C1``."""
+        (A1a)``), a system or warp point by its id (``E5``), a lane as ``the lane between B1
+        and C1``."""
         if "|" in point:
-            return " and ".join(self.point_name(p) for p in point.split("|"))
+            return "the lane between " + " and ".join(point.split("|"))
         planet = self.content.planets.get(point)
         return f"{planet.name} ({point})" if planet is not None else point
 
