@@ -228,3 +228,30 @@ def test_memory_does_not_grow_with_the_games_played(url):
         assert svc.games == {} and len(svc.finished) == 3
         assert svc.subscribers == {}
         assert len([g for g in c.get("/api/games").json()["games"]]) == 4
+
+
+# ---------------------------------------------------------------------- several processes
+def test_a_game_another_process_ended_leaves_this_ones_memory(tmp_path):
+    """Two web processes of one deployment (``--redis``): process A ends a game; process
+    B, which held it, takes the end at its next sweep and archives it."""
+    redis = pytest.importorskip("redis")
+    from .test_shared_limits import REDIS
+
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=1).ping()
+    except Exception as e:  # noqa: BLE001
+        pytest.skip(f"no Redis answers at {REDIS} ({type(e).__name__})")
+    url = f"sqlite:///{tmp_path / 'two.db'}"
+    upgrade(url)
+
+    def process() -> TestClient:
+        return TestClient(create_app(url, bot_workers=0, config=test_config(),
+                                     redis_url=REDIS))
+
+    with process() as a, process() as b:
+        gid = create(a)
+        assert view(b, gid)["result"] is None and gid in service(b).games
+        abort(a, gid)
+        sweep(b, time.time())
+        assert gid not in service(b).games
+        assert view(b, gid)["result"]["outcome"]["reason"] == "abort"

@@ -20,6 +20,7 @@ from .tables import LiveGame
 if TYPE_CHECKING:
     from .catalogue import Catalogue
     from .cluster import Cluster
+    from .lifecycle import FinishedGames
     from .service import Subscriber
     from .store import Store
 
@@ -33,6 +34,7 @@ class Following:
     store: Store
     catalogue: Catalogue
     games: dict[str, LiveGame]
+    finished: FinishedGames
     subscribers: dict[str, set[Subscriber]]
     stopping: bool
     _following: dict[str, bool]
@@ -50,10 +52,12 @@ class Following:
             return
         live = self.games.get(game_id)
         if live is None:
-            if len(game_id) > 32:
-                return
+            if len(game_id) > 32 or game_id in self.finished:
+                return  # (a finished game does not change)
             fresh = await asyncio.to_thread(self._load, game_id)
-            if fresh is not None and game_id not in self.games:
+            if fresh is not None and fresh.over:  # archived: kept with the finished ones
+                self.finished.put(fresh)
+            elif fresh is not None and game_id not in self.games:
                 self.games[game_id] = fresh
             return
         async with live.lock:

@@ -263,6 +263,8 @@ class Lifecycle:
         service = self.service
         now = self.clock()
         ended: list[tuple[str, str]] = []
+        if service.cluster is not None:
+            await self._ended_elsewhere()
         for live in list(service.games.values()):
             if service.stopping:
                 break
@@ -278,16 +280,25 @@ class Lifecycle:
         self._forget()
         return ended
 
+    async def _ended_elsewhere(self) -> None:
+        """With a cluster: take the end of every game another process ended (a server
+        outcome is not an action, so following its moves does not bring it)."""
+        service = self.service
+        rows = await asyncio.to_thread(service.store.ended_of, list(service.games))
+        for game_id, row in rows.items():
+            live = service.games.get(game_id)
+            if live is None or live.row.ended is not None:
+                continue
+            async with live.lock:
+                live.row.outcome, live.row.ended = row.outcome, row.ended
+                live.version += 1
+            service._push(live)  # its viewers see the result; the listener archives it
+            if live.over:
+                self.archive(live)
+
     async def _end(self, live: LiveGame, outcome: dict[str, Any]) -> bool:
         service = self.service
         seq = live.seq
-        if service.cluster is not None:  # another process may have ended it already
-            row = await asyncio.to_thread(service.store.game, live.id)
-            if row is not None and row.ended is not None:
-                live.row.outcome, live.row.ended = row.outcome, row.ended
-                if live.over:
-                    self.archive(live)
-                    return False
         try:
             done = bool(await service.end_game(live, outcome, seq))
         except (StoreError, ServerError) as e:

@@ -343,6 +343,15 @@ class Store:
             return list(s.scalars(query.order_by(GameRow.ended.desc(), GameRow.id.desc())
                                   .limit(max(0, limit))))
 
+    def ended_of(self, game_ids: list[str]) -> dict[str, GameRow]:
+        """The rows of those of ``game_ids`` that have ended (``ended`` set), in one query
+        (how a process learns of games another process ended)."""
+        if not game_ids:
+            return {}
+        with self.session() as s:
+            return {row.id: row for row in s.scalars(
+                select(GameRow).where(GameRow.id.in_(game_ids), GameRow.ended.is_not(None)))}
+
     def seats_of(self, game_ids: list[str]) -> dict[str, list[SeatRow]]:
         """The seats of each of ``game_ids`` (in seat order), in one query."""
         found: dict[str, list[SeatRow]] = {g: [] for g in game_ids}
