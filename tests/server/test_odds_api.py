@@ -13,7 +13,7 @@ import pytest
 
 from starlanes.analysis.odds import RiftBattleSpec, parse_fleet, rift_odds
 from starlanes.server import odds_api
-from starlanes.server.errors import Unprocessable
+from starlanes.server.errors import TooMany, Unprocessable
 
 from .conftest import auth, create, join, test_config
 
@@ -112,6 +112,12 @@ MIXED = ("10 fighter, 10 carrier, 5 flagship, 10 infantry, 5 destroyer, 5 cruise
 """Sixty mixed ships: before the CPU bound, one such request took about 10 s of CPU."""
 
 
+@pytest.fixture(autouse=True)
+def fresh_share(monkeypatch):
+    """Each test starts with the odds calculations owing no CPU."""
+    monkeypatch.setattr(odds_api.GATE, "_owed", 0.0)
+
+
 def test_sixty_mixed_ships_a_side_are_stopped_within_the_cpu_budget(client):
     began = time.process_time()
     r = client.post("/api/odds", json={"game": "rift-domination", "attacker": MIXED,
@@ -124,9 +130,14 @@ def test_sixty_mixed_ships_a_side_are_stopped_within_the_cpu_budget(client):
     # the budget is the calculation's thread's CPU; the whole process (this test's
     # client included) used little more
     assert used < odds_api.CPU_SECONDS + 1.5, used
-    # the server goes on answering
-    assert client.post("/api/odds", json={"game": "rift-domination", "attacker": "fighter",
-                                          "defender": "fighter"}).status_code == 200
+    # the calculator has used its share of the server for a moment; then it answers again
+    small = {"game": "rift-domination", "attacker": "fighter", "defender": "fighter"}
+    r = client.post("/api/odds", json=small)
+    if r.status_code == 429:
+        assert "used its share" in r.json()["error"]
+        time.sleep(int(r.headers["Retry-After"]))
+        r = client.post("/api/odds", json=small)
+    assert r.status_code == 200, r.text
 
 
 def test_a_large_battle_is_a_labelled_estimate_of_fewer_battles(client):
@@ -167,8 +178,10 @@ def test_six_calculations_at_once_take_turns(client, monkeypatch):
     assert set(statuses) <= {200, 429} and statuses[0] == 200, [a.text[:300] for a in answers]
     for a in answers:
         if a.status_code == 429:
-            assert a.headers["Retry-After"] == str(odds_api.RETRY_AFTER)
-            assert "busy" in a.json()["error"]
+            reason = a.json()["error"]
+            assert "busy" in reason or "used its share" in reason
+            assert a.headers["Retry-After"] == (str(odds_api.RETRY_AFTER) if "busy" in reason
+                                                else reason.split()[-2])
     assert odds_api.GATE.most == odds_api.AT_ONCE
 
 
@@ -198,3 +211,21 @@ def test_a_calculation_past_its_cpu_is_stopped_and_the_thread_goes_on():
     # nothing is left pending for this thread
     assert odds_api.within_cpu(lambda: sum(range(1000)), 0.2) == 499500
     time.sleep(0.1)
+
+
+def test_the_calculations_use_at_most_their_share_of_a_core():
+    """A calculation that used more than its share (here 0.4 s at once) makes the next
+    wait: refused with 429 and the seconds until the share is back, then let in."""
+    gate = odds_api.OddsGate(at_once=1, wait=0.1, cpu_seconds=0.2)
+    with gate.turn():
+        began = time.thread_time()
+        while time.thread_time() - began < 0.4:
+            pass
+    with pytest.raises(TooMany, match="used its share") as refused, gate.turn():
+        pass
+    wait = refused.value.retry_after
+    assert 1 <= wait <= 2
+    time.sleep(wait)
+    with gate.turn():
+        pass
+    assert gate.running == 0

@@ -22,8 +22,9 @@ Monte Carlo work); a large battle is answered with a Monte Carlo estimate of few
 and the report says so. While it runs, a calculation may use :data:`CPU_SECONDS` of CPU:
 past that it is stopped and refused with 422 and the reason (some battles cost far more
 than their size shows). At most :data:`AT_ONCE` calculations run at once in a process (the
-table's odds, :meth:`.service.GameService.odds`, included: :data:`GATE`); a request that
-waits :data:`WAIT_SECONDS` for its turn is refused with 429 and ``Retry-After``.
+table's odds, :meth:`.service.GameService.odds`, included: :data:`GATE`), using at most
+:data:`SHARE` of a core in the long run; a request that waits :data:`WAIT_SECONDS` for its
+turn, or comes while that share is spent, is refused with 429 and ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -61,8 +62,13 @@ within :data:`CPU_SECONDS`."""
 WEB_LIMITS_BEST_ORDERS = 120
 """A 'best' combat order search tries at most this many orders (5 different ships)."""
 
-CPU_SECONDS = 1.0
+CPU_SECONDS = 0.5
 """CPU seconds one odds calculation may use before it is stopped and refused."""
+SHARE = 0.25
+"""The share of one core the odds calculations of a process may use in the long run: a
+calculation starts only while they owe less than :data:`CPU_SECONDS` (what they used, less
+this share of the seconds since), so a stream of costly requests cannot hold the server's
+interpreter lock away from the players' moves."""
 AT_ONCE = 1
 """Odds calculations running at once in a process (the web calculator's and the tables')."""
 WAIT_SECONDS = 2.0
@@ -140,6 +146,16 @@ class OddsGate:
         self._lock = threading.Lock()
         self.running = 0
         self.most = 0
+        self.share = SHARE
+        self._owed = 0.0
+        self._at = time.monotonic()
+
+    def _owing(self) -> float:
+        """CPU seconds the calculations owe now (under ``_lock``)."""
+        now = time.monotonic()
+        self._owed = max(0.0, self._owed - (now - self._at) * self.share)
+        self._at = now
+        return self._owed
 
     @contextmanager
     def turn(self) -> Iterator[None]:
@@ -151,12 +167,23 @@ class OddsGate:
             error.retry_after = RETRY_AFTER
             raise error
         with self._lock:
+            owed = self._owing()
+            if owed >= self.cpu_seconds:
+                self._slots.release()
+                wait = max(1, round((owed - self.cpu_seconds) / self.share + 0.5))
+                error = TooMany("the battle calculator has used its share of the server for "
+                                f"now; try again in {wait} seconds")
+                error.retry_after = wait
+                raise error
             self.running += 1
             self.most = max(self.most, self.running)
+        began = time.thread_time()
         try:
             yield
         finally:
             with self._lock:
+                self._owing()
+                self._owed += time.thread_time() - began
                 self.running -= 1
             self._slots.release()
 
@@ -187,35 +214,35 @@ def within_cpu(compute: Callable[[], T], seconds: float) -> T:
         read = time.monotonic
     began = read()
     lock = threading.Lock()
-    state = {"running": True, "fired": False}
+    fired = [False]
     finished = threading.Event()
 
     def watch() -> None:
-        while not finished.wait(0.02):
+        pause = 0.02
+        while not finished.wait(pause):
             try:
                 used = read() - began
             except OSError:  # the thread ended
                 return
-            if used >= seconds:
+            if used >= seconds:  # again now and then: a callback (a weakref's) may swallow it
                 with lock:
-                    if state["running"]:
-                        ctypes.pythonapi.PyThreadState_SetAsyncExc(
-                            ctypes.c_ulong(ident), ctypes.py_object(_OverBudget))
-                        state["fired"] = True
-                return
+                    if finished.is_set():
+                        return
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                        ctypes.c_ulong(ident), ctypes.py_object(_OverBudget))
+                    fired[0] = True
+                pause = 0.2
 
     threading.Thread(target=watch, name="starlanes-odds-watch", daemon=True).start()
     try:
         try:
             return compute()
         finally:
+            finished.set()  # first: the watcher fires no more
             with lock:
-                state["running"] = False
-                if state["fired"]:  # raised already, or still pending: drop it
+                if fired[0]:  # raised already, or still pending: drop it
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
-            finished.set()
     except _OverBudget:
-        finished.set()
         log.info("an odds calculation was stopped after %g s of CPU", seconds)
         raise Unprocessable(f"this battle needs more computing than the calculator gives "
                             f"one request ({seconds:g} s of CPU); make the fleets smaller "
