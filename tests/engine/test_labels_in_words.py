@@ -1,7 +1,8 @@
-"""Players read words, not ids: every legal action's label and every log line of the four
-games names cards, units, ships, planets and seats by their printed names.
+"""Players read words, not ids: every legal action's label, the text, cost and changes of its
+explanation (``describe``, shown under its button) and every log line of the four games
+name cards, units, ships, planets and seats by their printed names.
 
-A label or a log line fails (:func:`starlanes.engine.explain.label_fault`) when it is
+A label, an explanation or a log line fails (:func:`starlanes.engine.explain.label_fault`) when it is
 empty, is only the action's notation, holds an underscore (a content id such as
 ``ship_go_boom_boom``) or a ``#`` and a number (an instance such as ``occ_econ_crisis#41``).
 
@@ -82,12 +83,30 @@ EXPECTED: dict[str, set[str]] = {
 }
 
 
+DESCRIBED = ("text", "cost", "changes")
+"""The parts of an action's explanation a player reads besides its label."""
+
+
 def _check(game: Any, state: Any, faults: list[str]) -> None:
     for action in state.legal_actions():
         label = game.label(state, action)
         why = label_fault(label, str(action))
         if why:
             faults.append(f"{game.game_id} {action}: label {label!r}: {why}")
+        faults.extend(_explanation_faults(game, state, action))
+
+
+def _explanation_faults(game: Any, state: Any, action: Any) -> list[str]:
+    """What in ``describe``'s text, cost and changes of ``action`` does not read as words
+    (an empty cost or changes is fine: the action is free or changes nothing more)."""
+    d = game.describe(state, action)
+    out = []
+    for part in DESCRIBED:
+        words = getattr(d, part)
+        why = label_fault(words) if part == "text" or words else ""
+        if why:
+            out.append(f"{game.game_id} {action}: {part}: {why}")
+    return out
 
 
 def _walk(game_id: str) -> tuple[set[str], list[str], int]:
@@ -126,8 +145,8 @@ def _walk(game_id: str) -> tuple[set[str], list[str], int]:
 
 @pytest.mark.parametrize("game_id", sorted(WALKS))
 def test_labels_and_log_lines_are_words(game_id: str) -> None:
-    """Every legal action of the walks has a label in words that is not its notation, and
-    every log line reads as words; the walks meet every kind of action of the game (but
+    """Every legal action of the walks has a label in words that is not its notation and an
+    explanation (text, cost, changes) in words, and every log line reads as words; the walks meet every kind of action of the game (but
     the few built by hand in the next test)."""
     met, faults, positions = _walk(game_id)
     assert positions > 1000
@@ -143,6 +162,7 @@ def _labels(state: Any) -> list[tuple[str, str]]:
         label = game.label(state, action)
         assert label == game.describe(state, action).label
         assert not label_fault(label, str(action)), (str(action), label)
+        assert not _explanation_faults(game, state, action)
         out.append((str(action), label))
     return out
 

@@ -18,8 +18,8 @@ def test_attack_description_gives_the_outcome(gd) -> None:
     g = s.game
     dmg = s.content.units[4].damage
     d = g.describe(s, g.read_action(s, f"attack {r} {t}"))
-    assert d.kind == "attack" and d.cost == f"1 of #{r}'s {s.ships[r][5]} AP"
-    assert f"#{t}" in d.text and f"for {dmg} damage" in d.text
+    assert d.kind == "attack" and d.cost == f"1 of the {s.ships[r][5]} AP of {s.ship_word(r)}"
+    assert s.ship_word(t) in d.text and f"for {dmg} damage" in d.text
     assert d.changes.startswith(f"shields 0, hull 4 -> {4 - (dmg - 1)}")
     assert "GD-UNIT-05" in d.rules and "GD-RNG-06" in d.rules
 

@@ -58,8 +58,10 @@ def test_played_card_shows_name_empire_type_stats_and_text(ge) -> None:
     d = s.game.describe(s, next(a for a in s.legal_actions() if a.kind == "play"))
     assert empire.text and "GE-EMP-ARG-01" in d.rules
     for bit in (c.name, empire.name, empire.text, "ship", f"strength {c.strength}", f"shields {c.shields}",
-                c.text, f"arg_battleship#{inst}"):
+                c.text):
         assert bit in d.text, bit
+    # named as printed: the instance a player types is the notation's, never the text's
+    assert d.notation == f"play arg_battleship#{inst}" and "#" not in d.text
     assert "phaser" in d.text
     assert d.cost.startswith("1 card play (3 of 3 left")
     assert "GE-PLAY-01" in d.rules and "GE-PTS-07" in d.rules

@@ -81,12 +81,12 @@ def test_several_reactions_are_explained(ge):
     ge.do(s, f"react re_deflector#{d1}")
     legal = {str(x): x for x in s.legal_actions()}
     d = s.game.describe(s, legal[f"react re_point_defense#{d2}"])
-    assert "already reacted with" in d.text and f"re_deflector#{d1}" in d.text
+    assert "already reacted with Deflector Burst" in d.text
     assert "GE-FIRE-03" in d.rules
     ge.do(s, f"react re_point_defense#{d2}", f"react re_evasive#{ev1}")
     legal = {str(x): x for x in s.legal_actions()}
     d = s.game.describe(s, legal[f"counter re_override#{ovr} on re_evasive#{ev1}"])
-    assert "reaction to " in d.text and f"re_evasive#{ev1}" in d.text
+    assert "reaction to Evasive Maneuvers" in d.text
     assert "GE-FIRE-04" in d.rules
 
 

@@ -457,7 +457,7 @@ def test_exchange_before_capture_is_explained(ia) -> None:
     g = s.game
     legal = {str(a): a for a in s.legal_actions()}
     swap = g.describe(s, legal["exchange food ore"])
-    assert "verdant_moon" in swap.text and "is enough" in swap.text
+    assert "capture of Verdant Moon" in swap.text and "is enough" in swap.text
     assert "IA-SPOIL-06" in swap.rules and "IA-RES-02" in swap.rules
     other = g.describe(s, legal["exchange food coin"])
     assert "is not enough yet" in other.text

@@ -1,8 +1,8 @@
 """Galactic Domination explanations: what each legal action does and why a notation is refused.
 
 :func:`describe` answers ``game.describe(state, action)`` (see
-:mod:`starlanes.engine.explain`): text naming ships by number (``#5``, typed ``5``) and
-sectors as "sector P1", costs in AP, minerals and dark matter, the outcome of an attack
+:mod:`starlanes.engine.explain`): text naming ships by type and the number on their badge
+(``Raider Ship 5``, typed ``5``) and sectors as "sector P1", costs in AP, minerals and dark matter, the outcome of an attack
 (no dice: damage is fixed), and the rule IDs (``GD-...``). Unit numbers are read from the
 loaded content. Seats are called by their colour: red is player 1, purple player 2.
 :func:`refusal` lives in :mod:`.refusals`.
@@ -47,9 +47,9 @@ def unit_line(s: GDState, kind: int) -> str:
 
 
 def ship_label(s: GDState, uid: int) -> str:
-    """``red Raider #5`` - owner colour, type name and the number typed in notation."""
-    x = s.ships[uid]
-    return f"{colour(s, x[OWNER])} {s.content.units[x[KIND]].name} #{uid}"
+    """``red Raider Ship 5`` - owner colour, type name and the number on its badge (typed in
+    notation)."""
+    return f"{colour(s, s.ships[uid][OWNER])} {s.ship_word(uid)}"
 
 
 def _where(s: GDState, sec: int) -> str:
@@ -65,12 +65,12 @@ def _switch_note(s: GDState, uid: int) -> tuple[str, tuple[str, ...]]:
     """Acting with another ship ends the current one's actions (GD-AP-08)."""
     prev = s.active
     if prev >= 0 and prev != uid and prev in s.ships and s.ships[prev][AP] > 0:
-        return f"#{prev} can no longer act this turn", ("GD-AP-08",)
+        return f"{s.ship_word(prev)} can no longer act this turn", ("GD-AP-08",)
     return "", ()
 
 
 def _ap_cost(s: GDState, uid: int) -> str:
-    return f"1 of #{uid}'s {s.ships[uid][AP]} AP"
+    return f"1 of the {s.ships[uid][AP]} AP of {s.ship_word(uid)}"
 
 
 # ---------------------------------------------------------------------- set-up and building
@@ -78,7 +78,7 @@ def _place(s: GDState, a: A.Place) -> ActionDescription:
     k = UNIT_IDS.index(a.kind)
     left = s.to_place[s.seat][k] - 1
     return _d(a, "setup", f"Place a starting {unit_line(s, k)} - in sector {a.sector} of "
-              "your starting zone.", changes=f"{left} more {a.kind} to place",
+              "your starting zone.", changes=f"{left} more {s.content.units[k].name} to place",
               rules=("GD-SET-03", "GD-SET-04", "GD-MAP-03"))
 
 
@@ -172,7 +172,7 @@ def _jump(s: GDState, a: A.Jump) -> ActionDescription:
     from .specials import jump_group
 
     group = jump_group(s, a.ship)
-    with_ = ", ".join(f"#{u}" for u in group) or "no other ships"
+    with_ = ", ".join(s.ship_word(u) for u in group) or "no other ships"
     return _d(a, "special", f"{ship_label(s, a.ship)} jumps to sector {a.sector} with "
               f"{with_}.", "1 AP", rules=("GD-SPC-08", "GD-SPC-09"))
 
@@ -185,14 +185,15 @@ def _end(s: GDState, a: Action) -> ActionDescription:
 
 
 def _arrive(s: GDState, a: A.Arrive) -> ActionDescription:
-    return _d(a, "choice", f"Your returning explorer #{a.ship} arrives in sector {a.sector} "
+    return _d(a, "choice", f"Your returning {s.ship_word(a.ship)} arrives in sector {a.sector} "
               "(a friendly command ship in the zone lets you choose).",
               rules=("GD-DS-05", "GD-DS-06"))
 
 
 def _sacrifice(s: GDState, a: A.Sacrifice) -> ActionDescription:
     uid, sector = s.stack[-1].data if s.stack else (0, -1)
-    return _d(a, "choice", f"Explorer #{uid} collides in the full {_where(s, sector)}: "
+    who = s.ship_word(uid) if uid in s.ships else "Your returning explorer"
+    return _d(a, "choice", f"{who} collides in the full {_where(s, sector)}: "
               f"{ship_label(s, a.ship)} is destroyed together with it.",
               rules=("GD-DS-06", "GD-MAP-04"))
 

@@ -2,6 +2,9 @@
 (:func:`refusal`, in :mod:`.refuse`), for the engine's explanation contract
 (:mod:`starlanes.engine.explain`).
 
+Cards are named as printed (``Economic Crisis``), never by the instance a notation types
+(``occ_econ_crisis#41``).
+
 :func:`describe` words each action kind with the figures of the position (points paid,
 plays left, damage allocated) and the played card's name, empire, type, statistics and
 text from the loaded content (:mod:`.texts`). Rule IDs are those of the rules reference
@@ -20,7 +23,7 @@ from .actions import NONE, GEAction, code_seat, is_fleet, is_hq
 from .content import HEAVY
 from .refuse import refusal
 from .state import POOL_NAMES
-from .texts import WEAPON_NAMES, card_text, display, empire_text, target_words
+from .texts import WEAPON_NAMES, card_summary, empire_text
 from .units import vessels_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,6 +32,25 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["describe", "label", "refusal"]
 
 D = ActionDescription
+
+
+# Cards are named as printed in every text a player reads (the notation a player types, with
+# its ``card_id#instance``, is the action's notation, shown beside it).
+def display(s: GEState, inst: int) -> str:
+    """``Blue Giant Star``: a card instance by its printed name."""
+    return s.title(inst)
+
+
+def target_words(s: GEState, code: int) -> str:
+    """A play target in words: a card by its printed name, ``P1's fleet`` or ``P1's Sector
+    HQ``."""
+    return _at(s, code)
+
+
+def card_text(s: GEState, inst: int) -> str:
+    """``Blue Giant Star: terrain, Generic; strength 3; ...``: the printed name and the
+    card's summary (:func:`.texts.card_summary`)."""
+    return f"{s.title(inst)}: {card_summary(s.card(inst), s.content)}"
 
 
 def _plays(s: GEState) -> str:

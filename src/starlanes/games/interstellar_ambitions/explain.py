@@ -165,7 +165,7 @@ def _step2(s: IAState, d: Decision, a: Act) -> D:
     if a.verb == "produce":
         got, home = _produce_preview(s, d.seat)
         c = s.content
-        mercs = [c.ship_ids[k] for k, _d in s.ships[d.seat] if c.ship_upkeep[k]]
+        mercs = [c.ships[c.ship_ids[k]].name for k, _d in s.ships[d.seat] if c.ship_upkeep[k]]
         upkeep = (f"; then pay upkeep in coin for each merc ({', '.join(mercs)}) or discard "
                   f"it") if mercs else ""
         home_txt = f", plus {home} resources of your choice from your Home World" if home \
@@ -258,8 +258,9 @@ def _exchange(s: IAState, a: Act) -> D:
         after[RES.index(a.a)] -= 3
         after[RES.index(a.b)] += 1
         now = "is enough" if can_pay(tuple(after), cost) else "is not enough yet"
-        text += (f" The capture of {s.content.planet_ids[p]} is waiting: it costs "
-                 f"{cost_text(cost)}, and what you hold after this exchange {now}.")
+        name = s.content.planets[s.content.planet_ids[p]].name
+        text += (f" The capture of {name} is waiting: it costs {cost_text(cost)}, and what "
+                 f"you hold after this exchange {now}.")
         rules += ("IA-SPOIL-06",)
     return D(str(a), "exchange", text, cost=f"3 {a.a}", changes=f"+1 {a.b}", rules=rules)
 
@@ -339,7 +340,7 @@ def _develop(s: IAState, d: Decision, a: Act) -> D:
     at_max = " It reaches its maximum level, so it scores its VP." if to == c.planet_max[p] \
         else ""
     return D(str(a), "develop",
-             f"Develop {c.planets[a.a].name} ({a.a}) from level {lvl} to {to}.{at_max}",
+             f"Develop {c.planets[a.a].name} from level {lvl} to {to}.{at_max}",
              cost=cost, changes=f"level {lvl} -> {to}",
              rules=("IA-DEV-01", "IA-DEV-03" if t == HOME else "IA-DEV-02", "IA-PLN-05",
                     LEVEL_TEXT["develop"][d.data[0]][1][0], "IA-END-05"))
@@ -362,8 +363,8 @@ def _build(s: IAState, d: Decision, a: Act) -> D:
         dmg = _damage_of(a.a)
         ore = repair_cost(repaired, dmg)
         return D(str(a), "build",
-                 f"Repair {a.a.split('/')[0]}: remove its {dmg} damage marker(s) (1 ore per "
-                 f"2 markers over the whole action, rounded up).",
+                 f"Repair {s.content.ships[a.a.split('/')[0]].name}: remove its {dmg} damage "
+                 f"marker(s) (1 ore per 2 markers over the whole action, rounded up).",
                  cost=f"{ore} ore", changes=f"combat value back to "
                  f"{s.content.ship_combat[_ship_of(s, a.a)]}",
                  rules=("IA-BLD-01", "IA-SHIP-08", "IA-OPEN-28"))

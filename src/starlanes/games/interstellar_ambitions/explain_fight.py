@@ -197,7 +197,7 @@ def _def_repair(s: IAState, d: Decision, a: Act) -> D:
                  rules=("IA-RAID-16", "IA-INV-10"))
     dmg = int(a.a.partition("/")[2] or 0)
     return D(str(a), "combat",
-             f"As the defender, repair {a.a.split('/')[0]} after the combat (1 ore per 2 "
+             f"As the defender, repair {s.content.ships[a.a.split('/')[0]].name} after the combat (1 ore per 2 "
              f"markers, rounded up).", cost=f"{repair_cost(d.data[0], dmg)} ore",
              changes=f"fleet value {fleet_value(s, d.seat)} rises by {dmg}",
              rules=("IA-RAID-16", "IA-INV-10", "IA-OPEN-28"))

@@ -98,17 +98,17 @@ def ship_body(c: IAContent, k: int) -> str:
 
 
 def tech_text(c: IAContent, t: int) -> str:
-    """``Hydroponics (hydroponics): A starting tech. +1 food each time you PRODUCE. Costs 0
+    """``Hydroponics: A starting tech. +1 food each time you PRODUCE. Costs 0
     science, worth 1 VP to its owner.``"""
     card = c.techs[c.tech_ids[t]]
-    return (f"{card.name} ({card.id}): {tech_body(c, t)} Costs {card.cost} science, worth "
+    return (f"{card.name}: {tech_body(c, t)} Costs {card.cost} science, worth "
             f"{card.vp} VP to its owner.")
 
 
 def planet_text(c: IAContent, p: int) -> str:
     """A planet's name, what it is and does, colonise cost, VP and maximum level."""
     card = c.planets[c.planet_ids[p]]
-    return (f"{card.name} ({card.id}): {planet_body(c, p)} Colonise cost "
+    return (f"{card.name}: {planet_body(c, p)} Colonise cost "
             f"{cost_text(c.planet_cost[p])}; {card.vp} VP at level {card.max_level} (its "
             f"maximum).")
 
@@ -121,10 +121,10 @@ def ship_text(c: IAContent, k: int) -> str:
     cost = f"{card.cost} ore" if card.deck == "standard" else (
         f"{card.cost} coin" if card.deck == "merc" else "nothing")
     if card.text:
-        return f"{card.name} ({card.id}): {ship_body(c, k)} Costs {cost}, worth {card.vp} VP."
+        return f"{card.name}: {ship_body(c, k)} Costs {cost}, worth {card.vp} VP."
     upkeep = f", upkeep {card.upkeep} coin" if card.upkeep else ""
     body = ship_body(c, k)
-    return (f"{card.name} ({card.id}): {card.deck} {card.cls} ship, cost {cost}{upkeep}, "
+    return (f"{card.name}: {card.deck} {card.cls} ship, cost {cost}{upkeep}, "
             f"combat {card.combat}, bombard {card.bombard}, {card.vp} VP."
             + (f" {body}" if body else ""))
 
@@ -135,7 +135,7 @@ def shadow_text(c: IAContent, k: int) -> str:
     check = "always works, no medal" if card.kind == "standard" else (
         f"needs {'an' if card.kind[0] in 'aeiou' else 'a'} {card.kind} check (4+ on a die), "
         f"a Shadow Medal if it works")
-    return f"{card.name} ({card.id}, {card.kind}: {check}): {shadow_body(c, k)}"
+    return f"{card.name} ({card.kind}: {check}): {shadow_body(c, k)}"
 
 
 def shadow_body(c: IAContent, k: int) -> str:
@@ -158,7 +158,7 @@ def event_body(c: IAContent, k: int) -> str:
 
 def ambition_text(c: IAContent, k: int) -> str:
     card = c.ambitions[c.ambition_ids[k]]
-    return f"{card.name} ({card.id}, {card.kind}): {ambition_body(c, k).rstrip('.')}"
+    return f"{card.name} ({card.kind}): {ambition_body(c, k).rstrip('.')}"
 
 
 def event_text(c: IAContent, k: int) -> str:

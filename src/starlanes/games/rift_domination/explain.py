@@ -10,6 +10,7 @@ here. Nothing hidden from the deciding seat (tile values, other hands) is shown.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,26 @@ TIMING_WORDS = {
 }
 
 
+SKILL_WORDS = {
+    "repair_rush": "Repair Rush", "repair_bldg": "Repair Bldg",
+    "rocket_barrage": "Rocket Barrage", "kamikaze": "Kamikaze", "bombardment": "Bombardment",
+    "bombardment_2": "Bombardment II", "negotiate": "Negotiate", "overload": "Overload",
+    "defensive_ring": "Defensive Ring", "taunt": "Taunt",
+}
+"""Each unit skill's name as the unit texts print it."""
+
+
+def skill_name(skill: str) -> str:
+    """A unit skill's printed name (``bombardment_2`` -> ``Bombardment II``); a skill this
+    table does not know is spelt out in words."""
+    return SKILL_WORDS.get(skill, skill.replace("_", " ").capitalize())
+
+
+def _game_words(text: str) -> str:
+    """A content text with the names of game options (``warp_limit``) written as words."""
+    return re.sub(r"\b([a-z]+(?:_[a-z0-9]+)+)\b", lambda m: m.group(1).replace("_", " "), text)
+
+
 # ---------------------------------------------------------------------- content lines
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
@@ -73,7 +94,7 @@ def unit_line(st: UnitStats, name: str = "", cost: int | None = None, text: str 
     if st.ground:
         parts.append("ground unit")
     if st.skills:
-        parts.append("skills " + ", ".join(sorted(st.skills)))
+        parts.append("skills " + ", ".join(sorted(skill_name(k) for k in st.skills)))
     tail = f". {text.strip().rstrip('.')}" if text.strip() else ""
     return f"{name or st.kind}: " + ", ".join(parts) + tail
 
@@ -101,9 +122,10 @@ def upgrade_line(s: RiftState, upgrade: str) -> str:
                                            ("long", u.long)) if n]
         fight = (f"; in ground battles {u.lp} LP, {_plural(u.shields, 'shield')}"
                  + (", weapons " + ", ".join(weapons) if weapons else "")
-                 + (", skills " + ", ".join(u.skills) if u.skills else ""))
+                 + (", skills " + ", ".join(skill_name(k) for k in u.skills) if u.skills
+                    else ""))
     keep = "" if u.transfers else "; destroyed, not taken, when the planet falls"
-    return f"{u.name}: {effect}{fight}{keep}".replace(": ;", ":")
+    return _game_words(f"{u.name}: {effect}{fight}{keep}".replace(": ;", ":"))
 
 
 def card_line(s: RiftState, card_id: str) -> str:
@@ -115,10 +137,11 @@ def card_line(s: RiftState, card_id: str) -> str:
 def faction_line(s: RiftState, faction_id: str) -> str:
     """A faction sheet: name, ability text, starting units, resources, upgrades, roster."""
     f = s.content.factions[faction_id]
-    units = ", ".join(f"{n} {k}" for k, n in f.start_units.items())
-    ups = ", ".join(f.start_upgrades) or "none besides the military base"
+    units = ", ".join(s.kind_name(k, n) for k, n in f.start_units.items())
+    ups = ", ".join(s.kind_name(k) for k in f.start_upgrades) or "none besides the military base"
+    roster = ", ".join(s.kind_name(k) for k in f.roster)
     return (f"{f.name}: {f.text} Starts with {units}; {_plural(f.start_resources, 'resource')};"
-            f" upgrades: {ups}. Can recruit: {', '.join(f.roster)}"
+            f" upgrades: {ups}. Can recruit: {roster}"
             f" (+{f.unlock_limit} more by taking systems).")
 
 
@@ -204,7 +227,7 @@ def _recruit(s: RiftState, a: A.Recruit) -> ActionDescription:
     st = s.stats[seat][a.unit]
     cost = fx.unit_cost(st) if fx else st.cost
     unit = s.content.units.get(a.unit)
-    name, text = (unit.name, unit.text) if unit is not None else (a.unit, "")
+    name, text = (unit.name, unit.text) if unit is not None else (s.kind_name(a.unit), "")
     return _d(a, "recruit", f"Recruit one {unit_line(st, name, cost, text)}; it appears in the "
               f"orbit of {_planet(s, a.planet)}.", _plural(cost, "resource"), _res(s, seat, cost),
               ("RD-REC-01", "RD-REC-02", "RD-REC-03"))
@@ -375,7 +398,7 @@ def _target_text(s: RiftState, target: str) -> str:
         return f": your fleet at {src} jumps to {dst}"
     if ":" in target:
         planet, up = target.split(":")
-        return f" on {up} at {_planet(s, planet)}"
+        return f" on the {s.kind_name(up)} of {_planet(s, planet)}"
     return f" at {_planet(s, target)}"
 
 
@@ -445,18 +468,18 @@ def _resolve(s: RiftState, a: Action) -> ActionDescription:
 def _hit(s: RiftState, a: B.Hit) -> ActionDescription:
     dmg = s.battle.hit_dmg if s.battle is not None else 1
     left = s.battle.hits_left if s.battle is not None else 1
-    return _d(a, "battle", f"Give one hit ({dmg} damage) to an enemy {a.target}; shields "
+    return _d(a, "battle", f"Give one hit ({dmg} damage) to an enemy {target_name(s, a.target)}; shields "
               f"absorb damage before LP. Hits left to assign: {left}.",
               rules=("RD-HIT-13", "RD-HIT-14", "RD-HIT-15"))
 
 
 def _kamikaze(s: RiftState, a: B.KamikazeTarget) -> ActionDescription:
-    return _d(a, "battle", f"Your destroyed kamikaze unit strikes the enemy {a.target}.",
+    return _d(a, "battle", f"Your destroyed kamikaze unit strikes the enemy {target_name(s, a.target)}.",
               rules=("RD-SKL-03",))
 
 
 def _ambush(s: RiftState, a: B.AmbushTarget) -> ActionDescription:
-    return _d(a, "battle", f"Your ambush card damages the enemy {a.target}.",
+    return _d(a, "battle", f"Your ambush card damages the enemy {target_name(s, a.target)}.",
               rules=("RD-OCC-04", "RD-HIT-14"))
 
 
@@ -465,11 +488,11 @@ def _overload(s: RiftState, a: B.Overload) -> ActionDescription:
     pending = b.pending if b is not None else None
     total = s.content.rules.overload_shields
     if pending is not None and pending[0] == "overload_more":
-        text = (f"Put the next Overload shield on your {a.target} "
+        text = (f"Put the next Overload shield on your {target_name(s, a.target)} "
                 f"({pending[2]} of {total} still to place, one at a time).")
     else:
         text = (f"Use Overload: {total} extra shields for this phase, placed one at a time; "
-                f"the first goes on your {a.target}.")
+                f"the first goes on your {target_name(s, a.target)}.")
     return _d(a, "battle", text, changes="the shields last until the end of this phase",
               rules=("RD-SKL-09", "RD-SKL-10"))
 
