@@ -2,13 +2,13 @@
 // board fills the screen, the decision panel is a bottom sheet (its handle opens and closes
 // it; choosing a board object opens it on that object's actions) and the legend and log fold
 // away; wider screens keep the side panel with everything open. Also the words of the
-// connection banner.
+// connection banner. onZoom runs after every change of the board's zoom or pan.
 import { panZoom } from "./panzoom.js";
 
 const $ = (id) => document.getElementById(id);
 const PHONE = "(max-width: 700px)";
 
-export function sheet() {
+export function sheet({ onZoom } = {}) {
   const side = $("side");
   const handle = $("sheet-handle");
   const phone = window.matchMedia(PHONE);
@@ -28,7 +28,7 @@ export function sheet() {
   phone.addEventListener("change", folds);
   set(false);
   const zoomBox = document.querySelector(".zoom");
-  const zoom = panZoom($("board"), { zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), reset: $("zoom-reset") });
+  const zoom = panZoom($("board"), { zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), reset: $("zoom-reset") }, { onChange: () => onZoom?.() });
   return {
     phone: () => phone.matches,
     // open (true) or close the sheet; on wide screens it is always open
@@ -36,6 +36,9 @@ export function sheet() {
     zoom: {
       apply: () => { zoom.apply(); if (zoomBox) zoomBox.hidden = !$("board").querySelector("svg.zoomable"); },
       focus: (cx, cy, s) => zoom.focus(cx, cy, s),
+      centre: (cx, cy) => zoom.centre(cx, cy),
+      view: () => zoom.view(),
+      zoomFor: (k) => zoom.zoomFor(k),
     },
   };
 }

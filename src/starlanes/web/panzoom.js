@@ -2,27 +2,49 @@
 // the mouse drags once zoomed, ctrl + wheel or a trackpad pinch zooms), plus the zoom
 // buttons. The zoom survives redraws: the board's module draws a fresh <svg> with its full
 // viewBox and apply() narrows it to the part shown. A drag never counts as a tap.
-const MAX = 5;
+//
+// A board whose <svg> has a fixed height (a phone's map, see style.css) is shown in the
+// element's own proportions: at zoom 1 ("fit") the whole board is centred in it, and a
+// zoomed view fills it. After every change the board's <svg> carries data-scale (screen
+// pixels per board unit) and onChange() is told, so that labels too small to read hide and
+// the edge markers follow (boardplay.js).
+const MAX = 8;
 
-export function panZoom(box, buttons) {
+export function panZoom(box, buttons, { onChange } = {}) {
   const z = { s: 1, x: 0, y: 0, base: null };
   const pointers = new Map();
   let start = null;
   let moved = false;
 
   const target = () => box.querySelector("svg.zoomable");
+  // The size of the part shown at the current zoom, in board units: the board's own
+  // proportions, or the element's when its height is fixed (data-fill, set by apply).
+  function shown(root) {
+    const { bw, bh } = z.base;
+    const r = root.getBoundingClientRect();
+    const fill = root.dataset.fill === "1" && r.width > 0 && r.height > 0;
+    if (!fill) return { w: bw / z.s, h: bh / z.s };
+    const aspect = r.height / r.width;
+    const w0 = Math.max(bw, bh / aspect);
+    return { w: w0 / z.s, h: (w0 * aspect) / z.s };
+  }
+  // an axis of the view: centred when the board is narrower than the view, kept on the board otherwise
+  const clamp = (pos, size, whole) => (size >= whole ? (whole - size) / 2 : Math.max(0, Math.min(whole - size, pos)));
   function apply() {
     const root = target();
     if (!root) return;
     if (!root.dataset.base) root.dataset.base = root.getAttribute("viewBox");
+    root.dataset.fill = getComputedStyle(root).getPropertyValue("--board-fill").trim() === "1" ? "1" : "";
     const [bx, by, bw, bh] = root.dataset.base.split(/\s+/).map(Number);
     z.base = { bx, by, bw, bh };
-    const w = bw / z.s;
-    const h = bh / z.s;
-    z.x = Math.max(0, Math.min(bw - w, z.x));
-    z.y = Math.max(0, Math.min(bh - h, z.y));
+    const { w, h } = shown(root);
+    z.x = clamp(z.x, w, bw);
+    z.y = clamp(z.y, h, bh);
     root.setAttribute("viewBox", `${bx + z.x} ${by + z.y} ${w} ${h}`);
+    const width = root.getBoundingClientRect().width;
+    root.dataset.scale = width ? (width / w).toFixed(3) : "";
     box.classList.toggle("zoomed", z.s > 1.01);
+    onChange?.();
   }
   // zoom by factor around the point (px, py) of the board's box, in screen pixels
   function zoom(factor, px, py) {
@@ -31,9 +53,9 @@ export function panZoom(box, buttons) {
     const r = root.getBoundingClientRect();
     const fx = r.width ? (px ?? r.width / 2) / r.width : 0.5;
     const fy = r.height ? (py ?? r.height / 2) / r.height : 0.5;
-    const before = { w: z.base.bw / z.s, h: z.base.bh / z.s };
+    const before = shown(root);
     z.s = Math.max(1, Math.min(MAX, z.s * factor));
-    const after = { w: z.base.bw / z.s, h: z.base.bh / z.s };
+    const after = shown(root);
     z.x += (before.w - after.w) * fx;
     z.y += (before.h - after.h) * fy;
     apply();
@@ -54,7 +76,7 @@ export function panZoom(box, buttons) {
     pointers.set(e.pointerId, [e.clientX, e.clientY]);
     const root = target();
     const r = root.getBoundingClientRect();
-    const unit = z.base.bw / z.s / (r.width || 1);
+    const unit = shown(root).w / (r.width || 1);
     if (pointers.size === 1 && start.pts.has(e.pointerId)) {
       const [sx, sy] = start.pts.get(e.pointerId);
       const dx = e.clientX - sx;
@@ -96,19 +118,44 @@ export function panZoom(box, buttons) {
     const [px, py] = local(e);
     zoom(e.deltaY < 0 ? 1.15 : 1 / 1.15, px, py);
   }, { passive: false });
-  // show the part of the board around (cx, cy) (board units) at scale s
+  // show the part of the board around (cx, cy) (board units) at zoom s (1: the whole board)
   function focus(cx, cy, s) {
     const root = target();
     if (!root) return;
-    const [, , bw, bh] = (root.dataset.base || root.getAttribute("viewBox")).split(/\s+/).map(Number);
-    const [bx, by] = (root.dataset.base || root.getAttribute("viewBox")).split(/\s+/).map(Number);
+    if (!root.dataset.base) root.dataset.base = root.getAttribute("viewBox");
+    const [bx, by, bw, bh] = root.dataset.base.split(/\s+/).map(Number);
+    z.base = { bx, by, bw, bh };
     z.s = Math.max(1, Math.min(MAX, s));
-    z.x = cx - bx - bw / z.s / 2;
-    z.y = cy - by - bh / z.s / 2;
+    const { w, h } = shown(root);
+    z.x = cx - bx - w / 2;
+    z.y = cy - by - h / 2;
     apply();
+  }
+  // the zoom at which one board unit is k screen pixels
+  function zoomFor(k) {
+    const root = target();
+    if (!root || !z.base) return 1;
+    const width = root.getBoundingClientRect().width || 1;
+    const s1 = z.s;
+    z.s = 1;
+    const fit = shown(root).w;
+    z.s = s1;
+    return (k * fit) / width;
+  }
+  // the part shown, in board units: { x, y, w, h }, and the screen pixels per unit
+  function view() {
+    const root = target();
+    if (!root) return null;
+    const [x, y, w, h] = root.getAttribute("viewBox").split(/\s+/).map(Number);
+    return { x, y, w, h, k: Number(root.dataset.scale) || 1 };
   }
   buttons.zoomIn?.addEventListener("click", () => zoom(1.4));
   buttons.zoomOut?.addEventListener("click", () => zoom(1 / 1.4));
   buttons.reset?.addEventListener("click", () => { z.s = 1; z.x = 0; z.y = 0; apply(); });
-  return { apply, zoom, focus };
+  return {
+    apply, zoom, focus, view, zoomFor,
+    // keep the zoom, bring (cx, cy) to the middle
+    centre: (cx, cy) => focus(cx, cy, z.s),
+    level: () => z.s,
+  };
 }

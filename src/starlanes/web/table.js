@@ -2,7 +2,9 @@
 // grouped by kind with their explanations, search and typed notation, undo, game over and
 // the rules reference. The board and the game's own panels come from the game's module in
 // games/<game>.js, which exports setup(ctx) and draw(view, ctx) (and optionally
-// seatColours(view, layout), actionSymbol(item, ctx) and endReasons).
+// seatColours(view, layout), actionSymbol(item, ctx), boardActions(objectId, view, ctx) and
+// endReasons). Play on the board (the popover of a tapped object, the turn bar, the phone's
+// map) is boardplay.js.
 // The page around the board: layout.js (bottom sheet, folds, zoom), boardkeys.js (the board
 // from the keyboard), memory.js (last moves, since your last turn, announcements),
 // gameover.js and howto.js.
@@ -16,6 +18,7 @@ import { resultNodes } from "./gameover.js";
 import { rulesContent } from "./howto.js";
 import { connection, sheet } from "./layout.js";
 import { Guide, loadGuide } from "./guide.js";
+import { boardPlay, words } from "./boardplay.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -75,7 +78,8 @@ let busy = false;
 let offline = false;
 let guide = null; // the guided first game, when the table was opened with ?guide=1
 const since = new Since(gameId);
-const layout = sheet();
+let onBoard = null; // play on the board (boardplay.js)
+const layout = sheet({ onZoom: () => onBoard?.onZoom() });
 const keys = boardKeys($("board"), {
   onOpen: () => {
     const first = $("selection").hidden ? null : $("selection-list").querySelector("button");
@@ -85,10 +89,14 @@ const keys = boardKeys($("board"), {
     }
   },
 });
+onBoard = boardPlay({ box: $("board-box"), board: $("board"), tools: document.querySelector("#board-box .board-tools"), zoom: layout.zoom,
+  phone: () => layout.phone(), play: (notation) => play(notation), symbol: (item) => module?.actionSymbol?.(item, ctx) ?? null });
 ctx.afterDraw = () => {
   keys.enhance();
   highlight($("board"), ctx.moves ?? []);
   layout.zoom.apply();
+  // a phone's map opens at ctx.playScale (px per board unit) where the seat can act
+  onBoard.afterDraw(ctx.view, { playScale: ctx.playScale, fallback: ctx.home?.(ctx.view) });
   guide?.update(ctx.view, $("board"));
 };
 
@@ -219,32 +227,45 @@ async function play(notation) {
 
 // Show the legal actions that involve a board object (a planet, a point, a unit kind, a
 // card id, or a run of words such as "C1b C1" for the moves between two points): their
-// notation names it as consecutive words.
-function select(objectId, title) {
+// notation names it as consecutive words, unless the game's module says which
+// (boardActions(objectId, view, ctx) -> { items, hint } or null). They are listed beside the
+// object on the board (boardplay.js) and in the decision panel. { go: true }: a destination
+// was tapped, and the one action that goes there is played at once.
+function select(objectId, title, { go = false } = {}) {
   ctx.selected = objectId;
+  ctx.selectedTitle = title;
   const box = $("selection");
   if (!objectId || !ctx.view) {
     box.hidden = true;
     factsPinned = false;
     $("facts").hidden = true;
+    onBoard.hide();
     drawBoard();
     return;
   }
-  const want = String(objectId).toLowerCase().split(/[\s:]+/);
+  const want = words(objectId);
   const involves = (notation) => {
-    const words = notation.toLowerCase().split(/[\s@:]+/);
-    for (let i = 0; i + want.length <= words.length; i += 1) {
-      if (want.every((w, k) => words[i + k] === w)) return true;
+    const have = words(notation);
+    for (let i = 0; i + want.length <= have.length; i += 1) {
+      if (want.every((w, k) => have[i + k] === w)) return true;
     }
     return false;
   };
-  const items = ctx.view.legal.filter((a) => involves(a.notation));
+  const own = module?.boardActions?.(objectId, ctx.view, ctx) ?? null;
+  const items = own ? own.items : ctx.view.legal.filter((a) => involves(a.notation));
+  if (go && items.length === 1 && ctx.view.your_turn) {
+    ctx.selected = null;
+    play(items[0].notation);
+    return;
+  }
   $("selection-title").textContent = items.length ? `${title ?? objectId}: ${items.length} action(s)` : `${title ?? objectId}: no action involves it now`;
   $("selection-list").replaceChildren(...items.map(actionButton));
   showOdds(items);
   box.hidden = false;
   drawBoard();
-  if (items.length) layout.open(true);
+  onBoard.show(title ?? objectId, ctx.view.your_turn ? items : [], ctx.view.your_turn ? own?.hint ?? "" : "");
+  // on a phone the popover beside the object shows them: the panel stays down
+  if (items.length && !layout.phone()) layout.open(true);
 }
 
 // ------------------------------------------------------------------ drawing
@@ -322,7 +343,7 @@ function draw(view) {
   ctx.moves = drawLastMoves($("last-list"), view);
   since.update(view, $("since"));
   if (seqChanged) $("announce").textContent = announcement(view);
-  if (ctx.selected) select(ctx.selected);
+  if (ctx.selected) select(ctx.selected, ctx.selectedTitle);
   else drawBoard();
   drawResult(view);
   // the table's other panels (clocks, chat, turn signals) follow the views through this
