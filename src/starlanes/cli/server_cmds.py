@@ -243,13 +243,17 @@ def export(
 ) -> None:
     """Write a stored game as a game record that 'starlanes replay' reads."""
     from starlanes.server.catalogue import Catalogue
+    from starlanes.server.community.chat import with_chat
     from starlanes.server.config import load_config
     from starlanes.server.service import export_record
     from starlanes.server.store import Store, database_url, upgrade
 
     url = database_url(db)
     upgrade(url)
-    record = export_record(Store(url), game_id, Catalogue(load_config(config)))
+    store = Store(url)
+    record = export_record(store, game_id, Catalogue(load_config(config)))
+    record = with_chat(record, store, game_id, set(),  # the game's chat goes with it
+                       finished=record.finished or record.outcome is not None)
     if output is None:
         # ASCII-escaped JSON: a name from the network holding a C1 control or a bidi
         # override reaches the terminal as an escape (the same record when read back)

@@ -6,9 +6,25 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import RecordError, StarlanesError
+
+
+class ChatLine(BaseModel):
+    """A chat message kept with a game: ``seq`` the number of actions played when it was
+    written (a replay shows it from that step on), the ``channel`` (``players`` or
+    ``spectators``), who wrote it (the name shown, the seat for a player) and when (ISO
+    8601 UTC)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seq: int = Field(ge=0)
+    channel: str = Field(max_length=16)
+    name: str = Field(max_length=80)
+    seat: int | None = None
+    text: str = Field(max_length=5000)
+    at: str = Field(default="", max_length=40)
 
 
 class GameRecord(BaseModel):
@@ -37,10 +53,14 @@ class GameRecord(BaseModel):
     """How a game server ended the game when its rules did not (a resignation, an abort, an
     agreed draw, a loss on time): the server's outcome, ``{"reason": ..., "ranks": ...}``;
     None (and left out of the JSON) for a game the rules ended or that goes on."""
+    chat: list[ChatLine] | None = None
+    """The game's chat as a game server kept it (the players' channel, and the spectators'
+    once the game is over), oldest first; None (and left out of the JSON) for a record
+    without chat. Records made before chat was kept load as they are."""
 
     def to_json(self) -> str:
-        return self.model_dump_json(indent=1,
-                                    exclude={"outcome"} if self.outcome is None else None)
+        left_out = {k for k in ("outcome", "chat") if getattr(self, k) is None}
+        return self.model_dump_json(indent=1, exclude=left_out or None)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json())

@@ -57,7 +57,9 @@ from starlanes.engine import GameRecord, StarlanesError, game_class, game_ids
 from . import clocks
 from .bots import BotPool
 from .community import Community, community_router
-from .community.identity import CSRF_HEADER, writing_account
+from .community.admin import SuspendedSeats
+from .community.chat import hidden_authors, replay_chat, with_chat
+from .community.identity import CSRF_HEADER, optional_account, writing_account
 from .config import ServerConfig
 from .errors import ServerError
 from .hygiene import AccessLog, SecurityHeaders, origin_allowed
@@ -173,6 +175,13 @@ def _token(authorization: str | None) -> str | None:
     return value.strip() if scheme.lower() == "bearer" else None
 
 
+def _reader(request: Request) -> int | None:
+    """The logged-in account reading a replay or a record (its mutes and blocks hide
+    chat), or None."""
+    acc = optional_account(request)
+    return acc.id if acc is not None else None
+
+
 def _error(status: int, reason: str, retry_after: int | None = None) -> JSONResponse:
     headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
     return JSONResponse({"error": reason}, status_code=status, headers=headers)
@@ -214,6 +223,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
     app.state.config = config
     app.state.lifecycle = Lifecycle(service)  # expiry, idle games, archiving: its sweep
     community = app.state.community = Community(service, config)
+    community.base_url = base_url  # links in mails
     networks = config.proxy_networks()
 
     def client_of(scope: Any) -> str:
@@ -221,6 +231,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
 
     # outermost last: the access log sees every answer, limits answer before the app
     app.add_middleware(OpenArchived, service=service)  # a finished game read in a thread
+    app.add_middleware(SuspendedSeats, community=community)  # suspended accounts' seat links
     if cluster is not None:
         from .cluster import CatchUp
 
@@ -456,14 +467,20 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         return live.game.layout(live.state)
 
     @app.get("/api/games/{game_id}/record")
-    def record(game_id: str) -> Response:
-        rec = service.record(game_id)
+    def record(game_id: str, request: Request) -> Response:
+        # the game's chat goes with it, less what the asker muted or blocked
+        rec = with_chat(service.record(game_id), service.store, game_id,
+                        hidden_authors(service.store, _reader(request)))
         return Response(rec.to_json(), media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="{game_id}.json"'})
 
     @app.get("/api/games/{game_id}/replay")
-    def replay(game_id: str, step: int | None = None, seat: int | None = None) -> dict[str, Any]:
-        return service.replay(game_id, step, seat)
+    def replay(game_id: str, request: Request, step: int | None = None,
+               seat: int | None = None) -> dict[str, Any]:
+        view = service.replay(game_id, step, seat)
+        chat = replay_chat(service.store, game_id, bool(view.get("finished")), step,
+                           hidden_authors(service.store, _reader(request)))
+        return {**view, "chat": chat}
 
     @app.post("/api/replay")
     def replay_record(body: ReplayRecord) -> dict[str, Any]:

@@ -184,6 +184,48 @@ class FairPlay(BaseModel):
     past it, a seat in another rated game with that account is refused."""
 
 
+class Smtp(BaseModel):
+    """The mail server notification and password-reset mails go through (none configured:
+    no mail is sent, and password reset by mail is off)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    host: str = Field(min_length=1, max_length=253)
+    port: int = Field(default=587, ge=1, le=65535)
+    from_: str = Field(alias="from", min_length=3, max_length=254)
+    """The sender address of every mail (``starlanes <games@example.org>``)."""
+    starttls: bool = True
+    """Ask the mail server for STARTTLS before logging in (port 587); off for a local relay."""
+    user: str | None = Field(default=None, max_length=254)
+    password: str | None = Field(default=None, max_length=1000)
+    timeout_seconds: float = Field(default=10.0, gt=0, le=120)
+    """How long one delivery may take before it is given up (and logged)."""
+
+
+class Notifications(BaseModel):
+    """The event stream of logged-in pages and the notification mails
+    (``docs/community/notifications.md``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    streams_per_account: int = Field(default=8, ge=1, le=100)
+    """Event streams (open pages) one account may hold at once; one more gets 429."""
+    streams_total: int = Field(default=5000, ge=1)
+    """Event streams one server process holds at once."""
+    stream_idle_seconds: float = Field(default=900.0, ge=5)
+    """A stream that carried no event for this long is closed (the page opens a new one)."""
+    heartbeat_seconds: float = Field(default=25.0, ge=1, le=300)
+    """How often an idle stream sends a comment line, and checks its session still holds."""
+    turn_mail_clock_seconds: float = Field(default=3600.0, ge=0)
+    """Turn mails are sent only for games whose per-move clock gives at least this long."""
+    mails_per_day: int = Field(default=20, ge=0)
+    """Notification mails one account gets in 24 hours at most (resets not counted)."""
+    reset_minutes: float = Field(default=60.0, gt=0, le=7 * 1440)
+    """How long a password-reset link works (it works once)."""
+    admin_poll_seconds: float = Field(default=5.0, gt=0, le=3600)
+    """How often the server reads the operator's requests and suspensions."""
+
+
 class ServerConfig(BaseSettings):
     """Everything the owner of a server decides. Flags beat environment variables, which
     beat the TOML file, which beats these defaults. Raises :class:`ConfigError` naming the
@@ -214,6 +256,9 @@ class ServerConfig(BaseSettings):
     """How long a play-now player waits for human opponents before the empty seats are
     given to the catalogue bots nearest in rating."""
 
+    smtp: Smtp | None = None
+    """The mail server (``[smtp]``); none: no mail."""
+    notifications: Notifications = Field(default_factory=Notifications)
     @field_validator("public_url")
     @classmethod
     def _url(cls, value: str | None) -> str | None:

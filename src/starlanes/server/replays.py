@@ -215,8 +215,9 @@ def replay_view(game: Any, state: GameState, *, step: int, total: int, seat: int
 
 def record_replay(record: GameRecord, step: int, seat: int | None,
                   options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The view at ``step`` of an uploaded game record, with the game's ``layout``; the game
-    is loaded with ``options`` (the record's, its content pack resolved by the caller)."""
+    """The view at ``step`` of an uploaded game record, with the game's ``layout`` and the
+    record's ``chat`` written at that step or before (the newest 200); the game is loaded
+    with ``options`` (the record's, its content pack resolved by the caller)."""
     game, state = replay_state(record.game, record.players, record.seed,
                                record.options if options is None else options,
                                record.actions, step)
@@ -225,6 +226,7 @@ def record_replay(record: GameRecord, step: int, seat: int | None,
     view = replay_view(game, state, step=step, total=len(record.actions), seat=seat,
                        labels=labels, finished=True, actions=record.actions)
     view["layout"] = game.layout(state)
+    view["chat"] = [line.model_dump() for line in (record.chat or []) if line.seq <= step][-200:]
     return view
 
 

@@ -1,6 +1,8 @@
 """The community around the games: accounts and sessions (:mod:`.accounts`,
 :mod:`.identity`), profiles, ratings, leaderboards and the bot ladder (:mod:`.ratings`),
-the play-now queue and invitations (:mod:`.matchmaking`), chat and reports (:mod:`.chat`).
+the play-now queue and invitations (:mod:`.matchmaking`), chat and reports (:mod:`.chat`),
+live notifications and mails (:mod:`.events`, :mod:`.mail`) and the operator's requests
+(:mod:`.admin`).
 
 It sits beside the game service and knows no game either: it reaches games through the
 service (create, join, the live games and their seats) and learns of moves through the
@@ -9,8 +11,9 @@ service's listeners.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter
 
@@ -25,27 +28,50 @@ class Community:
     """The community's parts, sharing the game service, its store and the config."""
 
     def __init__(self, service: GameService, config: ServerConfig) -> None:
+        from .admin import Admin
         from .chat import Chat
+        from .events import Events
         from .fairplay import FairPlay
+        from .mail import Mailer
         from .matchmaking import Matchmaking
         from .ratings import Ratings
 
         self.service = service
         self.store = service.store
         self.config = config
+        self.base_url = (config.public_url or "http://127.0.0.1:8000").rstrip("/")
+        """Where links in mails point (the app sets the address it serves at)."""
+        self.notifiers: list[Callable[[int, dict[str, Any]], Awaitable[None]]] = []
+        """Awaited with (account id, event) for something an account should hear of at
+        once (an event: a dict with a ``kind``, e.g. ``challenge``, ``rematch``): the
+        live event streams (:mod:`.events`) and the mails (:mod:`.mail`) listen."""
         self.sessions = Sessions(self.store)
         self.ratings = Ratings(self)
         self.fair_play = FairPlay(self)
         self.matchmaking = Matchmaking(self)
         self.chat = Chat(self)
+        self.events = Events(self)
+        self.mail = Mailer(self)
+        self.admin = Admin(self)
+
+    async def notify(self, account_id: int, event: dict[str, Any]) -> None:
+        """Call every notifier with ``event`` for ``account_id`` (a notifier's fault is
+        logged, never raised)."""
+        import logging
+
+        for notifier in list(self.notifiers):
+            try:
+                await notifier(account_id, event)
+            except Exception:  # noqa: BLE001
+                logging.getLogger("starlanes.server").exception("a notifier failed")
 
 
 def community_router(community: Community, web: Path) -> APIRouter:
     """Every route of the community (``/api/account...``, ``/api/players...``,
     ``/api/ratings...``, ``/api/play...``, ``/api/games/{id}/chat...``) and its pages."""
-    from . import accounts, chat, matchmaking, ratings
+    from . import accounts, chat, events, mail, matchmaking, ratings
 
     router = APIRouter()
-    for part in (accounts, ratings, matchmaking, chat):
+    for part in (accounts, ratings, matchmaking, chat, events, mail):
         router.include_router(part.router(community, web))
     return router

@@ -22,12 +22,20 @@ Routes (the cookie is :mod:`.identity`'s; *CSRF* marks routes that need the sess
 - ``POST /api/account/delete {password}`` (CSRF): see :meth:`Accounts.delete`;
 - ``GET /api/account/games`` -> ``{"games": [...]}`` (:func:`account_games`);
 - ``POST /api/games/{id}/my-seat {seat?}`` (CSRF) -> ``{seat, token, link, url}``;
-- ``POST /api/games/{id}/claim`` (CSRF and the seat's ``Authorization: Bearer`` token).
+- ``POST /api/games/{id}/claim`` (CSRF and the seat's ``Authorization: Bearer`` token);
+- ``POST /api/account/reset {name}``: with a mail server configured, a one-time link to set
+  a new password is mailed to the account's address (the answer is the same whether or not
+  the name has an account with an address); 422 on a server that sends no mail;
+- ``POST /api/account/reset/confirm {token, password}``: set the password with a reset link
+  (mailed, or printed by ``starlanes admin reset-password``): it works once, until it
+  expires (``notifications.reset_minutes``); every session of the account ends. 403 for a
+  link that is not valid, used or expired. The page ``GET /reset`` asks for the password.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import os
 import secrets
 from collections.abc import Callable
@@ -36,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from limits import RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage
 from pwdlib import PasswordHash
@@ -62,6 +70,7 @@ from .identity import (
     writing_account,
 )
 from .models import AccountRow, SessionRow
+from .notify_models import PasswordResetRow
 
 if TYPE_CHECKING:
     from ..tables import LiveGame
@@ -105,6 +114,19 @@ class NewPassword(BaseModel):
 class Deletion(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    password: str = Field(max_length=PASSWORD_MAX)
+
+
+class ResetAsk(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=64)
+
+
+class ResetDone(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(max_length=200)
     password: str = Field(max_length=PASSWORD_MAX)
 
 
@@ -278,16 +300,7 @@ class Accounts:
         again, no password; its seats show ``deleted player``; every session ends, all in
         one transaction. Returns the (game id, seat) pairs it held. Blocking."""
         self._confirm(acc, password, "the password is wrong")
-        with self.store.session() as s:
-            s.execute(update(AccountRow).where(AccountRow.id == acc.id).values(
-                name=DELETED_NAME, name_key=f"deleted:{acc.id}", password_hash="",
-                deleted=True))
-            seats = [(r.game_id, r.seat) for r in s.scalars(
-                select(SeatRow).where(SeatRow.account_id == acc.id))]
-            s.execute(update(SeatRow).where(SeatRow.account_id == acc.id)
-                      .values(name=DELETED_NAME))
-            s.execute(delete(SessionRow).where(SessionRow.account_id == acc.id))
-        return seats
+        return anonymise(self.store, acc.id)
 
     def log_in(self, account_id: int, name: str, old_cookie: str | None) -> dict[str, Any]:
         """A new session for the account (the browser's previous one ends) -> the answer's
@@ -297,6 +310,59 @@ class Accounts:
         new = self.sessions.create(account_id)
         return {"account": {"id": account_id, "name": name}, "csrf": new.csrf,
                 "_cookie": new.cookie}
+
+
+def anonymise(store: Any, account_id: int) -> list[tuple[str, int]]:
+    """Delete an account: the row stays (its games and ratings keep their seats) with the
+    name ``deleted player``, the name free again, no password, no e-mail address, no
+    notifications; its seats show ``deleted player``; every session and reset link ends,
+    all in one transaction. Returns the (game id, seat) pairs it held. Blocking."""
+    with store.session() as s:
+        s.execute(update(AccountRow).where(AccountRow.id == account_id).values(
+            name=DELETED_NAME, name_key=f"deleted:{account_id}", password_hash="",
+            deleted=True, email="", email_turns=False, email_challenges=False))
+        seats = [(r.game_id, r.seat) for r in s.scalars(
+            select(SeatRow).where(SeatRow.account_id == account_id))]
+        s.execute(update(SeatRow).where(SeatRow.account_id == account_id)
+                  .values(name=DELETED_NAME))
+        s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+        s.execute(delete(PasswordResetRow).where(PasswordResetRow.account_id == account_id))
+    return seats
+
+
+# ---------------------------------------------------------------------- password resets
+def make_reset(store: Any, account_id: int, minutes: float, by: str) -> str:
+    """A one-time reset token for the account, working for ``minutes`` (the store keeps
+    only its hash; expired ones are deleted here). Blocking."""
+    token = secrets.token_urlsafe(32)
+    stamp = now()
+    with store.session() as s:
+        s.execute(delete(PasswordResetRow).where(PasswordResetRow.expires <= stamp))
+        s.add(PasswordResetRow(id=token_hash(token), account_id=account_id, created=stamp,
+                               expires=stamp + dt.timedelta(minutes=minutes), by=by))
+    return token
+
+
+def use_reset(store: Any, token: str, hashed: str) -> tuple[int, str]:
+    """Set the password hash ``hashed`` for the account of reset ``token``, in one
+    transaction: the link is used up (with every other link of the account) and every
+    session ends. Returns (account id, name); Forbidden (403) for a token that is not
+    valid, used or expired, or an account deleted since. Blocking."""
+    invalid = Forbidden("this link to set a new password is not valid: it was used, it "
+                        "expired, or it was never made (ask for a new one)")
+    if not token or len(token) > 200:
+        raise invalid
+    with store.session() as s:
+        row = s.get(PasswordResetRow, token_hash(token))
+        if row is None or row.expires <= now():
+            raise invalid
+        acc = s.get(AccountRow, row.account_id)
+        if acc is None or acc.deleted:
+            raise invalid
+        acc.password_hash = hashed
+        s.execute(delete(PasswordResetRow).where(PasswordResetRow.account_id == acc.id))
+        s.execute(delete(SessionRow).where(SessionRow.account_id == acc.id))
+        return acc.id, acc.name
 
 
 # ---------------------------------------------------------------------- games
@@ -371,6 +437,16 @@ async def account_games(community: Community, account_id: int,
                                                              if mine else {})})
     out.sort(key=lambda g: g["updated"], reverse=True)
     return out[:MAX_GAMES]
+
+
+def _find_with_email(community: Community, name: str) -> int | None:
+    """The id of the account ``name`` when it may get a reset mail (it has an address);
+    None otherwise. Blocking."""
+    from .identity import find_account
+
+    with community.store.session() as s:
+        row = find_account(s, name)
+        return row.id if row is not None and row.email and not row.deleted else None
 
 
 def _replace_token(community: Community, game_id: str, seat: int, account_id: int,
@@ -484,6 +560,43 @@ def router(community: Community, web: Path) -> APIRouter:
         response = JSONResponse({"ok": True})
         clear_session_cookie(response)
         return response
+
+    @r.post("/api/account/reset")
+    async def ask_reset(body: ResetAsk, request: Request) -> dict[str, Any]:
+        """Mail a one-time link to set a new password to the account's address; the same
+        answer whether or not ``name`` has an account with an address. 422 on a server
+        that sends no mail, 429 too many attempts (each counts as a log-in)."""
+        mailer = community.mail
+        if not mailer.enabled:
+            raise Unprocessable("this server sends no mail: ask its operator to reset your "
+                                "password")
+        await accounts.count_attempt(request, body.name)
+        minutes = community.config.notifications.reset_minutes
+        found = await asyncio.to_thread(_find_with_email, community, body.name)
+        if found is not None:
+            token = await asyncio.to_thread(make_reset, community.store, found, minutes,
+                                            "mail")
+            await mailer.send_reset(found, token, minutes)
+        return {"ok": True, "message": "if this account has an e-mail address, a link to "
+                                       "set a new password is on its way"}
+
+    @r.post("/api/account/reset/confirm")
+    async def confirm_reset(body: ResetDone, request: Request) -> dict[str, Any]:
+        """Set a new password with a reset link's token (403 a link not valid, used or
+        expired; 422 a refused password; 429 too many attempts). Every session ends: log
+        in with the new password."""
+        await accounts.count_attempt(request)
+        check_password(body.password)
+        hashed = await accounts.in_thread(accounts.hasher.hash, body.password)
+        acc_id, name = await asyncio.to_thread(use_reset, community.store, body.token, hashed)
+        events = getattr(community, "events", None)
+        if events is not None:
+            events.end_account(acc_id)
+        return {"ok": True, "account": {"id": acc_id, "name": name}}
+
+    @r.get("/reset", include_in_schema=False)
+    def reset_page() -> FileResponse:
+        return FileResponse(web / "reset.html")
 
     @r.get("/api/account/games")
     async def my_games(acc: LoggedIn) -> dict[str, Any]:

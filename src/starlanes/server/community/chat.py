@@ -219,29 +219,31 @@ class Chat:
         with self.store.session() as s:
             row = ChatRow(game_id=live.id, channel=channel, account_id=asker.account_id,
                           seat=asker.seat if channel == PLAYERS else None,
-                          name=asker.name[:80], text=text)
+                          name=asker.name[:80], text=text, seq=live.seq)
             s.add(row)
             s.flush()
             return _message(row)
 
     def read(self, game_id: str, token: str | None, account: Account | None,
              after: int = 0) -> dict[str, Any]:
-        """``{messages: [{id, channel, name, seat, text, at, account}], muted: [names],
+        """``{messages: [{id, channel, name, seat, text, at, seq, account}], muted: [names],
         channels: [read channels], write: the channel the asker writes or None, limit:
-        the longest message in characters}``: the messages after id ``after`` in the channels the asker reads (at most
-        :data:`KEEP`, the newest, oldest first), less those of accounts the asker muted;
-        ``at`` is ISO 8601 UTC, ``seat`` None in the spectators channel, ``account`` whether
-        an account wrote it (only those can be muted here)."""
+        the longest message in characters}``: the messages after id ``after`` in the
+        channels the asker reads (at most :data:`KEEP`, the newest, oldest first), less
+        those of accounts the asker muted or blocked; ``at`` is ISO 8601 UTC, ``seq`` the
+        number of moves made when it was written, ``seat`` None in the spectators channel,
+        ``account`` whether an account wrote it (only those can be muted here)."""
         live = self.community.service.live(game_id)
         asker = self.asker(live, token, account)
         channels = self.readable(live, asker)
         with self.store.session() as s:
             muted_ids, muted = self._muted(s, asker.account_id)
+            hidden = set(muted_ids) | blocked_by(s, asker.account_id)
             query = select(ChatRow).where(ChatRow.game_id == live.id, ChatRow.id > after,
                                           ChatRow.channel.in_(channels))
-            if muted_ids:
+            if hidden:
                 query = query.where(or_(ChatRow.account_id.is_(None),
-                                        ChatRow.account_id.not_in(muted_ids)))
+                                        ChatRow.account_id.not_in(hidden)))
             rows = list(s.scalars(query.order_by(ChatRow.id.desc()).limit(KEEP)))
         return {"messages": [_message(r) for r in reversed(rows)], "muted": muted,
                 "channels": list(channels), "write": self._writable(asker),
@@ -321,7 +323,77 @@ class Chat:
 def _message(row: ChatRow) -> dict[str, Any]:
     return {"id": row.id, "channel": row.channel, "name": row.name, "seat": row.seat,
             "text": row.text, "at": row.at.isoformat().replace("+00:00", "Z"),
-            "account": row.account_id is not None}
+            "seq": row.seq, "account": row.account_id is not None}
+
+
+def blocked_by(s: Session, account_id: int | None) -> set[int]:
+    """The accounts ``account_id`` blocked (their chat is hidden from it), in the
+    caller's transaction ``s``; empty for a guest."""
+    from . import models
+
+    block = getattr(models, "BlockRow", None)
+    if account_id is None or block is None:
+        return set()
+    return set(s.scalars(select(block.blocked_id).where(block.account_id == account_id)))
+
+
+RECORD_MESSAGES = 10_000
+"""The most chat messages a game record keeps (the newest)."""
+
+
+def replay_chat(store: Any, game_id: str, finished: bool, step: int | None,
+                hidden: set[int]) -> list[dict[str, Any]]:
+    """The chat a replay shows at ``step`` (None: the latest): the players' channel, and
+    the spectators' once the game is over, written at that move or before, the newest
+    :data:`KEEP`, less what ``hidden`` accounts wrote. Blocking."""
+    channels = CHANNELS if finished else (PLAYERS,)
+    return game_chat(store, game_id, channels, hidden, upto=step, limit=KEEP)
+
+
+def with_chat(record: Any, store: Any, game_id: str, hidden: set[int],
+              finished: bool = True) -> Any:
+    """``record`` (a :class:`~starlanes.engine.GameRecord` of the stored game ``game_id``)
+    with the game's chat: the players' channel, and the spectators' when the game is
+    ``finished``, the newest :data:`RECORD_MESSAGES`, less what ``hidden`` accounts wrote.
+    Blocking."""
+    from starlanes.engine.record import ChatLine
+
+    channels = CHANNELS if finished else (PLAYERS,)
+    chat = [ChatLine(**m) for m in game_chat(store, game_id, channels, hidden,
+                                              limit=RECORD_MESSAGES)]
+    return record.model_copy(update={"chat": chat or None})
+
+
+def hidden_authors(store: Any, account_id: int | None) -> set[int]:
+    """The accounts whose chat ``account_id`` does not read: those it muted or blocked.
+    Blocking."""
+    if account_id is None:
+        return set()
+    with store.session() as s:
+        return set(Chat._muted(s, account_id)[0]) | blocked_by(s, account_id)
+
+
+def game_chat(store: Any, game_id: str, channels: tuple[str, ...], hidden: set[int],
+              upto: int | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    """The game's chat in ``channels`` as records and replays keep it, oldest first:
+    ``{seq, channel, name, seat, text, at}`` (``seq``: the moves made when it was
+    written), less what accounts in ``hidden`` wrote; with ``upto``, only messages written
+    at move ``upto`` or before; with ``limit``, the newest ``limit`` of them. Blocking."""
+    with store.session() as s:
+        query = select(ChatRow).where(ChatRow.game_id == game_id,
+                                      ChatRow.channel.in_(channels))
+        if upto is not None:
+            query = query.where(or_(ChatRow.seq.is_(None), ChatRow.seq <= upto))
+        if hidden:
+            query = query.where(or_(ChatRow.account_id.is_(None),
+                                    ChatRow.account_id.not_in(hidden)))
+        query = query.order_by(ChatRow.id.desc())
+        if limit is not None:
+            query = query.limit(limit)
+        rows = list(s.scalars(query))
+    return [{"seq": r.seq if r.seq is not None else 0, "channel": r.channel, "name": r.name,
+             "seat": r.seat, "text": r.text,
+             "at": r.at.isoformat().replace("+00:00", "Z")} for r in reversed(rows)]
 
 
 def _bearer(request: Request) -> str | None:

@@ -36,6 +36,12 @@ class AccountRow(Base):
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)
     suspended: Mapped[bool] = mapped_column(Boolean, default=False)
     """Set by the operator (``starlanes admin suspend``): no log-in, no chat, no queue."""
+    email: Mapped[str] = mapped_column(String(254), default="")
+    """Where notification mails go (empty: none); only its syntax is checked."""
+    email_turns: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Opt-in: a mail when it becomes the account's turn in a correspondence game."""
+    email_challenges: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Opt-in: a mail when someone challenges the account."""
 
 
 class SessionRow(Base):
@@ -96,6 +102,8 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(80))
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+    seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The number of moves made when it was written (the replay shows it at that move)."""
 
 
 class ReportRow(Base):
