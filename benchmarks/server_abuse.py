@@ -100,6 +100,7 @@ LIMIT_NAMES = (
     ("unfinished games", "open games"),
     ("calculator is busy", "odds at once"),
     ("more computing", "odds CPU"),
+    ("used its share", "odds share"),
 )
 
 

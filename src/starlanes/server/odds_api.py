@@ -16,7 +16,9 @@ side, Monte Carlo battles, the exact state space, the seconds of an engine simul
 the orders a 'best' order search tries (:class:`Limits`); the calculation runs
 in the thread pool and the limits middleware rate-limits each client.
 
-Cost. Before it runs, a request's cost is estimated from its fleets (:func:`estimate`:
+Cost. The web calculator's battles are computed in a worker process (one per place, see
+below; started when first needed, at a lower CPU priority, ending with the server), so a
+calculation never holds the server's interpreter lock while players move. Before it runs, a request's cost is estimated from its fleets (:func:`estimate`:
 units per side, the exact state space from the hit points the form gives each unit, the
 Monte Carlo work); a large battle is answered with a Monte Carlo estimate of fewer battles,
 and the report says so. While it runs, a calculation may use :data:`CPU_SECONDS` of CPU:
@@ -29,9 +31,13 @@ turn, or comes while that share is spent, is refused with 429 and ``Retry-After`
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import logging
+import multiprocessing
+import os
+import queue
 import random
 import re
 import secrets
@@ -40,6 +46,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Header, Query, Request
@@ -47,7 +55,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from starlanes.engine import BadOptionError, StarlanesError, UnknownGameError
 
-from .errors import ServerError, TooMany, Unprocessable
+from .errors import ServerError, TooMany, Unavailable, Unprocessable
 
 log = logging.getLogger("starlanes.server")
 
@@ -75,6 +83,13 @@ WAIT_SECONDS = 2.0
 """Seconds a calculation waits for its turn before it is refused with 429."""
 RETRY_AFTER = 2
 """The ``Retry-After`` of that refusal, in seconds."""
+NICE = 10
+"""How much lower the odds worker process's CPU priority is than the server's."""
+START_WITHIN = 60.0
+"""Seconds an odds worker process may take to start (imports on a loaded machine)."""
+WALL_FACTOR = 4.0
+"""A calculation in a worker process that has not answered after this many times its CPU
+seconds (wall clock: the machine may be busy) has its process killed."""
 MC_WORK = 24_000
 """Monte Carlo battles times units in them that a request gets in full; a larger battle
 gets fewer battles (at least :data:`MC_LEAST`)."""
@@ -158,9 +173,11 @@ class OddsGate:
         return self._owed
 
     @contextmanager
-    def turn(self) -> Iterator[None]:
+    def turn(self) -> Iterator[list[float]]:
         """Hold one of the places; TooMany (429, ``Retry-After``) after waiting
-        ``wait`` seconds for one."""
+        ``wait`` seconds for one, or while the calculations owe more than ``cpu_seconds``
+        of their share. Yields a list: append the CPU seconds a calculation used elsewhere
+        (a worker process); without, this thread's are counted."""
         if not self._slots.acquire(timeout=self.wait):
             error = TooMany("the battle calculator is busy with other players' battles; "
                             f"try again in {RETRY_AFTER} seconds")
@@ -178,12 +195,13 @@ class OddsGate:
             self.running += 1
             self.most = max(self.most, self.running)
         began = time.thread_time()
+        spent: list[float] = []
         try:
-            yield
+            yield spent
         finally:
             with self._lock:
                 self._owing()
-                self._owed += time.thread_time() - began
+                self._owed += sum(spent) if spent else time.thread_time() - began
                 self.running -= 1
             self._slots.release()
 
@@ -192,6 +210,138 @@ class OddsGate:
         (Unprocessable, 422, saying so). Raises TooMany when no turn comes in time."""
         with self.turn():
             return within_cpu(compute, self.cpu_seconds)
+
+    def compute_elsewhere(self, game: str, attacker: str, defender: str,
+                          settings: dict[str, Any], limits: Any) -> dict[str, Any]:
+        """The odds report (as JSON) of the web calculator's request, computed in a worker
+        process in its turn, stopped past ``cpu_seconds``. Raises TooMany, Unprocessable
+        (the game's reason, or the CPU budget)."""
+        with self.turn() as spent:
+            worker = _WORKERS.get()
+            try:
+                ok, value, cpu = worker.compute((game, attacker, defender, settings, limits,
+                                                 self.cpu_seconds))
+            finally:
+                _WORKERS.put(worker)
+            spent.append(cpu)
+        if not ok:
+            raise Unprocessable(value)
+        return value
+
+
+def _odds_job(job: tuple[str, str, str, dict[str, Any], Any, float]) -> dict[str, Any]:
+    """A worker's calculation: the report as JSON. Raises Unprocessable with the reason."""
+    game, attacker, defender, settings, limits, seconds = job
+    module = _calculator(game)
+    try:
+        report = within_cpu(lambda: module.compute(_game(game), attacker, defender,
+                                                   settings, limits), seconds)
+    except ServerError:
+        raise
+    except (StarlanesError, BadOptionError) as e:
+        raise Unprocessable(str(e)) from None
+    return report.to_json()
+
+
+def _worker_main(conn: Connection, parent_pid: int, nice: int) -> None:
+    """An odds worker process: lower its CPU priority, end when the server's process
+    ends, say ``"ready"``, then answer jobs with ``(ok, report or reason, cpu seconds)``
+    until the pipe closes."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="starlanes-odds-parent", daemon=True).start()
+    with contextlib.suppress(OSError, AttributeError):
+        if nice:
+            os.nice(nice)
+    try:
+        conn.send("ready")
+    except OSError:
+        return
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        began = time.process_time()
+        try:
+            reply: tuple[bool, Any, float] = (True, _odds_job(job), 0.0)
+        except ServerError as e:
+            reply = (False, str(e), 0.0)
+        except Exception as e:  # noqa: BLE001 - any fault is this request's only
+            reply = (False, f"the calculation failed: {e}", 0.0)
+        try:
+            conn.send((reply[0], reply[1], time.process_time() - began))
+        except (EOFError, OSError):
+            return
+
+
+class _Worker:
+    """One odds worker process, started when first needed and again after it was
+    killed."""
+
+    def __init__(self) -> None:
+        self._proc: BaseProcess | None = None
+        self._conn: Connection | None = None
+
+    def compute(self, job: tuple[Any, ...]) -> tuple[bool, Any, float]:
+        """``(ok, report or reason, CPU seconds)``; a calculation that does not answer in
+        time has its process killed and is refused, charged its wall-clock seconds."""
+        proc, conn = self._process()
+        began = time.monotonic()
+        limit = job[-1] * WALL_FACTOR + 1.0
+        try:
+            conn.send(job)
+            ready = wait([conn, proc.sentinel], timeout=limit)
+            reply = conn.recv() if conn in ready else None
+        except (EOFError, OSError):
+            reply = None
+        if reply is not None:
+            return reply
+        self.stop()
+        log.info("an odds worker was stopped after %.1f s without an answer", limit)
+        return (False, f"this battle needs more computing than the calculator gives one "
+                       f"request ({job[-1]:g} s of CPU); make the fleets smaller or simpler, "
+                       "or run it on your own machine with 'starlanes odds'",
+                time.monotonic() - began)
+
+    def _process(self) -> tuple[BaseProcess, Connection]:
+        if self._proc is not None and self._conn is not None and self._proc.is_alive():
+            return self._proc, self._conn
+        ctx = multiprocessing.get_context("spawn")
+        conn, child = ctx.Pipe()
+        proc = ctx.Process(target=_worker_main, args=(child, os.getpid(), NICE), daemon=True,
+                           name="starlanes-odds")
+        proc.start()
+        child.close()
+        self._proc, self._conn = proc, conn
+        try:
+            if wait([conn, proc.sentinel], timeout=START_WITHIN) and conn.recv() == "ready":
+                return proc, conn
+        except (EOFError, OSError):
+            pass
+        self.stop()
+        raise Unavailable("the battle calculator could not start; try again in a moment")
+
+    def stop(self) -> None:
+        proc, conn, self._proc, self._conn = self._proc, self._conn, None, None
+        if proc is not None:
+            with contextlib.suppress(ValueError):
+                proc.kill()
+                proc.join(2)
+        if conn is not None:
+            conn.close()
+
+
+_WORKERS: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+for _ in range(AT_ONCE):
+    _WORKERS.put(_Worker())
 
 
 class _OverBudget(BaseException):
@@ -313,19 +463,11 @@ def router() -> APIRouter:
     def odds_compute(body: OddsRequest) -> dict[str, Any]:
         from starlanes.analysis.odds.calculator import Limits
 
-        module = _calculator(body.game)
-        game = _game(body.game)
         cost = estimate(_form(body.game), body.attacker, body.defender)
         limits = cost.limits(Limits(WEB_LIMITS_UNITS, WEB_LIMITS_TRIALS, WEB_LIMITS_STATES,
                                     WEB_LIMITS_SECONDS, WEB_LIMITS_BEST_ORDERS))
-        try:
-            report = GATE.run(lambda: module.compute(game, body.attacker, body.defender,
-                                                     dict(body.settings), limits))
-        except ServerError:
-            raise
-        except (StarlanesError, BadOptionError) as e:
-            raise Unprocessable(str(e)) from None
-        out = report.to_json()
+        out = GATE.compute_elsewhere(body.game, body.attacker, body.defender,
+                                     dict(body.settings), limits)
         if cost.reduced and out.get("method") != "exact":
             out["note"] = "; ".join(x for x in (out.get("note") or "", (
                 f"a large battle: estimated from {cost.trials} battles instead of "
