@@ -155,16 +155,35 @@ async def wait_for(table: Table, predicate, deadline: float) -> bool:
 
 async def open_game(client: httpx.AsyncClient, base: str, args: argparse.Namespace,
                     index: int, seed: int, rematch_of: Table | None = None) -> Table:
-    """Create the ``index``-th table (or the rematch of the finished ``rematch_of``, asked
-    by its first seat) and seat its scripted humans, each from its own address."""
+    """Create the ``index``-th table (or the rematch of the finished ``rematch_of``, offered
+    by its first seat and accepted by the others) and seat its scripted humans, each from
+    its own address."""
     addresses = [player_address(index, s, args.humans) for s in range(args.humans)]
     if rematch_of is None:
         seats = ["human"] * args.humans + [args.bot] * args.bots
         r = await client.post(f"{base}/api/games", headers=forwarded(addresses[0]), json={
             "game": args.game, "players": len(seats), "seats": seats, "seed": seed})
     else:
-        r = await client.post(f"{base}/api/games/{rematch_of.gid}/rematch",
+        # a rematch offer to the same players: the first seat offers, the others accept,
+        # and each old seat's token is exchanged for its seat of the new game (the seats
+        # moved round one place)
+        old = rematch_of.gid
+        r = await client.post(f"{base}/api/games/{old}/rematch",
                               headers=forwarded(addresses[0], rematch_of.tokens[0]))
+        r.raise_for_status()
+        offer = r.json()
+        for s in range(1, args.humans):
+            a = await client.post(f"{base}/api/rematches/{offer['id']}/accept",
+                                  headers=forwarded(addresses[s], rematch_of.tokens[s]))
+            a.raise_for_status()
+            offer = a.json()
+        tokens = []
+        for s in range(args.humans):
+            g = await client.get(f"{base}/api/games/{old}/rematch",
+                                 headers=forwarded(addresses[s], rematch_of.tokens[s]))
+            g.raise_for_status()
+            tokens.append(g.json()["token"])
+        return Table(offer["game_id"], tokens, addresses)
     r.raise_for_status()
     gid = r.json()["id"]
     tokens = []

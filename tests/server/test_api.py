@@ -217,18 +217,22 @@ def test_the_turn_clock_lets_the_heuristic_decide_and_says_so(client):
     assert client.app.state.service.store.actions(gid)[0].by == "clock"
 
 
-def test_rematch_keeps_the_settings_with_open_human_seats(client):
+def test_rematch_keeps_the_settings_and_moves_the_seats_round(client):
     gid = create(client, game="galactic-domination", seats=["human", "heuristic"],
                  options={"turn_limit": 1})
     token = join(client, gid, "Ann", 0)
     finish(client, gid, token)
     r = client.post(f"/api/games/{gid}/rematch", headers=auth(token))
     assert r.status_code == 201, r.text
-    new = r.json()["id"]
+    # one human seat: the offer needs nobody else's answer and the game starts at once,
+    # Ann one seat further round, her new seat's token handed back
+    assert r.json()["status"] == "started" and r.json()["you"] == 1 and r.json()["token"]
+    new = r.json()["game_id"]
     listed = {g["id"]: g for g in client.get("/api/games").json()["games"]}
     assert listed[new]["options"] == {"turn_limit": 1}
     assert listed[new]["rematch_of"] == gid and not listed[new]["seeded"]
-    assert [s["open"] for s in listed[new]["seats"]] == [True, False]
+    assert [s["open"] for s in listed[new]["seats"]] == [False, False]
+    assert [s["name"] for s in listed[new]["seats"]][1] == "Ann"
 
 
 # ---------------------------------------------------------------------- websockets

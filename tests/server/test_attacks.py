@@ -169,7 +169,7 @@ def test_a_rematch_gets_a_fresh_secret_seed_and_only_a_seated_player_may_ask(cli
     for _ in range(3):
         r = client.post(f"/api/games/{gid}/rematch", headers=auth(token))
         assert r.status_code == 201
-        seeds.add(service.live(r.json()["id"]).row.seed)
+        seeds.add(service.live(r.json()["game_id"]).row.seed)
     assert len(seeds) == 3  # fresh each time, not a function of the parent
     assert derive_seed(parent.seed, "rematch", end["seq"]) >> 1 not in seeds
     assert not any(service.live(g).row.seeded for g in service.games if g != gid)

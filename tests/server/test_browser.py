@@ -3,8 +3,8 @@ Chromium against ``starlanes serve`` in a subprocess.
 
 A game is created in the lobby and played to its end against a heuristic bot by clicking the
 board (a planet, then an action of that planet) or the action list, then rematched by its
-seat (a spectator is offered no rematch); two seat links and a spectator watch one game,
-and neither player's page shows the other's OCC-cards.
+seat, one seat further round (a spectator is offered no rematch); two seat links and a
+spectator watch one game, and neither player's page shows the other's OCC-cards.
 Screenshots go to ``screenshots/`` at the project root (or $STARLANES_SCREENSHOTS).
 
 The pages run under the server's Content-Security-Policy, which allows no eval: the tests
@@ -123,18 +123,19 @@ def test_a_game_against_a_bot_is_played_to_its_end_by_clicking(browser, server):
     assert spectator.locator("#rematch").is_hidden()
     watcher.close()
 
-    # the seat's rematch: a new game of the same settings, the same seat taken under the
-    # same name, its token kept in this browser, not in the address
+    # the seat's rematch: a new game of the same settings, the seats moved round one place
+    # (Ann now at seat 1) under the same name, its token kept in this browser, not in the
+    # address
     page.click("#rematch")
     page.wait_for_url(lambda url: "/games/" in url and gid not in url)
     page.wait_for_selector(".rd-board")
     assert "token" not in page.url
-    assert page.locator("#seats .seat-0 em").inner_text().strip() == "you"
+    assert page.locator("#seats .seat-1 em").inner_text().strip() == "you"
     new = page.url.split("/games/")[1]
     entry = next(g for g in httpx.get(server.url("/api/games")).json()["games"]
                  if g["id"] == new)
-    assert entry["rematch_of"] == gid and entry["seats"][0]["name"] == "Ann"
-    assert entry["seats"][1]["bot"] == "heuristic"
+    assert entry["rematch_of"] == gid and entry["seats"][1]["name"] == "Ann"
+    assert entry["seats"][0]["bot"] == "heuristic"
     assert not errors, errors
     page.close()
 

@@ -150,6 +150,7 @@ def test_a_rematch_keeps_the_decks(client: TestClient) -> None:
     finish(client, gid, token)
     r = client.post(f"/api/games/{gid}/rematch", headers=auth(token))
     assert r.status_code == 201, r.text
-    again = client.app.state.service.games[r.json()["id"]]
-    assert again.row.options["seat_setup"] == [code, ""]
-    assert again.gathering  # its human seat is open again: that player may bring another
+    # the seats move round one place, each with its deck: Ann's is at her new seat 1
+    again = client.app.state.service.games[r.json()["game_id"]]
+    assert again.row.options["seat_setup"] == ["", code]
+    assert again.seats[1].name == "Ann" and not again.gathering

@@ -19,7 +19,7 @@ Routes (all under ``/api`` except the pages and the health checks):
 - ``GET /api/games/{id}/view`` a seat's view (token) or the spectators' (none);
 - ``POST /api/games/{id}/actions`` ``{"seq": n, "action": notation}``;
 - ``POST /api/games/{id}/undo`` ``{"seq": n}``; ``POST /api/games/{id}/rematch`` (a seated
-  player of the finished game);
+  player of the finished game: a rematch offer to the same players, :mod:`.community.social`);
 - ``POST /api/games/{id}/resign``, ``POST /api/games/{id}/abort`` and
   ``POST /api/games/{id}/draw`` ``{"answer": "offer"|"accept"|"decline"}`` (a seat's way
   out of a game: :mod:`.endings`);
@@ -403,11 +403,16 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def rematch(game_id: str, request: Request,
                       authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        account_id, network = await causer(request)
-        live = await service.rematch(game_id, _token(authorization),
-                                     owner=rate_key(client_of(request.scope)),
-                                     owner_account=account_id, owner_network=network)
-        return {"id": live.id, "url": f"/games/{live.id}"}
+        """Offer a rematch of the finished game to its other seats (the seat token, or the
+        logged-in account holding a seat with its CSRF token), or accept the open offer
+        -> the offer (:mod:`.community.social`); a game with one human seat starts at
+        once (``game_id``, and ``token``/``link`` of the new seat for a token)."""
+        from .community.social import seat_or_account
+
+        acc = await asyncio.to_thread(seat_or_account, request)
+        return await community.offers.offer_rematch(
+            game_id, _token(authorization), acc, network_key(client_of(request.scope)),
+            owner=rate_key(client_of(request.scope)))
 
     # -------------------------------------------------------------- play
     @app.get("/api/games/{game_id}/view")

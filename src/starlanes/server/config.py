@@ -226,6 +226,32 @@ class Notifications(BaseModel):
     """How often the server reads the operator's requests and suspensions."""
 
 
+class Social(BaseModel):
+    """Rematch offers, challenges, follows, presence and blocks
+    (``docs/community/social.md``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rematch_offer_minutes: float = Field(default=10.0, gt=0)
+    """How long a rematch offer waits for every other seat's answer."""
+    challenge_hours: float = Field(default=24.0, gt=0)
+    """How long a challenge waits for its answer."""
+    open_challenges: int = Field(default=5, ge=1)
+    """Challenges one account may have waiting for an answer at once."""
+    challenges_per_hour: int = Field(default=30, ge=1)
+    """Challenges one account may send per hour (withdrawn ones count)."""
+    rematch_offers_per_game: int = Field(default=3, ge=1)
+    """Rematch offers one finished game may have (declined and expired ones count)."""
+    follows: int = Field(default=200, ge=1)
+    """Players one account may follow."""
+    blocks: int = Field(default=500, ge=1)
+    """Players one account may block."""
+    online_minutes: float = Field(default=5.0, gt=0)
+    """A player counts as online this long after their last request or open table."""
+    sweep_seconds: float = Field(default=30.0, gt=0)
+    """How often each process closes expired offers and notes who has a table open."""
+
+
 class ServerConfig(BaseSettings):
     """Everything the owner of a server decides. Flags beat environment variables, which
     beat the TOML file, which beats these defaults. Raises :class:`ConfigError` naming the
@@ -252,13 +278,14 @@ class ServerConfig(BaseSettings):
     access_log: bool = True
     """Log every request (method, path with tokens redacted, status, time, client)."""
     fair_play: FairPlay = Field(default_factory=FairPlay)
+    social: Social = Field(default_factory=Social)
     queue_wait_seconds: float = Field(default=60.0, ge=0)
     """How long a play-now player waits for human opponents before the empty seats are
     given to the catalogue bots nearest in rating."""
-
     smtp: Smtp | None = None
     """The mail server (``[smtp]``); none: no mail."""
     notifications: Notifications = Field(default_factory=Notifications)
+
     @field_validator("public_url")
     @classmethod
     def _url(cls, value: str | None) -> str | None:

@@ -504,25 +504,29 @@ class GameService(Following, Endings):
         view["id"] = game_id
         return view
 
-    async def rematch(self, game_id: str, token: str | None, owner: str = "",
-                      owner_account: int | None = None, owner_network: str = "") -> LiveGame:
-        """A new game with the same game, players, options, seat kinds and clock, for a
-        seated player of the finished game (its token). The rematch draws a fresh secret
-        seed: nothing about it follows from the finished game. Raises Unauthorized (no or
-        a wrong token), Forbidden (the game is not over)."""
-        live = self.live(game_id)
-        self.seat_of(live, token)
+    def rematch(self, live: LiveGame) -> dict[str, Any]:
+        """The settings of a rematch of the finished game ``live``, as keyword arguments of
+        :meth:`create`: the same game, players, options, clock and rated setting, with the
+        seats rotated one place (the holder of seat ``s`` sits at ``s + 1``, the last at
+        seat 0), their kinds (human or which bot) and setups (decks) going with them, and
+        ``rematch_of``. The rematch draws a fresh secret seed when it is created: nothing
+        about it follows from the finished game. Who sits where, and when the game is made,
+        is the community's rematch offer (:mod:`.community.social`). Raises Forbidden (403)
+        while the game is not over."""
         if not live.over:
             raise Forbidden("a rematch is for a finished game")
         row = live.row
+        n = len(live.seats)
+        kinds = [s.kind for s in live.seats]
+        setups = list(row.options.get(SEAT_SETUP) or ())
+        setups += [""] * (n - len(setups))
         options = {k: v for k, v in row.options.items() if k != SEAT_SETUP}
-        return await self.create(row.game, row.players, [s.kind for s in live.seats],
-                                 options, setups=row.options.get(SEAT_SETUP) or (),
-                                 clock_seconds=row.clock_seconds,
-                                 clock_kind=row.clock_kind,
-                                 clock_increment=row.clock_increment, timeout=row.timeout,
-                                 rematch_of=row.id, owner=owner,
-                                 owner_account=owner_account, owner_network=owner_network)
+        return {"game": row.game, "players": row.players,
+                "seats": [kinds[(i - 1) % n] for i in range(n)], "options": options,
+                "setups": [setups[(i - 1) % n] for i in range(n)] if any(setups) else [],
+                "clock_seconds": row.clock_seconds, "clock_kind": row.clock_kind,
+                "clock_increment": row.clock_increment, "timeout": row.timeout,
+                "rated": bool(row.rated), "rematch_of": row.id}
 
     # ------------------------------------------------------------------ pushing views
     def subscribe(self, game_id: str, token: str | None) -> Subscriber:

@@ -32,9 +32,11 @@ class Community:
         from .chat import Chat
         from .events import Events
         from .fairplay import FairPlay
+        from .friends import Friends
         from .mail import Mailer
         from .matchmaking import Matchmaking
         from .ratings import Ratings
+        from .social import Offers
 
         self.service = service
         self.store = service.store
@@ -50,6 +52,8 @@ class Community:
         self.fair_play = FairPlay(self)
         self.matchmaking = Matchmaking(self)
         self.chat = Chat(self)
+        self.friends = Friends(self)
+        self.offers = Offers(self)
         self.events = Events(self)
         self.mail = Mailer(self)
         self.admin = Admin(self)
@@ -69,9 +73,9 @@ class Community:
 def community_router(community: Community, web: Path) -> APIRouter:
     """Every route of the community (``/api/account...``, ``/api/players...``,
     ``/api/ratings...``, ``/api/play...``, ``/api/games/{id}/chat...``) and its pages."""
-    from . import accounts, chat, events, mail, matchmaking, ratings
+    from . import accounts, chat, events, friends, mail, matchmaking, ratings, social
 
     router = APIRouter()
-    for part in (accounts, ratings, matchmaking, chat, events, mail):
+    for part in (accounts, ratings, matchmaking, chat, events, mail, friends, social):
         router.include_router(part.router(community, web))
     return router

@@ -75,7 +75,8 @@ def _open() -> tuple[Any, ...]:
 
 
 def _apart(spent: set[frozenset[int]]) -> Callable[[Waiting, Waiting], bool]:
-    """Whether two entries' accounts are a pair of ``spent`` (met too often today)."""
+    """Whether two entries' accounts are a pair of ``spent`` (met too often today, or
+    one blocked the other)."""
     def apart(a: Waiting, b: Waiting) -> bool:
         return frozenset((a.account_id, b.account_id)) in spent
     return apart
@@ -310,15 +311,23 @@ class Matchmaking:
         for key, bucket in list(self.queue.items()):
             waiting = list(bucket.values())
             apart = None
-            if len(waiting) > 1:  # pairs that met in too many rated games today
-                spent = await asyncio.to_thread(
-                    self.community.fair_play.pairs_at_cap, [w.account_id for w in waiting])
+            if len(waiting) > 1:  # met in too many rated games today, or one blocked
+                spent = await asyncio.to_thread(self._apart_pairs,
+                                                [w.account_id for w in waiting])
                 apart = _apart(spent)
             for table in plan_tables(waiting, key[1], at, wait, apart):
                 game_id = await self._seat(key, table)
                 if game_id is not None:
                     made.append(game_id)
         return made
+
+    def _apart_pairs(self, accounts: list[int]) -> set[frozenset[int]]:
+        """The pairs among ``accounts`` never seated together: met in the most rated games
+        today (:meth:`.fairplay.FairPlay.pairs_at_cap`) or one blocked the other
+        (:meth:`.friends.Friends.blocked_pairs`). Blocking: one thread call for both."""
+        pairs = self.community.fair_play.pairs_at_cap(accounts)
+        friends = getattr(self.community, "friends", None)
+        return pairs | (friends.blocked_pairs(accounts) if friends is not None else set())
 
     async def _seat(self, key: tuple[str, int, str], table: Table) -> str | None:
         game, players, mode_name = key

@@ -168,3 +168,105 @@ class InvitationRow(Base):
     created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
     status: Mapped[str] = mapped_column(String(16), default="open")
     """``open``, ``accepted``, ``declined`` or ``withdrawn``."""
+
+
+class BlockRow(Base):
+    """An account that blocked another: the blocked account's chat is hidden from it, the
+    blocked account cannot challenge it, offer it a rematch or follow it, and play now
+    never seats the two together (``docs/community/social.md``)."""
+
+    __tablename__ = "blocks"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            primary_key=True, index=True)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+
+
+class FollowRow(Base):
+    """An account that follows another: it sees whether that player is online or playing,
+    and where to watch."""
+
+    __tablename__ = "follows"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            primary_key=True)
+    followed_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                             primary_key=True, index=True)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+
+
+class PresenceRow(Base):
+    """When an account was last seen (a request of its session, or one of its tables open
+    on a socket) and whether it hides that: one row per account, never more."""
+
+    __tablename__ = "presence"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            primary_key=True)
+    seen: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class OfferRow(Base):
+    """A game offered to named players: a challenge by name (``kind`` ``challenge``) or a
+    rematch of a finished game (``rematch``, ``source_game``). It holds the new game's
+    settings (``seats``: per seat ``human`` or a bot's name); each human seat's holder
+    answers in :class:`OfferSeatRow`. ``status``: ``open``, ``starting`` (every seat
+    accepted, the game is being made), ``started`` (``game_id``), ``declined``,
+    ``withdrawn``, ``expired`` or ``failed`` (``reason`` says why). ``open_key`` is set
+    while the offer is open or starting and is unique: one open rematch offer per game,
+    one open challenge per challenger and set of challenged players."""
+
+    __tablename__ = "game_offers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    from_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True)
+    """The challenger, or the account that offered a rematch (None: a guest's seat)."""
+    from_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat of the new game the offer came from."""
+    source_game: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[str]] = mapped_column(JSON, default=list)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    setups: Mapped[list[str]] = mapped_column(JSON, default=list)
+    clock_seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    clock_kind: Mapped[str] = mapped_column(String(16), default="move")
+    clock_increment: Mapped[float] = mapped_column(Float, default=0.0)
+    timeout: Mapped[str] = mapped_column(String(16), default="bot")
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+    expires: Mapped[dt.datetime] = mapped_column(UTCDateTime, index=True)
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    open_key: Mapped[str | None] = mapped_column(String(200), nullable=True, unique=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    reason: Mapped[str] = mapped_column(String(400), default="")
+    network: Mapped[str] = mapped_column(String(64), default="")
+    """The client network the offer was made from (the new game's quota counts it)."""
+    changed: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
+
+
+class OfferSeatRow(Base):
+    """A human seat of an offered game and its holder's answer (``open``, ``accepted``,
+    ``declined``): an account, or for a rematch a guest who held ``old_seat`` of the
+    finished game. ``first_hash`` is the hash of the token the new seat was made with
+    (nobody holds it): the old seat's holder exchanges it once for the new seat's link."""
+
+    __tablename__ = "game_offer_seats"
+    __table_args__ = (UniqueConstraint("offer_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    offer_id: Mapped[int] = mapped_column(ForeignKey("game_offers.id", ondelete="CASCADE"),
+                                          index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    old_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True)
+    name: Mapped[str] = mapped_column(String(80), default="")
+    answer: Mapped[str] = mapped_column(String(16), default="open")
+    network: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    first_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
