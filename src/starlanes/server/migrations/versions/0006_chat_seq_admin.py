@@ -17,13 +17,11 @@ Create Date: 2026-11-30
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0005" if list(Path(__file__).parent.glob("0005_*.py")) else "0004"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
