@@ -45,10 +45,11 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
     return t
 
 
-def _client(tmp_path: Any, **fair_play: Any) -> TestClient:
+def _client(tmp_path: Any, limits: dict[str, Any] | None = None,
+            **fair_play: Any) -> TestClient:
     """A server that trusts the loopback proxy's X-Forwarded-For, so each request may come
     from the address a test names; fair play as configured (the defaults: strict)."""
-    config = test_config(trusted_proxies=["127.0.0.1/32"],
+    config = test_config(trusted_proxies=["127.0.0.1/32"], limits=limits or {},
                          fair_play={"rated_same_network": False, **fair_play})
     app = create_app(f"sqlite:///{tmp_path / 'fair.db'}", bot_workers=0, config=config)
     return TestClient(app, client=("127.0.0.1", 5000))
@@ -75,10 +76,12 @@ class Player:
         self.headers = {"Cookie": f"{SESSION_COOKIE}={new.cookie}", CSRF_HEADER: new.csrf,
                         "X-Forwarded-For": address}
 
-    def create(self, **body: Any) -> Any:
+    def create(self, mine: bool = False, **body: Any) -> Any:
+        """Create a game (``mine``: as this account, counted in its quota)."""
         return self.client.post("/api/games", json={"game": GAME, "players": 2,
                                                     "seats": ["human", "human"], **body},
-                                headers={"X-Forwarded-For": self.address})
+                                headers=self.headers if mine
+                                else {"X-Forwarded-For": self.address})
 
     def join(self, game_id: str, seat: int) -> Any:
         return self.client.post(f"/api/games/{game_id}/join",
@@ -257,3 +260,20 @@ def test_play_now_holds_one_game_per_account_and_game(client) -> None:
     assert client.post("/api/play", json={"game": "galactic-domination", "players": 2,
                                           "mode": "realtime"},
                        headers=ann.headers).status_code == 201  # another game may be queued
+
+
+def test_a_player_whose_quota_fills_while_waiting_leaves_the_queue(tmp_path) -> None:
+    """An account's games fill its quota while it waits in play now: it leaves the queue
+    (its entry shows none) instead of failing every round; the others wait on."""
+    with _client(tmp_path, limits={"games_per_account": 1}) as c:
+        mm = c.app.state.community.matchmaking
+        mm.interval = None
+        ann, bob = Player(c, "Ann", "198.51.100.7"), Player(c, "Bob", "203.0.113.9")
+        assert ann.queue().status_code == 201
+        c.app.state.community.matchmaking.clock = lambda: 10**9  # Ann waited longest
+        assert bob.queue().status_code == 201
+        mm.clock = lambda: 0.0
+        assert ann.create(mine=True).status_code == 201  # her quota is full now
+        assert c.portal.call(mm.tick) == []
+        assert c.get("/api/play", headers=ann.headers).json()["status"] == "none"
+        assert c.get("/api/play", headers=bob.headers).json()["status"] == "waiting"

@@ -30,7 +30,7 @@ from sqlalchemy import or_, select, update
 from starlanes.engine import game_class
 
 from ..catalogue import FALLBACK_BOT
-from ..errors import Forbidden, NotFound, Stale, Unprocessable
+from ..errors import Forbidden, NotFound, Stale, TooMany, Unprocessable
 from ..limits import client_address, network_key
 from ..store import GameRow, now
 from ..tables import HUMAN
@@ -256,11 +256,14 @@ class Matchmaking:
                             .order_by(QueueRow.id.desc())).first()
             created = None
             if row is not None and row.game_id and not row.game_id.startswith(CLAIM):
-                created = s.scalars(select(GameRow.created)
+                created = s.execute(select(GameRow.created, GameRow.ended)
                                     .where(GameRow.id == row.game_id)).first()
             return row, created
 
     def _entry_view(self, row: QueueRow, created: Any = None) -> dict[str, Any]:
+        """The entry as the API shows it; ``created``: its game's (created, ended) stored
+        times, once seated (a finished game is archived: its end is read from the store)."""
+        created, ended = created if isinstance(created, tuple) else (created, None)
         seated = bool(row.game_id) and not str(row.game_id).startswith(CLAIM)
         out: dict[str, Any] = {"id": row.id, "status": "seated" if seated else "waiting",
                                "game": row.game, "players": row.players, "mode": row.mode,
@@ -277,7 +280,7 @@ class Matchmaking:
         live = self.service.games.get(row.game_id)
         out.update(game_id=row.game_id, seat=row.seat, token=token,
                    link=f"/games/{row.game_id}?token={token}" if token else None,
-                   over=bool(live is not None and live.over))
+                   over=bool(ended is not None or (live is not None and live.over)))
         return out
 
     async def leave(self, acc: Account) -> dict[str, Any]:
@@ -361,6 +364,16 @@ class Matchmaking:
                 owner_account=first.account_id, owner_network=first.network,
                 clock_seconds=mode.clock_seconds, clock_kind=mode.clock_kind,
                 clock_increment=mode.increment, timeout=mode.timeout)
+        except TooMany as e:
+            # the longest waiting player's quota of unfinished games filled while it
+            # waited: it leaves the queue (its other games first), the others wait on
+            log.info("play-now entry %s leaves the queue: %s", first.entry_id, e)
+            await asyncio.to_thread(self._settle, claim, None)
+            await asyncio.to_thread(self._leave, first.account_id)
+            for m in table.members:
+                if m is not first:
+                    bucket[m.entry_id] = m
+            return None
         except Exception:  # noqa: BLE001 - the players wait on; the next round tries again
             log.exception("a play-now game of %s could not be made", game)
             await asyncio.to_thread(self._settle, claim, None)
