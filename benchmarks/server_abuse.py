@@ -593,6 +593,9 @@ async def run_hostile(args: argparse.Namespace, base: str, tables: list[load.Tab
 # ---------------------------------------------------------------------- runs and reports
 def one_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
     """Start a fresh server, run the load (with the hostile client or not); the figures."""
+    # each run has its own event loop: an asyncio semaphore made for (and bound to) the
+    # last run's loop fails every table that waits on it in this one
+    load.CONNECTING = asyncio.Semaphore(16)  # as server_load.py
     server: load.Server | None = None
     try:
         with load.serving(args) as server:
