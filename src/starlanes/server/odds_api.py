@@ -13,13 +13,14 @@ The server knows no game here: everything game-specific is in each game's
 ``odds_calculator`` companion module (:mod:`starlanes.analysis.odds.calculator`). Every
 request is bounded: body size (pydantic limits, and the server's body limit), units per
 side, Monte Carlo battles, the exact state space, the seconds of an engine simulation and
-the orders a 'best' order search tries (:class:`Limits`); the calculation runs
-in the thread pool and the limits middleware rate-limits each client.
+the orders a 'best' order search tries (:class:`Limits`); the limits middleware
+rate-limits each client.
 
 Cost. The web calculator's battles are computed in a worker process (one per place, see
 below; started when first needed, at a lower CPU priority, ending with the server), so a
-calculation never holds the server's interpreter lock while players move. Before it runs, a request's cost is estimated from its fleets (:func:`estimate`:
-units per side, the exact state space from the hit points the form gives each unit, the
+calculation never holds the server's interpreter lock while players move; the tables'
+odds (a seat's own battle) run in the thread pool. Before it runs, a request's cost is
+estimated from its fleets (:func:`estimate`: units per side, the exact state space from the hit points the form gives each unit, the
 Monte Carlo work); a large battle is answered with a Monte Carlo estimate of fewer battles,
 and the report says so. While it runs, a calculation may use :data:`CPU_SECONDS` of CPU:
 past that it is stopped and refused with 422 and the reason (some battles cost far more
