@@ -67,3 +67,21 @@ def test_a_finished_game_view_carries_its_key_moments(client):
     assert set(moments) == {"lead_changes", "leads", "largest_swing"}
     assert client.get(f"/api/games/{gid}/view", headers=auth(token)).json()["result"][
         "moments"] == moments
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_swing_names_who_chose_it_and_the_action_in_words(game_id):
+    """The largest swing says which seat chose the action (a blow is often another seat's
+    move) and the action as its button read it, in words (no ids), in the position where
+    it was chosen."""
+    from starlanes.engine.explain import label_fault
+
+    g, final = _finished(game_id)
+    swing = key_moments(final, g.new_initial_state())["largest_swing"]
+    assert swing is not None
+    state = g.new_initial_state()
+    for action in final.history[:swing["move"] - 1]:
+        state.apply(action)
+    assert swing["by"] == state.current_player()
+    assert swing["label"] == g.label(state, final.history[swing["move"] - 1])
+    assert not label_fault(swing["label"], swing["action"]), swing

@@ -26,12 +26,16 @@ def leader(scores: list[int] | list[float]) -> int | None:
 def key_moments(final: GameState, fresh: GameState) -> dict[str, Any]:
     """Replay ``final``'s history on ``fresh`` (the same game's initial state) and return
     ``{"lead_changes": n, "leads": [{"move": k, "seat": s}, ...], "largest_swing": {"move":
-    k, "seat": s, "points": p, "action": notation} | None}``. ``move`` counts actions from 1;
+    k, "seat": s, "points": p, "action": notation, "by": seat, "label": words} | None}``.
+    ``move`` counts actions from 1;
     a lead is a seat alone at the top of ``scores()`` (points in the game's own units: VP,
     fleet value, Sector HQ points), taken when it differs from the previous sole leader;
     the swing is the heaviest blow (the largest drop of one seat's score in one action: a
     fleet's best ship lost, a Sector HQ hit), or where no score ever drops, the largest
-    gain; the first such action wins ties."""
+    gain; the first such action wins ties. ``by`` is the seat that chose that action (not
+    always ``seat``: a blow is often another seat's move) and ``label`` the action in words
+    as its button read (``game.label`` in the position it was chosen in; the notation when
+    the game cannot word it)."""
     state = fresh
     before = list(state.scores())
     current = leader(before)
@@ -39,6 +43,8 @@ def key_moments(final: GameState, fresh: GameState) -> dict[str, Any]:
     changes = 0
     swing: dict[str, Any] | None = None
     for move, action in enumerate(final.history, start=1):
+        by = state.current_player()
+        words = _words(state, action)
         state.apply(action)
         after = list(state.scores())
         top = leader(after)
@@ -49,10 +55,20 @@ def key_moments(final: GameState, fresh: GameState) -> dict[str, Any]:
             current = top
         for seat, (a, b) in enumerate(zip(before, after, strict=True)):
             if b != a and (swing is None or _bigger(b - a, swing["points"])):
-                swing = {"move": move, "seat": seat, "points": b - a, "action": str(action)}
+                swing = {"move": move, "seat": seat, "points": b - a, "action": str(action),
+                         "by": by, "label": words}
         before = after
     return {"lead_changes": changes, "leads": leads[-MOST_LEAD_CHANGES:],
             "largest_swing": swing}
+
+
+def _words(state: GameState, action: Any) -> str:
+    """The action's label in words (see :mod:`starlanes.engine.explain`) in ``state``, where
+    it is legal; its notation when the game has no label for it."""
+    try:
+        return state.game.label(state, action) or str(action)
+    except (KeyError, ValueError, IndexError, AttributeError, NotImplementedError):
+        return str(action)
 
 
 def _bigger(change: float, best: float) -> bool:

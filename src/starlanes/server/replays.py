@@ -180,7 +180,8 @@ def replay_view(game: Any, state: GameState, *, step: int, total: int, seat: int
                 labels: list[str], finished: bool, actions: list[str]) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator) at ``step`` of ``total``, shaped like a
     table view without legal actions: ``observation``, ``log`` (the whole log up to this
-    step), ``digest``, ``scores``, ``result`` at the end, ``seats`` labels and the notation of
+    step), ``digest``, ``scores``, ``result`` at the end (with the score ``breakdown`` by
+    source where the game gives one), ``seats`` labels and the notation of
     the action that led here (``last``, only when the whole game may be seen, i.e.
     ``finished``: a running game's notation may name a secret choice). ``digest`` (of the
     full state) only when ``finished``: the digest of a running game's state would let a
@@ -191,9 +192,11 @@ def replay_view(game: Any, state: GameState, *, step: int, total: int, seat: int
     result = None
     if state.is_terminal():
         returns = state.returns()
+        breakdown = getattr(state, "score_breakdown", None)  # the score by source
         result = {"winners": [i for i, r in enumerate(returns) if r > 0],
                   "scores": list(state.scores()),
-                  "end_reason": str(getattr(state, "end_reason", "") or "finished")}
+                  "end_reason": str(getattr(state, "end_reason", "") or "finished"),
+                  "breakdown": breakdown() if callable(breakdown) else None}
     waiting = None if state.is_terminal() else state.current_player()
     return {
         "game": game.game_id, "title": getattr(game, "title", game.game_id),

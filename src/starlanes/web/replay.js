@@ -10,6 +10,7 @@ import { el, SEEDED } from "./dom.js";
 import { applySeatColours, seatMark } from "./seats.js";
 import { boardKeys } from "./boardkeys.js";
 import { highlight, lastMoves } from "./memory.js";
+import { scoreNodes } from "./gameover.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -98,6 +99,7 @@ async function show() {
   $("seat-note").hidden = open;
   $("seats").replaceChildren(...view.seats.map((s) => el("div", { class: `seat seat-${s.seat}${view.waiting_for === s.seat ? " waiting" : ""}` },
     seatMark(s.seat, 16), el("span", {}, s.label), el("span", { class: "score" }, `${view.scores[s.seat]}`))));
+  drawScores(view);
   const log = $("log");
   log.replaceChildren(...view.log.map((line) => el("li", {}, line)));
   log.scrollTop = log.scrollHeight;
@@ -107,6 +109,22 @@ async function show() {
     history.replaceState(null, "", `/replay?${query}`);
     $("share").href = `/replay?${query}`;
   }
+}
+
+// At the last step of a finished game: the final scores, by source where the game gives
+// them, as the game-over dialog shows them (a card per seat on a phone).
+function drawScores(view) {
+  let box = $("replay-scores");
+  if (!view.result) {
+    if (box) box.hidden = true;
+    return;
+  }
+  if (!box) {
+    box = el("section", { class: "card replay-scores", id: "replay-scores", "aria-label": "final scores" });
+    $("seats-box").after(box);
+  }
+  box.replaceChildren(el("h2", {}, "Final scores"), ...scoreNodes(view));
+  box.hidden = false;
 }
 
 function go(to) {
