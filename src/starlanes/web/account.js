@@ -1,11 +1,13 @@
 // The lobby's account box (#account-box): log in or register (a small form in a
 // <details>), and once logged in "name · my profile · log out" with a "my games" menu
-// (your turn marked) whose entries open the game with a fresh seat link of the account.
+// (your turn marked) whose entries open the game with a fresh seat link of the account,
+// and above them the rematch offers and challenges waiting for an answer (offers.js).
 // After a log-in, registration or log-out it dispatches the document event
 // "starlanes:account" with detail { account } (null when logged out) for the other panels.
 import { ApiError, call } from "./api.js";
 import { el } from "./dom.js";
 import { get, me, send } from "./session.js";
+import { myOffers, offerItem } from "./offers.js";
 
 const box = document.getElementById("account-box");
 
@@ -59,16 +61,30 @@ async function openGame(game, error) {
 }
 
 function gamesMenu() {
+  const offers = el("ul", { class: "account-games account-offers", id: "account-offers" });
   const list = el("ul", { class: "account-games", id: "account-games" });
   const error = el("p", { class: "error", role: "alert" });
   const menu = el("details", { class: "account-menu" }, el("summary", { id: "my-games-summary" }, "my games"),
-    el("div", { class: "account-drop" }, list, error));
+    el("div", { class: "account-drop" }, offers, list, error));
+  let turns = 0;
+  let waiting = 0;
+  const summary = () => {
+    const parts = [turns ? `${turns} your turn` : "", waiting ? `${waiting} offer${waiting > 1 ? "s" : ""}` : ""].filter(Boolean);
+    menu.querySelector("summary").textContent = parts.length ? `my games (${parts.join(", ")})` : "my games";
+  };
+  const loadOffers = async () => {
+    const found = await myOffers();
+    waiting = found.filter((o) => o.status === "open" && o.your_answer === "open").length;
+    summary();
+    offers.replaceChildren(...found.map((o) => offerItem(o, loadOffers, error)));
+    offers.hidden = !found.length;
+  };
   const load = async () => {
     list.replaceChildren(el("li", { class: "muted" }, "loading…"));
     try {
       const { games } = await get("/api/account/games");
-      const turns = games.filter((g) => g.your_turn).length;
-      menu.querySelector("summary").textContent = turns ? `my games (${turns} your turn)` : "my games";
+      turns = games.filter((g) => g.your_turn).length;
+      summary();
       list.replaceChildren(...(games.length ? games.map((g) => el("li", {},
         el("button", { type: "button", class: "link-button", onclick: () => openGame(g, error) },
           `${g.title} · ${g.status}`),
@@ -78,9 +94,15 @@ function gamesMenu() {
       list.replaceChildren();
       error.textContent = message(e);
     }
+    await loadOffers();
   };
   menu.addEventListener("toggle", () => { if (menu.open) load(); });
   load();
+  // offers waiting for an answer show in the summary without opening the menu
+  const every = setInterval(() => {
+    if (!menu.isConnected) clearInterval(every);
+    else if (document.visibilityState !== "hidden" && !menu.open) loadOffers();
+  }, 20000);
   return menu;
 }
 

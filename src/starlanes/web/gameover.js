@@ -5,8 +5,13 @@
 // result's "breakdown", one {source: points} per seat; a table on wide screens, a card per
 // seat on a phone; the replay viewer shows the same), the key moments in words, and the
 // replay and rematch buttons.
+// A rematch is an offer to the same players (rematchOffers below): the other seats accept
+// or decline it here or in "my games", and once all accepted every table moves to the new
+// game with its new seat.
+import { call } from "./api.js";
 import { el } from "./dom.js";
 import { seatMark } from "./seats.js";
+import { me, send } from "./session.js";
 
 // "fleet_destroyed" -> "a fleet was destroyed"-like plain words: the game's own words
 // where its module gives them, else the reason with its underscores as spaces.
@@ -115,4 +120,130 @@ function momentNodes(view) {
     items.push(el("li", {}, `${what} at move ${swing.move}, when ${who} \u201c${words}\u201d.`));
   }
   return items.length ? [el("h3", {}, "Key moments"), el("ul", { class: "moments" }, ...items)] : [];
+}
+
+// ------------------------------------------------------------------ rematch offers
+// Words for a rematch offer's state, as the player of seat `you` of the new game reads it.
+export function offerWords(offer) {
+  const waiting = offer.seats.filter((s) => s.answer === "open").map((s) => s.name);
+  const rated = offer.rated ? "rated, " : "";
+  const settings = `${offer.title}, ${rated}seats moved round one place`;
+  switch (offer.status) {
+    case "open":
+      if (offer.your_answer === "open") return `${offer.from} offers a rematch (${settings}).`;
+      return `Rematch offered (${settings}): waiting for ${waiting.join(" and ") || "the others"} to answer.`;
+    case "starting":
+    case "started":
+      return "Everyone accepted: the rematch starts.";
+    case "declined":
+      return `No rematch: ${offer.reason ?? "it was declined"}.`;
+    case "withdrawn":
+      return `No rematch: ${offer.reason ?? "it was withdrawn"}.`;
+    case "expired":
+      return "No rematch: nobody answered in time.";
+    default:
+      return `No rematch: ${offer.reason ?? offer.status}.`;
+  }
+}
+
+// The new seat of a started rematch, from the old seat's token (the server derives it) or,
+// for an account whose seat has another link already, from the account ("my-seat").
+async function newSeat(offer, token) {
+  if (offer.token) return { token: offer.token, seat: offer.you };
+  const { account } = await me();
+  if (!account) return null;
+  const seat = await send("POST", `/api/games/${encodeURIComponent(offer.game_id)}/my-seat`, { seat: offer.you });
+  return { token: seat.token, seat: seat.seat };
+}
+
+// Move this page to the started rematch: its seat token kept in this browser for it.
+export async function goToRematch(offer, token) {
+  const seat = await newSeat(offer, token).catch(() => null);
+  if (seat) localStorage.setItem(`starlanes:${offer.game_id}`, JSON.stringify(seat));
+  location.href = `/games/${encodeURIComponent(offer.game_id)}`;
+}
+
+// The game-over dialog's rematch: offer it (button #rematch), accept or decline another
+// seat's offer, withdraw one's own, and follow the offer (asked every few seconds while
+// the finished game is open, less often after a quarter of an hour) until everyone
+// accepted, then move to the new game. gameId: the finished game; seatToken() its seat's
+// token (null for a spectator); currentView() the table's view.
+export function rematchOffers(gameId, seatToken, currentView) {
+  const $ = (id) => document.getElementById(id);
+  const button = $("rematch");
+  const error = $("rematch-error");
+  const status = el("p", { id: "rematch-status", role: "status", class: "rematch-status" });
+  const answers = el("p", { class: "dialog-buttons rematch-answers", hidden: "" });
+  error.before(status, answers);
+  let offer = null;
+  let timer = null;
+  let moving = false;
+  const since = Date.now();
+  const path = `/api/games/${encodeURIComponent(gameId)}/rematch`;
+  const ask = (method, url) => call(method, url, method === "GET" ? undefined : {}, seatToken());
+
+  function draw() {
+    const open = offer?.status === "open";
+    button.hidden = currentView()?.you === null || currentView()?.you === undefined || open;
+    status.textContent = offer && offer.status !== "none" ? offerWords(offer) : "";
+    const buttons = [];
+    if (open && offer.your_answer === "open") {
+      buttons.push(el("button", { type: "button", id: "rematch-accept", onclick: () => act("POST", `/api/rematches/${offer.id}/accept`) }, "accept the rematch"),
+        el("button", { type: "button", id: "rematch-decline", onclick: () => act("POST", `/api/rematches/${offer.id}/decline`) }, "decline"));
+    } else if (open && offer.mine) {
+      buttons.push(el("button", { type: "button", id: "rematch-withdraw", class: "small", onclick: () => act("DELETE", `/api/rematches/${offer.id}`) }, "withdraw the offer"));
+    }
+    answers.replaceChildren(...buttons);
+    answers.hidden = !buttons.length;
+  }
+
+  async function take(fresh) {
+    const before = offer;
+    offer = fresh;
+    draw();
+    if (offer.status === "started" && offer.game_id && !moving) {
+      moving = true;
+      await goToRematch(offer, seatToken());
+      return;
+    }
+    // an offer that just arrived opens the dialog where the answer is
+    const arrived = offer.status === "open" && offer.your_answer === "open" && before?.id !== offer.id;
+    const dialog = $("gameover");
+    if (arrived && dialog && !dialog.open) dialog.showModal();
+  }
+
+  async function act(method, url) {
+    error.textContent = "";
+    try {
+      await take(await ask(method, url));
+    } catch (e) {
+      error.textContent = e.message;
+      poll(true);
+    }
+  }
+
+  async function poll(now = false) {
+    clearTimeout(timer);
+    if (!now && document.visibilityState === "hidden") {
+      timer = setTimeout(poll, 5000);
+      return;
+    }
+    try {
+      await take(await ask("GET", path));
+    } catch { /* not a seat (any more), or offline: try again later */ }
+    if (moving) return;
+    const quiet = offer?.status !== "open" && Date.now() - since > 15 * 60 * 1000;
+    timer = setTimeout(poll, quiet ? 30000 : 3000);
+  }
+
+  button.addEventListener("click", () => act("POST", path));
+  let started = false;
+  const onView = (view) => {
+    draw(); // after the table's own drawing of the dialog's buttons
+    if (started || !view?.result || view.you === null || !seatToken()) return;
+    started = true;
+    poll(true);
+  };
+  document.addEventListener("starlanes:view", (e) => onView(e.detail.view));
+  onView(currentView());
 }

@@ -1,8 +1,11 @@
 // A player's profile (/players/NAME): ratings, recent results, games in progress and
-// finished games with their replay; on one's own profile, change password and delete.
+// finished games with their replay; on one's own profile, change password and delete, the
+// followed players (friends) with their presence, hiding one's own presence and the
+// blocked players; on another player's, challenge, follow and block them (social.js).
 import { call } from "./api.js";
 import { el } from "./dom.js";
 import { me, send } from "./session.js";
+import { challengeForm, followSent, friendItems } from "./social.js";
 
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
@@ -96,6 +99,81 @@ function settings() {
   });
 }
 
+// Another player's profile, for a logged-in visitor: follow or unfollow, block or
+// unblock, and challenge them.
+async function social(profile) {
+  $("social-box").hidden = false;
+  const result = $("social-result");
+  const error = $("social-error");
+  const state = { following: false, blocked: false };
+  const draw = () => {
+    $("follow-button").textContent = state.following ? "unfollow" : "follow";
+    $("follow-button").setAttribute("aria-pressed", String(state.following));
+    $("block-button").textContent = state.blocked ? "unblock" : "block";
+    $("block-button").setAttribute("aria-pressed", String(state.blocked));
+  };
+  const [follows, blocks] = await Promise.all([call("GET", "/api/follows"), call("GET", "/api/blocks")]);
+  state.following = follows.following.some((f) => f.name === profile.name);
+  state.blocked = blocks.blocked.includes(profile.name);
+  draw();
+  const act = async (change, words) => {
+    error.textContent = "";
+    result.textContent = "";
+    try {
+      if ((await change()) === false) return; // the player thought better of it
+      result.textContent = words();
+      draw();
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  };
+  const who = encodeURIComponent(profile.name);
+  $("follow-button").addEventListener("click", () => act(async () => {
+    await (state.following ? send("DELETE", `/api/follows/${who}`) : send("POST", "/api/follows", { name: profile.name }));
+    state.following = !state.following;
+  }, () => (state.following ? `You follow ${profile.name}: the lobby shows when they are online.` : `You no longer follow ${profile.name}.`)));
+  $("block-button").addEventListener("click", () => act(async () => {
+    if (!state.blocked && !window.confirm(`Block ${profile.name}? You will not read their chat; they cannot challenge you, offer you a rematch or follow you, and play now never seats you together.`)) return false;
+    await (state.blocked ? send("DELETE", `/api/blocks/${who}`) : send("POST", "/api/blocks", { name: profile.name }));
+    state.blocked = !state.blocked;
+    if (state.blocked) state.following = false;
+    return true;
+  }, () => (state.blocked ? `You blocked ${profile.name}.` : `You no longer block ${profile.name}.`)));
+  $("challenge-box").replaceChildren(await challengeForm(profile.name, (c) => followSent(c, error)));
+}
+
+// One's own profile: the followed players, hiding one's presence, the blocked players.
+async function friends() {
+  $("own-friends").hidden = false;
+  const error = $("friends-error");
+  const drawBlocked = (names) => $("blocked-list").replaceChildren(...(names.length ? names.map((n) => el("li", {},
+    el("a", { href: `/players/${encodeURIComponent(n)}` }, n), " ",
+    el("button", { type: "button", class: "small", onclick: async () => {
+      try {
+        drawBlocked((await send("DELETE", `/api/blocks/${encodeURIComponent(n)}`)).blocked);
+      } catch (e) {
+        error.textContent = e.message;
+      }
+    } }, "unblock")))
+    : [el("li", { class: "muted" }, "Nobody.")]));
+  try {
+    const [follows, blocks] = await Promise.all([call("GET", "/api/follows"), call("GET", "/api/blocks")]);
+    $("friends-list").replaceChildren(...friendItems(follows.following));
+    $("presence-hidden").checked = follows.hidden;
+    drawBlocked(blocks.blocked);
+  } catch (e) {
+    error.textContent = e.message;
+  }
+  $("presence-hidden").addEventListener("change", async (event) => {
+    try {
+      await send("POST", "/api/presence", { hidden: event.target.checked });
+    } catch (e) {
+      error.textContent = e.message;
+      event.target.checked = !event.target.checked;
+    }
+  });
+}
+
 async function show() {
   let profile;
   try {
@@ -119,7 +197,12 @@ async function show() {
     : "No finished games yet.");
   $("live-games").replaceChildren(liveGames(profile.games_in_progress, own));
   $("finished-games").replaceChildren(finishedGames(profile.finished));
-  if (own) settings();
+  if (own) {
+    settings();
+    friends();
+  } else if (account) {
+    social(profile).catch((e) => { $("social-error").textContent = e.message; });
+  }
 }
 
 show();

@@ -14,7 +14,7 @@ import { applySeatColours, seatMark } from "./seats.js";
 import { icon } from "./symbols.js";
 import { boardKeys } from "./boardkeys.js";
 import { announcement, drawLastMoves, highlight, Since } from "./memory.js";
-import { resultNodes } from "./gameover.js";
+import { rematchOffers, resultNodes } from "./gameover.js";
 import { rulesContent } from "./howto.js";
 import { connection, sheet } from "./layout.js";
 import { Guide, loadGuide } from "./guide.js";
@@ -361,30 +361,6 @@ function setOnline(state) {
   if (ctx.view) draw(ctx.view);
 }
 
-// A rematch is asked by a seat of the finished game; the asking player takes the same
-// seat of the new game under the same name when the server did not seat them already.
-async function rematch() {
-  const error = $("rematch-error");
-  error.textContent = "";
-  try {
-    const game = await api.rematch(gameId, token);
-    let seat = game.token ? { token: game.token, seat: game.seat ?? null } : null;
-    const me = ctx.view.seats[ctx.view.you];
-    if (!seat && me?.name) {
-      try {
-        const joined = await api.join(game.id, me.name, me.seat);
-        seat = { token: joined.token, seat: joined.seat };
-      } catch {
-        seat = null; // the seat is a bot's or taken: open the new game to watch or join it
-      }
-    }
-    if (seat) localStorage.setItem(`starlanes:${game.id}`, JSON.stringify(seat));
-    location.href = `/games/${encodeURIComponent(game.id)}`;
-  } catch (e) {
-    error.textContent = e.message;
-  }
-}
-
 // ------------------------------------------------------------------ start
 async function main() {
   let view;
@@ -447,7 +423,7 @@ async function main() {
   $("undo").addEventListener("click", async () => {
     try { await api.undo(gameId, token, ctx.view.seq); } catch (e) { $("act-error").textContent = e.message; }
   });
-  $("rematch").addEventListener("click", rematch);
+  rematchOffers(gameId, () => token, () => ctx.view); // the game-over dialog's rematch
   $("close-gameover").addEventListener("click", () => $("gameover").close());
   $("link-button").addEventListener("click", async () => {
     // the full seat link, to open this seat in another browser (it holds the token)
