@@ -93,6 +93,7 @@ class Events:
         """Per unfinished game, per account seated in it: whether the last signal said it
         was the account's turn."""
         self._task: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
         self._catching: dict[str, bool] = {}
         self.service.listeners.append(self.on_change)
         self.service.on_start.append(self.start)
@@ -198,6 +199,7 @@ class Events:
 
     # ------------------------------------------------------------------ the cluster
     async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()  # where the streams live
         if self.service.cluster is not None:
             self._task = asyncio.get_running_loop().create_task(self._listen())
 
