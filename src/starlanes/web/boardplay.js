@@ -194,10 +194,12 @@ export function boardPlay({ box, board, tools, zoom, phone, play, symbol }) {
     return all;
   }
 
-  // The turn bar: the legal actions that name nothing drawn on the board.
+  // The turn bar: the legal actions that name nothing drawn on the board (a board object
+  // may take actions by their verb: data-verbs="draw celebrate" on a deck).
   function drawBar(drawn) {
     if (!bar) return;
-    const rest = view?.your_turn ? view.legal.filter((a) => !words(a.notation).some((w) => drawn.has(w))) : [];
+    const verbs = new Set([...board.querySelectorAll("[data-verbs]")].flatMap((n) => n.dataset.verbs.split(" ")));
+    const rest = view?.your_turn ? view.legal.filter((a) => !verbs.has(a.notation.split(" ")[0]) && !words(a.notation).some((w) => drawn.has(w))) : [];
     bar.replaceChildren(...rest.slice(0, 6).map((item) => actionButton(item, "turn-action")),
       rest.length > 6 ? el("span", { class: "muted" }, ` and ${rest.length - 6} more in the list`) : "");
     bar.hidden = !rest.length;

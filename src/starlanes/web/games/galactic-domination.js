@@ -16,7 +16,7 @@ const CH = 150;
 const TOP = 30;
 const SHEET = "galactic-domination";
 const PHONE_W = 380;
-const PHONE_HEAD = 28;
+const PHONE_HEAD = 46; // a sector's strip above its ships: where a tap picks the sector
 const PHONE_SHIP = 50;
 const ZONE_FILLS = { red: "#3a1f22", orange: "#3a2c1a", green: "#1d3322", blue: "#1b2a3d", purple: "#2d2140" };
 
@@ -176,8 +176,8 @@ export function draw(view, ctx) {
         else ctx.select(s, `sector ${s}`);
       } },
       svg("rect", { x: p.x + 3, y: p.y + 3, width: p.w - 6, height: p.h - 6, rx: 10, fill: ZONE_FILLS[z.colour] ?? "#222" }),
-      svg("text", { x: p.x + 12, y: p.y + 22, class: "system-id" }, s),
-      svg("text", { x: p.x + p.w - 12, y: p.y + 22, "text-anchor": "end", class: `gd-load${load >= layout.capacity ? " full" : ""}` }, `${load}/${layout.capacity}`,
+      svg("text", { x: p.x + 12, y: p.y + (phone ? 28 : 22), class: "system-id" }, s),
+      svg("text", { x: p.x + p.w - 12, y: p.y + (phone ? 28 : 22), "text-anchor": "end", class: `gd-load${load >= layout.capacity ? " full" : ""}` }, `${load}/${layout.capacity}`,
         svg("title", {}, `${load} of ${layout.capacity} places taken (miners do not count)`)),
       place(SHEET, "planet", p.x + p.w - (phone ? 26 : 40), p.y + p.h - (phone ? 24 : 38), phone ? 18 : 28),
       svg("title", {}, `sector ${s}, ${z.colour} zone: ${load} of ${layout.capacity} places taken${holes.has(s) ? ", a black hole: no ship may enter" : ""}${hot ? " (a destination of the selected ship)" : ""}`));

@@ -129,13 +129,31 @@ export function draw(view, ctx) {
   }
   const me = view.you !== null ? obs.players[view.you] : null;
   if (me?.hand) {
-    wrap.append(el("h3", {}, `Your hand (${me.hand.length})`), el("div", { class: "ge-row" }, ...me.hand.map((w) => cardFrame(ctx, w))));
+    wrap.append(el("h3", {}, `Your hand (${me.hand.length})`), el("div", { class: "ge-row" }, deckPile(view, ctx, me), ...me.hand.map((w) => cardFrame(ctx, w))));
     wrap.append(el("h3", {}, `Your reserve fleet (${me.reserve.length})`), el("div", { class: "ge-row" }, ...me.reserve.map((w) => cardFrame(ctx, w))));
   }
   wrap.addEventListener("click", () => ctx.select(null));
   ctx.board.replaceChildren(wrap);
   requestAnimationFrame(() => drawFire(obs, ctx, wrap));
   drawPanels(view, ctx);
+}
+
+// The seat's draw deck beside its hand: tapping it offers the draws of the turn's end.
+const DRAWS = new Set(["draw", "celebrate"]);
+function deckPile(view, ctx, me) {
+  const { el } = ctx;
+  const left = view.observation.deck_sizes?.[me.seat ?? view.you];
+  const live = view.your_turn && view.legal.some((a) => DRAWS.has(a.notation.split(" ")[0]));
+  return el("div", { class: `ge-card ge-deck${live ? " live" : ""}${ctx.selected === "deck" ? " selected" : ""}`, "data-object": "deck", "data-verbs": [...DRAWS].join(" "),
+    onclick: (e) => { e.stopPropagation(); ctx.select("deck", "your draw deck"); } },
+  el("div", { class: "ge-head" }, el("strong", {}, "Your draw deck")), el("div", { class: "ge-stats" }, left === undefined ? "" : `${left} cards left`),
+  el("div", { class: "ge-text" }, live ? "Tap to draw and end your turn." : "Cards are drawn at the end of your turn."));
+}
+
+// The actions a tap on the deck offers: the draws.
+export function boardActions(objectId, view) {
+  if (objectId !== "deck") return null;
+  return { items: view.legal.filter((a) => DRAWS.has(a.notation.split(" ")[0])), hint: "" };
 }
 
 // A reaction or counter window: who may answer, what they answer, and the pass.

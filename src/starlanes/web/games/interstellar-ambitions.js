@@ -261,14 +261,15 @@ export function draw(view, ctx) {
   wrap.append(rows(view, ctx));
   const tableaux = el("div", { class: "ia-tableaux" }, ...obs.players.map((p) => tableau(view, ctx, p)));
   wrap.append(tableaux);
+  // your shadow hand lies on the table: tap a card for its actions (play, discard...)
+  const mine = view.you !== null ? obs.players[view.you] : null;
+  if (mine?.hand) {
+    wrap.append(el("section", { class: "ia-box ia-hand" }, el("h3", {}, `Your shadow hand (${mine.hand.length})`),
+      mine.hand.length ? el("p", {}, ...mine.hand.map((id) => chip(ctx, "shadow", id))) : el("p", { class: "muted" }, "none")));
+  }
   wrap.addEventListener("click", (e) => { if (e.target === wrap) ctx.select(null); });
   ctx.board.replaceChildren(wrap);
   const panels = [];
-  const me = view.you !== null ? obs.players[view.you] : null;
-  if (me?.hand) {
-    panels.push(el("section", { class: "card" }, el("h2", {}, `Your shadow hand (${me.hand.length})`),
-      me.hand.length ? el("div", {}, ...me.hand.map((id) => chip(ctx, "shadow", id))) : el("p", { class: "muted" }, "none")));
-  }
   panels.push(el("section", { class: "card" }, el("h2", {}, "Ambitions"),
     el("ul", {}, ...obs.ambitions.map((a) => {
       const amb = ctx.layout.ambitions[a.id] ?? {};
