@@ -63,7 +63,7 @@ def test_a_challenge_from_a_profile_then_a_rematch_accepted_from_my_games(browse
     for page in (bob, ann):
         page.wait_for_url("**/games/*", timeout=20_000)
         page.wait_for_selector("#seats em", timeout=20_000)
-    (gid, ann_token), (bob_gid, bob_token) = _token(ann), _token(bob)
+    (gid, ann_token), (bob_gid, _bob_token) = _token(ann), _token(bob)
     assert gid == bob_gid, "the two players are not at the same table"
     api = httpx.Client(base_url=server.url(""), timeout=10)
     first = api.get(f"/api/games/{gid}/view").json()

@@ -564,3 +564,40 @@ def test_play_now_never_seats_a_blocked_pair(client):
     assert client.portal.call(mm.tick) == []
     bob.delete("/api/blocks/Ann")
     assert len(client.portal.call(mm.tick)) == 1
+
+
+def test_a_rematch_offer_counts_for_the_quota_of_unfinished_games(tmp_path):
+    with make_client(tmp_path) as client:
+        client.app.state.config.limits.games_per_account = 1
+        ann, bob = Player(client, "Ann"), Player(client, "Bob")
+        gid, (a, b) = finished_game(client, ann, bob)
+        r = ann.post("/api/games", {"game": GAME, "players": 2, "seats": ["human", "human"]})
+        assert r.status_code == 201, r.text  # Ann's one unfinished game
+        refused(rematch(client, gid, a), 429, "your account already has 1 unfinished game")
+        assert offers(client) == 0
+        # Bob's offer is Bob's game: it may be made; Ann's acceptance makes the game
+        offer = rematch(client, gid, b).json()
+        r = ann.post(f"/api/rematches/{offer['id']}/accept")
+        assert r.status_code == 200 and r.json()["status"] == "started", r.text
+
+
+def test_two_seats_offering_at_once_make_one_offer(client):
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    gid, (a, b) = finished_game(client, ann, bob)
+
+    async def both(c: httpx.AsyncClient) -> list[httpx.Response]:
+        return list(await asyncio.gather(
+            c.post(f"/api/games/{gid}/rematch", headers=auth(a)),
+            c.post(f"/api/games/{gid}/rematch", headers=auth(b))))
+
+    async def go() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=client.app, client=PROXY)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+            return await both(c)
+
+    replies = client.portal.call(go)
+    assert [r.status_code for r in replies] == [201, 201], [r.text for r in replies]
+    # one offer: the second request accepted it, and the game was made once
+    assert offers(client) == 1
+    assert len({r.json()["id"] for r in replies}) == 1
+    assert {r.json()["status"] for r in replies} == {"open", "started"}

@@ -697,8 +697,9 @@ class Offers:
             if found is not None:  # an offer is open: this is an answer to it
                 offer_id = found
             else:
-                await self.service.check_quota(
-                    acc.id if acc is not None else None, network)
+                # the game will be the seat's account's (the quota it counts for)
+                holder = next((a for old, a, _n, _w in holders if old == asker.seat), None)
+                await self.service.check_quota(holder, network)
                 row, seats = await asyncio.to_thread(
                     self._insert_rematch, game_id, asker, settings, holders, n, network)
                 offer_id = row.id
