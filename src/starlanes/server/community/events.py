@@ -20,10 +20,10 @@ queues at most :data:`QUEUED` events (a page that stops reading loses the oldest
 process holds is its open streams and, per unfinished game with account seats, whose turn
 was last signalled: nothing grows with history.
 
-Several processes (``starlanes serve --redis``): a notifier's event is published on the
-Redis channel :data:`CHANNEL` and every process hands it to the streams it holds; turns are
-worked out by every process for its own streams from the change notices
-(:data:`.jobs.CHANGES`), catching the game up from the store first.
+Several processes (``starlanes serve --redis``): an event (a notifier's, or a turn worked
+out by the process where the game changed) is published on the Redis channel
+:data:`CHANNEL`, and every process hands it to the streams it holds. A turn signalled twice
+(two processes saw the change) says the same thing twice: pages take it once.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ class Events:
         was the account's turn."""
         self._task: asyncio.Task[None] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._catching: dict[str, bool] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         self.service.listeners.append(self.on_change)
         self.service.on_start.append(self.start)
         self.service.on_stop.append(self.stop)
@@ -166,7 +166,7 @@ class Events:
         ended, and tell the mailer of the turns that began."""
         accounts = {s.account_id for s in live.seats
                     if s.account_id is not None and not s.is_bot}
-        if not accounts and live.id not in self._turns:
+        if not accounts or (live.over and live.id not in self._turns):
             return
         waiting = None if live.over else live.waiting_for()
         whose = live.seats[waiting].account_id if waiting is not None else None
@@ -179,7 +179,7 @@ class Events:
             now[account_id] = turn
             if before.get(account_id, False) == turn and not live.over:
                 continue
-            self.deliver(account_id, {
+            self._send(account_id, {
                 "kind": "turn", "game": live.id, "title": game_title(live.row.game),
                 "url": f"/games/{live.id}", "your_turn": turn, "seq": live.seq,
                 "over": live.over})
@@ -191,6 +191,18 @@ class Events:
             self._turns.pop(live.id, None)
         else:
             self._turns[live.id] = now
+            if len(self._turns) > len(self.service.games) + 100:
+                self.forget_gone()
+
+    def _send(self, account_id: int, event: dict[str, Any]) -> None:
+        """:meth:`notify` from a listener (in the event loop, not awaited): delivered here
+        at once without a cluster, published through Redis with one."""
+        if self.service.cluster is None:
+            self.deliver(account_id, event)
+            return
+        task = asyncio.get_running_loop().create_task(self.notify(account_id, event))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def forget_gone(self) -> None:
         """Drop the turn records of games this process no longer holds."""
@@ -213,27 +225,20 @@ class Events:
                 await self._task
 
     async def _listen(self) -> None:
-        """Follow :data:`CHANNEL` (events for this process's streams) and the change
-        notices (turns), subscribing again after Redis is lost."""
-        from ..jobs import CHANGES
-
+        """Follow :data:`CHANNEL` (events for this process's streams), subscribing again
+        after Redis is lost."""
         cluster = self.service.cluster
         assert cluster is not None
         while True:
             pubsub = cluster.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(CHANNEL, CHANGES)
+                await pubsub.subscribe(CHANNEL)
                 while True:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is None or message.get("type") != "message":
                         continue
-                    channel, data = message["channel"], message["data"]
-                    channel = channel.decode() if isinstance(channel, bytes) else channel
-                    data = data.decode() if isinstance(data, bytes) else str(data)
-                    if channel == CHANNEL:
-                        self._relayed(data)
-                    else:
-                        self._changed(data)
+                    data = message["data"]
+                    self._relayed(data.decode() if isinstance(data, bytes) else str(data))
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - any Redis fault: subscribe again
@@ -252,41 +257,6 @@ class Events:
             return
         if isinstance(event, dict):
             self.deliver(account_id, event)
-
-    def _changed(self, text: str) -> None:
-        """A change notice: catch the game up (once at a time per game) and signal turns,
-        when an account is seated in it."""
-        from ..jobs import read_notice
-
-        game_id = read_notice(text)[0]
-        live = self.service.games.get(game_id)
-        if live is not None and not any(s.account_id is not None for s in live.seats):
-            return
-        if game_id in self._catching:
-            self._catching[game_id] = True
-            return
-        self._catching[game_id] = False
-        task = asyncio.get_running_loop().create_task(self._catch(game_id))
-        self.service._background.add(task)
-        task.add_done_callback(self.service._background.discard)
-
-    async def _catch(self, game_id: str) -> None:
-        try:
-            while True:
-                try:
-                    await self.service.refresh(game_id)
-                    live = (self.service.games.get(game_id)
-                            or self.service.finished.get(game_id))
-                    if live is not None:
-                        self.on_change(live)
-                except Exception as e:  # noqa: BLE001 - the next notice tries again
-                    log.warning("game %s could not be followed for turn signals: %s",
-                                game_id, e)
-                if not self._catching.get(game_id):
-                    return
-                self._catching[game_id] = False
-        finally:
-            self._catching.pop(game_id, None)
 
 
 # ---------------------------------------------------------------------- the route

@@ -207,8 +207,9 @@ class Mailer:
         message["Message-ID"] = make_msgid(domain=self.smtp.from_.rpartition("@")[2]
                                            .strip("> ") or None)
         message["Auto-Submitted"] = "auto-generated"
-        if unsubscribe is not None:
-            message["List-Unsubscribe"] = f"<{unsubscribe}>"
+        if unsubscribe is not None:  # one-click (RFC 8058): a POST to the API's address
+            token = unsubscribe.partition("token=")[2]
+            message["List-Unsubscribe"] = f"<{self.link('/api/unsubscribe?token=' + token)}>"
             message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         message.set_content(text)
         deliver(self.smtp, message)
