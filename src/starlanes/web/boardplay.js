@@ -272,18 +272,19 @@ export function boardPlay({ box, board, tools, zoom, phone, play, symbol }) {
   // part where most live objects lie (or at fallback, {x, y} in board units, when none is);
   // with each new position of the seat's turn it comes back there when the map was zoomed
   // out or nothing to act on is in sight. Redraws of the same position leave the view alone.
-  function phoneFocus(playScale, fallback) {
+  // follow: a replay's map keeps the last move in sight at each step instead.
+  function phoneFocus(playScale, fallback, follow) {
     const root = board.querySelector("svg.zoomable");
     if (!root || !zoom || !playScale || !phone()) return;
     const v = zoom.view();
-    const seq = view?.seq ?? 0;
+    const seq = view?.seq ?? view?.step ?? 0;
     if (!v || focusedSeq === seq) return;
     const first = focusedSeq === null;
     focusedSeq = seq;
-    if (!first && !view?.your_turn) return;
+    if (!first && !view?.your_turn && !follow) return;
     const rect = root.getBoundingClientRect();
     const win = intersect(rect, screenWindow()) ?? rect;
-    const live = view?.your_turn ? aims(root) : [];
+    const live = view?.your_turn ? aims(root) : follow ? [...root.querySelectorAll(".last-move")] : [];
     const inSight = live.some((n) => {
       const r = n.getBoundingClientRect();
       const x = r.left + r.width / 2;
@@ -335,13 +336,13 @@ export function boardPlay({ box, board, tools, zoom, phone, play, symbol }) {
 
   return {
     // after every drawing of the board (view: the table's view)
-    afterDraw(v, { playScale, fallback } = {}) {
+    afterDraw(v, { playScale, fallback, follow = false } = {}) {
       view = v;
       const drawn = markLive();
       drawBar(drawn);
       fitMap();
       zoom?.apply();
-      phoneFocus(playScale, fallback);
+      phoneFocus(playScale, fallback, follow);
       smallText();
       drawMarks();
       place();

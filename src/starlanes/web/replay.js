@@ -10,7 +10,10 @@ import { el, SEEDED } from "./dom.js";
 import { applySeatColours, seatMark } from "./seats.js";
 import { boardKeys } from "./boardkeys.js";
 import { highlight, lastMoves } from "./memory.js";
+import { panZoom } from "./panzoom.js";
+import { boardPlay } from "./boardplay.js";
 import { scoreNodes } from "./gameover.js";
+import { showChat } from "./replaychat.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -23,6 +26,15 @@ let loadedGame = null;
 
 
 const keys = boardKeys($("board"));
+// The board's view is the table's: zoom buttons above it (out of the board), pinch and drag,
+// and on a phone the map at its playing scale on the last move (boardplay.js).
+const phone = window.matchMedia("(max-width: 700px)");
+const zoomButtons = ["+", "\u2212", "fit"].map((t, i) => el("button", { type: "button", class: "small", "aria-label": ["zoom in", "zoom out", "fit the board"][i] }, t));
+const tools = el("div", { class: "board-tools" }, el("span", { class: "zoom", hidden: "hidden" }, ...zoomButtons));
+$("board").before(tools);
+let onBoard = null;
+const zoom = panZoom($("board"), { zoomIn: zoomButtons[0], zoomOut: zoomButtons[1], reset: zoomButtons[2] }, { onChange: () => onBoard?.onZoom() });
+onBoard = boardPlay({ box: $("board-box"), board: $("board"), tools: null, zoom, phone: () => phone.matches, play: () => {}, symbol: () => null });
 const ctx = {
   view: null, layout: null, board: $("board"), legend: $("legend"), panels: $("game-panels"),
   selected: null, el, tip, orderPlan: [],
@@ -30,12 +42,16 @@ const ctx = {
   play: () => {},
   facts: (nodes) => { $("facts").hidden = !nodes; if (nodes) $("facts").replaceChildren(...nodes); },
   redraw: () => drawBoard(),
+  phone: () => phone.matches,
 };
 
 function drawBoard() {
   module?.draw(ctx.view, ctx);
   keys.enhance();
   highlight($("board"), lastMoves(ctx.view));
+  zoom.apply();
+  tools.querySelector(".zoom").hidden = !$("board").querySelector("svg.zoomable");
+  onBoard.afterDraw(ctx.view, { playScale: ctx.playScale, fallback: ctx.home?.(ctx.view), follow: true });
 }
 
 function tip(target, text) {
@@ -103,6 +119,7 @@ async function show() {
   const log = $("log");
   log.replaceChildren(...view.log.map((line) => el("li", {}, line)));
   log.scrollTop = log.scrollHeight;
+  showChat(view);
   drawBoard();
   if (source.game) {
     const query = new URLSearchParams({ game: source.game, step: String(step), ...(seat === null ? {} : { seat: String(seat) }) });
