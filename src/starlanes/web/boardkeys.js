@@ -2,9 +2,16 @@
 // tabindex); the arrow keys move to the nearest object in that direction (by the objects'
 // on-screen centres), Home and End to the first and last, Enter or Space does what a click
 // does (shows the object's actions) and then moves to the first of them; Escape (the
-// table's shortcut) clears the selection and the focus stays on the object. Every object
+// table's shortcut, from anywhere on the table) clears the selection and comes back to the
+// object (on the object itself the focus stays there). Every object
 // gets a button role and a label naming it and its state (its <title> or its text) unless
 // its module gave one.
+//
+// The focus stays: a redraw (after an action, an undo or any view) that takes away the
+// focused node puts the focus back on the same board object, or when it is gone on the
+// object nearest to where it was, or on the first action when the board has none. That
+// holds for a node of the board, and, for keyboard users, for a node of the containers
+// given as `keep` (the decision panel: its action buttons are drawn anew with each view).
 //
 // The objects: elements carrying one of OBJECT_ATTRS (the attributes that name a board
 // object by the word the notation uses for it), NAV_ATTRS (clickable things that name no
@@ -73,26 +80,66 @@ export function nearest(from, list, key) {
   return best;
 }
 
+// Where a node's centre is, relative to the board (the same after the page scrolls).
+function spot(board, node) {
+  const b = board.getBoundingClientRect();
+  const c = centre(node);
+  return { x: c.x - b.left, y: c.y - b.top };
+}
+
+// Whether the focus is lost: on the page's body, on nothing, or on a node that is no longer
+// in the page, no longer shown or disabled (the browser moves the focus off it to the body
+// soon after).
+export function focusLost() {
+  const a = document.activeElement;
+  return !a || a === document.body || !a.isConnected || !a.getClientRects().length || a.disabled === true;
+}
+
 // board: the element the game module draws into. onOpen runs after Enter or Space clicked
-// an object. Returns { enhance, focus }: enhance() after every draw, focus() to come back.
-export function boardKeys(board, { onOpen } = {}) {
-  let current = null;
+// an object; keep: the containers whose lost focus comes back to the board (see above);
+// firstAction() the element to focus when the board has no object. Returns { enhance,
+// focus }: enhance() after every draw, focus() to come back to the board.
+export function boardKeys(board, { onOpen, keep = [], firstAction = () => null } = {}) {
+  let current = null; // the object the board's tab stop is on: keyOf, and its place (at)
   let inside = false; // the focus was last on the board (a redraw removes the focused node)
+  let kept = false; // the focus was last in one of `keep`
+  let keyboard = false; // the last thing the player used was the keyboard
   const objects = () => [...board.querySelectorAll(NAV_SELECTOR)].filter((n) => n.getClientRects().length);
+  const remember = (node) => { current = { ...keyOf(board, node), at: spot(board, node) }; };
 
   function mark(node, focus) {
     for (const n of board.querySelectorAll("[tabindex='0']")) if (n !== node) n.setAttribute("tabindex", "-1");
     if (!node) return;
     node.setAttribute("tabindex", "0");
-    current = keyOf(board, node);
+    remember(node);
     if (focus) node.focus({ preventScroll: false });
   }
 
-  // After each draw: roles, labels, one tab stop; focus comes back to the same object when
-  // the board had it.
+  // The object the tab stop goes back to: the same one, else the one nearest to where it
+  // was, else the first.
+  function again(list) {
+    const same = find(board, current);
+    if (same && list.includes(same)) return same;
+    if (!current?.at || !list.length) return list[0] ?? null;
+    let best = list[0];
+    let bestDistance = Infinity;
+    for (const n of list) {
+      const p = spot(board, n);
+      const d = Math.hypot(p.x - current.at.x, p.y - current.at.y);
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = n;
+      }
+    }
+    return best;
+  }
+
+  // After each draw: roles, labels, one tab stop; the focus comes back to the same object
+  // (or the nearest) when the board had it, or when the decision panel had it and lost it.
   function enhance() {
-    const lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
-    const had = board.contains(document.activeElement) || board.dataset.hadFocus === "1" || (inside && lost);
+    const lost = focusLost();
+    const had = board.contains(document.activeElement) || board.dataset.hadFocus === "1" || (inside && lost)
+      || (kept && keyboard && lost);
     board.dataset.hadFocus = "";
     const list = objects();
     for (const n of list) {
@@ -101,8 +148,9 @@ export function boardKeys(board, { onOpen } = {}) {
       if (!n.getAttribute("aria-label") && n.tagName.toLowerCase() !== "button") n.setAttribute("aria-label", labelOf(n));
       if (n.classList.contains("selected")) n.setAttribute("aria-pressed", "true");
     }
-    const again = find(board, current);
-    mark(again && list.includes(again) ? again : list[0], had);
+    const node = again(list);
+    mark(node, had);
+    if (had && !node) firstAction()?.focus();
   }
 
   board.addEventListener("keydown", (e) => {
@@ -118,7 +166,7 @@ export function boardKeys(board, { onOpen } = {}) {
       const list = objects();
       mark(e.key === "Home" ? list[0] : list[list.length - 1], true);
     } else if (e.key === "Enter" || e.key === " ") {
-      current = keyOf(board, node);
+      remember(node);
       board.dataset.hadFocus = "1";
       if (node.localName === "button") {
         // a button clicks itself: on this key press for Enter, on the key's release for Space
@@ -133,10 +181,20 @@ export function boardKeys(board, { onOpen } = {}) {
   });
   document.addEventListener("focusin", (e) => {
     inside = board.contains(e.target);
+    kept = !inside && keep.some((box) => box?.contains(e.target));
     const node = inside ? e.target.closest?.(NAV_SELECTOR) : null;
-    if (node) current = keyOf(board, node);
+    if (node) remember(node);
   });
   // a click elsewhere takes the board's claim on the focus away, even on plain text
   document.addEventListener("mousedown", (e) => { if (!board.contains(e.target)) inside = false; });
-  return { enhance, focus: () => { const n = find(board, current); if (n) n.focus(); else objects()[0]?.focus(); } };
+  document.addEventListener("keydown", () => { keyboard = true; }, true);
+  document.addEventListener("pointerdown", () => { keyboard = false; }, true);
+  return {
+    enhance,
+    focus: () => {
+      const node = again(objects());
+      if (node) mark(node, true);
+      else firstAction()?.focus();
+    },
+  };
 }

@@ -80,7 +80,10 @@ let guide = null; // the guided first game, when the table was opened with ?guid
 const since = new Since(gameId);
 let onBoard = null; // play on the board (boardplay.js)
 const layout = sheet({ onZoom: () => onBoard?.onZoom() });
+const firstAction = () => [...$("groups").querySelectorAll("button.action")].find((b) => b.getClientRects().length) ?? null;
 const keys = boardKeys($("board"), {
+  keep: [$("side")], // the decision panel's buttons are drawn anew: the focus comes back to the board
+  firstAction,
   onOpen: () => {
     const first = $("selection").hidden ? null : $("selection-list").querySelector("button");
     if (first) {
@@ -412,12 +415,19 @@ async function main() {
     }
   });
   $("search").addEventListener("input", () => drawActions(ctx.view));
-  $("search").addEventListener("keydown", (e) => {
+  $("search").addEventListener("keydown", async (e) => {
+    // Tab goes to the first action found (not a group's heading); Escape back to the board
+    if (e.key === "Tab" && !e.shiftKey && firstAction()) {
+      e.preventDefault();
+      firstAction().focus();
+    } else if (e.key === "Escape") {
+      keys.focus();
+    }
     if (e.key !== "Enter") return;
     const text = $("search").value.trim();
     const shown = [...$("groups").querySelectorAll("button.action")];
-    if (shown.length === 1) play(shown[0].dataset.notation);
-    else if (text) play(text);
+    const played = shown.length === 1 ? await play(shown[0].dataset.notation) : text ? await play(text) : false;
+    if (played) keys.focus(); // after the action, back to the board
   });
   $("clear-selection").addEventListener("click", () => select(null));
   $("undo").addEventListener("click", async () => {
@@ -464,9 +474,8 @@ function shortcut(e) {
     e.preventDefault();
     $("search").focus();
   } else if (e.key === "Escape") {
-    const fromActions = $("side").contains(document.activeElement);
     select(null);
-    if (fromActions) keys.focus();
+    keys.focus(); // from the actions, or wherever the focus was: back to the board
   } else if (e.key === "u" && ctx.view?.can_undo) {
     $("undo").click();
   } else if (e.key === "e" && ctx.view?.your_turn) {
