@@ -41,8 +41,11 @@ class Live:
 
         self.app = app
         self.port = free_port()
+        # as 'starlanes serve' does: connections still open at a stop are given a few
+        # seconds, then closed
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
-                                                    log_level="warning", lifespan="on"))
+                                                    log_level="warning", lifespan="on",
+                                                    timeout_graceful_shutdown=5))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> Live:

@@ -46,6 +46,7 @@ function loginForm() {
         submit("/api/account/register", e);
       } }, "register")),
     el("p", { class: "muted account-note" }, "An account keeps your games, rating and profile. Names: 3 to 32 letters, digits, - or _; passwords: at least 8 characters."),
+    el("p", { class: "account-note" }, el("a", { href: "/reset", id: "account-forgot" }, "forgot your password?")),
     error);
   return el("details", { class: "account-login" }, el("summary", {}, "log in / register"), form);
 }

@@ -22,7 +22,7 @@ was last signalled: nothing grows with history.
 
 Several processes (``starlanes serve --redis``): an event (a notifier's, or a turn worked
 out by the process where the game changed) is published on the Redis channel
-:data:`CHANNEL`, and every process hands it to the streams it holds. A turn signalled twice
+:func:`channel`, and every process hands it to the streams it holds. A turn signalled twice
 (two processes saw the change) says the same thing twice: pages take it once.
 """
 
@@ -50,8 +50,21 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("starlanes.server")
 
-CHANNEL = "starlanes:events"
-"""The Redis channel of the notifiers' events: ``{"account": id, "event": {...}}``."""
+CHANNEL = "events"
+"""The Redis channel of the events (``{"account": id, "event": {...}}``), after the
+deployment's prefix (:func:`channel`)."""
+
+
+def channel(redis_url: str, prefix: str = "") -> str:
+    """This deployment's event channel: ``prefix`` (``limits.redis_prefix``) or
+    ``starlanes-db`` and the Redis database number, then ``:events``; two deployments
+    sharing a Redis server never hear each other's events."""
+    if not prefix:
+        from urllib.parse import urlsplit
+
+        db = urlsplit(redis_url).path.strip("/")
+        prefix = f"starlanes-db{db if db.isdigit() else 0}"
+    return f"{prefix}:{CHANNEL}"
 QUEUED = 32
 """Events one stream keeps waiting at most."""
 RETRY_MS = 5000
@@ -95,6 +108,9 @@ class Events:
         self._task: asyncio.Task[None] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        cluster = self.service.cluster
+        self.channel = channel(cluster.url, community.config.limits.redis_prefix) \
+            if cluster is not None else ""
         self.service.listeners.append(self.on_change)
         self.service.on_start.append(self.start)
         self.service.on_stop.append(self.stop)
@@ -155,7 +171,7 @@ class Events:
             return
         text = json.dumps({"account": account_id, "event": event}, separators=(",", ":"))
         try:
-            await cluster.redis.publish(CHANNEL, text)
+            await cluster.redis.publish(self.channel, text)
         except Exception as e:  # noqa: BLE001 - the page still learns at its next load
             log.warning("could not publish an event for account %s: %s", account_id, e)
             self.deliver(account_id, event)
@@ -232,7 +248,7 @@ class Events:
         while True:
             pubsub = cluster.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(CHANNEL)
+                await pubsub.subscribe(self.channel)
                 while True:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is None or message.get("type") != "message":
@@ -253,7 +269,7 @@ class Events:
             body = json.loads(data)
             account_id, event = int(body["account"]), body["event"]
         except (ValueError, KeyError, TypeError):
-            log.warning("an event on %s could not be read", CHANNEL)
+            log.warning("an event on %s could not be read", self.channel)
             return
         if isinstance(event, dict):
             self.deliver(account_id, event)
