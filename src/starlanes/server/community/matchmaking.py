@@ -30,8 +30,9 @@ from sqlalchemy import or_, select, update
 from starlanes.engine import game_class
 
 from ..catalogue import FALLBACK_BOT
-from ..errors import Forbidden, NotFound, Stale, TooMany, Unprocessable
+from ..errors import Forbidden, NotFound, Stale, Unprocessable
 from ..limits import client_address, network_key
+from ..quotas import QuotaFull
 from ..store import GameRow, now
 from ..tables import HUMAN
 from .identity import Account, account, find_account, writing_account
@@ -256,8 +257,9 @@ class Matchmaking:
                             .order_by(QueueRow.id.desc())).first()
             created = None
             if row is not None and row.game_id and not row.game_id.startswith(CLAIM):
-                created = s.execute(select(GameRow.created, GameRow.ended)
-                                    .where(GameRow.id == row.game_id)).first()
+                found = s.execute(select(GameRow.created, GameRow.ended)
+                                  .where(GameRow.id == row.game_id)).first()
+                created = None if found is None else (found[0], found[1])
             return row, created
 
     def _entry_view(self, row: QueueRow, created: Any = None) -> dict[str, Any]:
@@ -364,7 +366,7 @@ class Matchmaking:
                 owner_account=first.account_id, owner_network=first.network,
                 clock_seconds=mode.clock_seconds, clock_kind=mode.clock_kind,
                 clock_increment=mode.increment, timeout=mode.timeout)
-        except TooMany as e:
+        except QuotaFull as e:
             # the longest waiting player's quota of unfinished games filled while it
             # waited: it leaves the queue (its other games first), the others wait on
             log.info("play-now entry %s leaves the queue: %s", first.entry_id, e)
