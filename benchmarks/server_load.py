@@ -20,9 +20,11 @@ time per action, and how long the server took to stop on SIGTERM. Not a test; ru
 With ``--redis URL`` (PostgreSQL only) the server is a cluster (docs/deploy.md): the schema
 is created once (``starlanes db upgrade``), ``--processes`` web processes run with
 ``--redis`` and one bot service (``starlanes bots``, ``--bot-workers`` workers) plays the
-bot seats. Each human seat of game k talks to process (k + seat) mod N, so most views cross
-processes through Redis. The CPU line then sums the web processes and counts the bot
-service as the bot workers.
+bot seats. Each human seat of game k talks to process (k + seat) mod N (its requests and
+its websocket), so with N >= 2 most of them reach a process that does not own the game and
+forwards them to the owner. The CPU line then sums the web processes and counts the bot
+service as the bot workers; the notes list the notices each web process received (each
+only for the games it held).
 
 The server runs in a subprocess (``starlanes serve``) on a fresh SQLite file, or with
 ``--db postgres`` on a fresh PostgreSQL database created through the admin URL in
@@ -613,6 +615,11 @@ def serving(args: argparse.Namespace, env: dict[str, str] | None = None) -> Iter
             errlog.seek(0)
             lines = [line for line in errlog.read().decode(errors="replace").splitlines()
                      if line.strip() and " starlanes.access: " not in line]
+            notices = [m.groups() for m in map(_NOTICES.search, lines) if m]
+            if notices:
+                server.notes.append(
+                    "notices received per web process: " + ", ".join(
+                        f"{n} ({other} for games it did not hold)" for n, other in notices))
             if lines:
                 server.notes.append("server stderr besides its access log (last lines):\n"
                                     + "\n".join(last_lines(lines, 15)))
@@ -627,6 +634,7 @@ def last_lines(lines: list[str], most: int) -> list[str]:
     return [f"{n} x {line}" if n > 1 else line for line, n in counts.items()][-most:]
 
 
+_NOTICES = re.compile(r"notices received: (\d+) \((\d+) for games")
 _STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ ")
 
 

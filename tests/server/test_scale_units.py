@@ -9,12 +9,12 @@ from typer.testing import CliRunner
 
 from starlanes.cli import app
 from starlanes.server.jobs import (
-    QUICK_STREAM,
-    SLOW_STREAM,
     BotTask,
+    Keys,
     NoticedAction,
-    lane,
+    deployment_prefix,
     notice,
+    owner_of,
     read_notice,
 )
 from starlanes.server.store import GameRow, SeatRow, Store, now, upgrade
@@ -127,7 +127,7 @@ def test_a_viewer_that_subscribes_gets_moves_its_process_did_not_follow(tmp_path
 
     async def scenario() -> list[int]:
         service = GameService(store, bots=SimpleNamespace(),
-                              cluster=SimpleNamespace(ready=True))
+                              cluster=SimpleNamespace(ready=True, owns=lambda _g: True))
         service.games["g1"] = _copy(store, "g1")  # held here at move 0, no viewer
         for _ in range(2):  # another process moves; its notices found no viewer here
             other.apply(store, other.state.current_player(), other.seq,
@@ -147,10 +147,42 @@ def test_bot_jobs_round_trip_and_malformed_ones_are_refused():
     task = BotTask("g1", 7, 1, "ab" * 32, owner="client-key")
     assert BotTask.decode(task.encode()) == task
     assert BotTask.decode({k.encode(): v.encode() for k, v in task.encode().items()}) == task
-    assert task.mark.startswith("starlanes:bot-job:g1:7:")
+    keys = Keys(deployment_prefix("redis://cache:6379/3"))
+    assert keys.mark(task).startswith("starlanes-db3:bot-job:g1:7:")
     with pytest.raises(ValueError, match="without 'job'"):
         BotTask.decode({"other": "1"})
-    assert lane(0.0) == QUICK_STREAM and lane(5.0) == SLOW_STREAM
+    assert keys.lane(0.0) == keys.quick == "starlanes-db3:bots:quick"
+    assert keys.lane(5.0) == keys.slow
+
+
+def test_every_key_carries_the_deployment_prefix():
+    """Two deployments on one Redis (pub/sub ignores the database number) never share a
+    channel or a key: the prefix is the configuration's, else the database number's."""
+    a, b = Keys(deployment_prefix("redis://r/0")), Keys(deployment_prefix("redis://r/1"))
+    named = Keys(deployment_prefix("redis://r/0", "club-a"))
+    for keys in (a, b, named):
+        names = [keys.game("g1"), keys.members, keys.hop_secret, keys.quick, keys.slow,
+                 keys.worker("w"), keys.mark(BotTask("g1", 0, 0, "d" * 64)),
+                 keys.game_seconds("g1"), keys.owner_seconds("o", 1)]
+        assert all(n.startswith(keys.prefix + ":") for n in names)
+    assert a.game("g1") != b.game("g1") != named.game("g1")
+    assert named.game("g1") == "club-a:game:g1" and a.game_of(a.game("g1")) == "g1"
+
+
+def test_each_game_has_one_owner_and_a_leaving_process_moves_only_its_own():
+    """Rendezvous hashing: every process that knows the same members names the same owner;
+    when one leaves, only its games move, spread over the others."""
+    members = [f"http://10.0.0.{i}:8000" for i in range(4)]
+    games = [f"game{i}" for i in range(2000)]
+    owners = {g: owner_of(g, members) for g in games}
+    assert owners == {g: owner_of(g, list(reversed(members))) for g in games}
+    shares = [sum(o == m for o in owners.values()) for m in members]
+    assert min(shares) > 350  # about a quarter each
+    after = {g: owner_of(g, members[1:]) for g in games}
+    moved = [g for g in games if after[g] != owners[g]]
+    assert all(owners[g] == members[0] for g in moved)
+    assert len({after[g] for g in moved}) == 3
+    assert owner_of("g", []) is None
 
 
 def test_serve_with_redis_needs_a_database_server(tmp_path):

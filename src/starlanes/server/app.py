@@ -203,9 +203,12 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
     url = database_url(db_url)
     cluster = None
     if redis_url:
-        from .cluster import Cluster
+        from .cluster import Cluster, advertised_url
+        from .jobs import deployment_prefix
 
-        cluster, migrate, bot_workers = Cluster(redis_url), False, 0  # threads: clocks
+        cluster = Cluster(redis_url, deployment_prefix(redis_url, config.limits.redis_prefix),
+                          advertised_url(bind_url))
+        migrate, bot_workers = False, 0  # threads: clocks
     if migrate:
         upgrade(url)
     service = GameService(Store(url), BotPool(bot_workers), config, cluster=cluster)
@@ -233,11 +236,12 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
     app.add_middleware(OpenArchived, service=service)  # a finished game read in a thread
     app.add_middleware(SuspendedSeats, community=community)  # suspended accounts' seat links
     if cluster is not None:
-        from .cluster import CatchUp
+        from .cluster import Forward, HopIn
 
-        app.add_middleware(CatchUp, service=service)
+        app.add_middleware(Forward, service=service, networks=networks)  # to the owner
         app.add_middleware(ClientLimits, config=config,
                            storage=redis_rates(redis_url, config.limits.redis_prefix))
+        app.add_middleware(HopIn, cluster=cluster)  # forwarded: counted where it came
     else:
         app.add_middleware(ClientLimits, config=config)
     app.add_middleware(SecurityHeaders)
@@ -515,6 +519,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         try:
             sub = service.subscribe(game_id, token)
         except ServerError as e:
+            if e.status == 503:  # 4503: connect again (a close before accepting is a 403)
+                await ws.accept()
             await ws.close(code=4000 + e.status, reason=str(e)[:120])
             return
         await ws.accept()
@@ -539,7 +545,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
             service.unsubscribe(game_id, sub)
         if ended_by_server:
             with contextlib.suppress(Exception):
-                await ws.close(code=1001, reason="the server is stopping")
+                await ws.close(code=1012, reason="the server is restarting: connect again")
 
     app.include_router(setups_router(service, WEB))
     app.include_router(community_router(community, WEB))

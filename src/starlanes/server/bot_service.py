@@ -11,10 +11,14 @@ sequence number, whoever else tried. Only then is the job acknowledged, the chan
 published (viewers on every web process get the fresh view) and the next bot decision of
 that game, if any, queued.
 
-A worker killed while thinking leaves its job pending in the group: another worker claims
-it once it has been idle ``reclaim`` seconds (quick lane) or ``reclaim`` plus the longest
-catalogue budget (slow lane), and thinks it again; if the first worker had stored its move
-after all, the claimed job no longer stands and is only acknowledged.
+Each worker writes its own key (``{prefix}:bot-worker:{name}``) every half second with a
+two-second expiry. A worker killed while thinking leaves its job pending in the group:
+as soon as its key has expired, another worker claims the job and thinks it again; if
+the first worker had stored its move after all, the claimed job no longer stands and is
+only acknowledged. A job whose worker lives but has been silent ``reclaim`` seconds
+(quick lane) or ``reclaim`` plus the longest catalogue budget (slow lane) is claimed too.
+A job that failed because the database or Redis did not answer stays with its worker,
+which tries it again every half second until they answer.
 
 Fairness (as the in-process pool, :mod:`.bots`, where a queue can keep it): quick bots and
 slow searches wait in separate streams; in each bot service the first worker takes quick
@@ -24,20 +28,21 @@ pool is not kept across processes); the per-game and per-client-hour bot budgets
 counted in Redis and shared by every worker.
 
 The main process supervises: it starts the workers, starts a new one for each that dies,
-and every ``sweep`` seconds queues the bot decision of every recently active game where a
-bot waits without a queued job (after Redis lost its data, or a worker died between
-storing and queueing).
+and every ``sweep`` seconds queues the bot decision of every unfinished game with a bot
+seat where a bot waits without a queued job (after Redis lost its data, or a worker died
+between storing and queueing): one query through the index of unfinished games, never a
+read of all the games or all the actions.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import logging
 import multiprocessing
 import os
 import signal
 import socket
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import asdict, dataclass
@@ -48,26 +53,21 @@ from .bots import BotJob, _die_with_parent, bot_move
 from .catalogue import FALLBACK_BOT, Catalogue
 from .config import load_config
 from .errors import ServerError
-from .jobs import (
-    CHANGES,
-    DEDUPE_SECONDS,
-    ENQUEUE,
-    GROUP,
-    QUICK_STREAM,
-    SLOW_STREAM,
-    BotTask,
-    game_seconds_key,
-    lane,
-    notice,
-    owner_seconds_key,
-)
-from .store import Store, StoreConflict, StoreError, StoreUnavailable, now
-from .tables import LiveGame
+from .jobs import DEDUPE_SECONDS, ENQUEUE, GROUP, BotTask, Keys, deployment_prefix, notice
+from .store import GameRow, SeatRow, Store, StoreConflict, StoreError, StoreUnavailable
+from .tables import HUMAN, LiveGame
 
 log = logging.getLogger("starlanes.bots")
 
 CACHE_GAMES = 512
 """Games a worker keeps rebuilt (a later move of one only applies the actions since)."""
+WORKER_BEAT_SECONDS = 0.5
+WORKER_KEY_MS = 2000
+"""A worker writes its key every WORKER_BEAT_SECONDS; it expires WORKER_KEY_MS later."""
+RETRY_SECONDS = 0.5
+"""A job that failed on the database or Redis is tried again this often."""
+SWEEP_GAMES = 5000
+"""The most unfinished games with a bot seat one sweep reads."""
 
 
 @dataclass(frozen=True)
@@ -90,11 +90,16 @@ def _redis(url: str) -> Any:
     return redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=10)
 
 
-def ensure_groups(client: Any) -> None:
+def keys_for(settings: ServiceSettings, config: Any) -> Keys:
+    """The deployment's Redis names (:func:`.jobs.deployment_prefix`)."""
+    return Keys(deployment_prefix(settings.redis, config.limits.redis_prefix))
+
+
+def ensure_groups(client: Any, keys: Keys) -> None:
     """Create the consumer group on both job streams (and the streams) if missing."""
     import redis
 
-    for stream in (QUICK_STREAM, SLOW_STREAM):
+    for stream in (keys.quick, keys.slow):
         try:
             client.xgroup_create(stream, GROUP, id="0", mkstream=True)
         except redis.ResponseError as e:
@@ -139,15 +144,16 @@ def bot_waiting(live: LiveGame) -> int | None:
     return seat if seat is not None and live.seats[seat].is_bot else None
 
 
-def queue_task(client: Any, catalogue: Catalogue, live: LiveGame, seat: int,
+def queue_task(client: Any, keys: Keys, catalogue: Catalogue, live: LiveGame, seat: int,
                owner: str = "") -> None:
     """Queue the bot decision of ``seat`` in ``live`` now (once per move and state)."""
     import json
 
     entry = catalogue.bot(live.seats[seat].kind)
     task = BotTask(live.id, live.seq, seat, live.state.digest(), owner)
-    client.register_script(ENQUEUE)(keys=[task.mark, lane(entry.seconds if entry else 0.0)],
-                                    args=[DEDUPE_SECONDS, json.dumps(asdict(task))])
+    client.register_script(ENQUEUE)(
+        keys=[keys.mark(task), keys.lane(entry.seconds if entry else 0.0)],
+        args=[DEDUPE_SECONDS, json.dumps(asdict(task))])
 
 
 class Worker:
@@ -160,30 +166,63 @@ class Worker:
         self.store = Store(settings.db)
         self.games = Games(self.store, self.catalogue)
         self.redis = _redis(settings.redis)
-        self.streams = [QUICK_STREAM] if quick_only else [QUICK_STREAM, SLOW_STREAM]
+        self.keys = keys_for(settings, self.config)
+        keys = self.keys
+        self.streams = [keys.quick] if quick_only else [keys.quick, keys.slow]
         self.name = f"{socket.gethostname()}-{os.getpid()}"
         longest = max((b.seconds for b in self.config.bots), default=0.0)
-        self.idle_ms = {QUICK_STREAM: int(settings.reclaim * 1000),
-                        SLOW_STREAM: int((settings.reclaim + longest) * 1000)}
+        self.idle_ms = {keys.quick: int(settings.reclaim * 1000),
+                        keys.slow: int((settings.reclaim + longest) * 1000)}
         self.stopping = False
+        self._held: tuple[str, bytes, dict[Any, Any]] | None = None
+        """A job that failed on the database or Redis: tried again before any other."""
 
     def run(self) -> None:
         import redis
 
+        threading.Thread(target=self._beats, name="bot-worker-beat", daemon=True).start()
         while not self.stopping:
             try:
-                ensure_groups(self.redis)
-                for stream, entry_id, fields in self._claim() or self._read():
+                ensure_groups(self.redis, self.keys)
+                jobs = ([self._held] if self._held is not None else
+                        self._orphans() or self._claim() or self._read())
+                for stream, entry_id, fields in jobs:
                     self._handle(stream, entry_id, fields)
             except (redis.ConnectionError, redis.TimeoutError, StoreUnavailable) as e:
-                log.warning("worker %s: %s; trying again in 1 s", self.name, e)
-                time.sleep(1.0)
+                log.warning("worker %s: %s; trying again in %.1f s", self.name, e,
+                            RETRY_SECONDS)
+                time.sleep(RETRY_SECONDS)
+
+    def _beats(self) -> None:
+        """Write this worker's key every half second (a thread: a bot thinking long does
+        not make the worker look dead)."""
+        client = _redis(self.settings.redis)
+        while not self.stopping:
+            with contextlib.suppress(Exception):
+                client.set(self.keys.worker(self.name), "1", px=WORKER_KEY_MS)
+            time.sleep(WORKER_BEAT_SECONDS)
 
     def _read(self) -> list[tuple[str, bytes, dict[Any, Any]]]:
         got = self.redis.xreadgroup(GROUP, self.name, {s: ">" for s in self.streams},
-                                    count=1, block=1000) or []
+                                    count=1, block=int(WORKER_BEAT_SECONDS * 1000)) or []
         return [(_text(stream), entry_id, fields) for stream, entries in got
                 for entry_id, fields in entries]
+
+    def _orphans(self) -> list[tuple[str, bytes, dict[Any, Any]]]:
+        """A pending job whose worker's key has expired (the worker died), claimed now."""
+        for stream in self.streams:
+            pending = self.redis.xpending_range(stream, GROUP, min="-", max="+", count=20)
+            for item in pending:
+                consumer = _text(item["consumer"])
+                if consumer == self.name or self.redis.exists(self.keys.worker(consumer)):
+                    continue
+                got = self.redis.xclaim(stream, GROUP, self.name, 0, [item["message_id"]])
+                claimed = [(stream, entry_id, fields) for entry_id, fields in got if fields]
+                if claimed:
+                    log.info("worker %s took over job %s of the stopped worker %s", self.name,
+                             _text(claimed[0][1]), consumer)
+                    return claimed
+        return []
 
     def _claim(self) -> list[tuple[str, bytes, dict[Any, Any]]]:
         for stream in self.streams:
@@ -204,14 +243,17 @@ class Worker:
             return
         import redis
 
+        self._held = (stream, entry_id, fields)
         try:
             self._play(task)
         except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError):
-            raise  # left pending: claimed again once the database and Redis are back
+            self.games.forget(task.game_id)
+            raise  # kept: tried again as soon as the database and Redis answer
         except Exception as e:  # noqa: BLE001 - a broken bot or game must not stop the worker
             log.error("bot job of game %s, move %s failed: %s", task.game_id, task.seq, e)
             self.games.forget(task.game_id)
         self.redis.xack(stream, GROUP, entry_id)
+        self._held = None
 
     def _play(self, task: BotTask) -> None:
         live = self.games.get(task.game_id)
@@ -221,7 +263,8 @@ class Worker:
                 or live.state.digest() != task.digest):
             # done already (by a worker that died before acknowledging) or overtaken:
             # make sure viewers and the next bot know where the game is
-            self.redis.publish(CHANGES, notice(live.id, live.seq, live.state.digest()))
+            self.redis.publish(self.keys.game(live.id),
+                               notice(live.id, live.seq, live.state.digest()))
             self._queue_next(live, task.owner)
             return
         entry = self.catalogue.bot(live.seats[task.seat].kind)
@@ -246,20 +289,21 @@ class Worker:
             self.games.forget(live.id)  # another worker stored this move first
             return
         live.commit(pending)
-        self.redis.publish(CHANGES, notice(live.id, live.seq, live.state.digest(),
-                                           live.noticed_action()))
+        self.redis.publish(self.keys.game(live.id),
+                           notice(live.id, live.seq, live.state.digest(),
+                                  live.noticed_action()))
         self._queue_next(live, task.owner)
 
     def _queue_next(self, live: LiveGame, owner: str) -> None:
         seat = bot_waiting(live)
         if seat is not None:
-            queue_task(self.redis, self.catalogue, live, seat, owner)
+            queue_task(self.redis, self.keys, self.catalogue, live, seat, owner)
 
     def _over_budget(self, game_id: str, owner: str) -> bool:
         limits = self.config.limits
-        keys = [game_seconds_key(game_id)]
+        keys = [self.keys.game_seconds(game_id)]
         if owner:
-            keys.append(owner_seconds_key(owner, int(time.time() // 3600)))
+            keys.append(self.keys.owner_seconds(owner, int(time.time() // 3600)))
         values = self.redis.mget(keys)
         game = float(values[0] or 0)
         client = float(values[1] or 0) if owner else 0.0
@@ -268,10 +312,10 @@ class Worker:
 
     def _charge(self, game_id: str, owner: str, seconds: float) -> None:
         pipe = self.redis.pipeline()
-        pipe.incrbyfloat(game_seconds_key(game_id), seconds)
-        pipe.expire(game_seconds_key(game_id), 30 * 86400)
+        pipe.incrbyfloat(self.keys.game_seconds(game_id), seconds)
+        pipe.expire(self.keys.game_seconds(game_id), 30 * 86400)
         if owner:
-            key = owner_seconds_key(owner, int(time.time() // 3600))
+            key = self.keys.owner_seconds(owner, int(time.time() // 3600))
             pipe.incrbyfloat(key, seconds)
             pipe.expire(key, 7200)
         pipe.execute()
@@ -295,12 +339,24 @@ def worker_main(settings: ServiceSettings, quick_only: bool, parent_pid: int) ->
     worker.run()
 
 
-def sweep(store: Store, games: Games, client: Any, catalogue: Catalogue,
-          window: dt.timedelta = dt.timedelta(hours=1)) -> int:
-    """Queue the bot decision of every game created or moved within ``window`` where a
-    bot waits (a job already queued for that move and state is not queued twice).
-    Returns how many games were looked at."""
-    rows = store.recent_games(now() - window)
+def bot_games(store: Store, limit: int = SWEEP_GAMES) -> list[GameRow]:
+    """Up to ``limit`` unfinished games with a bot seat, oldest first: one query through
+    the index of unfinished games."""
+    from sqlalchemy import exists, select
+
+    with store.session() as s:
+        has_bot = exists().where(SeatRow.game_id == GameRow.id, SeatRow.kind != HUMAN)
+        rows = list(s.scalars(select(GameRow).where(GameRow.ended.is_(None), has_bot)
+                              .order_by(GameRow.created).limit(limit)))
+        s.expunge_all()
+        return rows
+
+
+def sweep(store: Store, games: Games, client: Any, keys: Keys, catalogue: Catalogue) -> int:
+    """Queue the bot decision of every unfinished game with a bot seat where a bot waits
+    (a job already queued for that move and state is not queued twice). Returns how many
+    games were looked at."""
+    rows = bot_games(store)
     for row in rows:
         try:
             live = games.get(row.id)
@@ -310,7 +366,7 @@ def sweep(store: Store, games: Games, client: Any, catalogue: Catalogue,
             log.error("sweep: game %s cannot be rebuilt: %s", row.id, e)
             continue
         if live is not None and (seat := bot_waiting(live)) is not None:
-            queue_task(client, catalogue, live, seat)
+            queue_task(client, keys, catalogue, live, seat)
     return len(rows)
 
 
@@ -329,7 +385,8 @@ def serve_bots(settings: ServiceSettings, workers: int) -> None:
     client.ping()
     store = Store(settings.db)
     store.ping()
-    ensure_groups(client)
+    keys = keys_for(settings, config)
+    ensure_groups(client, keys)
     games = Games(store, catalogue)
     context = multiprocessing.get_context("spawn")
     procs: list[Any] = [None] * workers
@@ -357,7 +414,7 @@ def serve_bots(settings: ServiceSettings, workers: int) -> None:
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + settings.sweep
                 try:
-                    sweep(store, games, client, catalogue)
+                    sweep(store, games, client, keys, catalogue)
                 except (redis.ConnectionError, redis.TimeoutError, StoreUnavailable) as e:
                     log.warning("sweep skipped: %s", e)
             time.sleep(0.2)

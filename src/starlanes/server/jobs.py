@@ -1,20 +1,33 @@
 """What the web processes and the bot service say to each other through Redis.
 
-- ``starlanes:changes`` (pub/sub channel): a game's id, move and state digest, and the
-  action when the change was one action (:func:`notice`), published by whichever process
-  stored something for that game (an action, a seat, an undo). Every web process listens
-  and brings the viewers it holds up to date: by applying the action carried when it is
-  one move behind, from the store otherwise (:mod:`.cluster`).
-- ``starlanes:bots:quick`` and ``starlanes:bots:slow`` (streams, consumer group
+Every key and channel starts with the deployment's prefix (:func:`deployment_prefix`:
+``limits.redis_prefix`` of the configuration, else ``starlanes-db`` and the Redis database
+number), so two deployments sharing one Redis server never see each other's notices, jobs
+or members (Redis pub/sub ignores the database number). :class:`Keys` names them:
+
+- ``{prefix}:game:{id}`` (pub/sub channel, one per game): the game's id, move and state
+  digest, and the action when the change was one action (:func:`notice`), published by
+  whichever process stored something for that game (an action, a seat, an undo, an end).
+  Only the processes that hold the game (its owner, and a process serving viewers of it)
+  subscribe, so a process receives the notices of its own games and no others
+  (:mod:`.cluster`).
+- ``{prefix}:members`` (sorted set): the live web processes, each by the address the
+  others reach it at, scored by its last heartbeat (Redis server time, milliseconds). A
+  game's owner is chosen among them by rendezvous hashing (:func:`owner_of`).
+- ``{prefix}:hop-secret``: a random secret the web processes share, with which a process
+  that forwards a request to a game's owner signs the client's address.
+- ``{prefix}:bots:quick`` and ``{prefix}:bots:slow`` (streams, consumer group
   ``starlanes-bots``): bot jobs, one per (game, move) where a bot seat decides. A job names
   only the game, the sequence number, the seat and the digest of the state it was asked
   in: the bot worker reads everything else from the store, so a job can never carry a
   move or a state of its own. Quick jobs (bots that think at most ``QUICK_SECONDS``) and
   slow ones wait in separate streams so a slow search never holds up a quick bot.
-- ``starlanes:bot-job:{game}:{seq}:{digest}``: set once a job is queued, so two processes
+- ``{prefix}:bot-worker:{name}``: set by each bot worker every half second with a
+  two-second expiry; a pending job whose worker's key is gone is taken over at once.
+- ``{prefix}:bot-job:{game}:{seq}:{digest}``: set once a job is queued, so two processes
   that see the same bot decision queue it once (a duplicate would only think twice: the
   store keeps one move per ``(game, seq)``).
-- ``starlanes:bot-seconds:game:{id}`` and ``starlanes:bot-seconds:owner:{key}:{hour}``:
+- ``{prefix}:bot-seconds:game:{id}`` and ``{prefix}:bot-seconds:owner:{key}:{hour}``:
   seconds the bots of a game and of one client's games have thought (the budgets of
   :class:`.config.Limits`), shared by every bot worker.
 """
@@ -22,18 +35,91 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-CHANGES = "starlanes:changes"
-QUICK_STREAM = "starlanes:bots:quick"
-SLOW_STREAM = "starlanes:bots:slow"
 GROUP = "starlanes-bots"
 QUICK_SECONDS = 1.0
 """Bots whose budget per move is at most this many seconds go in the quick lane."""
 DEDUPE_SECONDS = 3600
 """How long a queued job's mark is kept (a bot decision is queued at most once meanwhile)."""
+
+
+def deployment_prefix(url: str, prefix: str = "") -> str:
+    """The prefix of every Redis key and channel of one deployment: ``prefix`` when given
+    (``limits.redis_prefix``, the rate limits' prefix too), else ``starlanes-db`` and the
+    database number of ``url`` (``redis://cache:6379/2``: ``starlanes-db2``)."""
+    if prefix:
+        return prefix
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(url)
+    db = parts.path.strip("/") or (parse_qs(parts.query).get("db") or ["0"])[0]
+    return f"starlanes-db{db if db.isdigit() else 0}"
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The Redis names of one deployment (see the module), under ``prefix``."""
+
+    prefix: str
+
+    def game(self, game_id: str) -> str:
+        """The notice channel of one game."""
+        return f"{self.prefix}:game:{game_id}"
+
+    def game_of(self, channel: str) -> str:
+        """The game id of a notice channel (:meth:`game`)."""
+        return channel[len(self.prefix) + len(":game:"):]
+
+    @property
+    def members(self) -> str:
+        return f"{self.prefix}:members"
+
+    @property
+    def hop_secret(self) -> str:
+        return f"{self.prefix}:hop-secret"
+
+    @property
+    def quick(self) -> str:
+        return f"{self.prefix}:bots:quick"
+
+    @property
+    def slow(self) -> str:
+        return f"{self.prefix}:bots:slow"
+
+    def lane(self, seconds: float) -> str:
+        """The stream a bot with ``seconds`` per move is queued in."""
+        return self.slow if seconds > QUICK_SECONDS else self.quick
+
+    def worker(self, name: str) -> str:
+        return f"{self.prefix}:bot-worker:{name}"
+
+    def mark(self, task: BotTask) -> str:
+        return f"{self.prefix}:bot-job:{task.game_id}:{task.seq}:{task.digest[:16]}"
+
+    def game_seconds(self, game_id: str) -> str:
+        return f"{self.prefix}:bot-seconds:game:{game_id}"
+
+    def owner_seconds(self, owner: str, hour: int) -> str:
+        return f"{self.prefix}:bot-seconds:owner:{owner}:{hour}"
+
+
+def owner_of(game_id: str, members: Iterable[str]) -> str | None:
+    """The member (a web process's address) that owns ``game_id`` among ``members``, by
+    rendezvous hashing: each member scores ``blake2b(member, game)`` and the highest
+    wins. Every process that knows the same members names the same owner, and when one
+    member leaves only its own games move (each to the member that scored next). None
+    for no members."""
+    best, owner = b"", None
+    for member in members:
+        score = hashlib.blake2b(f"{member}\n{game_id}".encode(), digest_size=8).digest()
+        if owner is None or score > best:
+            best, owner = score, member
+    return owner
 
 
 @dataclass(frozen=True)
@@ -62,10 +148,6 @@ class BotTask:
         data = json.loads(raw)
         return cls(game_id=str(data["game_id"]), seq=int(data["seq"]), seat=int(data["seat"]),
                    digest=str(data["digest"]), owner=str(data.get("owner", "")))
-
-    @property
-    def mark(self) -> str:
-        return f"starlanes:bot-job:{self.game_id}:{self.seq}:{self.digest[:16]}"
 
 
 @dataclass(frozen=True)
@@ -114,19 +196,6 @@ def read_notice(text: str) -> tuple[str, int | None, str, NoticedAction | None]:
                 action = None
         return parts[0], int(parts[1]), parts[2], action
     return text.strip(), None, "", None
-
-
-def lane(seconds: float) -> str:
-    """The stream a bot with ``seconds`` per move is queued in."""
-    return SLOW_STREAM if seconds > QUICK_SECONDS else QUICK_STREAM
-
-
-def game_seconds_key(game_id: str) -> str:
-    return f"starlanes:bot-seconds:game:{game_id}"
-
-
-def owner_seconds_key(owner: str, hour: int) -> str:
-    return f"starlanes:bot-seconds:owner:{owner}:{hour}"
 
 
 ENQUEUE = """

@@ -29,6 +29,12 @@ dialog, rematches and replays, and reads any other from the database when someon
 it. The lobby lists the unfinished games and the ``lobby_finished_games`` most recently
 finished ones, read by a bounded query at every sweep.
 
+With a cluster (``--redis``) a process holds only the games it owns and uses
+(:mod:`.following`): the lobby's unfinished games are a page read from the store
+(:func:`read_open_page`, newest first, at most :data:`LOBBY_OPEN_GAMES`), and the sweep
+applies the rules to the games this process owns, those it holds and those the store names
+as due (:func:`due_games`), so no process ever reads all the games.
+
 :class:`Lifecycle` runs the sweep every ``sweep_seconds`` from the service's start hooks;
 its ``clock`` (epoch seconds) can be replaced by a test.
 """
@@ -58,6 +64,10 @@ log = logging.getLogger("starlanes.server")
 
 GAME_ID_CHARS = 32
 """The longest game id (``games.id``): a longer one is never looked up."""
+LOBBY_OPEN_GAMES = 200
+"""With a cluster: the most unfinished games the lobby lists (the newest)."""
+DUE_GAMES = 200
+"""With a cluster: the most games one sweep reads as due for the rule."""
 
 
 # ---------------------------------------------------------------------- the written rule
@@ -249,6 +259,9 @@ class Lifecycle:
         service.note_ended(live)  # (a bot's or a clock's last move comes here first)
         if service.games.get(live.id) is live:
             del service.games[live.id]
+            service._used.pop(live.id, None)
+            if service.cluster is not None:
+                service.cluster.unwatch(live.id)
         service.finished.put(live)
         if self.limits.lobby_finished_games and live.id not in self._entries:
             entry = lobby_entry(live)
@@ -265,12 +278,15 @@ class Lifecycle:
         ended: list[tuple[str, str]] = []
         if service.cluster is not None:
             await self._ended_elsewhere()
+            await self._load_due(now)
         for live in list(service.games.values()):
             if service.stopping:
                 break
             if live.over:
                 self.archive(live)
                 continue
+            if not service.owns(live.id):
+                continue  # its owner applies the rule
             outcome = verdict(live, now, self.limits, self.started)
             if outcome is None:
                 continue
@@ -278,7 +294,25 @@ class Lifecycle:
                 ended.append((live.id, str(outcome["reason"])))
         await self.refresh_lobby()
         self._forget()
+        service.unload_idle()
         return ended
+
+    async def _load_due(self, now: float) -> None:
+        """With a cluster: load the games this process owns that the store names as due
+        for the rule (:func:`due_games`), so the loop above judges them."""
+        service = self.service
+        try:
+            ids = await asyncio.to_thread(due_games, service.store, now, self.limits,
+                                          DUE_GAMES)
+        except (StoreError, ServerError) as e:
+            log.warning("the games due for the life-cycle rule could not be read: %s", e)
+            return
+        for game_id in ids:
+            if game_id not in service.games and service.owns(game_id):
+                try:
+                    await service.refresh(game_id)
+                except (StoreError, ServerError) as e:
+                    log.warning("game %s could not be read for the rule: %s", game_id, e)
 
     async def _ended_elsewhere(self) -> None:
         """With a cluster: take the end of every game another process ended (a server
@@ -350,6 +384,87 @@ class Lifecycle:
         for tasks in (service._bot_tasks, service.clocks.tasks):
             for game_id in [g for g, t in tasks.items() if t.done()]:
                 del tasks[game_id]
+
+
+# ---------------------------------------------------------------------- bounded queries
+def read_open_page(service: GameService, limit: int = LOBBY_OPEN_GAMES
+                   ) -> list[dict[str, Any]]:
+    """The lobby entries of the ``limit`` newest unfinished games, read from the store
+    (one query for the games, one for their seats, one for their move counts; the index
+    on ``games.ended`` keeps it from reading finished games). Blocking."""
+    from sqlalchemy import select
+
+    store = service.store
+    with store.session() as s:
+        rows = list(s.scalars(select(GameRow).where(GameRow.ended.is_(None))
+                              .order_by(GameRow.created.desc()).limit(limit)))
+        s.expunge_all()
+    ids = [r.id for r in rows]
+    seats = store.seats_of(ids)
+    moves = store.moves_of(ids)
+    entries = []
+    for row in rows:
+        try:
+            live = LiveGame.rebuild(row, seats.get(row.id, []), [],
+                                    service._engine_options(row))
+        except (StoreError, ServerError) as e:
+            log.warning("game %s cannot be listed: %s", row.id, e)
+            continue
+        entry = lobby_entry(live)
+        entry["moves"] = moves.get(row.id, 0)
+        entries.append(entry)
+    return entries
+
+
+def clocked_games(store: Any, limit: int) -> list[str]:
+    """The ids of up to ``limit`` unfinished games with a turn clock, oldest first
+    (what a process that becomes their owner must time). Blocking."""
+    from sqlalchemy import select
+
+    with store.session() as s:
+        return list(s.scalars(select(GameRow.id).where(GameRow.ended.is_(None),
+                                                       GameRow.clock_seconds > 0)
+                              .order_by(GameRow.created).limit(limit)))
+
+
+def due_games(store: Any, now: float, limits: Limits, limit: int) -> list[str]:
+    """The ids of up to ``limit`` unfinished games the life-cycle rule may end at ``now``
+    (epoch seconds): created longer ago than the shorter of the open-seat and the idle
+    limit, and either with an open human seat or no move since then. A candidate only:
+    :func:`verdict` decides. Blocking."""
+    import datetime as dt
+
+    from sqlalchemy import exists, select
+
+    from .store import ActionRow
+
+    hours = min(limits.open_seat_hours, limits.idle_game_hours)
+    before = dt.datetime.fromtimestamp(now - hours * 3600.0, dt.UTC)
+    with store.session() as s:
+        open_seat = exists().where(SeatRow.game_id == GameRow.id, SeatRow.kind == "human",
+                                   SeatRow.token_hash.is_(None))
+        moved = exists().where(ActionRow.game_id == GameRow.id, ActionRow.at >= before)
+        return list(s.scalars(select(GameRow.id).where(
+            GameRow.ended.is_(None), GameRow.created < before, open_seat | ~moved)
+            .order_by(GameRow.created).limit(limit)))
+
+
+def newest_moves(store: Any, game_ids: list[str]) -> dict[str, tuple[int, bool]]:
+    """Per game of ``game_ids``: (its number of moves, whether it has ended), in two
+    queries. Blocking."""
+    from sqlalchemy import func, select
+
+    from .store import ActionRow
+
+    out: dict[str, tuple[int, bool]] = {}
+    with store.session() as s:
+        counts = dict(s.execute(select(ActionRow.game_id, func.count())
+                                .where(ActionRow.game_id.in_(game_ids))
+                                .group_by(ActionRow.game_id)).all())
+        for game_id, ended in s.execute(select(GameRow.id, GameRow.ended)
+                                        .where(GameRow.id.in_(game_ids))).all():
+            out[game_id] = (int(counts.get(game_id, 0)), ended is not None)
+    return out
 
 
 class OpenArchived:

@@ -306,7 +306,9 @@ class ClientLimits:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
-        if kind == "http":
+        if scope.get("starlanes.hop"):  # forwarded by another process: counted there
+            await self.app(scope, receive, send)
+        elif kind == "http":
             await self._http(scope, receive, send)
         elif kind == "websocket":
             await self._websocket(scope, receive, send)

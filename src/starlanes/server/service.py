@@ -6,8 +6,10 @@ state, then acknowledge and push. The game's lock is held until the commit is do
 game's actions are stored one at a time and in order, while other games go on: the commit
 itself runs in the store's writer thread (:mod:`.writer`), which groups the actions of all
 games waiting at that moment into one transaction. Nothing that waits for the disk, a bot
-or a replay of a whole game runs in the event loop. A restarted service rebuilds every
-unfinished game from the store and lets waiting bots play on; finished games are archived
+or a replay of a whole game runs in the event loop. A restarted single process rebuilds
+every unfinished game from the store and lets waiting bots play on; a process of a cluster
+(``--redis``) loads no game at start but the ones with a running clock it owns, and any
+other when it is used (:mod:`.following`). Finished games are archived
 (:mod:`.lifecycle`): read from the store when someone opens one, never all at start.
 """
 
@@ -119,6 +121,10 @@ class GameService(Following, Endings):
         self._background: set[asyncio.Task[Any]] = set()
         self._following: dict[str, bool] = {}
         """With a cluster: games being caught up after a notice (True: another came)."""
+        self._used: dict[str, float] = {}
+        """With a cluster: when each held game was last used (monotonic seconds)."""
+        self._open_lobby: list[dict[str, Any]] = []
+        """With a cluster: the lobby's page of unfinished games, read from the store."""
         self.listeners: list[Callable[[LiveGame], None]] = []
         """Called (in the event loop) with a game each time its viewers are sent a fresh
         view: after a move, a join, an undo (the community's ratings and turn signals)."""
@@ -135,12 +141,22 @@ class GameService(Following, Endings):
     async def start(self) -> None:
         """Start the bot workers, rebuild every unfinished stored game (in a thread) and
         let bots and clocks run on. A game its rules ended whose end was never stamped
-        (``GameRow.ended``) is stamped now and kept with the finished games. Raises
-        RuntimeError for a service that was stopped (its bot workers are gone: make a new
-        one)."""
+        (``GameRow.ended``) is stamped now and kept with the finished games. With a
+        cluster, no game is read here: the process joins the members, and the games with
+        a running clock that it owns are loaded in the background
+        (:meth:`.following.Following.take_over`). Raises RuntimeError for a service that
+        was stopped (its bot workers are gone: make a new one)."""
         if self.stopping:
             raise RuntimeError("a stopped game service does not start again")
         self.bots.start()
+        if self.cluster is not None:
+            await self.cluster.start(self._follow, self._watching, self._members_changed,
+                                     self._redis_lost)
+            self._spawn(self.take_over())
+            self._spawn(self._housekeeping())
+            for hook in self.on_start:
+                await hook()
+            return
         for live in await asyncio.to_thread(self._rebuild_all):
             if live.over:
                 self.note_ended(live)
@@ -148,8 +164,6 @@ class GameService(Following, Endings):
                 continue
             self.games[live.id] = live
             self._after_change(live, push=False)
-        if self.cluster is not None:
-            await self.cluster.start(self._follow, self._drop_viewers)
         for hook in self.on_start:
             await hook()
 
@@ -248,7 +262,7 @@ class GameService(Following, Endings):
         async with self._quota_lock:  # counted and stored one create at a time
             await self.check_quota(owner_account, owner_network)
             await self.writer.run(lambda: self.store.create_game(row, seat_rows))
-        self.games[row.id] = live
+        self.hold(live)
         self._after_change(live, push=False)
         return live
 
@@ -261,7 +275,10 @@ class GameService(Following, Endings):
 
     def lobby(self) -> list[dict[str, Any]]:
         """The unfinished games, newest first, then the most recently finished ones
-        (``limits.lobby_finished_games``)."""
+        (``limits.lobby_finished_games``). With a cluster, the unfinished games are a page
+        read from the store (:meth:`.following.Following.refresh_lobby`)."""
+        if self.cluster is not None:
+            return [*self._open_lobby, *self.finished.lobby]
         games = sorted((g for g in self.games.values() if not g.over),
                        key=lambda g: g.row.created, reverse=True)
         return [*(lobby_entry(g) for g in games), *self.finished.lobby]
@@ -532,7 +549,7 @@ class GameService(Following, Endings):
     def subscribe(self, game_id: str, token: str | None) -> Subscriber:
         if self.cluster is not None and not self.cluster.ready:
             raise Unavailable("this server has lost its link to the other servers; "
-                              "connect again (another server will take you)")
+                              "connect again in a moment")
         live = self.live(game_id)
         seat = self.seat_of(live, token) if token else None
         sub = Subscriber(seat, version=live.version)
@@ -658,8 +675,10 @@ class GameService(Following, Endings):
         return False
 
     def _kick_clock(self, live: LiveGame) -> None:
-        """Let the game's turn clock run (:class:`.clocks.ClockRunner`)."""
-        self.clocks.kick(live)
+        """Let the game's turn clock run (:class:`.clocks.ClockRunner`): with a cluster,
+        only on the game's owner."""
+        if self.owns(live.id):
+            self.clocks.kick(live)
 
 def export_record(store: Store, game_id: str, catalogue: Catalogue | None = None) -> GameRecord:
     """The usual game record of a stored game (``starlanes replay --verify`` accepts it);
