@@ -124,7 +124,8 @@ export function boardPlay({ box, board, tools, zoom, phone, play, symbol }) {
     pop.style.maxHeight = `${Math.max(120, Math.min(360, (win.bottom - win.top) * 0.6))}px`;
     const w = pop.offsetWidth;
     const h = pop.offsetHeight;
-    const fitX = (x) => Math.max(4, Math.min(window.innerWidth - w - 4, x));
+    // inside the board's section: never over the decision panel beside it
+    const fitX = (x) => Math.max(Math.max(4, b.left), Math.min(Math.min(window.innerWidth, b.right) - w - 4, x));
     const fitY = (y) => Math.max(win.top + 4, Math.min(win.bottom - h - 4, y));
     const frame2 = root ? root.getBoundingClientRect() : a;
     const spots = [

@@ -231,7 +231,8 @@ async function play(notation) {
 // Show the legal actions that involve a board object (a planet, a point, a unit kind, a
 // card id, or a run of words such as "C1b C1" for the moves between two points): their
 // notation names it as consecutive words, unless the game's module says which
-// (boardActions(objectId, view, ctx) -> { items, hint } or null). They are listed beside the
+// (boardActions(objectId, view, ctx) -> { items, popover, hint } or null: popover the part
+// of items the popover lists, hint what else to tap). They are listed beside the
 // object on the board (boardplay.js) and in the decision panel. { go: true }: a destination
 // was tapped, and the one action that goes there is played at once.
 function select(objectId, title, { go = false } = {}) {
@@ -266,7 +267,7 @@ function select(objectId, title, { go = false } = {}) {
   showOdds(items);
   box.hidden = false;
   drawBoard();
-  onBoard.show(title ?? objectId, ctx.view.your_turn ? items : [], ctx.view.your_turn ? own?.hint ?? "" : "");
+  onBoard.show(title ?? objectId, ctx.view.your_turn ? own?.popover ?? items : [], ctx.view.your_turn ? own?.hint ?? "" : "");
   // on a phone the popover beside the object shows them: the panel stays down
   if (items.length && !layout.phone()) layout.open(true);
 }

@@ -166,9 +166,9 @@ function home(view, ctx) {
   return { x: ((x1 - x0 + 1) * CELL_W) / 2, y: ((y1 - y0 + 1) * CELL_H) / 2 };
 }
 
-// The actions a tap on a place offers: those naming it, but its moves (their destinations
-// light up on the map instead, and the hint says so); where a battle is fought, its
-// decisions too (they name units, not places).
+// The actions a tap on a place offers: those naming it and, where a battle is fought, its
+// decisions (they name units, not places). The popover beside it leaves out its moves:
+// their destinations light up on the map instead, and the hint says so.
 export function boardActions(objectId, view, ctx) {
   const id = String(objectId);
   if (id.includes(" ") || !ctx.positions[id]) return null;
@@ -180,12 +180,11 @@ export function boardActions(objectId, view, ctx) {
   const dests = new Set(origin.map((a) => a.notation.split(" ")[2]));
   const battle = view.observation.battle?.at === id;
   const items = view.legal.filter((a) => {
-    if (origin.includes(a)) return false;
     const w = words(a.notation);
     return w.includes(id.toLowerCase()) || (battle && !w.some((x) => places.has(x)));
   });
   const hint = dests.size ? `Move: tap one of the ${dests.size} highlighted place${dests.size > 1 ? "s" : ""} on the map (${origin.length} move${origin.length > 1 ? "s" : ""} from here).` : "";
-  return { items, hint };
+  return { items, popover: items.filter((a) => !origin.includes(a)), hint };
 }
 
 export function setup(ctx) {
