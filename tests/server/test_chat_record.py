@@ -181,3 +181,19 @@ def test_migration_gives_old_messages_their_move(tmp_path):
     with Store(url).engine.connect() as conn:
         got = list(conn.execute(text("SELECT text, seq FROM chat_messages ORDER BY id")))
     assert [tuple(r) for r in got] == [("before", 0), ("after two", 2), ("at the end", 3)]
+
+
+def test_a_replay_answers_the_newest_200_messages(client):
+    """A long chat is cut in the replay (the newest 200 up to the step), never in the
+    record."""
+    from starlanes.server.community.models import ChatRow
+
+    gid = create(client, "galactic-domination", ["human", "random"])
+    ann = join(client, gid, "Ann", 0)
+    with client.app.state.community.store.session() as s:
+        s.add_all([ChatRow(game_id=gid, channel="players", name="Ann", seat=0,
+                           text=f"line {i}", seq=0) for i in range(230)])
+    chat = replay(client, gid, step=0)["chat"]
+    assert len(chat) == 200 and chat[0]["text"] == "line 30" and chat[-1]["text"] == "line 229"
+    client.post(f"/api/games/{gid}/resign", headers=auth(ann))
+    assert len(client.get(f"/api/games/{gid}/record").json()["chat"]) == 230

@@ -251,6 +251,11 @@ def test_streams_per_account_are_limited(live):
         again = stream(live, ann)
         assert again.status == 200
         again.close()
+        # the process's own cap holds whoever asks
+        live.community.events.settings.streams_total = 1  # Ann still holds a page
+        bob = stream(live, person(live, "Bob"))
+        bob.join(10)
+        assert bob.status == 429 and "as many live notification streams" in bob.body
     finally:
         for page in pages:
             page.close()

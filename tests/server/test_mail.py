@@ -73,9 +73,10 @@ def inbox() -> Iterator[tuple[Inbox, int]]:
         controller.stop()
 
 
-def mail_app(tmp_path: Any, port: int, **notifications: Any) -> Any:
+def mail_app(tmp_path: Any, port: int, limits: dict[str, Any] | None = None,
+             **notifications: Any) -> Any:
     config = test_config(
-        public_url="http://testserver",
+        public_url="http://testserver", limits=limits or {},
         smtp={"host": "127.0.0.1", "port": port, "from": "starlanes <games@example.org>",
               "starttls": False, "timeout_seconds": 5},
         notifications=notifications)
@@ -282,3 +283,11 @@ def test_no_mail_server_no_mail(client):
     assert r.status_code == 422 and "sends no mail" in r.json()["error"]
     assert client.get("/api/account/settings", headers=ann).status_code == 401
     assert client.app.state.community.mail.enabled is False
+
+
+def test_reset_requests_count_as_log_in_attempts(tmp_path, inbox):
+    app = mail_app(tmp_path, inbox[1], limits={"logins_per_minute": 2})
+    with TestClient(app) as client:
+        codes = [client.post("/api/account/reset", json={"name": "Ann"}).status_code
+                 for _ in range(3)]
+        assert codes[:2] == [200, 200] and codes[2] == 429
