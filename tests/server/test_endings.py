@@ -367,3 +367,19 @@ def test_an_ending_and_a_draw_offer_on_one_process_are_seen_on_another() -> None
     finally:
         redis_server.stop()
         drop_postgres(url)
+
+
+def test_first_place_shared_by_the_rules_reads_as_a_draw() -> None:
+    """A Galactic Empires game abandoned at its turn cap is a draw between the players
+    still in: they read "draw", not "won"; an eliminated player lost."""
+    from starlanes.server.community.profiles import result_word
+    from starlanes.server.views import seat_results
+
+    class Live:
+        seats = [object()] * 4
+
+    assert seat_results(Live(), None, [0, 2]) == ["draw", "lost", "draw", "lost"]  # type: ignore[arg-type]
+    assert seat_results(Live(), None, [1]) == ["lost", "won", "lost", "lost"]  # type: ignore[arg-type]
+    assert [result_word(None, [0, 2, 0, 2], s) for s in range(4)] == [
+        "drawn", "lost", "drawn", "lost"]
+    assert result_word(None, [1, 0], 1) == "won"

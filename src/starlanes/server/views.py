@@ -58,11 +58,14 @@ def outcome_label(live: LiveGame, outcome: dict[str, Any]) -> str:
 
 def seat_results(live: LiveGame, outcome: dict[str, Any] | None,
                  winners: list[int]) -> list[str]:
-    """Per seat, its result in a word or two: "won", "lost", "draw", "resigned", "lost
-    on time"; "" for every seat of a game that counts for nobody (aborted, expired)."""
+    """Per seat, its result in a word or two: "won", "lost", "draw" (first place shared:
+    agreed, or by the rules, as a Galactic Empires game abandoned at its turn cap),
+    "resigned", "lost on time"; "" for every seat of a game that counts for nobody
+    (aborted, expired)."""
     n = len(live.seats)
-    if outcome is None:
-        return ["won" if s in winners else "lost" for s in range(n)]
+    if outcome is None:  # the rules decided: first place shared by several is a draw
+        first = "draw" if len(winners) > 1 else "won"
+        return [first if s in winners else "lost" for s in range(n)]
     reason = outcome.get("reason")
     if outcome.get("ranks") is None or reason in NO_RESULT:
         return [""] * n

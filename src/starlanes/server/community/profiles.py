@@ -83,7 +83,9 @@ def result_word(outcome: dict[str, Any] | None, places: list[int] | None, seat: 
             return "resigned"
         if reason == "timeout":
             return "lost on time"
-    return "won" if places[seat] == 0 else "lost"
+    if places[seat] == 0:  # first place shared by several is a draw for them
+        return "drawn" if places.count(0) > 1 else "won"
+    return "lost"
 
 
 async def finished_games(community: Community, account_id: int) -> list[dict[str, Any]]:
