@@ -62,8 +62,9 @@ def drop_database(admin_url: str, url: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
 
 
-def _moves(count: int) -> list[tuple[str, str]]:
-    """The first ``count`` (notation, digest) of a real game, so a stored game replays."""
+def _moves(count: int) -> list[tuple[str, int, str]]:
+    """The first ``count`` (notation, seat, digest) of a real game, so a stored game
+    replays."""
     from starlanes.engine import load
 
     game = load(GAME, players=2, seed=7, **OPTIONS)
@@ -71,9 +72,10 @@ def _moves(count: int) -> list[tuple[str, str]]:
     out = []
     while len(out) < count and not state.is_terminal():
         action = state.legal_actions()[-1]
+        seat = state.current_player()
         text = str(action)
         state.apply(action)
-        out.append((text, state.digest()))
+        out.append((text, seat, state.digest()))
     return out
 
 
@@ -95,21 +97,25 @@ def fill(url: str, finished: int, unfinished: int, moves: int = 5) -> float:
             games, seats, actions = io.StringIO(), io.StringIO(), io.StringIO()
             for i in range(start, min(total, start + chunk)):
                 gid = f"h{i:09d}"
-                created = base + dt.timedelta(minutes=i)
-                done = i < finished
+                done = i < finished  # (the unfinished ones: created in the last minutes)
+                created = (base + dt.timedelta(minutes=i) if done else
+                           dt.datetime.now(dt.UTC) - dt.timedelta(seconds=total - i))
                 ended = (created + dt.timedelta(minutes=30)).isoformat() if done else r"\N"
+                outcome = json.dumps({"reason": "adjudicated", "ranks": None,
+                                      "detail": "a stored game of this benchmark"}) \
+                    if done else r"\N"
                 games.write("\t".join([
-                    gid, GAME, "2", str(i), json.dumps(OPTIONS), "0", "0", r"\N",
-                    created.isoformat(), "t", "f", "move", "0", "bot", r"\N", ended, r"\N",
+                    gid, GAME, "2", "7", json.dumps(OPTIONS), "0", "0", r"\N",
+                    created.isoformat(), "t", "f", "move", "0", "bot", outcome, ended, r"\N",
                     "", r"\N"]) + "\n")
                 for seat in range(2):
                     taken = done or seat == 0
                     seats.write("\t".join([
                         gid, str(seat), "human", f"player{seat}" if taken else "",
                         ("a" * 64) if taken else r"\N", r"\N", r"\N"]) + "\n")
-                for seq, (notation, digest) in enumerate(played):
+                for seq, (notation, seat, digest) in enumerate(played):
                     actions.write("\t".join([
-                        gid, str(seq), str(seq % 2), notation, digest, "player",
+                        gid, str(seq), str(seat), notation, digest, "player",
                         (created + dt.timedelta(seconds=seq)).isoformat()]) + "\n")
             for table, columns, data in (
                     ("games", "id, game, players, seed, options, bot_seconds, clock_seconds,"

@@ -227,10 +227,14 @@ class Lifecycle:
         return self.service.config.limits
 
     async def start(self) -> None:
-        """Sweep once, then every ``sweep_seconds`` until the service stops."""
+        """Sweep once, then every ``sweep_seconds`` until the service stops. With a cluster
+        the first sweep runs in the background too: the process is ready at once, however
+        many games the store names as due."""
         self.started = self.clock()
-        await self.sweep()
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        if self.service.cluster is None:
+            await self.sweep()
+        self._task = asyncio.get_running_loop().create_task(
+            self._run(first=self.service.cluster is not None))
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -238,9 +242,11 @@ class Lifecycle:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
 
-    async def _run(self) -> None:
+    async def _run(self, first: bool = False) -> None:
         while not self.service.stopping:
-            await asyncio.sleep(self.limits.sweep_seconds)
+            if not first:
+                await asyncio.sleep(self.limits.sweep_seconds)
+            first = False
             try:
                 await self.sweep()
             except Exception:  # noqa: BLE001 - the next sweep tries again
