@@ -54,7 +54,7 @@ from sqlalchemy import delete, func, select
 from ..errors import Forbidden, Unprocessable
 from ..store import StoreConflict, now
 from .identity import Account, writing_account
-from .models import AccountRow
+from .models import ROW_ID_MAX, AccountRow
 from .notify_models import MAIL_KEEP_DAYS, MailSentRow, ServerKeyRow
 
 if TYPE_CHECKING:
@@ -119,6 +119,8 @@ def read_unsubscribe(store: Any, token: str) -> int:
     if not head.isdigit() or len(token) > 100 or len(head) > 10:
         raise Forbidden("this unsubscribe link is not valid")
     account_id = int(head)
+    if account_id > ROW_ID_MAX:
+        raise Forbidden("this unsubscribe link is not valid")
     with store.session() as s:
         row = s.get(AccountRow, account_id)
         email = row.email if row is not None and not row.deleted else None
