@@ -157,7 +157,7 @@ class Admin:
         """Whether ``token`` is a seat link of ``game_id`` held by a suspended account."""
         if not self.suspended:
             return False
-        live = self.service.games.get(game_id)
+        live = self.service.games.get(game_id) or self.service.finished.get(game_id)
         if live is None:
             return False
         return any(info.account_id in self.suspended and token_matches(token, info.token_hash)
