@@ -22,7 +22,8 @@ is created once (``starlanes db upgrade``), ``--processes`` web processes run wi
 ``--redis`` and one bot service (``starlanes bots``, ``--bot-workers`` workers) plays the
 bot seats. Each human seat of game k talks to process (k + seat) mod N (its requests and
 its websocket), so with N >= 2 most of them reach a process that does not own the game and
-forwards them to the owner. The CPU line then sums the web processes and counts the bot
+forwards them to the owner; with ``--to-owner`` every request and socket of a game goes
+straight to its owner. The CPU line then sums the web processes and counts the bot
 service as the bot workers; the notes list the notices each web process received (each
 only for the games it held).
 
@@ -407,8 +408,12 @@ async def measure(args: argparse.Namespace, base: str, pid: int,
         tables = await asyncio.gather(*(opened(g) for g in range(args.games)))
         bases = getattr(args, "bases", None)
         if bases:
+            from starlanes.server.jobs import owner_of
+
             for k, table in enumerate(tables):
-                table.bases = [bases[(k + s) % len(bases)] for s in range(args.humans)]
+                table.bases = ([str(owner_of(table.gid, bases))] * args.humans
+                               if args.to_owner else
+                               [bases[(k + s) % len(bases)] for s in range(args.humans)])
         tally = Tally()
         before, _ = await total_moves(client, base)
         cpu_before = cluster_cpu(args, pid)
@@ -666,6 +671,10 @@ def arguments(description: str) -> argparse.ArgumentParser:
                                     "--processes web processes and a bot service")
     ap.add_argument("--processes", type=int, default=1,
                     help="web processes of the cluster (with --redis)")
+    ap.add_argument("--to-owner", action="store_true",
+                    help="send each game's requests and sockets to its owner, as a proxy "
+                         "routing to owners would (default: seat s of game k to process "
+                         "(k + s) mod N, most of them forwarded)")
     return ap
 
 
