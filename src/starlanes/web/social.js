@@ -137,8 +137,8 @@ async function lobby() {
   const draw = async () => {
     clearTimeout(timer);
     const { account } = await me();
-    friendsBox.hidden = challengesBox.hidden = !account;
     if (!account) {
+      friendsBox.hidden = challengesBox.hidden = true;
       built = null;
       return;
     }
@@ -159,6 +159,8 @@ async function lobby() {
     const found = (await myOffers()).filter((o) => o.kind === "challenge");
     built.list.replaceChildren(...(found.length ? found.map((o) => offerItem(o, draw, built.error))
       : [el("li", { class: "muted" }, "No challenges waiting.")]));
+    // shown once each panel has its heading (a region needs the name it points at)
+    friendsBox.hidden = challengesBox.hidden = false;
     timer = setTimeout(draw, document.visibilityState === "hidden" ? 60000 : 20000);
   };
   document.addEventListener("starlanes:account", () => {
