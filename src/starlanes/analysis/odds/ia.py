@@ -32,6 +32,9 @@ from .tally import Tally
 ORDERS = ("listed", "strongest", "best")
 MAX_BEST_ORDERS = 5040
 Entry = tuple[int, int, int, int]
+Squashed = tuple[dict[tuple[int, tuple[str, ...], int, int], float], list[float]]
+"""A fleet's outcome: P((total without bonus, standing ship ids sorted, ships lost, their
+cost)), and per ship (by entry index) the chance it is destroyed."""
 
 
 @dataclass
@@ -148,13 +151,68 @@ class _Eval:
                 per[1 - side][fi] = {self.cap(foe, base + h): 0.0 for h in range(len(dist))}
                 for h, q in enumerate(dist):
                     per[1 - side][fi][self.cap(foe, base + h)] += q
-        joints = [self._joint(per[s]) for s in (0, 1)]
         big = 0 if len(ao) > len(do) else 1 if len(do) > len(ao) else -1
-        if big >= 0:
-            small = 1 - big
-            for ei in orders[big][m:]:
-                joints[small] = self._fire(big, self.ents[big][ei], joints[small])
-        return joints[0], joints[1]
+        out: list[Squashed] = []
+        for side in (0, 1):
+            if side == 1 - big:  # the smaller fleet: unmatched ships pick their targets
+                joint = self._joint(per[side])
+                for ei in orders[big][m:]:
+                    joint = self._fire(big, self.ents[big][ei], joint)
+                out.append(self._squash_joint(side, joint))
+            else:
+                out.append(self._squash_per(side, per[side]))
+        return out[0], out[1]
+
+    def _part(self, side: int, i: int, d: int) -> tuple[int, str, int, int]:
+        """Ship ``i`` of ``side`` with ``d`` damage: (total it adds, its id if it stands
+        else "", 1 if it is lost, its cost if lost)."""
+        c = self.c
+        e = self.ents[side][i]
+        cv = c.ship_combat[e[0]]
+        if e[3] == 0 and d <= cv:
+            tb = has_hook(c.ship_fx[e[0]], "total_bonus")
+            return cv - d + (tb[1] if tb else 0), c.ship_ids[e[0]], 0, 0  # IA-RAID-10
+        if e[3] == 2:  # left before the battle: neither fights nor is lost
+            return 0, "", 0, 0
+        return 0, "", 1, c.ship_cost[e[0]]  # IA-SHIP-09
+
+    def _squash_per(self, side: int, per: list[dict[int, float]]) -> Squashed:
+        """The outcome of a fleet whose ships' damage is independent (no unmatched enemy
+        ship fires at it), without enumerating every damage combination: the distribution
+        of (total, standing ship ids, ships lost, their cost) built ship by ship, and
+        each ship's chance to be destroyed."""
+        dist: dict[tuple, float] = {(0, (), 0, 0): 1.0}
+        dead = []
+        for i, di in enumerate(per):
+            nxt: dict[tuple, float] = defaultdict(float)
+            parts = [(self._part(side, i, d), q) for d, q in di.items() if q]
+            dead.append(sum(q for (_, sid, lost, _), q in parts if lost))
+            for (t, alive, lost_n, cost), p in dist.items():
+                for (pt, sid, pl, pc), q in parts:
+                    key = (t + pt, tuple(sorted(alive + (sid,))) if sid else alive,
+                           lost_n + pl, cost + pc)
+                    nxt[key] += p * q
+            dist = nxt
+        return dist, dead
+
+    def _squash_joint(self, side: int, joint: dict[tuple[int, ...], float]) -> Squashed:
+        """:meth:`_squash_per` for a fleet given by its joint damage distribution."""
+        dist: dict[tuple, float] = defaultdict(float)
+        dead = [0.0] * len(self.ents[side])
+        for dmg, p in joint.items():
+            t = lost_n = cost = 0
+            alive = []
+            for i, d in enumerate(dmg):
+                pt, sid, pl, pc = self._part(side, i, d)
+                t += pt
+                lost_n += pl
+                cost += pc
+                if sid:
+                    alive.append(sid)
+                if pl:
+                    dead[i] += p
+            dist[(t, tuple(sorted(alive)), lost_n, cost)] += p
+        return dist, dead
 
     @staticmethod
     def _joint(per: list[dict[int, float]]) -> dict[tuple[int, ...], float]:
@@ -198,27 +256,16 @@ class _Eval:
                 out[tuple(new)] += p * q
         return out
 
-    def total(self, side: int, dmg: tuple[int, ...]) -> int:
-        c = self.c
-        t = 0
-        for e, d in zip(self.ents[side], dmg, strict=True):
-            if e[3] == 0 and d <= c.ship_combat[e[0]]:
-                t += c.ship_combat[e[0]] - d  # IA-RAID-10, IA-SHIP-09
-                tb = has_hook(c.ship_fx[e[0]], "total_bonus")
-                if tb:
-                    t += tb[1]
-        return t
-
-    def win(self, ja: dict, jd: dict) -> float:
+    def win(self, ja: Squashed, jd: Squashed) -> float:
         ta, td = self.totals(ja, 0), self.totals(jd, 1)
         return sum(p * q for a, p in ta.items() for d, q in td.items()
                    if (a > d if self.spec.kind == "raid" else a >= d))
 
-    def totals(self, joint: dict, side: int) -> dict[int, float]:
+    def totals(self, sq: Squashed, side: int) -> dict[int, float]:
         out: dict[int, float] = defaultdict(float)
         bonus = self.bonus(side)
-        for dmg, p in joint.items():
-            out[self.total(side, dmg) + bonus] += p
+        for key, p in sq[0].items():
+            out[key[0] + bonus] += p
         return out
 
     def bonus(self, side: int) -> int:
@@ -351,7 +398,8 @@ def ia_odds(spec: IACombatSpec) -> Any:
     if not ents[0]:
         raise OddsError("the attacker has no ships")
     if len(ents[0]) > MAX_SHIPS or len(ents[1]) > MAX_SHIPS:
-        raise OddsError(f"a fleet holds at most {MAX_SHIPS} ships")
+        raise OddsError(f"a fleet holds at most {MAX_SHIPS} ships: a player never has more "
+                        "(the game's fleet limit)")  # IA-SHIP-07
     tally = Tally()
     fights: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
     margins: dict[int, float] = defaultdict(float)
@@ -397,8 +445,7 @@ def _fights(ev: _Eval, orders: list, ja: dict, jd: dict, p: float, fights: dict)
         ai, di = orders[0][i], orders[1][i]
         ea, ed = ev.ents[0][ai], ev.ents[1][di]
         key = f"fight {i + 1} {c.ship_ids[ea[0]]} v {c.ship_ids[ed[0]]}"
-        da = sum(q for dmg, q in ja.items() if dmg[ai] > c.ship_combat[ea[0]])
-        dd = sum(q for dmg, q in jd.items() if dmg[di] > c.ship_combat[ed[0]])
+        da, dd = ja[1][ai], jd[1][di]
         row = fights[key]
         row[0] += p * da
         row[1] += p * dd
@@ -410,18 +457,13 @@ def _add(tally: Tally, ev: _Eval, spec: IACombatSpec, ja: dict, jd: dict, p: flo
     from the two totals' distributions and survivors side by side. Survivors are named by
     ship (damage markers left out); medals (as ``vp``) go to an invasion's winner, a won
     raid steals its margin (as ``resources``, capped by the defender's resources)."""
-    c = ev.c
     raid = spec.kind == "raid"
-    for side, joint in ((0, ja), (1, jd)):
+    for side, sq in ((0, ja), (1, jd)):
         rows: dict[tuple, float] = defaultdict(float)
-        for dmg, q in joint.items():
-            alive = [c.ship_ids[e[0]] for e, d in zip(ev.ents[side], dmg, strict=True)
-                     if e[3] == 0 and d <= c.ship_combat[e[0]]]
-            lost = [e for e, d in zip(ev.ents[side], dmg, strict=True)
-                    if e[3] == 1 or (e[3] == 0 and d > c.ship_combat[e[0]])]
+        for (_t, alive, lost_n, cost), q in sq[0].items():
             text = ", ".join(f"{n} {k}" if n > 1 else k
                              for k, n in sorted(Counter(alive).items()))
-            rows[(text, len(alive), len(lost), sum(c.ship_cost[e[0]] for e in lost))] += q
+            rows[(text, len(alive), lost_n, cost)] += q
         for (text, n, lost_n, cost), q in rows.items():
             tally.add_side(side, p * q, text, n, lost_n, cost)
     ta, td = ev.totals(ja, 0), ev.totals(jd, 1)
