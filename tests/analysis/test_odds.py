@@ -131,9 +131,9 @@ def test_policies_change_the_odds_and_are_stated():
 
 def test_skills_outside_the_model_fall_back_to_monte_carlo():
     r = rift_odds(spec("repair_ship", "2 fighter"), trials=200)
-    assert r.method == "monte-carlo" and "repair_rush" in r.note
+    assert r.method == "monte-carlo" and "Repair Rush" in r.note
     assert r.stderr["attacker_wins"] > 0
-    with pytest.raises(OddsError, match="repair_rush"):
+    with pytest.raises(OddsError, match="Repair Rush.*method auto"):
         rift_odds(spec("repair_ship", "2 fighter"), method="exact")
 
 

@@ -42,8 +42,22 @@ from starlanes.games.rift_domination.battle_model import (
 from .policies import TargetView
 from .tally import Tally
 
-UNMODELLED = frozenset({"repair_rush", "overload", "kamikaze", "repair_bldg"})
-"""Skills the exact model leaves out; a battle with a combatant using one is simulated."""
+UNMODELLED = frozenset({"repair_rush", "overload", "kamikaze"})
+"""Skills the exact model leaves out: a battle with a combatant that can still use one is
+estimated (Overload is modelled once used: the policy spends it in the first window,
+before any die, see :func:`~.rd_sim.prologue`). Repair Bldg counts only on a side with
+buildings (see :func:`unmodelled`)."""
+
+WHY = {
+    "repair_rush": "Repair Rush (repair ship, Nanite Swarm) restores damage the dice dealt, "
+                   "so a fleet no longer follows from the hits it took",
+    "overload": "Overload is kept for a later phase",
+    "kamikaze": "a destroyed kamikaze drone strikes one ship for 3 damage, more than one "
+                "hit's worth, so a fleet no longer follows from the hits it took",
+    "repair_bldg": "Repair Bldg (engineer) restores damage the dice dealt to buildings, so "
+                   "a fleet no longer follows from the hits it took",
+}
+"""Why each skill is outside the exact model, in players' words."""
 
 
 MAX_STEP_CELLS = 12_000_000
@@ -111,8 +125,13 @@ class RiftExact:
         self.types: list[list[CType]] = [[], []]
         index: list[dict[CType, int]] = [{}, {}]
         start: list[list[tuple[int, int, int]]] = [[], []]
+        gone = [[0, 0.0], [0, 0.0]]  # destroyed earlier in this battle (an Ambush)
         for f in b.fighters.values():
             if not f.alive:
+                if not f.building and b.retreated != f.side:
+                    gone[f.side][0] += 1
+                    gone[f.side][1] += float(content.units[f.kind].cost
+                                             if f.kind in content.units else 1)
                 continue
             if f.kind in content.units:
                 cost = float(content.units[f.kind].cost)
@@ -120,8 +139,10 @@ class RiftExact:
                 cost = float(content.upgrades[f.kind].cost)
             else:
                 cost = 1.0
+            skills = frozenset() if b.blocked[f.side] else f.skills  # Jamming Field
             t = CType(f.kind, f.lp_max, f.sh_max, (f.close, f.mid, f.long), f.building,
-                      "taunt" in f.skills, "rocket_barrage" in f.skills, cost)
+                      "taunt" in skills,
+                      "rocket_barrage" in skills and "rocket_barrage" not in f.used, cost)
             i = index[f.side].setdefault(t, len(self.types[f.side]))
             if i == len(self.types[f.side]):
                 self.types[f.side].append(t)
@@ -132,8 +153,11 @@ class RiftExact:
             fx = state.fx[b.seats[side]]
             hb = fx.hit_bonus if fx else {}
             self.bonus.append(tuple(hb.get(w, 0) for w in WEAPONS))
-        self.need = [[[needed_roll(w, ph, self.bonus[s][wi]) for wi, w in enumerate(WEAPONS)]
-                      for ph in range(3)] for s in (0, 1)]
+        # Targeting Uplink played in this phase's window: +1 to hit in this phase only
+        boost = [[b.hit_boost[s] if ph == b.phase and b.phase < CLOSE else 0
+                  for ph in range(3)] for s in (0, 1)]
+        self.need = [[[needed_roll(w, ph, self.bonus[s][wi] + boost[s][ph])
+                       for wi, w in enumerate(WEAPONS)] for ph in range(3)] for s in (0, 1)]
         self.barrage_n = sk.rule(state, "rocket_barrage_targets")
         self.barrage_p = (7 - sk.rule(state, "rocket_barrage_min_roll")) / 6
         fxs = [state.fx[b.seats[s]] for s in (0, 1)]
@@ -141,9 +165,11 @@ class RiftExact:
                        for fx in fxs]
         self.win_res = [fx.battle_win_resources if fx else 0 for fx in fxs]
         self.salvage = [fx.salvage if fx else 0 for fx in fxs]
-        self.n_units = [sum(1 for u in self.start[s] if not self.types[s][u[0]].building)
+        self.n_units = [gone[s][0] + sum(1 for u in self.start[s]
+                                         if not self.types[s][u[0]].building)
                         for s in (0, 1)]
-        self.cost0 = [sum(self.types[s][u[0]].cost for u in self.start[s]) for s in (0, 1)]
+        self.cost0 = [gone[s][1] + sum(self.types[s][u[0]].cost for u in self.start[s])
+                      for s in (0, 1)]
         self._dist: dict[tuple, list[float]] = {}
         self.states = 0
         self.dropped = 0.0
@@ -384,18 +410,46 @@ def convolve(x: list[float], y: list[float]) -> list[float]:
     return out
 
 
-def unmodelled(b: Battle) -> str:
-    """Why the exact model cannot take battle ``b`` from where it stands ("" if it can):
-    skills it leaves out, battle cards in effect, or a phase already under way."""
-    skills = sorted({s for f in b.fighters.values() if f.alive for s in f.skills & UNMODELLED})
-    if skills:
-        return "skills the exact model leaves out: " + ", ".join(skills)
-    if (any(b.weapon_industry) or any(b.hit_boost) or any(b.blocked) or any(b.repair_card)
-            or any(b.rush_pool) or b.bonus_hits):
-        return "battle cards are in effect"
-    if b.stage not in ("open", "phase_start", "cards", "overload") or (
-            b.pending is not None and b.pending[0] not in ("cancel", "cards", "overload")):
-        return "the current phase is under way"
-    if any(f.lp <= 0 and not f.gone for f in b.fighters.values()):
-        return "casualties are waiting to be removed"
-    return ""
+def unmodelled(b: Battle, hands: tuple[list[str], list[str]] = ([], [])) -> str:
+    """Why the exact model cannot take battle ``b`` from where it stands ("" if it can), in
+    players' words: skills it leaves out (Repair Bldg only where its side has buildings),
+    battle cards whose effect lasts past the first volley (Weapon Industry, Field Repairs,
+    Nanite Swarm), cards still in ``hands`` (per side) to be played later, or a phase
+    already under way. Jamming Field, Targeting Uplink in the current phase, Overload and
+    cards that act before the first die (recruits, Shield Surge, Capacitor Overload,
+    Ambush) are modelled: call it on the battle after :func:`~.rd_sim.prologue`."""
+    reasons = []
+    skills: set[str] = set()
+    for f in b.fighters.values():
+        if not f.alive or b.blocked[f.side]:
+            continue
+        skills |= {s for s in f.skills & UNMODELLED if s not in f.used or s == "repair_rush"}
+        if "repair_bldg" in f.skills and "repair_bldg" not in f.used and any(
+                g.building and g.alive and g.side == f.side for g in b.fighters.values()):
+            skills.add("repair_bldg")
+    if "repair_rush" in skills and not any(
+            f.alive and "repair_rush" in f.skills and not b.blocked[f.side]
+            and b.rush_left.get(f.fid, 1) > 0 for f in b.fighters.values()):
+        skills.discard("repair_rush")
+    reasons += [WHY[k] for k in sorted(skills)]
+    cards = []
+    if any(b.weapon_industry) or b.bonus_hits:
+        cards.append("Weapon Industry doubles the damage of hits")
+    if any(b.repair_card):
+        cards.append("Field Repairs restores damage at the end of the phase")
+    if any(b.rush_pool):
+        reasons.append(WHY["repair_rush"])
+    if any(b.hit_boost) and b.phase >= CLOSE:
+        cards.append("Targeting Uplink in a close round")
+    held = sorted({c for h in hands for c in h})
+    if held:
+        cards.append("cards held after the first volley ("
+                     + ", ".join(c.replace("_", " ") for c in held) + ")")
+    reasons += cards
+    if not reasons:
+        if b.stage not in ("open", "phase_start", "cards", "overload") or (
+                b.pending is not None and b.pending[0] not in ("cancel", "cards", "overload")):
+            return "the current phase is under way"
+        if any(f.lp <= 0 and not f.gone for f in b.fighters.values()):
+            return "casualties are waiting to be removed"
+    return "; ".join(dict.fromkeys(reasons))

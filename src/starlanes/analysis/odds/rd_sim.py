@@ -44,9 +44,11 @@ def choose(s: Any, keys: tuple[Callable, Callable], retreat: tuple[str, str],
     """The policies' answer to the pending battle decision of ``s``; with ``play_cards``
     a side plays its battle cards at the first chance (one per decision), else never."""
     b: Battle = s.battle
+    legal = s.legal_actions()
+    if b.pending is None:  # the reaction window a card opened (counter cards): pass
+        return next(a for a in legal if isinstance(a, Pass))
     kind, seat, _arg = b.pending
     side = b.side_of_seat(seat)
-    legal = s.legal_actions()
     if kind == "cards" and play_cards:
         plays = [a for a in legal if isinstance(a, PlayCard)]
         if plays:
@@ -75,6 +77,59 @@ def choose(s: Any, keys: tuple[Callable, Callable], retreat: tuple[str, str],
         if rushes and dying:  # as the heuristic bot: save units about to be destroyed
             return rushes[-1]
     return next(a for a in legal if isinstance(a, Pass))
+
+
+def waiting(s: Any, b: Battle) -> bool:
+    """Whether battle ``b`` of ``s`` still runs and waits for a decision: a battle decision,
+    or the reaction window of a card played in it (the decision stack)."""
+    return s.battle is b and (b.pending is not None or bool(s.stack))
+
+
+PRE_FIRE = frozenset({"cancel", "cards", "overload", "overload_more", "ambush"})
+"""Battle decisions that come before the first die of a phase: card windows, Overload
+and an Ambush card's target."""
+
+
+def prologue(state: Any, keys: tuple[Callable, Callable], retreat: tuple[str, str],
+             play_cards: bool) -> Any:
+    """A clone of ``state`` with the decisions before the battle's next die answered by
+    the policies (cards played at the first chance with ``play_cards``, every Overload
+    used at once on the most expensive units, reaction windows passed), stopped at the
+    last decision whose answer rolls a die or ends the phase: the fleets as the first
+    volley finds them. The clone's battle is ``state.battle`` when no decision could be
+    answered without a die."""
+    s = state.clone()
+    b = s.battle
+    if b is None or b.rolled and b.stage not in ("open", "phase_start", "cards", "overload"):
+        return s
+    phase, rounds, rolled = b.phase, b.close_rounds, b.rolled
+    for _ in range(200):  # bounded: every card and Overload is answered once
+        if not waiting(s, s.battle) or (s.battle.pending is not None
+                                        and s.battle.pending[0] not in PRE_FIRE):
+            return s
+        nxt = s.clone()
+        nb = nxt.battle
+        nxt.apply(choose(nxt, keys, retreat, play_cards))
+        if (nxt.battle is not nb or nb.rolled != rolled or nb.phase != phase
+                or nb.close_rounds != rounds or not waiting(nxt, nb)):
+            return _last_shield(s, keys, retreat, play_cards)
+        s = nxt
+    return s
+
+
+def _last_shield(s: Any, keys: tuple[Callable, Callable], retreat: tuple[str, str],
+                 play_cards: bool) -> Any:
+    """Place the last Overload shield of the window ``s`` stopped at (its answer would go
+    on to the dice): the fleets then stand as the first volley finds them."""
+    from starlanes.games.rift_domination.battle_skills import overload
+
+    b = s.battle
+    if b is not None and b.pending is not None and b.pending[0] == "overload_more":
+        a = choose(s, keys, retreat, play_cards)
+        overload(b, b.side_of_seat(b.pending[1]), a.target)
+        b.pending = ("overload", b.pending[1], 0)
+        b.overload_done[b.side_of_seat(b.pending[1])] = True
+    return s
 
 
 def _own_groups(b: Battle, side: int) -> dict[str, int]:
