@@ -2,7 +2,9 @@
 20v20; median and fastest of --repeat runs, set-up included and the dynamic programme
 alone, and the median CPU time of this process, which a busy machine inflates less), the estimate of battles over the exact bounds (400 v 400, 1,000 v 1,000), engine
 Monte Carlo battles per second, exact Interstellar Ambitions 6v6 combats (given orders,
-and the attacker's best order), and the start of ``starlanes odds --help``.
+and the attacker's best order), and the start of ``starlanes odds --help``; the skills and battle cards (support ships and
+cards exact, kamikaze drones and repair ships estimated) at 20 v 20; Interstellar
+Ambitions 8 v 8 (the game's fleet limit) and 8 v 7 with the emergency draw.
 
 Run: python benchmarks/odds.py [--mc-trials N] [--repeat N]
 """
@@ -27,6 +29,23 @@ from starlanes.analysis.odds import (
 from starlanes.analysis.odds.rd_position import position
 from starlanes.analysis.odds.rd_sim import start
 
+SKILLS_20V20 = {
+    "support ships, exact": ("8 fighter, 4 carrier, 4 destroyer, 2 corvette, 2 support", "",
+                             (), ()),
+    "battle cards, exact": ("8 fighter, 4 carrier, 4 destroyer, 2 corvette, 2 cruiser", "",
+                            ("shield_surge", "targeting_uplink", "emergency_recruitment"),
+                            ("jamming_field", "ambush")),
+    "engineers carried, exact": ("8 fighter, 4 carrier, 4 destroyer, 2 engineer, 2 cruiser",
+                                 "", (), ()),
+    "kamikaze drones, estimate": ("8 fighter, 4 carrier, 4 destroyer, 2 kamikaze_drone, "
+                                  "2 cruiser", "", (), ()),
+    "repair ships, estimate": ("8 fighter, 4 carrier, 4 destroyer, 2 repair_ship, 2 cruiser",
+                               "", (), ()),
+    "weapon industry, estimate": ("8 fighter, 4 carrier, 4 destroyer, 2 corvette, 2 cruiser",
+                                  "", ("weapon_industry",), ()),
+}
+IA_8V8 = ("3 destroyer, 2 corvette, 2 strike_craft, squadron_leader",
+          "2 cruiser, battleship, 2 destroyer, 3 corvette")
 IA_6V6 = ("destroyer, corvette, 2 strike_craft, squadron_leader, void_corsair",
           "2 cruiser, battleship, destroyer, 2 corvette")
 
@@ -82,6 +101,29 @@ def main() -> None:
         dt = time.perf_counter() - t
         print(f"engine Monte Carlo {name:>6}: {args.mc_trials / dt:9.0f} battles/s "
               f"({args.mc_trials} battles)")
+    defender = FLEETS["20v20"][1]
+    for name, (a, _d, ca, cd) in SKILLS_20V20.items():
+        spec = RiftBattleSpec(parse_fleet(a), parse_fleet(defender), cards=(ca, cd))
+        times = []
+        for _ in range(3):
+            t = time.perf_counter()
+            r = rift_odds(spec)
+            times.append(time.perf_counter() - t)
+        se = f" +- {100 * r.stderr['attacker_wins']:.2f}% ({r.trials} battles)" \
+            if r.method != "exact" else f" ({r.states} states)"
+        print(f"20v20 {name:>26}: {r.method:11} {statistics.median(times):6.2f} s (median "
+              f"of 3)  attacker wins {100 * r.attacker_wins:6.2f}%{se}")
+    for label, (a, d) in (("8v8", IA_8V8), ("8v7 + emergency draw", (IA_8V8[0], "2 cruiser, "
+                                                                   "battleship, 2 destroyer, "
+                                                                   "2 corvette"))):
+        times = []
+        for _ in range(3):
+            t = time.perf_counter()
+            r = ia_odds(IACombatSpec(parse_ships(a), parse_ships(d), kind="invade", level=2,
+                                     orders=("strongest", "strongest")))
+            times.append(time.perf_counter() - t)
+        print(f"exact IA {label} invade: {1000 * statistics.median(times):9.1f} ms (median of "
+              f"3)  attacker wins {100 * r.attacker_wins:6.2f}%")
     for orders in (("strongest", "strongest"), ("best", "strongest")):
         spec = IACombatSpec(parse_ships(IA_6V6[0]), parse_ships(IA_6V6[1]), kind="invade",
                             level=2, orders=orders)
