@@ -138,14 +138,21 @@ def test_damaged_units_typed_in_equal_a_damaged_unit_on_the_board():
 
 def test_battle_cards_are_simulated_and_checked():
     plain = rift_odds(spec("3 fighter", "3 fighter"))
-    cards = rift_odds(spec("3 fighter", "3 fighter", cards=(("emergency_recruitment",), ())),
-                      trials=300)
-    assert cards.method == "monte-carlo" and "battle cards" in cards.note
-    assert cards.attacker_wins > plain.attacker_wins + 10 * cards.stderr["attacker_wins"]
+    recruits = rift_odds(spec("3 fighter", "3 fighter",
+                              cards=(("emergency_recruitment",), ())))
+    assert recruits.method == "exact"  # played before the first die: the fighters join
+    assert recruits.attacker_wins > plain.attacker_wins + 0.2
+    hulls = rift_odds(spec("2 destroyer", "2 destroyer"))
+    cards = rift_odds(spec("2 destroyer", "2 destroyer", cards=(("weapon_industry",), ())),
+                      method="monte-carlo", trials=300)
+    assert cards.method == "monte-carlo"
+    assert cards.attacker_wins > hulls.attacker_wins + 3 * cards.stderr["attacker_wins"]
+    assert "Weapon Industry" in rift_odds(spec("2 destroyer", "2 destroyer", cards=(
+        ("weapon_industry",), ()))).note
     with pytest.raises(OddsError, match="not a battle card"):
         rift_odds(spec("fighter", "fighter", cards=(("no_such_card",), ())))
     with pytest.raises(OddsError, match="exact"):
-        rift_odds(spec("fighter", "fighter", cards=(("emergency_recruitment",), ())),
+        rift_odds(spec("fighter", "fighter", cards=(("weapon_industry",), ())),
                   method="exact")
 
 
@@ -184,7 +191,7 @@ def test_cli_takes_carried_damaged_units_and_cards():
                    "--defender", "destroyer/1", "--attacker-cards", "emergency_recruitment",
                    "--trials", "100", "--json")
     assert done.returncode == 0, done.stderr
-    assert '"method": "monte-carlo"' in done.stdout and "survivors_at_least" in done.stdout
+    assert '"method": "exact"' in done.stdout and "survivors_at_least" in done.stdout
 
 
 def test_command_start_loads_no_odds_model():
@@ -225,7 +232,7 @@ def test_calculator_time_and_order_search_bounds():
     game = starlanes.load("rift-domination", players=2)
     r = rd_calc.compute(game, "4 repair_ship", "4 repair_ship", {},
                         Limits(trials=100_000, seconds=0.01))
-    assert r.method == "monte-carlo" and 50 <= r.trials < 100_000
+    assert r.method == "monte-carlo" and 20 <= r.trials < 100_000
     assert f"stopped after {r.trials} of 100000 battles" in r.note
     from starlanes.games.interstellar_ambitions import odds_calculator as ia_calc
 

@@ -109,9 +109,11 @@ def test_settings_and_the_other_game(server, browser):
     page.click("#palette-attacker button[data-unit='fighter']")
     page.click("#palette-defender button[data-unit='fighter']")
     playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text("34.92%")
-    # a battle card makes the result a Monte Carlo estimate, said so with its error bars
-    page.check("#setting-attacker_cards input[data-choice='emergency_recruitment']")
+    # a card the exact model leaves out makes the result a Monte Carlo estimate, said so
+    # with its error bars and the reason
+    page.check("#setting-attacker_cards input[data-choice='weapon_industry']")
     playwright_api.expect(page.locator("#method")).to_contain_text("Monte Carlo estimate")
+    playwright_api.expect(page.locator("#method")).to_contain_text("Weapon Industry")
     # Interstellar Ambitions: ships, planning level from the form
     page.select_option("#game", "interstellar-ambitions")
     page.wait_for_selector("body[data-game='interstellar-ambitions']")
