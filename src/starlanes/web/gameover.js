@@ -76,8 +76,10 @@ export function sourceWords(game, key, view) {
 // there), so no column is cut.
 export function scoreNodes(view) {
   const r = view.result;
-  // a replay's result has no words per seat: won or lost, by the winners
-  const seatResult = (seat) => r.results?.[seat] ?? (r.winners.includes(seat) ? "won" : r.winners.length ? "lost" : "");
+  // a replay's result has no words per seat: won or lost by the winners (first place
+  // shared by several is a draw for them, as the table says)
+  const seatResult = (seat) => r.results?.[seat] ?? (r.winners.includes(seat)
+    ? (r.winners.length > 1 ? "draw" : "won") : r.winners.length ? "lost" : "");
   const sources = r.breakdown ? [...new Set(r.breakdown.flatMap((b) => Object.keys(b ?? {})))] : [];
   const names = sources.map((k) => sourceWords(view.game, k, view));
   const order = view.seats.map((s) => s.seat).sort((a, b) => r.scores[b] - r.scores[a]);

@@ -153,10 +153,12 @@ async function lobby() {
     if (!built) {
       built = { list: el("ul", { class: "offers", id: "challenge-list" }), error: el("p", { class: "error", role: "alert" }) };
       const form = await challengeForm(null, (c) => { followSent(c, built.error); draw(); });
+      if (!built) return;
       challengesBox.replaceChildren(el("h2", { id: "challenges-title" }, "Challenges"), built.list, built.error,
         el("details", { class: "challenge-new" }, el("summary", {}, "challenge a player"), form));
     }
     const found = (await myOffers()).filter((o) => o.kind === "challenge");
+    if (!built) return; // logged out (or in as another) meanwhile: that draw takes over
     built.list.replaceChildren(...(found.length ? found.map((o) => offerItem(o, draw, built.error))
       : [el("li", { class: "muted" }, "No challenges waiting.")]));
     // shown once each panel has its heading (a region needs the name it points at)
