@@ -600,4 +600,7 @@ def test_two_seats_offering_at_once_make_one_offer(client):
     # one offer: the second request accepted it, and the game was made once
     assert offers(client) == 1
     assert len({r.json()["id"] for r in replies}) == 1
-    assert {r.json()["status"] for r in replies} == {"open", "started"}
+    statuses = sorted(r.json()["status"] for r in replies)
+    # the acceptance started the game; the offer's own answer shows it as it stood when
+    # that answer was written (open, or already being started by the other request)
+    assert "started" in statuses and statuses[0] in ("open", "started", "starting"), statuses
