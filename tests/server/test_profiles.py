@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from starlanes.server.community.identity import CSRF_HEADER, SESSION_COOKIE
-from starlanes.server.store import GameRow, Store
+from starlanes.server.store import GameRow, Store, now
 
 from .conftest import CHROMIUM, Server, create
 from .test_accounts import PASSWORD, csrf, make_client, register
@@ -27,8 +27,9 @@ def end_game(url: str, gid: str, ranks: list[int]) -> None:
     than playing it out on a busy machine. The server reads it when it starts."""
     store = Store(url)
     with store.session() as s:
-        s.get(GameRow, gid).outcome = {"reason": "test", "loser": ranks.index(max(ranks)),
-                                       "ranks": ranks}
+        row = s.get(GameRow, gid)
+        row.outcome = {"reason": "test", "loser": ranks.index(max(ranks)), "ranks": ranks}
+        row.ended = now()  # the server stores when it ended with the outcome
 
 
 def seat_as_account(c: TestClient | httpx.Client, gid: str, token: str, seat: int) -> str:

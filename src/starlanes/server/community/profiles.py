@@ -18,8 +18,8 @@ from fastapi.responses import FileResponse
 from sqlalchemy import select
 
 from ..endings import NO_RESULT
-from ..errors import NotFound
-from ..store import GameRow, SeatRow
+from ..errors import NotFound, ServerError
+from ..store import GameRow, SeatRow, StoreError
 from .accounts import NAME, MaybeAccount, account_games, game_title, last_moves, name_key
 from .models import AccountRow
 
@@ -43,12 +43,16 @@ def _account(community: Community, name: str) -> tuple[int, str, str] | None:
 
 
 def _stored_games(community: Community, account_id: int) -> list[tuple[GameRow, list[SeatRow]]]:
-    """Every stored game with a seat of the account, with all its seats. Blocking."""
+    """The account's finished games (the :data:`MAX_FINISHED` that ended last), with all
+    their seats: one bounded query, never every game the account played. Blocking."""
     with community.store.session() as s:
-        ids = select(SeatRow.game_id).where(SeatRow.account_id == account_id)
-        games = list(s.scalars(select(GameRow).where(GameRow.id.in_(ids))))
+        mine = select(SeatRow.game_id).where(SeatRow.account_id == account_id)
+        games = list(s.scalars(select(GameRow).where(GameRow.id.in_(mine),
+                                                     GameRow.ended.is_not(None))
+                               .order_by(GameRow.ended.desc()).limit(MAX_FINISHED)))
+        ids = [g.id for g in games]
         seats = list(s.scalars(select(SeatRow).where(SeatRow.game_id.in_(ids))
-                               .order_by(SeatRow.seat)))
+                               .order_by(SeatRow.seat))) if ids else []
     by_game: dict[str, list[SeatRow]] = {}
     for seat in seats:
         by_game.setdefault(seat.game_id, []).append(seat)
@@ -60,12 +64,19 @@ def _ending(community: Community, row: GameRow) -> tuple[bool, dict[str, Any] | 
     """Whether the game is over, the result the server decided (None: the rules did, or it
     goes on) and per seat its place (0 first; None while it goes on, and for a game that
     counts for nobody: aborted, expired)."""
-    live = community.service.games.get(row.id)
+    service = community.service
+    live = service.games.get(row.id) or service.finished.get(row.id)
     if live is not None:
         return live.over, live.row.outcome, live.ranking()
     if row.outcome is not None:
         ranks = row.outcome.get("ranks")
         return True, row.outcome, None if ranks is None else [int(r) for r in ranks]
+    if row.ended is not None:  # ended by its rules and archived: its places by replay
+        try:
+            live = service.live(row.id)  # (kept among the recently opened games)
+        except (ServerError, StoreError):
+            return True, None, None
+        return True, None, live.ranking()
     return False, None, None
 
 
@@ -94,9 +105,10 @@ async def finished_games(community: Community, account_id: int) -> list[dict[str
     counts for nobody), of (players), result (:func:`result_word`), replay, ended (ISO
     time the game ended, else of its last move)}``."""
     stored = await asyncio.to_thread(_stored_games, community, account_id)
+    endings = await asyncio.to_thread(
+        lambda: [_ending(community, row) for row, _seats in stored])
     done = []
-    for row, seats in stored:
-        over, outcome, places = _ending(community, row)
+    for (row, seats), (over, outcome, places) in zip(stored, endings, strict=True):
         if not over:
             continue
         mine = [s.seat for s in seats if s.account_id == account_id]
