@@ -1,0 +1,55 @@
+"""The shipped bot ladder is never stale: every entry was measured with the agent its
+catalogue name resolves to today. When a game's search defaults change, the search bots'
+specs resolve to another agent, the server stops trusting their ladder ratings (they would
+all show 1000) and play now offers new players the wrong strength; this test fails until
+the ladder is measured again (``starlanes ladder GAME``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from starlanes.agents.registry import resolved_spec
+from starlanes.server.community.ladder import load_ladder
+from starlanes.server.config import ServerConfig
+
+
+def _entries() -> list[tuple[str, str, dict]]:
+    ladder = load_ladder(None)
+    return [(game, name, bot) for game, entry in sorted(ladder["games"].items())
+            for name, bot in sorted(entry["bots"].items())]
+
+
+STALE = {(game, name) for game in ("interstellar-ambitions", "galactic-empires")
+         for name in ("mcts-easy", "mcts-normal", "mcts-hard")}
+"""Entries known to be stale: measured before these games' search defaults changed, and not
+measured again yet (`starlanes ladder interstellar-ambitions galactic-empires --games 30`,
+about an hour each on two cores). They are expected to fail; once measured they pass, the
+strict mark then fails, and the entry must leave this set."""
+
+
+def _cases() -> list:
+    return [pytest.param(game, name, bot, id=f"{game}:{name}",
+                         marks=[pytest.mark.xfail(strict=True, reason="measured with the "
+                                                  "old search defaults")]
+                         if (game, name) in STALE else [])
+            for game, name, bot in _entries()]
+
+
+@pytest.mark.parametrize("game,name,bot", _cases())
+def test_every_shipped_ladder_entry_is_the_agent_its_bot_is_today(game, name, bot) -> None:
+    catalogue = {b.name: b.spec for b in ServerConfig().bots}
+    assert name in catalogue, f"{name} is not a bot of the default catalogue"
+    assert bot["spec"] == catalogue[name], (
+        f"{game}: {name} was measured as {bot['spec']!r}, the catalogue now says "
+        f"{catalogue[name]!r}; measure again with `starlanes ladder {game}`")
+    assert "resolved" in bot, f"{game}: {name} does not record the agent measured"
+    assert bot["resolved"] == resolved_spec(catalogue[name], game), (
+        f"{game}: {name} was measured as {bot['resolved']}, which is no longer what "
+        f"{catalogue[name]!r} builds; measure again with `starlanes ladder {game}`")
+
+
+def test_every_game_has_a_ladder_for_every_bot_it_offers() -> None:
+    ladder = load_ladder(None)["games"]
+    for bot in ServerConfig().bots:
+        for game in bot.games or ladder:
+            assert bot.name in ladder[game]["bots"], (game, bot.name)
