@@ -277,3 +277,20 @@ def test_a_player_whose_quota_fills_while_waiting_leaves_the_queue(tmp_path) -> 
         assert c.portal.call(mm.tick) == []
         assert c.get("/api/play", headers=ann.headers).json()["status"] == "none"
         assert c.get("/api/play", headers=bob.headers).json()["status"] == "waiting"
+
+
+def test_joining_the_queue_over_and_over_is_limited(tmp_path) -> None:
+    """SELF-PAIRING churn: four accounts joined the play-now queue 1,008 times in a minute;
+    an account may join it ``queue_joins_per_minute`` times a minute."""
+    with _client(tmp_path, limits={"queue_joins_per_minute": 3}) as c:
+        c.app.state.community.matchmaking.interval = None
+        ann = Player(c, "Ann", "198.51.100.7")
+        for _ in range(3):
+            assert ann.queue().status_code == 201
+            assert c.delete("/api/play", headers=ann.headers).status_code == 200
+        r = ann.queue()
+        assert r.status_code == 429 and "queue joins" in r.json()["error"]
+        assert int(r.headers["Retry-After"]) >= 1
+        assert c.get("/api/play", headers=ann.headers).json()["status"] == "none"
+        bob = Player(c, "Bob", "203.0.113.9")  # another account is not held back
+        assert bob.queue().status_code == 201

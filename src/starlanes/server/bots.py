@@ -62,10 +62,12 @@ THREADS = 4
 _START_WITHIN = 120.0
 """Seconds a new worker process may take to start (a loaded machine imports slowly)."""
 
-NICE = 10
-"""How much lower than the server's the CPU priority of worker processes is: where the
-machine's cores are all busy, the server's answers to players go first and a thinking bot
-takes what is left (its search then runs fewer iterations within its time)."""
+NICE = 19
+"""How much lower than the server's the CPU priority of worker processes is (the lowest):
+where the machine's cores are all busy, the server's answers to players go first and a
+thinking bot takes what is left (its search then runs fewer iterations within its time).
+At nice 10 the bots of many search games still took a tenth of a core's turns from the
+server process (the abuse benchmark's bot CPU attack)."""
 
 QUANTUM = 0.01
 """Seconds of CPU a job is charged at least, and the step its charge is rounded to: a few

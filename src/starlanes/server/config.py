@@ -159,6 +159,9 @@ class Limits(BaseModel):
     logins_per_minute: int = Field(default=10, ge=1)
     """Log-in and registration attempts per client address, and log-in attempts per account
     name, per minute (a password guesser gets 429)."""
+    queue_joins_per_minute: int = Field(default=6, ge=1)
+    """Times one account may join the play-now queue per minute (joining, leaving and
+    joining again churns the pairing rounds of everyone)."""
     chat_messages_per_minute: int = Field(default=20, ge=1)
     """Chat messages one writer (an account, or a seat's token) may send per minute."""
     chat_message_chars: int = Field(default=500, ge=1, le=5000)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import secrets
 import time
@@ -24,14 +25,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import or_, select, update
 
 from starlanes.engine import game_class
 
 from ..catalogue import FALLBACK_BOT
-from ..errors import Forbidden, NotFound, Stale, Unprocessable
-from ..limits import client_address, network_key
+from ..errors import Forbidden, NotFound, Stale, TooMany, Unprocessable
+from ..limits import Rule, client_address, network_key
 from ..quotas import QuotaFull
 from ..store import GameRow, now
 from ..tables import HUMAN
@@ -106,6 +110,10 @@ class Matchmaking:
         """Seat tokens of the entries this process seated, by entry id (handed out on the
         account's polls; gone after a restart: ``POST /api/games/{id}/my-seat``)."""
         self._task: asyncio.Task[None] | None = None
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._joins = Rule("queue", RateLimitItemPerMinute(
+            community.config.limits.queue_joins_per_minute),
+            "too many play-now queue joins from your account", "minute")
         community.service.on_start.append(self.start)
         community.service.on_stop.append(self.stop)
 
@@ -201,6 +209,7 @@ class Matchmaking:
         at a time per game: ``docs/community/fair-play.md``)."""
         if mode not in MODES:
             raise Unprocessable(f"mode is one of {', '.join(MODES)}")
+        self._rate(acc.id)
         game = self.service.catalogue.check_game(game)
         cls = game_class(game)
         if not cls.min_players <= players <= cls.max_players:
@@ -305,6 +314,18 @@ class Matchmaking:
                       .values(left=True))
             latest = s.scalars(select(QueueRow).where(*mine).order_by(QueueRow.id.desc()))
             return ids, None if ids else latest.first()
+
+    def _rate(self, account_id: int) -> None:
+        """Count one queue join of the account; TooMany (429 with the wait) past
+        ``limits.queue_joins_per_minute``."""
+        rule = self._joins
+        if self._limiter.hit(rule.item, rule.name, str(account_id)):
+            return
+        stats = self._limiter.get_window_stats(rule.item, rule.name, str(account_id))
+        wait = max(1, math.ceil(stats.reset_time - time.time()))
+        error = TooMany(rule.reason(wait))
+        error.retry_after = wait
+        raise error
 
     # ------------------------------------------------------------------ pairing rounds
     async def tick(self) -> list[str]:
