@@ -101,6 +101,7 @@ LIMIT_NAMES = (
     ("calculator is busy", "odds at once"),
     ("more computing", "odds CPU"),
     ("used its share", "odds share"),
+    ("play-now queue joins", "queue joins/min"),
 )
 
 
