@@ -78,8 +78,10 @@ class _Named(BaseHTTPRequestHandler):
         return
 
 
-@pytest.fixture
-def nginx(tmp_path: Path) -> Iterator[tuple[str, list[int]]]:
+@pytest.fixture(params=[100_000])
+def nginx(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[str, list[int]]]:
+    """nginx with the shipped configuration in front of two stand-in servers; its rate per
+    client is ``request.param`` requests a second (the routing tests lift the limit)."""
     binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
                                        else None)
     if binary is None:
@@ -91,7 +93,8 @@ def nginx(tmp_path: Path) -> Iterator[tuple[str, list[int]]]:
     listen = _free_port()
     conf = (NGINX.replace("127.0.0.1:8001", f"127.0.0.1:{ports[0]}")
             .replace("127.0.0.1:8002", f"127.0.0.1:{ports[1]}")
-            .replace("listen 8080;", f"listen 127.0.0.1:{listen};"))
+            .replace("listen 8080;", f"listen 127.0.0.1:{listen};")
+            .replace("rate=30r/s", f"rate={request.param}r/s"))
     (tmp_path / "starlanes.conf").write_text(conf)
     (tmp_path / "nginx.conf").write_text(
         f"pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log; daemon off;\n"
@@ -132,3 +135,13 @@ def test_nginx_for_real_sends_each_game_to_one_process(nginx):
     assert all(len(where) == 1 for where in seen.values())  # a game: one process
     assert {p for where in seen.values() for p in where} == {str(p) for p in ports}
     assert lobby == {str(p) for p in ports}  # the rest: anywhere
+
+
+@pytest.mark.parametrize("nginx", [30], indirect=True)
+def test_nginx_for_real_refuses_a_flood_of_one_client(nginx):
+    """The shipped limit: a client sending far more than 30 requests a second (bursts of
+    60) gets 429 from nginx, before the game server spends anything on it."""
+    base, _ports = nginx
+    with httpx.Client(timeout=5) as client:
+        codes = [client.get(base + "/api/games").status_code for _ in range(150)]
+    assert codes.count(429) > 0 and codes.count(200) >= 60, codes
