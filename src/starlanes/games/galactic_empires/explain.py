@@ -406,8 +406,8 @@ def _l_engage(s: GEState, a: GEAction) -> str:
 
 
 def _l_done(s: GEState, a: GEAction) -> str:
-    return {"alloc": "End the point allocation", "engage": "Go on to Play Cards A",
-            "playA": "End Play Cards A", "playB": "End Play Cards B"}.get(
+    return {"alloc": "End the point allocation", "engage": "Go on to the Play Cards A phase",
+            "playA": "End the Play Cards A phase", "playB": "End the Play Cards B phase"}.get(
                 s.phase, "End the Discard phase")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .board import BORDER, SYSTEM, WORMHOLE
+from .explain import TIMING_WORDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
@@ -57,6 +58,7 @@ def layout(state: RiftState) -> dict[str, Any]:
                   for u in c.units.values()},
         "upgrades": {u.id: {"name": u.name, "cost": u.cost} for u in c.upgrades.values()},
         "factions": {f.id: {"name": f.name, "text": f.text} for f in c.factions.values()},
-        "cards": {k.id: {"name": k.name, "timing": k.timing, "text": k.text}
+        "cards": {k.id: {"name": k.name, "timing": k.timing,
+                         "when": TIMING_WORDS.get(k.timing, k.timing), "text": k.text}
                   for k in c.cards.values()},
     }

@@ -347,8 +347,9 @@ function drawPanels(view, ctx) {
   if (me?.hand) {
     const cards = me.hand.map((id) => {
       const c = layout.cards[id];
-      const card = el("li", { class: "occ", "data-card": id, onclick: () => ctx.select(id, c?.name ?? id) },
-        el("strong", {}, c?.name ?? id), el("small", { class: "muted" }, ` ${c?.timing ?? ""} (${id})`), el("p", {}, c?.text ?? ""));
+      // the card's name and when it is played, in words; its id only as a tooltip
+      const card = el("li", { class: "occ", "data-card": id, title: id, onclick: () => ctx.select(id, c?.name ?? id) },
+        el("strong", {}, c?.name ?? id), el("small", { class: "muted" }, c?.when ? ` ${c.when}` : ""), el("p", {}, c?.text ?? ""));
       return card;
     });
     out.push(panel(ctx, `Your OCC-cards (${me.hand.length})`, cards.length ? el("ul", { class: "cards" }, ...cards) : el("p", { class: "muted" }, "none")));
