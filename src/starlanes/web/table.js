@@ -19,6 +19,7 @@ import { rulesContent } from "./howto.js";
 import { connection, sheet } from "./layout.js";
 import { Guide, loadGuide } from "./guide.js";
 import { boardPlay, words } from "./boardplay.js";
+import { motion } from "./motion.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -92,6 +93,8 @@ const keys = boardKeys($("board"), {
     }
   },
 });
+// moves slide and a battle's lines come one at a time; off with reduced motion (motion.js)
+const moves = motion({ board: $("board"), box: $("board-box") });
 onBoard = boardPlay({ box: $("board-box"), board: $("board"), tools: document.querySelector("#board-box .board-tools"), zoom: layout.zoom,
   phone: () => layout.phone(), play: (notation) => play(notation), symbol: (item) => module?.actionSymbol?.(item, ctx) ?? null });
 ctx.afterDraw = () => {
@@ -101,6 +104,7 @@ ctx.afterDraw = () => {
   // a phone's map opens at ctx.playScale (px per board unit) where the seat can act
   onBoard.afterDraw(ctx.view, { playScale: ctx.playScale, fallback: ctx.home?.(ctx.view) });
   guide?.update(ctx.view, $("board"));
+  moves.afterDraw(ctx.view); // what moved slides from its old place (motion.js)
 };
 
 // ------------------------------------------------------------------ helpers
@@ -329,6 +333,7 @@ function drawResult(view) {
 
 function draw(view) {
   const seqChanged = ctx.view?.seq !== view.seq;
+  moves.beforeDraw(view);
   ctx.view = view;
   applySeatColours(module?.seatColours?.(view, ctx.layout));
   document.body.dataset.seq = view.seq;
