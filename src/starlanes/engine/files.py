@@ -73,3 +73,15 @@ def write_file(path: str | Path, data: str | bytes, what: str = "file") -> Path:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
     return target
+
+
+def data_dir() -> Path:
+    """The user's data directory for starlanes: ``STARLANES_DATA_DIR`` when set, else the
+    platform's (platformdirs: ``~/.local/share/starlanes`` on Linux). The terminal's
+    autosaves and the server's default database live there."""
+    override = os.environ.get("STARLANES_DATA_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("starlanes", appauthor=False))

@@ -208,12 +208,13 @@ class OpenCounts:
 
 def database_url(url: str | None = None) -> str:
     """``url`` as given, or the SQLite file ``starlanes.db`` in the user's data directory
-    (created if missing)."""
+    (:func:`starlanes.engine.files.data_dir`: ``STARLANES_DATA_DIR`` when set; created if
+    missing)."""
     if url:
         return url
-    from platformdirs import user_data_dir
+    from starlanes.engine.files import data_dir
 
-    folder = Path(user_data_dir("starlanes", appauthor=False))
+    folder = data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'starlanes.db'}"
 

@@ -7,7 +7,6 @@ or a content file brings, no escape sequence or control character reaches the te
 from __future__ import annotations
 
 import inspect
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from rich.table import Table
 
 from starlanes.engine import BadOptionError, GameRecord, GameState, game_module
 from starlanes.engine import replay as replay_record
-from starlanes.engine.files import write_file
+from starlanes.engine.files import data_dir, write_file  # data_dir: re-exported
 
 from .safe_text import SafeConsole, printable
 
@@ -110,17 +109,6 @@ def write_safe_record(state: GameState, seats: Sequence[str], path: Path,
     except Exception:  # noqa: BLE001 - keep the record as it is; better than none
         pass
     _save(record, path, make_folder)
-
-
-def data_dir() -> Path:
-    """The user's data directory for starlanes (platformdirs; ``STARLANES_DATA_DIR``
-    overrides it)."""
-    override = os.environ.get("STARLANES_DATA_DIR")
-    if override:
-        return Path(override)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("starlanes", appauthor=False))
 
 
 def autosave_path(game_id: str, seed: int) -> Path:
