@@ -300,7 +300,9 @@ def stored(cluster: Cluster, game_id: str) -> list[str]:
 def check_views(game: str, players: int, options: dict[str, Any], actions: list[str],
                 viewer: Viewer, seat: int | None) -> int:
     """Every view ``viewer`` received holds the engine's observation for its seat at the
-    view's move; each connection's views come in order, none twice. Returns the count."""
+    view's move; each connection's views come in order, none twice (a second view at one
+    move must say something new: the game ended, a draw was offered, a seat was taken).
+    Returns the count."""
     g = load(game, players=players, seed=11, **options)
     states = [g.new_initial_state()]
     for text in actions:
@@ -310,7 +312,10 @@ def check_views(game: str, players: int, options: dict[str, Any], actions: list[
     count = 0
     for views in viewer.connections:
         seqs = [v["seq"] for v in views]
-        assert seqs == sorted(set(seqs)), f"views out of order or repeated: {seqs}"
+        assert seqs == sorted(seqs), f"views out of order: {seqs}"
+        for before, after in zip(views, views[1:], strict=False):
+            if before["seq"] == after["seq"]:
+                assert _news(before) != _news(after), f"view {after['seq']} sent twice"
         for v in views:
             state = states[v["seq"]]
             expected = state.observation(seat) if seat is not None else \
@@ -318,6 +323,11 @@ def check_views(game: str, players: int, options: dict[str, Any], actions: list[
             assert v["observation"] == json.loads(json.dumps(expected)), v["seq"]
             count += 1
     return count
+
+
+def _news(view: dict[str, Any]) -> Any:
+    """What a view says besides the board and the clocks' running time."""
+    return {k: v for k, v in view.items() if k not in ("clocks", "observation")}
 
 
 def wait_for(predicate: Any, timeout: float, what: str) -> None:
