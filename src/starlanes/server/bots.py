@@ -41,7 +41,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -243,10 +243,13 @@ def _die_with_parent(parent_pid: int) -> None:
     threading.Thread(target=watch, name="starlanes-bot-watchdog", daemon=True).start()
 
 
-def _worker_main(conn: Connection, parent_pid: int, nice: int = NICE) -> None:
-    """A worker process: lower its CPU priority by ``nice``, say ``"ready"``, then
-    answer jobs from ``conn`` with ``(True, notation, cpu seconds)`` or ``(False,
-    exception, cpu seconds)`` until the pipe closes."""
+def serve_jobs(conn: Connection, parent_pid: int, nice: int,
+               handle: Callable[[Any], tuple[bool, Any]]) -> None:
+    """The life of a worker process (bots, battle odds): ignore Ctrl-C (the server stops
+    it), end with ``parent_pid``, lower its CPU priority by ``nice``, say ``"ready"``, then
+    answer each job from ``conn`` with ``(ok, value, cpu seconds)``, where ``handle(job)``
+    gives ``(ok, value)``, until the pipe closes. A value that does not pickle is sent as
+    a RuntimeError naming it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent(parent_pid)
     with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice here
@@ -262,18 +265,27 @@ def _worker_main(conn: Connection, parent_pid: int, nice: int = NICE) -> None:
         except (EOFError, OSError):
             return
         began = time.process_time()
-        try:
-            reply: tuple[bool, Any, float] = (True, bot_move(job), 0.0)
-        except Exception as e:  # noqa: BLE001 - handed to the server
-            reply = (False, e, 0.0)
-        reply = (reply[0], reply[1], time.process_time() - began)
+        ok, value = handle(job)
+        reply = (ok, value, time.process_time() - began)
         try:
             conn.send(reply)
         except (EOFError, OSError):
             return
         except Exception:  # noqa: BLE001 - an exception that does not pickle
-            conn.send((False, RuntimeError(f"{type(reply[1]).__name__}: {reply[1]}"),
-                       reply[2]))
+            conn.send((False, RuntimeError(f"{type(value).__name__}: {value}"), reply[2]))
+
+
+def _bot_job(job: BotJob) -> tuple[bool, Any]:
+    try:
+        return True, bot_move(job)
+    except Exception as e:  # noqa: BLE001 - handed to the server
+        return False, e
+
+
+def _worker_main(conn: Connection, parent_pid: int, nice: int = NICE) -> None:
+    """A bot worker process: :func:`serve_jobs` answering with ``(True, notation, cpu
+    seconds)`` or ``(False, exception, cpu seconds)``."""
+    serve_jobs(conn, parent_pid, nice, _bot_job)
 
 
 # ---------------------------------------------------------------------------- the pool

@@ -56,6 +56,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from starlanes.engine import BadOptionError, StarlanesError, UnknownGameError
 
+from .bots import serve_jobs
 from .errors import ServerError, TooMany, Unavailable, Unprocessable
 
 log = logging.getLogger("starlanes.server")
@@ -244,43 +245,19 @@ def _odds_job(job: tuple[str, str, str, dict[str, Any], Any, float]) -> dict[str
     return report.to_json()
 
 
-def _worker_main(conn: Connection, parent_pid: int, nice: int) -> None:
-    """An odds worker process: lower its CPU priority, end when the server's process
-    ends, say ``"ready"``, then answer jobs with ``(ok, report or reason, cpu seconds)``
-    until the pipe closes."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch() -> None:
-        while os.getppid() == parent_pid:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="starlanes-odds-parent", daemon=True).start()
-    with contextlib.suppress(OSError, AttributeError):
-        if nice:
-            os.nice(nice)
+def _odds_reply(job: Any) -> tuple[bool, Any]:
     try:
-        conn.send("ready")
-    except OSError:
-        return
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
-        began = time.process_time()
-        try:
-            reply: tuple[bool, Any, float] = (True, _odds_job(job), 0.0)
-        except ServerError as e:
-            reply = (False, str(e), 0.0)
-        except Exception as e:  # noqa: BLE001 - any fault is this request's only
-            reply = (False, f"the calculation failed: {e}", 0.0)
-        try:
-            conn.send((reply[0], reply[1], time.process_time() - began))
-        except (EOFError, OSError):
-            return
+        return True, _odds_job(job)
+    except ServerError as e:
+        return False, str(e)
+    except Exception as e:  # noqa: BLE001 - any fault is this request's only
+        return False, f"the calculation failed: {e}"
+
+
+def _worker_main(conn: Connection, parent_pid: int, nice: int) -> None:
+    """An odds worker process (:func:`.bots.serve_jobs`): answers jobs with ``(ok, report
+    or reason, cpu seconds)`` until the pipe closes."""
+    serve_jobs(conn, parent_pid, nice, _odds_reply)
 
 
 class _Worker:
