@@ -259,3 +259,24 @@ def open_groups(page: Any, tap: bool = False) -> None:
             break
         summary = closed.first.locator("summary")
         summary.tap() if tap else summary.click()
+
+
+# ---------------------------------------------------------------------- turn clocks
+class FakeTime:
+    """The clocks' idea of now (epoch seconds), moved by hand."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
+    """The turn clocks read this time instead of the machine's (``fake.now += s``)."""
+    from starlanes.server import clocks
+
+    t = FakeTime()
+    monkeypatch.setattr(clocks, "wall", t)
+    return t

@@ -20,23 +20,6 @@ from starlanes.server.store import ActionRow
 from .conftest import auth, create, join, test_config, view, wait_view
 
 
-class FakeTime:
-    """The clocks' idea of now (epoch seconds), moved by hand."""
-
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
-    t = FakeTime()
-    monkeypatch.setattr(clocks, "wall", t)
-    return t
-
-
 def _app(db: Path) -> TestClient:
     return TestClient(create_app(f"sqlite:///{db}", bot_workers=0, config=test_config()))
 

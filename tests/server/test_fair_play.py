@@ -19,7 +19,6 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from starlanes.server import clocks
 from starlanes.server.app import create_app
 from starlanes.server.community.identity import CSRF_HEADER, SESSION_COOKIE
 from starlanes.server.community.models import AccountRow, RatedGameRow, RatingRow
@@ -28,21 +27,6 @@ from .conftest import auth, test_config, view, wait_view
 
 GAME = "rift-domination"
 FAIR_CLOCK = {"clock_seconds": 600, "clock_kind": "game", "timeout": "lose"}
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 2_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
-    t = FakeTime()
-    monkeypatch.setattr(clocks, "wall", t)
-    return t
 
 
 def _client(tmp_path: Any, limits: dict[str, Any] | None = None,
