@@ -232,21 +232,14 @@ class Mailer:
         key = f"turn:{live.id}:{live.seq}"
         path = f"/games/{live.id}"
 
-        def work() -> None:
-            to = self._claim(account_id, "email_turns", key)
-            if to is None:
-                return
-            address, name, unsubscribe = to
-            from .. import clocks
+        from .. import clocks
 
-            self._send(address, f"starlanes: it is your turn in {title}", (
-                f"Hello {name},\n\nit is your turn in {title}.\n\n"
-                f"Play it here (log in if the page asks): {self.link(path)}\n\n"
-                f"The game gives {clocks.duration(row.clock_seconds)} for each move.\n\n"
-                f"-- \nYou get this mail because you asked for turn mails on your profile "
-                f"page. To get no more mails, open {unsubscribe}\n"), unsubscribe)
-
-        self._spawn(work)
+        self._mail_once(account_id, "email_turns", key,
+                        f"starlanes: it is your turn in {title}",
+                        f"it is your turn in {title}.\n\n"
+                        f"Play it here (log in if the page asks): {self.link(path)}\n\n"
+                        f"The game gives {clocks.duration(row.clock_seconds)} for each move.",
+                        "turn mails")
 
     async def on_event(self, account_id: int, event: dict[str, Any]) -> None:
         """Notifier: a challenge mail for a ``challenge`` event (``from``: the
@@ -261,16 +254,26 @@ class Mailer:
         ident = str(event.get("id") or event.get("challenge") or url)[:60]
         key = f"challenge:{ident}"
 
+        self._mail_once(account_id, "email_challenges", key,
+                        f"starlanes: {who} challenges you to {title}",
+                        f"{who} challenges you to a game of {title}.\n\n"
+                        f"Answer here (log in if the page asks): {self.link(url)}",
+                        "challenge mails")
+
+    def _mail_once(self, account_id: int, setting: str, key: str, subject: str, body: str,
+                   what: str) -> None:
+        """In a worker thread: mail ``body`` to the account if its ``setting`` asks for
+        ``what`` and ``key`` was not mailed yet (:meth:`_claim`), greeted by name and
+        ending with the unsubscribe link."""
         def work() -> None:
-            to = self._claim(account_id, "email_challenges", key)
+            to = self._claim(account_id, setting, key)
             if to is None:
                 return
             address, name, unsubscribe = to
-            self._send(address, f"starlanes: {who} challenges you to {title}", (
-                f"Hello {name},\n\n{who} challenges you to a game of {title}.\n\n"
-                f"Answer here (log in if the page asks): {self.link(url)}\n\n"
-                f"-- \nYou get this mail because you asked for challenge mails on your "
-                f"profile page. To get no more mails, open {unsubscribe}\n"), unsubscribe)
+            self._send(address, subject, (
+                f"Hello {name},\n\n{body}\n\n"
+                f"-- \nYou get this mail because you asked for {what} on your profile "
+                f"page. To get no more mails, open {unsubscribe}\n"), unsubscribe)
 
         self._spawn(work)
 
