@@ -18,8 +18,8 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
-from sqlalchemy.orm import aliased
 
+from ..endings import NO_RESULT
 from ..errors import Forbidden
 from ..store import GameRow, SeatRow, now
 
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from . import Community
 
 DAY = dt.timedelta(days=1)
-NO_RESULT = ("abort", "expired")
 
 
 def rated_wanted(live: LiveGame) -> bool:
@@ -66,9 +65,10 @@ class FairPlay:
                         "your network; two accounts playing from one network cannot meet "
                         "in a rated game (play an unrated game together instead)")
         cap = self.config.rated_pair_games_per_day
+        counts = await asyncio.to_thread(
+            self.games_met, [account_id, *(int(o.account_id or 0) for o in others)], live.id)
         for other in others:
-            met = await asyncio.to_thread(self.games_together, account_id,
-                                          int(other.account_id or 0), live.id)
+            met = counts.get(frozenset((account_id, int(other.account_id or 0))), 0)
             if met >= cap:
                 raise Forbidden(
                     f"you have met {other.name or 'this player'} in {met} rated games in "
@@ -78,13 +78,25 @@ class FairPlay:
     def pairs_at_cap(self, accounts: list[int]) -> set[frozenset[int]]:
         """The pairs among ``accounts`` that have met in ``rated_pair_games_per_day`` rated
         games (running or ended, not aborted) created in the last 24 hours: one query."""
+        cap = self.config.rated_pair_games_per_day
+        return {pair for pair, n in self.games_met(accounts).items() if n >= cap}
+
+    def games_together(self, a: int, b: int, besides: str = "") -> int:
+        """The rated games (running or ended, not aborted) created in the last 24 hours in
+        which accounts ``a`` and ``b`` both hold a seat, other than ``besides``."""
+        return self.games_met([a, b], besides).get(frozenset((a, b)), 0)
+
+    def games_met(self, accounts: list[int], besides: str = "") -> dict[frozenset[int], int]:
+        """Per pair among ``accounts`` that met, the rated games (running or ended, not
+        aborted) created in the last 24 hours, other than ``besides``, in which both hold
+        a seat: one query."""
         ids = sorted(set(accounts))
         if len(ids) < 2:
-            return set()
+            return {}
         query = (select(SeatRow.game_id, SeatRow.account_id, GameRow.outcome)
                  .join(GameRow, GameRow.id == SeatRow.game_id)
                  .where(GameRow.rated.is_(True), GameRow.created >= now() - DAY,
-                        SeatRow.account_id.in_(ids)))
+                        GameRow.id != besides, SeatRow.account_id.in_(ids)))
         seated: dict[str, set[int]] = {}
         with self.community.store.session() as s:
             for game_id, account, outcome in s.execute(query):
@@ -97,20 +109,4 @@ class FairPlay:
                     if a < b:
                         pair = frozenset((a, b))
                         met[pair] = met.get(pair, 0) + 1
-        cap = self.config.rated_pair_games_per_day
-        return {pair for pair, n in met.items() if n >= cap}
-
-    def games_together(self, a: int, b: int, besides: str = "") -> int:
-        """The rated games (running or ended, not aborted) created in the last 24 hours in
-        which accounts ``a`` and ``b`` both hold a seat, other than ``besides``."""
-        one, two = aliased(SeatRow), aliased(SeatRow)
-        games = (select(GameRow.id)
-                 .join(one, one.game_id == GameRow.id)
-                 .join(two, two.game_id == GameRow.id)
-                 .where(GameRow.rated.is_(True), GameRow.created >= now() - DAY,
-                        GameRow.id != besides, one.account_id == a, two.account_id == b))
-        with self.community.store.session() as s:
-            outcomes = s.scalars(select(GameRow.outcome)
-                                 .where(GameRow.id.in_(games))).all()
-        return sum(1 for outcome in outcomes
-                   if not (outcome and outcome.get("reason") in NO_RESULT))
+        return met
