@@ -11,6 +11,7 @@ shares do not depend on how fast a search is on this machine."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 from collections import Counter
 
@@ -20,12 +21,21 @@ from starlanes.server import bots
 from starlanes.server.bots import QUANTUM, BotJob, BotPool
 
 
+_BLOCK = bytes(256 * 1024)
+
+
 def burn(job: BotJob) -> str:
-    """A fake agent: burns the CPU seconds after ``burn:`` in the job's spec."""
+    """A fake agent: burns the CPU seconds after ``burn:`` in the job's spec.
+
+    It hashes a block at a time, which CPython does without holding the interpreter lock,
+    as a worker process thinks beside the server: a pure-Python loop would hold the lock
+    and starve the event loop that hands the pool its jobs (each of its lock hand-overs
+    waits a switch interval), so the shares measured would be the interpreter's, not the
+    pool's."""
     seconds = float(job.spec.partition(":")[2])
     began = time.thread_time()
     while time.thread_time() - began < seconds:
-        pass
+        hashlib.sha256(_BLOCK).digest()
     return "pass"
 
 
