@@ -90,9 +90,10 @@ def _object(page, word: str):
     return None
 
 
-def _bring(page, node) -> bool:
-    """Bring a board object where a finger reaches it: on a zoomable map by tapping the edge
-    marker that points its way (the map pans), else by scrolling the page."""
+def _bring(page, node, touch: bool = True) -> bool:
+    """Bring a board object where a finger (a pointer when not ``touch``) reaches it: on a
+    zoomable map by tapping (clicking) the edge marker that points its way (the map pans),
+    else by scrolling the page."""
     page.evaluate("window.scrollTo(0, 0)")
     for _ in range(10):
         if node.evaluate(IN_SIGHT):
@@ -108,7 +109,8 @@ def _bring(page, node) -> bool:
         i = node.evaluate(MARKER)
         if i < 0:
             return False
-        page.locator("#edge-marks .edge-mark").nth(i).tap()
+        mark = page.locator("#edge-marks .edge-mark").nth(i)
+        mark.tap() if touch else mark.click()
     return bool(node.evaluate(IN_SIGHT))
 
 

@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from .conftest import open_groups
+from .test_browser_board_play import _bring
 from .test_browser import CHROMIUM, SHOTS, _page, server  # noqa: F401
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (install "
@@ -43,6 +44,8 @@ def _decide(page, rng: random.Random) -> None:
         for attr in BOARD_OBJECTS:
             target = page.locator(f'#board [{attr}="{word}"]')
             if target.count() and target.first.is_visible():
+                # an object near the map's edge is brought into sight by its edge marker
+                _bring(page, target.first, touch=False)
                 # a sector is clicked by its name strip (its middle may hold a ship)
                 target.first.click(position={"x": 30, "y": 14} if attr == "data-sector"
                                    else None)
