@@ -1,7 +1,14 @@
 """A PettingZoo AEC environment for any starlanes game with a fixed action space.
 
 ``env("galactic-domination", players=2, seed=0)`` gives the wrapped environment (order
-enforcing, as PettingZoo's own games); agents are ``seat_0`` .. ``seat_{n-1}``. Each
+enforcing, as PettingZoo's own games); agents are ``seat_0`` .. ``seat_{n-1}``.
+
+Seeding follows PettingZoo's and Gymnasium's convention. ``reset(seed=s)`` plays the game
+``load(game, seed=s)`` deals and reseeds the environment's own generator (``np_random``)
+with ``s``; ``reset()`` without a seed plays a new game whose seed is drawn from that
+generator, so successive resets give different deals and the resets that follow
+``reset(seed=s)`` are the same every time. The constructor's ``seed`` stands for the first
+reset's seed when that reset gives none. ``game_seed`` is the seed of the game in play. Each
 agent's observation is a dict of ``observation`` (its observation tensor) and
 ``action_mask`` (int8, 1 at its legal action indices, all 0 when it is not to act). An
 action is an index of the game's fixed action space. ``reward`` is a mode of
@@ -26,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -51,6 +59,9 @@ class StarlanesAEC(AECEnv):
         self.game_id = game
         self._options = options
         self._seed = seed
+        self.game_seed = seed
+        self.np_random: Any = None
+        self.np_random_seed: int | None = None
         self.game = load(game, players=players, seed=seed, **options)
         self.render_mode = render_mode
         self.max_steps = max_steps
@@ -88,9 +99,17 @@ class StarlanesAEC(AECEnv):
         self.infos[agent]["action_mask"] = mask
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a game: the one ``seed`` deals (reseeding ``np_random`` with it), or one
+        whose seed ``np_random`` draws when ``seed`` is None (the constructor's seed for
+        the first reset). Raises gymnasium's ``Error`` for a negative or non-int seed."""
+        if seed is None and self.np_random is None:
+            seed = self._seed
         if seed is not None:
-            self._seed = seed
-        self.game = load(self.game_id, players=self.game.players, seed=self._seed,
+            self.np_random, self.np_random_seed = seeding.np_random(int(seed))
+            self.game_seed = int(seed)
+        else:
+            self.game_seed = int(self.np_random.integers(0, 2**31 - 1))
+        self.game = load(self.game_id, players=self.game.players, seed=self.game_seed,
                          **self._options)
         self.state = self.game.new_initial_state()
         self._space = self.game.action_space()
