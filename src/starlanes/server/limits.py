@@ -46,13 +46,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
-from limits.aio.storage import MemoryStorage as AsyncMemoryStorage
 from limits.aio.storage import Storage as AsyncStorage
 from limits.aio.strategies import STRATEGIES as ASYNC_STRATEGIES
 from limits.storage import Storage
 from limits.strategies import STRATEGIES
 
 from .config import ServerConfig
+from .rate_storage import AsyncSweptMemoryStorage as AsyncMemoryStorage
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

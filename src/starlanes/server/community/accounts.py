@@ -46,7 +46,6 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import FileResponse, JSONResponse
 from limits import RateLimitItemPerMinute
-from limits.aio.storage import MemoryStorage
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 from pydantic import BaseModel, ConfigDict, Field
@@ -56,6 +55,7 @@ from starlanes.engine import game_class
 
 from ..errors import Forbidden, ServerError, TooMany, Unauthorized, Unprocessable
 from ..limits import Rates, Rule, client_address, rate_key
+from ..rate_storage import AsyncSweptMemoryStorage as MemoryStorage
 from ..store import ActionRow, GameRow, SeatRow, StoreConflict, now
 from ..tokens import new_token, token_hash
 from .identity import (

@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 from limits import RateLimitItemPerMinute
-from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, or_, select
@@ -47,6 +46,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import Forbidden, NotFound, TooMany, Unauthorized, Unprocessable
 from ..limits import Rule
+from ..rate_storage import SweptMemoryStorage as MemoryStorage
 from .identity import Account, find_account, optional_account, writing_account
 from .models import ROW_ID_MAX, AccountRow, ChatRow, MuteRow, ReportRow
 

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
 from limits import RateLimitItemPerMinute
-from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import or_, select, update
@@ -37,6 +36,7 @@ from ..catalogue import FALLBACK_BOT
 from ..errors import Forbidden, NotFound, Stale, TooMany, Unprocessable
 from ..limits import Rule, client_address, network_key
 from ..quotas import QuotaFull
+from ..rate_storage import SweptMemoryStorage as MemoryStorage
 from ..store import GameRow, now
 from ..tables import HUMAN
 from .identity import Account, account, find_account, writing_account
