@@ -18,7 +18,7 @@ action indices); with ``observation="array"`` the tensor alone, the mask in
 ``info["action_mask"]``. Either way ``action_masks()`` returns the mask as a bool array
 (what sb3-contrib's MaskablePPO asks for). Actions are indices of the game's fixed action
 space. ``reward`` is a mode of :mod:`starlanes.interop.rewards` (``result``, ``score``,
-``dense``); the learner's reward of a step covers its action and the opponents' actions up
+``zero_sum``, ``dense``); the learner's reward of a step covers its action and the opponents' actions up
 to its next turn. An index that is not legal now leaves the game unchanged and ends the
 episode with reward ``illegal_reward`` and ``info["illegal_action"] = True`` (mask the
 actions to avoid it). ``max_steps`` learner steps truncate the episode. Registered ids are

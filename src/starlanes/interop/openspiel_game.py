@@ -7,8 +7,8 @@ underscores) for every such game; ``pyspiel.load_game("python_starlanes_galactic
 game options (``'{"turn_limit": 20}'``).
 
 Parameters: ``players``, ``seed``, ``options`` (a JSON object of game options),
-``reward`` (a mode of :mod:`starlanes.interop.rewards`: ``result``, ``score`` or
-``dense``) and ``max_game_length`` (0: the game's default, see below).
+``reward`` (a mode of :mod:`starlanes.interop.rewards`: ``result``, ``score``,
+``zero_sum`` or ``dense``) and ``max_game_length`` (0: the game's default, see below).
 
 Chance. The engines resolve chance inside ``apply``: an action that rolls dice, shuffles
 or draws takes its outcome from the state's RNG, seeded by the ``seed`` parameter, in the
@@ -35,9 +35,11 @@ times the players times ``actions_per_seat_round`` of research.toml; a game that
 that many actions ends there with no winner (returns 0), as the engines' own caps end a
 game, so the bound holds for every game.
 
-Rewards. ``result`` and ``score`` are terminal (``RewardModel.TERMINAL``); ``dense`` pays
-each step (``RewardModel.REWARDS``, ``state.rewards()``; ``returns()`` is their sum so
-far). Actions are fixed action-space indices. The observation tensor is the engine's
+Rewards. ``result``, ``score`` and ``zero_sum`` are terminal (``RewardModel.TERMINAL``);
+``dense`` pays each step (``RewardModel.REWARDS``, ``state.rewards()``; ``returns()`` is
+their sum so far). The game type says ``ZERO_SUM`` (``utility_sum`` 0) where the mode's
+returns add up to 0 in every game (:func:`zero_sum_returns`: ``zero_sum`` at every player
+count, ``score`` with two players) and ``GENERAL_SUM`` otherwise. Actions are fixed action-space indices. The observation tensor is the engine's
 ``observation_tensor(player)``; the observation string its JSON ``observation(player)``.
 The information-state string is the history as the player knows it (other seats' secret
 choices hidden) followed by its observation string. The information-state tensor is the
@@ -101,8 +103,18 @@ def length_cap(engine_game: Any) -> int:
     return rounds * engine_game.players * int(const["actions_per_seat_round"])
 
 
-_UTILITY = {"result": (0.0, 1.0), "score": (-1.0, 1.0), "dense": (-0.5, 1.5)}
+_UTILITY = {"result": (0.0, 1.0), "score": (-1.0, 1.0), "zero_sum": (-1.0, 1.0),
+            "dense": (-0.5, 1.5)}
 """Each reward mode's range of returns (see :mod:`starlanes.interop.rewards`)."""
+
+
+def zero_sum_returns(mode: str, players: int) -> bool:
+    """Whether the returns of reward ``mode`` add up to 0 in every game of ``players``
+    seats, a game cut at ``max_game_length`` included (all returns 0 there): always for
+    ``zero_sum``; for ``score`` with two players (each seat's margin is minus the
+    other's, clipped alike); never for ``result`` (1 for a win, 0 for a game cut short) or
+    ``dense`` (its sum is the result's)."""
+    return mode == "zero_sum" or (mode == "score" and players == 2)
 
 
 class StarlanesSpielGame(pyspiel.Game):
@@ -135,13 +147,12 @@ class StarlanesSpielGame(pyspiel.Game):
         families = len(g.action_space().families)
         self.info_size = self.obs_size + g.players * (families + 1) + 1
         lo, hi = _UTILITY[self.reward_mode]
+        zero = zero_sum_returns(self.reward_mode, g.players)
         info = pyspiel.GameInfo(
             num_distinct_actions=g.num_distinct_actions(), max_chance_outcomes=0,
-            num_players=g.players, min_utility=lo, max_utility=hi, utility_sum=None,
-            max_game_length=self.length)
-        game_type = _TYPES[self.game_id]
-        if self.reward_mode == "dense":
-            game_type = _DENSE_TYPES[self.game_id]
+            num_players=g.players, min_utility=lo, max_utility=hi,
+            utility_sum=0.0 if zero else None, max_game_length=self.length)
+        game_type = _variant(self.game_id, self.reward_mode == "dense", zero)
         super().__init__(game_type, info, params)
 
     def new_initial_state(self) -> StarlanesSpielState:
@@ -358,19 +369,26 @@ class _Observer:
 
 
 _TYPES: dict[str, Any] = {}
-_DENSE_TYPES: dict[str, Any] = {}
+_VARIANTS: dict[tuple[str, bool, bool], Any] = {}
 
 
-def _dense_type(t: Any) -> Any:
-    """``t`` with per-step rewards (the ``dense`` mode's game type)."""
-    return pyspiel.GameType(
-        short_name=t.short_name, long_name=t.long_name, dynamics=t.dynamics,
-        chance_mode=t.chance_mode, information=t.information, utility=t.utility,
-        reward_model=pyspiel.GameType.RewardModel.REWARDS,
-        max_num_players=t.max_num_players, min_num_players=t.min_num_players,
-        provides_information_state_string=True, provides_information_state_tensor=True,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification=t.parameter_specification)
+def _variant(game_id: str, per_step: bool, zero: bool) -> Any:
+    """The registered game type of ``game_id`` with per-step rewards (``per_step``: the
+    ``dense`` mode) and ``ZERO_SUM`` utility (``zero``: see :func:`zero_sum_returns`)."""
+    key = (game_id, per_step, zero)
+    t = _TYPES[game_id]
+    if key not in _VARIANTS:
+        _VARIANTS[key] = t if not (per_step or zero) else pyspiel.GameType(
+            short_name=t.short_name, long_name=t.long_name, dynamics=t.dynamics,
+            chance_mode=t.chance_mode, information=t.information,
+            utility=pyspiel.GameType.Utility.ZERO_SUM if zero else t.utility,
+            reward_model=pyspiel.GameType.RewardModel.REWARDS if per_step
+            else t.reward_model,
+            max_num_players=t.max_num_players, min_num_players=t.min_num_players,
+            provides_information_state_string=True, provides_information_state_tensor=True,
+            provides_observation_string=True, provides_observation_tensor=True,
+            parameter_specification=t.parameter_specification)
+    return _VARIANTS[key]
 
 
 def register() -> list[str]:
@@ -384,7 +402,6 @@ def register() -> list[str]:
         name = short_name(gid)
         if gid not in _TYPES:
             _TYPES[gid] = _game_type(gid)
-            _DENSE_TYPES[gid] = _dense_type(_TYPES[gid])
             cls = type(f"Spiel_{gid.replace('-', '_')}", (StarlanesSpielGame,),
                        {"game_id": gid})
             globals()[cls.__name__] = cls
@@ -394,6 +411,6 @@ def register() -> list[str]:
 
 
 __all__ = ["REWARD_MODES", "StarlanesSpielGame", "StarlanesSpielState", "length_cap",
-           "register", "short_name"]
+           "register", "short_name", "zero_sum_returns"]
 
 register()

@@ -8,13 +8,15 @@ Seeding follows PettingZoo's and Gymnasium's convention. ``reset(seed=s)`` plays
 with ``s``; ``reset()`` without a seed plays a new game whose seed is drawn from that
 generator, so successive resets give different deals and the resets that follow
 ``reset(seed=s)`` are the same every time. The constructor's ``seed`` stands for the first
-reset's seed when that reset gives none. ``game_seed`` is the seed of the game in play. Each
-agent's observation is a dict of ``observation`` (its observation tensor) and
+reset's seed when that reset gives none. ``game_seed`` is the seed of the game in play.
+
+Each agent's observation is a dict of ``observation`` (its observation tensor) and
 ``action_mask`` (int8, 1 at its legal action indices, all 0 when it is not to act). An
 action is an index of the game's fixed action space. ``reward`` is a mode of
 :mod:`starlanes.interop.rewards`: ``"result"`` (default: each seat's ``returns()`` at the
-end, 1 to the winner, shared on ties), ``"score"`` (the clipped score margin at the end) or
-``"dense"`` (the result plus the per-step change of a score-margin potential; every seat
+end, 1 to the winner, shared on ties), ``"score"`` (the clipped score margin at the end),
+``"zero_sum"`` (the result less the mean of the other seats' results, at the end; the
+seats' sums cancel) or ``"dense"`` (the result plus the per-step change of a score-margin potential; every seat
 is paid at every step). ``max_steps`` truncates a game that runs too long (every agent
 truncated). ``observation="array"`` makes each observation the tensor alone (a Box, so
 PettingZoo's ``api_test`` has nothing to warn about); the mask is then read from

@@ -9,6 +9,12 @@ Every adapter takes ``reward=`` one of :data:`REWARD_MODES`:
   0 on every other step. Episode sum in [-1, 1]. Scores are ``state.scores()``: fleet
   value in minerals (Galactic Domination), VP (Rift Domination, Interstellar Ambitions),
   Sector HQ points left (Galactic Empires).
+- ``"zero_sum"``: the result as a zero-sum utility, paid when the game ends: each seat's
+  ``result`` minus the mean of the other seats' results, 0 on every other step. With two
+  players a win is 1, a loss -1 and a shared result 0; with ``n`` a lone winner gets 1
+  and each other seat ``-1/(n-1)``. Episode sum in [-1, 1]; the seats' sums add up to 0
+  at every player count (what two-player zero-sum algorithms, minimax, CFR and
+  AlphaZero-style self-play, assume).
 - ``"dense"``: potential-based shaping (Ng, Harada and Russell, 1999) on top of
   ``result``. The potential of a running state is ``dense_weight`` (0.5) times the seat's
   clipped margin, the potential of a finished game is 0, and each step pays the change of
@@ -32,7 +38,7 @@ from typing import Any
 
 from starlanes.engine import BadOptionError
 
-REWARD_MODES = ("result", "score", "dense")
+REWARD_MODES = ("result", "score", "zero_sum", "dense")
 """The reward modes every adapter accepts."""
 
 
@@ -57,6 +63,13 @@ def check_mode(mode: str) -> str:
     if mode not in REWARD_MODES:
         raise BadOptionError(f"unknown reward mode {mode!r}; modes: {', '.join(REWARD_MODES)}")
     return mode
+
+
+def zero_sum(results: Sequence[float]) -> list[float]:
+    """Each seat's result minus the mean of the other seats' results (they sum to 0)."""
+    n = len(results)
+    total = sum(results)
+    return [r - (total - r) / (n - 1) for r in results]
 
 
 def margins(scores: Sequence[float], scale: float) -> list[float]:
@@ -93,10 +106,14 @@ class RewardModel:
         return [self.weight * m for m in margins(state.scores(), self.scale)]
 
     def terminal(self, state: Any) -> list[float]:
-        """The end-of-game reward of every seat under ``result`` or ``score``."""
+        """The end-of-game reward of every seat under ``result``, ``score`` or
+        ``zero_sum``."""
         if self.mode == "score":
             return margins(state.scores(), self.scale)
-        return [float(r) for r in state.returns()]
+        results = [float(r) for r in state.returns()]
+        if self.mode == "zero_sum":
+            return zero_sum(results)
+        return results
 
     def start(self, state: Any) -> None:
         """Remember the starting potential (dense only)."""
@@ -120,6 +137,6 @@ class RewardModel:
         """The smallest and largest reward one step can give."""
         if self.mode == "result":
             return 0.0, 1.0
-        if self.mode == "score":
+        if self.mode in ("score", "zero_sum"):
             return -1.0, 1.0
         return -2 * self.weight, 1.0 + self.weight
