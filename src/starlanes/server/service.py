@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import secrets
@@ -25,6 +24,8 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from starlanes.engine import (
     SEAT_SETUP,
@@ -90,8 +91,10 @@ class Ack:
 
 
 def view_text(view: dict[str, Any]) -> str:
-    """A view as the JSON text sent on a websocket."""
-    return json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+    """A view as the JSON text sent on a websocket (compact, UTF-8, keys that are not
+    strings written as strings). Encoded by orjson: every move encodes a view per seat,
+    which the standard library took 4-20 times longer to do on the event loop."""
+    return orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class GameService(Following, Endings):
