@@ -1,4 +1,5 @@
-"""Persistence of the game server: SQLAlchemy 2 models and the store that reads and writes them.
+"""Persistence of the game server: the store that reads and writes the tables of
+:mod:`.models` (named here too: ``GameRow``, ``SeatRow``, ``ActionRow``, ``Base``, ``now``).
 
 Event-sourced: the ``games`` table holds each game's settings, the ``seats`` table who sits
 where (a hash of each seat token, never the token), and the ``actions`` table every
@@ -21,30 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    DateTime,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
-    UniqueConstraint,
-    create_engine,
-    delete,
-    event,
-    func,
-    insert,
-    select,
-    text,
-)
+from sqlalchemy import create_engine, delete, event, func, insert, select, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
-from sqlalchemy.types import TypeDecorator
+from sqlalchemy.orm import Session, sessionmaker
 
 from starlanes.engine import StarlanesError
+
+from .models import ActionRow, Base, GameRow, SeatRow, UTCDateTime, now
+
+__all__ = ["MIGRATIONS", "ActionRow", "Base", "GameRow", "NewAction", "OpenCounts", "SeatRow",
+           "Store", "StoreConflict", "StoreError", "StoreUnavailable", "UTCDateTime",
+           "database_url", "make_engine", "now", "upgrade"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -68,117 +57,6 @@ class StoreUnavailable(StoreError):
 
 class _Later(Exception):
     """Rolls back an undo that found a later action stored by another server."""
-
-
-def now() -> dt.datetime:
-    """The current time, timezone-aware (UTC)."""
-    return dt.datetime.now(dt.UTC)
-
-
-class UTCDateTime(TypeDecorator[dt.datetime]):
-    """A timestamp stored and read back as an aware UTC datetime on every database (SQLite
-    keeps no time zone: what it returns is read as UTC)."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: dt.datetime | None, dialect: Any) -> dt.datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=dt.UTC)
-        return value.astimezone(dt.UTC)
-
-    def process_result_value(self, value: dt.datetime | None,
-                             dialect: Any) -> dt.datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            return value.replace(tzinfo=dt.UTC)
-        return value.astimezone(dt.UTC)
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class GameRow(Base):
-    """One game's settings: game id, player count, seed, options, bot budget, turn clock."""
-
-    __tablename__ = "games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(64))
-    players: Mapped[int] = mapped_column(Integer)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    bot_seconds: Mapped[float] = mapped_column(default=2.0)
-    clock_seconds: Mapped[float] = mapped_column(default=0.0)
-    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
-    seeded: Mapped[bool] = mapped_column(Boolean, default=False)
-    """Whether the creator chose the seed (then the creator may know the game's future)."""
-    rated: Mapped[bool] = mapped_column(Boolean, default=False)
-    """Asked to be rated: it is, when it ends, if every human seat has an account and the
-    seed and options are the server's (:mod:`.community.ratings`)."""
-    clock_kind: Mapped[str] = mapped_column(String(16), default="move")
-    """``move``: ``clock_seconds`` for each decision (correspondence: days' worth);
-    ``game``: ``clock_seconds`` for all of a seat's decisions plus ``clock_increment`` per
-    decision made."""
-    clock_increment: Mapped[float] = mapped_column(default=0.0)
-    timeout: Mapped[str] = mapped_column(String(16), default="bot")
-    """What a seat's clock running out does: ``bot`` (the fallback bot decides for it) or
-    ``lose`` (the seat loses the game: the server ends it, see ``outcome``)."""
-    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """A result the server decided rather than the rules (a seat lost on time):
-    ``{"reason": ..., "loser": seat, "ranks": [...]}``; None while the rules decide."""
-    ended: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
-    """When the game ended (by its rules or by the server); None while it goes on. A game
-    with ``ended`` set is archived: no process loads it until someone opens it."""
-    owner_account: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
-    """The account that caused the game (created it, or queued for it in play now), if any."""
-    owner_network: Mapped[str] = mapped_column(String(64), default="", index=True)
-    """The client network that caused the game (:func:`.limits.network_key`): quotas count
-    it, so they hold across restarts."""
-    draw_offer: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """A standing draw offer: ``{"seat": seat, "seq": move it was made at}``; None: none."""
-
-
-class SeatRow(Base):
-    """A seat of a game: ``kind`` is ``human`` or an agent spec; a human seat is open until
-    someone joins it (``token_hash`` set)."""
-
-    __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("game_id", "seat"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(200))
-    name: Mapped[str] = mapped_column(String(80), default="")
-    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    account_id: Mapped[int | None] = mapped_column(
-        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True)
-    """The account that holds this human seat (None: a guest with a seat link, or a bot)."""
-    network: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    """The client network the seat was taken from (:func:`.limits.network_key`): rated
-    games never seat two accounts of one network."""
-
-
-class ActionRow(Base):
-    """One decision: sequence number (0-based), seat, notation, state digest after it."""
-
-    __tablename__ = "actions"
-    __table_args__ = (UniqueConstraint("game_id", "seq"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    seq: Mapped[int] = mapped_column(Integer)
-    seat: Mapped[int] = mapped_column(Integer)
-    notation: Mapped[str] = mapped_column(Text)
-    digest: Mapped[str] = mapped_column(String(64))
-    by: Mapped[str] = mapped_column(String(32), default="player")
-    at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=now)
 
 
 @dataclass(frozen=True)
@@ -535,7 +413,3 @@ def _file_id(path: str) -> tuple[int, int] | None:
     except OSError:
         return None
     return (st.st_dev, st.st_ino)
-
-
-# the community tables share the metadata (seats refer to accounts)
-from .community import models as _community_models  # noqa: E402,F401

@@ -1,6 +1,6 @@
 """Tables of the community features: accounts and their sessions, ratings, chat, reports,
 mutes, the play-now queue and invitations. They live on the same declarative base as the
-games (:mod:`..store`) and are created by the migration ``0003_community``.
+games (:mod:`.games`) and are created by the migration ``0003_community``.
 
 Identities in ratings are *player keys*: ``a:<account id>`` for an account, ``bot:<name>``
 for a catalogue bot, so bots and players share one rating scale per game.
@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..store import Base, UTCDateTime, now
+from .base import Base, UTCDateTime, now
 
 ROW_ID_MAX = 2**31 - 1
 """The largest row id (a 32-bit integer on every database): ids in requests above it are

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..store import Base, UTCDateTime, now
+from .base import Base, UTCDateTime, now
 
 MAIL_KEEP_DAYS = 2
 """Days a sent mail's stamp is kept (the daily cap and the once-per-move rule need one)."""
