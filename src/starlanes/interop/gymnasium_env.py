@@ -19,7 +19,9 @@ action indices); with ``observation="array"`` the tensor alone, the mask in
 (what sb3-contrib's MaskablePPO asks for). Actions are indices of the game's fixed action
 space. ``reward`` is a mode of :mod:`starlanes.interop.rewards` (``result``, ``score``,
 ``zero_sum``, ``dense``); the learner's reward of a step covers its action and the opponents' actions up
-to its next turn. An index that is not legal now leaves the game unchanged and ends the
+to its next turn. ``cap_result="score"`` decides by score the result of a game the engine
+abandons as a draw at its own length cap (:mod:`starlanes.interop.rewards`; default
+``"draw"``). An index that is not legal now leaves the game unchanged and ends the
 episode with reward ``illegal_reward`` and ``info["illegal_action"] = True`` (mask the
 actions to avoid it). ``max_steps`` learner steps truncate the episode. Registered ids are
 in :data:`ENV_IDS`.
@@ -61,7 +63,8 @@ class StarlanesEnv(gym.Env):
                  seat: int | str = 0, opponents: Any = "heuristic",
                  max_steps: int = 100_000, illegal_reward: float = -1.0,
                  reward: str = "result", observation: str = "dict",
-                 render_mode: str | None = None, **options: Any) -> None:
+                 render_mode: str | None = None, cap_result: str = "draw",
+                 **options: Any) -> None:
         self.game_id = game
         self._options = options
         self.game = load(game, players=players, seed=0, **options)
@@ -79,7 +82,7 @@ class StarlanesEnv(gym.Env):
         self.max_steps = max_steps
         self.illegal_reward = illegal_reward
         self.observation_format = check_format(observation)
-        self.reward_model = RewardModel(game, reward)
+        self.reward_model = RewardModel(game, reward, cap_result)
         self.reward_range = self.reward_model.reward_range()
         self._tensor = tensor_encoder(self.game)
         self.render_mode = render_mode

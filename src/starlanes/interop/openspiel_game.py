@@ -8,7 +8,9 @@ game options (``'{"turn_limit": 20}'``).
 
 Parameters: ``players``, ``seed``, ``options`` (a JSON object of game options),
 ``reward`` (a mode of :mod:`starlanes.interop.rewards`: ``result``, ``score``,
-``zero_sum`` or ``dense``) and ``max_game_length`` (0: the game's default, see below).
+``zero_sum`` or ``dense``), ``cap_result`` (``draw`` or ``score``: the result of a game
+the engine abandons as a draw at its own length cap, see :mod:`starlanes.interop.rewards`)
+and ``max_game_length`` (0: the game's default, see below).
 
 Chance. The engines resolve chance inside ``apply``: an action that rolls dice, shuffles
 or draws takes its outcome from the state's RNG, seeded by the ``seed`` parameter, in the
@@ -70,7 +72,7 @@ import pyspiel
 from starlanes.engine import BadOptionError, game_ids, game_module, load
 
 from .openspiel_guard import guard_cpp_bots
-from .rewards import REWARD_MODES, RewardModel, check_mode, game_constants
+from .rewards import REWARD_MODES, RewardModel, check_cap_result, check_mode, game_constants
 
 
 def short_name(game_id: str) -> str:
@@ -91,7 +93,8 @@ def _game_type(game_id: str) -> Any:
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"players": g.min_players, "seed": 0, "options": "",
-                                 "reward": "result", "max_game_length": 0})
+                                 "reward": "result", "cap_result": "draw",
+                                 "max_game_length": 0})
 
 
 def length_cap(engine_game: Any) -> int:
@@ -138,6 +141,7 @@ class StarlanesSpielGame(pyspiel.Game):
                                 seed=int(params.get("seed", 0)), **options)
         g = self.engine_game
         self.reward_mode = check_mode(str(params.get("reward", "result")))
+        self.cap_result = check_cap_result(str(params.get("cap_result", "draw")))
         cap = int(params.get("max_game_length", 0))
         if cap < 0:
             raise BadOptionError(f"max_game_length must be 0 (the default) or positive, "
@@ -237,7 +241,7 @@ class StarlanesSpielState(pyspiel.State):
         super().__init__(game)
         g = game.engine_game
         self._engine = _Engine(g, g.new_initial_state() if inner is None else inner, log)
-        self._reward = RewardModel(g.game_id, game.reward_mode)
+        self._reward = RewardModel(g.game_id, game.reward_mode, game.cap_result)
         self._reward.start(self._engine.state)
         self._rewards = [0.0] * g.players
         self._returns = [0.0] * g.players

@@ -17,7 +17,9 @@ action is an index of the game's fixed action space. ``reward`` is a mode of
 end, 1 to the winner, shared on ties), ``"score"`` (the clipped score margin at the end),
 ``"zero_sum"`` (the result less the mean of the other seats' results, at the end; the
 seats' sums cancel) or ``"dense"`` (the result plus the per-step change of a score-margin potential; every seat
-is paid at every step). ``max_steps`` truncates a game that runs too long (every agent
+is paid at every step). ``cap_result="score"`` decides by score the result of a game the
+engine abandons as a draw at its own length cap (see :mod:`starlanes.interop.rewards`;
+default ``"draw"``, the engine's result). ``max_steps`` truncates a game that runs too long (every agent
 truncated). ``observation="array"`` makes each observation the tensor alone (a Box, so
 PettingZoo's ``api_test`` has nothing to warn about); the mask is then read from
 ``infos[agent]["action_mask"]``. Tensor values are clipped to the space's bounds.
@@ -55,7 +57,7 @@ class StarlanesAEC(AECEnv):
     def __init__(self, game: str, players: int | None = None, seed: int = 0,
                  render_mode: str | None = None, max_steps: int = 100_000,
                  reward: str = "result", observation: str = "dict",
-                 **options: Any) -> None:
+                 cap_result: str = "draw", **options: Any) -> None:
         super().__init__()
         self.observation_format = check_format(observation)
         self.game_id = game
@@ -67,7 +69,7 @@ class StarlanesAEC(AECEnv):
         self.game = load(game, players=players, seed=seed, **options)
         self.render_mode = render_mode
         self.max_steps = max_steps
-        self.reward_model = RewardModel(game, reward)
+        self.reward_model = RewardModel(game, reward, cap_result)
         self._tensor = tensor_encoder(self.game)
         self.possible_agents = [f"seat_{i}" for i in range(self.game.players)]
         obs, act = spaces_for(self.game, observation)

@@ -26,6 +26,17 @@ Every adapter takes ``reward=`` one of :data:`REWARD_MODES`:
 
 A truncated episode ends without the result: its dense sum is the last potential minus
 the first.
+
+``cap_result`` (every adapter takes it; default ``"draw"``) says what the result is when
+a game reaches its own length cap and the engine abandons it as a draw (research.toml's
+``draw_end_reason``: Galactic Domination's ``turn_limit``, Galactic Empires'
+``turn_cap``): ``"draw"``, the engine's returns (the seats still in share the result), or
+``"score"``, the result decided by ``state.scores()``: the seats with the best score
+share the win. It changes ``result``, ``zero_sum`` and ``dense`` (whose last step pays the
+result), never the game: the engine's ``returns()``, the log and the winners stay a draw.
+Rift Domination's and Interstellar Ambitions' caps already end on VP, so it changes
+nothing there. Random Galactic Empires games reach the cap nine times in ten, so without
+it a learner starting from scratch sees almost no wins or losses (docs/research.md).
 """
 
 from __future__ import annotations
@@ -40,6 +51,10 @@ from starlanes.engine import BadOptionError
 
 REWARD_MODES = ("result", "score", "zero_sum", "dense")
 """The reward modes every adapter accepts."""
+
+CAP_RESULTS = ("draw", "score")
+"""What a game abandoned as a draw at its length cap pays (``cap_result``, module
+docstring): the engine's shared result, or the win to the best score."""
 
 
 @cache
@@ -65,6 +80,22 @@ def check_mode(mode: str) -> str:
     return mode
 
 
+def check_cap_result(value: str) -> str:
+    """``value`` if it is one of :data:`CAP_RESULTS`; BadOptionError naming them
+    otherwise."""
+    if value not in CAP_RESULTS:
+        raise BadOptionError(f"unknown cap_result {value!r}; choices: {', '.join(CAP_RESULTS)}")
+    return value
+
+
+def best_score_result(scores: Sequence[float]) -> list[float]:
+    """1 shared among the seats with the highest score, 0 to the others."""
+    best = max(scores)
+    top = [s == best for s in scores]
+    share = 1.0 / sum(top)
+    return [share if t else 0.0 for t in top]
+
+
 def zero_sum(results: Sequence[float]) -> list[float]:
     """Each seat's result minus the mean of the other seats' results (they sum to 0)."""
     n = len(results)
@@ -87,13 +118,16 @@ class RewardModel:
 
     ``start(state)`` at the beginning of an episode, then ``step(state)`` after each
     applied action (or after several: the rewards of the actions in between telescope)
-    returns one reward per seat, a list of floats. Raises BadOptionError for an unknown
-    mode or a game without constants.
+    returns one reward per seat, a list of floats. ``cap_result`` is one of
+    :data:`CAP_RESULTS` (module docstring). Raises BadOptionError for an unknown mode or
+    ``cap_result``, or a game without constants.
     """
 
-    def __init__(self, game_id: str, mode: str = "result") -> None:
+    def __init__(self, game_id: str, mode: str = "result", cap_result: str = "draw") -> None:
         self.mode = check_mode(mode)
+        self.cap_result = check_cap_result(cap_result)
         const = game_constants(game_id)
+        self.draw_end_reason = str(const.get("draw_end_reason", ""))
         self.scale = float(const["margin_scale"])
         self.weight = float(research_constants()["dense_weight"])
         self._potential: list[float] = []
@@ -105,12 +139,26 @@ class RewardModel:
             return [0.0] * state.game.players
         return [self.weight * m for m in margins(state.scores(), self.scale)]
 
+    def capped_draw(self, state: Any) -> bool:
+        """Whether the finished ``state`` was abandoned as a draw at the game's own length
+        cap (its ``end_reason`` is research.toml's ``draw_end_reason``)."""
+        return bool(self.draw_end_reason) and \
+            getattr(state, "end_reason", "") == self.draw_end_reason
+
+    def result(self, state: Any) -> list[float]:
+        """Each seat's result of the finished ``state``: its ``returns()``, or with
+        ``cap_result="score"`` and a game abandoned at its cap, the win shared by the
+        best scores."""
+        if self.cap_result == "score" and self.capped_draw(state):
+            return best_score_result(state.scores())
+        return [float(r) for r in state.returns()]
+
     def terminal(self, state: Any) -> list[float]:
         """The end-of-game reward of every seat under ``result``, ``score`` or
         ``zero_sum``."""
         if self.mode == "score":
             return margins(state.scores(), self.scale)
-        results = [float(r) for r in state.returns()]
+        results = self.result(state)
         if self.mode == "zero_sum":
             return zero_sum(results)
         return results
@@ -127,7 +175,7 @@ class RewardModel:
             out = [b - a for a, b in zip(self._potential, now, strict=True)]
             self._potential = now
             if state.is_terminal():
-                out = [o + float(r) for o, r in zip(out, state.returns(), strict=True)]
+                out = [o + r for o, r in zip(out, self.result(state), strict=True)]
             return out
         if state.is_terminal():
             return self.terminal(state)
