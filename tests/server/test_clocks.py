@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from starlanes.engine import GameRecord
-from starlanes.server import clocks
+from starlanes.server import outcomes
 from starlanes.server.app import create_app
 from starlanes.server.store import ActionRow
 
@@ -239,7 +239,7 @@ def test_a_timeout_places_the_loser_last_and_the_others_by_their_scores():
         seats = [object()] * 4
         state = State()
 
-    out = clocks.timeout_outcome(Live(), 1)  # type: ignore[arg-type]
+    out = outcomes.timeout_outcome(Live(), 1)  # type: ignore[arg-type]
     assert out == {"reason": "timeout", "loser": 1, "ranks": [1, 3, 1, 0]}
 
 

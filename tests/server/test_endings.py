@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from starlanes.engine import GameRecord
 from starlanes.server.app import create_app
-from starlanes.server.clocks import timeout_outcome
+from starlanes.server.outcomes import timeout_outcome
 from starlanes.server.store import GameRow
 
 from .conftest import auth, create, join, test_config, view

@@ -67,7 +67,7 @@ from .lifecycle import Lifecycle, OpenArchived
 from .limits import ClientLimits, client_address, network_key, rate_key, redis_rates
 from .replays import record_replay
 from .service import GameService
-from .setups import setups_router
+from .setup_routes import setups_router
 from .store import Store, StoreConflict, StoreError, database_url, upgrade
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -499,7 +499,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, migrate: bool = 
         options = service.catalogue.engine_options(rec.game, dict(rec.options))
         return record_replay(rec, body.step, body.seat, options)
 
-    from .odds_api import router as odds_router
+    from .odds_routes import router as odds_router
 
     app.include_router(odds_router())
 

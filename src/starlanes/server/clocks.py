@@ -27,32 +27,62 @@ it and the log says so; ``lose``, the seat loses: the server stores an outcome
 (``GameRow.outcome``: ``{"reason": "timeout", "loser": seat, "ranks": [...]}``) and the
 game is over. With a cluster, every web process holding the game runs its clock: the
 store's one action per (game, move) and the same outcome written by each keep them in step.
+
+This module reads the clocks of a game (anything shaped as :class:`Clocked`: the live game
+of :mod:`.tables` uses it); :mod:`.clock_runner` runs them, and the outcomes are
+:mod:`.outcomes`'.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
-from starlanes.engine import StarlanesError
-
-from .catalogue import FALLBACK_BOT
-from .errors import ServerError, Unprocessable
-from .store import StoreError, now
+from .errors import Unprocessable
 
 if TYPE_CHECKING:
-    from .config import FairPlay
-    from .service import GameService
-    from .tables import LiveGame
+    from starlanes.engine import GameState
 
-log = logging.getLogger("starlanes.server")
+    from .config import FairPlay
+    from .store import GameRow
+
+
+class ClockSeat(Protocol):
+    """What the clocks read of a seat (:class:`.tables.SeatInfo`)."""
+
+    @property
+    def is_bot(self) -> bool: ...
+
+    @property
+    def is_open(self) -> bool: ...
+
+
+class Clocked(Protocol):
+    """What the clocks read of a game being played (:class:`.tables.LiveGame`): its
+    settings and stored result (``row``), seats, the state, per action its seat and time
+    (``marks``) and game turn (``turns``), and when every seat was taken
+    (``clock_began``, set by :func:`seats_filled`)."""
+
+    row: GameRow
+    marks: list[tuple[int, float]]
+    turns: list[Any]
+    clock_began: float | None
+
+    @property
+    def seats(self) -> Sequence[ClockSeat]: ...
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def waiting_for(self) -> int | None: ...
+
 
 KINDS = ("move", "game")
 TIMEOUTS = ("bot", "lose")
-POLL = 1.0
-"""Seconds a clock task sleeps at most before it looks at its deadline again."""
 
 
 def wall() -> float:
@@ -107,7 +137,7 @@ def check_rated(clock_seconds: float, kind: str, fair_play: FairPlay) -> None:
 
 
 # ---------------------------------------------------------------------- reading the clocks
-def running_seat(live: LiveGame) -> int | None:
+def running_seat(live: Clocked) -> int | None:
     """The seat whose clock runs now: the human seat deciding, once every seat is taken,
     in a game with a clock that is not over; None otherwise."""
     if live.row.clock_seconds <= 0 or live.over or any(s.is_open for s in live.seats):
@@ -118,12 +148,12 @@ def running_seat(live: LiveGame) -> int | None:
     return waiting
 
 
-def _decided(live: LiveGame, seat: int, before: int | None = None) -> bool:
+def _decided(live: Clocked, seat: int, before: int | None = None) -> bool:
     """Whether ``seat`` made any of the first ``before`` actions (None: of all)."""
     return any(s == seat for s, _ in live.marks[:before])
 
 
-def _run_start(live: LiveGame, seat: int) -> int:
+def _run_start(live: Clocked, seat: int) -> int:
     """The index of the first of the actions at the end of the history that ``seat`` made
     in the game turn now under way (its decisions so far this turn, one after another);
     ``len(marks)`` when the last action is not one of them."""
@@ -134,7 +164,7 @@ def _run_start(live: LiveGame, seat: int) -> int:
     return i
 
 
-def turn_start(live: LiveGame, now: float | None = None) -> float:
+def turn_start(live: Clocked, now: float | None = None) -> float:
     """When the time now running began (epoch seconds): for a ``game`` clock the previous
     action's time (each decision's time is taken from the seat's budget); for a ``move``
     clock the time before the seat's first decision of its run in this game turn (the run
@@ -152,7 +182,7 @@ def turn_start(live: LiveGame, now: float | None = None) -> float:
     return began if last is None else max(last, began)
 
 
-def _budgets(live: LiveGame) -> tuple[list[float | None], list[bool]]:
+def _budgets(live: Clocked) -> tuple[list[float | None], list[bool]]:
     """Per seat, its time left at the start of the decision now waited for (None: a bot)
     and whether its time is counted yet (it has made its first decision)."""
     row = live.row
@@ -175,7 +205,7 @@ def _budgets(live: LiveGame) -> tuple[list[float | None], list[bool]]:
     return left, counted
 
 
-def remaining(live: LiveGame, now: float | None = None) -> tuple[list[float | None], int | None]:
+def remaining(live: Clocked, now: float | None = None) -> tuple[list[float | None], int | None]:
     """Per seat, the seconds it has left at ``now`` (epoch seconds; default the current
     time), None for bots; and the seat whose clock runs (None: none). The running seat's
     figure may be negative once its time is out."""
@@ -188,7 +218,7 @@ def remaining(live: LiveGame, now: float | None = None) -> tuple[list[float | No
     return left, running
 
 
-def deadline(live: LiveGame) -> float | None:
+def deadline(live: Clocked) -> float | None:
     """When the running seat's time runs out (epoch seconds), None when no clock runs."""
     running = running_seat(live)
     if running is None:
@@ -198,7 +228,7 @@ def deadline(live: LiveGame) -> float | None:
     return now + float(left[running] or 0.0)
 
 
-def clock_view(live: LiveGame) -> dict[str, Any] | None:
+def clock_view(live: Clocked) -> dict[str, Any] | None:
     """The clocks as a view shows them, None for a game without a clock: ``kind``,
     ``seconds`` (the setting), ``increment``, ``timeout`` (``bot``/``lose``),
     ``remaining`` (per seat: seconds left, at least 0, at ``server_time``; None for a bot),
@@ -220,31 +250,10 @@ def clock_view(live: LiveGame) -> dict[str, Any] | None:
             "counted": counted, "running": running, "server_time": round(now, 3)}
 
 
-def seats_filled(live: LiveGame) -> None:
+def seats_filled(live: Clocked) -> None:
     """Note the moment the last open seat was taken: a first decision's clock starts then."""
     if not any(s.is_open for s in live.seats):
         live.clock_began = wall()
-
-
-def timeout_outcome(live: LiveGame, loser: int) -> dict[str, Any]:
-    """The result of ``loser`` running out of time: last place for it; the other seats are
-    placed by the game's current scores (equal scores share a place)."""
-    from .tables import places
-
-    scores = list(live.state.scores())
-    others = [s for s in range(len(scores)) if s != loser]
-    ranks = [0] * len(scores)
-    for seat, place in zip(others, places([scores[s] for s in others]), strict=True):
-        ranks[seat] = place
-    ranks[loser] = len(scores) - 1
-    return {"reason": "timeout", "loser": loser, "ranks": ranks}
-
-
-def never_moved_outcome(seat: int) -> dict[str, Any]:
-    """The result of a seat whose time ran out before it made any decision of its own: the
-    game is aborted (the abort rule of rated play: nobody wins, nobody's rating moves),
-    since a game a seat never played is no game (``docs/community/fair-play.md``)."""
-    return {"reason": "abort", "by": None, "never_moved": seat, "ranks": None}
 
 
 def clock_note(live_or_state: Any, seat: int) -> str:
@@ -253,81 +262,3 @@ def clock_note(live_or_state: Any, seat: int) -> str:
     namer = getattr(state, "seat_name", None)
     who = namer(seat) if callable(namer) else f"P{seat}"
     return f"{who}'s turn clock ran out: the heuristic bot decided for them"
-
-
-# ---------------------------------------------------------------------- running them
-class ClockRunner:
-    """One task per game whose clock runs: it sleeps until the deadline, then makes the
-    fallback bot decide (``timeout`` ``bot``) or ends the game (``lose``)."""
-
-    def __init__(self, service: GameService) -> None:
-        self.service = service
-        self.tasks: dict[str, asyncio.Task[None]] = {}
-
-    def kick(self, live: LiveGame) -> None:
-        """Start the game's clock task if its clock runs and no task is watching it."""
-        if live.clock_deadline is None:
-            return
-        task = self.tasks.get(live.id)
-        if task is None or task.done():
-            self.tasks[live.id] = asyncio.get_running_loop().create_task(self._run(live))
-
-    async def _run(self, live: LiveGame) -> None:
-        service = self.service
-        while live.clock_deadline is not None and not service.stopping:
-            delay = live.clock_deadline - wall()
-            if delay > 0:
-                await asyncio.sleep(min(delay, POLL))
-                live.restart_clock()  # (a clock read from the store may have moved)
-                continue
-            seat, seq = running_seat(live), live.seq
-            if seat is None:
-                return
-            if live.row.timeout == "lose":
-                done = await self._lose(live, seat, seq)
-            else:
-                done = await self._bot(live, seat, seq)
-            if done is None:
-                return
-            if not done and live.seq == seq and not live.over:
-                await asyncio.sleep(POLL)  # refused or not stored: look again later
-                live.restart_clock()
-
-    async def _bot(self, live: LiveGame, seat: int, seq: int) -> bool | None:
-        service = self.service
-        try:
-            notation = await service.bots.move(service._job(live, seat, FALLBACK_BOT, 0.0))
-        except Exception as e:  # noqa: BLE001 - a broken clock must not stop the server
-            log.error("turn clock move of seat %s in game %s failed: %s", seat, live.id, e)
-            return None
-        stored = await service._store_move(live, seat, seq, notation, "clock")
-        service._after_change(live)
-        return stored
-
-    async def _lose(self, live: LiveGame, seat: int, seq: int) -> bool:
-        service = self.service
-        async with live.lock:
-            try:
-                await service._catch_up(live)
-            except (StoreError, ServerError, StarlanesError) as e:
-                log.warning("game %s could not be caught up: %s", live.id, e)
-                return False
-            live.restart_clock()
-            if (live.over or live.seq != seq or running_seat(live) != seat
-                    or live.clock_deadline is None or live.clock_deadline > wall()):
-                return False
-            outcome = (timeout_outcome(live, seat) if live.has_moved(seat)
-                       else never_moved_outcome(seat))
-            ended = now()
-            try:
-                await service.writer.run(
-                    lambda: service.store.set_outcome(live.id, outcome, ended))
-            except StoreError as e:
-                log.warning("game %s: the timeout of seat %s could not be stored (%s)",
-                            live.id, seat, e)
-                return False
-            live.row.outcome, live.row.ended = outcome, ended
-            live.version += 1
-        log.info("game %s: seat %s ran out of time (%s)", live.id, seat, outcome["reason"])
-        service._after_change(live)
-        return True

@@ -15,6 +15,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from .archive import clocked_games, newest_moves, read_open_page
 from .endings import read_ending, take_ending
 from .errors import NotFound, ServerError
 from .jobs import BotTask, NoticedAction, read_notice
@@ -22,11 +23,11 @@ from .store import StoreError
 from .tables import LiveGame
 
 if TYPE_CHECKING:
+    from .archive import FinishedGames
     from .catalogue import Catalogue
     from .cluster import Cluster
-    from .lifecycle import FinishedGames
-    from .service import Subscriber
     from .store import Store
+    from .views import Subscriber
 
 log = logging.getLogger("starlanes.server")
 
@@ -111,13 +112,12 @@ class Following:
 
     async def refresh_lobby(self) -> None:
         """With a cluster: read the lobby's page of unfinished games from the store (one
-        bounded query, :func:`.lifecycle.open_page`)."""
+        bounded query, :func:`.archive.read_open_page`)."""
         if self.cluster is None:
             return
-        from .lifecycle import read_open_page
-
         try:
-            self._open_lobby = await asyncio.to_thread(read_open_page, self)
+            self._open_lobby = await asyncio.to_thread(read_open_page, self.store,
+                                                       self._engine_options)
         except (StoreError, ServerError) as e:
             log.warning("the lobby's games could not be read: %s", e)
 
@@ -228,8 +228,6 @@ class Following:
         Returns how many were loaded."""
         if self.cluster is None:
             return 0
-        from .lifecycle import clocked_games
-
         try:
             ids = await asyncio.to_thread(clocked_games, self.store, TAKE_OVER_GAMES)
         except (StoreError, ServerError) as e:
@@ -282,8 +280,6 @@ class Following:
     async def poll_store(self) -> None:
         """While Redis is lost: every :data:`POLL_SECONDS`, read the newest move of every
         game that viewers here watch (one query) and catch up those that moved."""
-        from .lifecycle import newest_moves
-
         try:
             while not self.stopping and self.cluster is not None and not self.cluster.ready:
                 await asyncio.sleep(POLL_SECONDS)

@@ -24,16 +24,17 @@ Idle time is read from the stored moves (their ``at``), so a restart does not re
 the time a server was down counts, as it does for the turn clocks.
 
 A finished game leaves ``service.games`` as soon as it ends; the process keeps the most
-recently opened ones (``finished_games_kept``) in :class:`FinishedGames` for the game-over
-dialog, rematches and replays, and reads any other from the database when someone opens
-it. The lobby lists the unfinished games and the ``lobby_finished_games`` most recently
-finished ones, read by a bounded query at every sweep.
+recently opened ones (``finished_games_kept``) in :class:`.archive.FinishedGames` for the
+game-over dialog, rematches and replays, and reads any other from the database when
+someone opens it. The lobby lists the unfinished games and the ``lobby_finished_games``
+most recently finished ones, read by a bounded query at every sweep.
 
 With a cluster (``--redis``) a process holds only the games it owns and uses
 (:mod:`.following`): the lobby's unfinished games are a page read from the store
-(:func:`read_open_page`, newest first, at most :data:`LOBBY_OPEN_GAMES`), and the sweep
-applies the rules to the games this process owns, those it holds and those the store names
-as due (:func:`due_games`), so no process ever reads all the games.
+(:func:`.archive.read_open_page`, newest first, at most
+:data:`.archive.LOBBY_OPEN_GAMES`), and the sweep applies the rules to the games this
+process owns, those it holds and those the store names as due (:func:`due_games`), so no
+process ever reads all the games.
 
 :class:`Lifecycle` runs the sweep every ``sweep_seconds`` from the service's start hooks;
 its ``clock`` (epoch seconds) can be replaced by a test.
@@ -44,15 +45,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import clocks
+from .archive import GAME_ID_CHARS
 from .config import Limits
 from .errors import ServerError
+from .outcomes import timeout_outcome
 from .store import GameRow, SeatRow, StoreError
 from .tables import LiveGame, places
 from .views import lobby_entry
@@ -62,10 +62,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("starlanes.server")
 
-GAME_ID_CHARS = 32
-"""The longest game id (``games.id``): a longer one is never looked up."""
-LOBBY_OPEN_GAMES = 200
-"""With a cluster: the most unfinished games the lobby lists (the newest)."""
 DUE_GAMES = 200
 """With a cluster: the most games one sweep reads as due for the rule."""
 
@@ -120,7 +116,7 @@ def verdict(live: LiveGame, now: float, limits: Limits,
         return None
     waiting = live.waiting_for()
     if live.row.clock_seconds > 0 and waiting is not None and not live.seats[waiting].is_bot:
-        return clocks.timeout_outcome(live, waiting)
+        return timeout_outcome(live, waiting)
     idle = _duration(limit)
     if moved is None:
         return {"reason": "adjudicated", "ranks": None,
@@ -139,59 +135,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds:g} seconds"
 
 
-# ---------------------------------------------------------------------- finished games
-class FinishedGames:
-    """The finished games a process keeps in memory: at most ``keep``, the least recently
-    opened forgotten first (they stay in the database). Thread-safe: routes that replay
-    run in worker threads."""
-
-    def __init__(self, keep: int) -> None:
-        self.keep = max(1, keep)
-        self._games: OrderedDict[str, LiveGame] = OrderedDict()
-        self._lock = threading.Lock()
-        self.lobby: list[dict[str, Any]] = []
-        """Lobby entries of the most recently finished games, newest first (set by the
-        sweep, :meth:`Lifecycle.refresh_lobby`)."""
-
-    def get(self, game_id: str) -> LiveGame | None:
-        with self._lock:
-            live = self._games.get(game_id)
-            if live is not None:
-                self._games.move_to_end(game_id)
-            return live
-
-    def put(self, live: LiveGame) -> None:
-        with self._lock:
-            self._games[live.id] = live
-            self._games.move_to_end(live.id)
-            while len(self._games) > self.keep:
-                self._games.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def __contains__(self, game_id: object) -> bool:
-        return game_id in self._games
-
-
-def load_finished(service: GameService, game_id: str) -> LiveGame:
-    """Read the finished game ``game_id`` from the database and replay it (blocking: call
-    it in a thread from the event loop); it joins the finished games kept. Raises
-    NotFound for no such game, or one that is not finished (a process holds every
-    unfinished game it knows), StoreError when the database cannot be read."""
-    from .errors import NotFound
-
-    if not game_id or len(game_id) > GAME_ID_CHARS:
-        raise NotFound(f"no game {game_id[:40]!r}")
-    row = service.store.game(game_id)
-    if row is None or row.ended is None:
-        raise NotFound(f"no game {game_id!r}")
-    live = LiveGame.rebuild(row, service.store.seats(game_id), service.store.actions(game_id),
-                            service._engine_options(row))
-    service.finished.put(live)
-    return live
-
-
+# ---------------------------------------------------------------------- the finished games' lobby
 def archived_entry(service: GameService, row: GameRow, seats: list[SeatRow],
                    moves: int) -> dict[str, Any]:
     """The lobby entry of a finished game read from the database, without replaying it
@@ -393,46 +337,6 @@ class Lifecycle:
 
 
 # ---------------------------------------------------------------------- bounded queries
-def read_open_page(service: GameService, limit: int = LOBBY_OPEN_GAMES
-                   ) -> list[dict[str, Any]]:
-    """The lobby entries of the ``limit`` newest unfinished games, read from the store
-    (one query for the games, one for their seats, one for their move counts; the index
-    on ``games.ended`` keeps it from reading finished games). Blocking."""
-    from sqlalchemy import select
-
-    store = service.store
-    with store.session() as s:
-        rows = list(s.scalars(select(GameRow).where(GameRow.ended.is_(None))
-                              .order_by(GameRow.created.desc()).limit(limit)))
-        s.expunge_all()
-    ids = [r.id for r in rows]
-    seats = store.seats_of(ids)
-    moves = store.moves_of(ids)
-    entries = []
-    for row in rows:
-        try:
-            live = LiveGame.rebuild(row, seats.get(row.id, []), [],
-                                    service._engine_options(row))
-        except (StoreError, ServerError) as e:
-            log.warning("game %s cannot be listed: %s", row.id, e)
-            continue
-        entry = lobby_entry(live)
-        entry["moves"] = moves.get(row.id, 0)
-        entries.append(entry)
-    return entries
-
-
-def clocked_games(store: Any, limit: int) -> list[str]:
-    """The ids of up to ``limit`` unfinished games with a turn clock, oldest first
-    (what a process that becomes their owner must time). Blocking."""
-    from sqlalchemy import select
-
-    with store.session() as s:
-        return list(s.scalars(select(GameRow.id).where(GameRow.ended.is_(None),
-                                                       GameRow.clock_seconds > 0)
-                              .order_by(GameRow.created).limit(limit)))
-
-
 def due_games(store: Any, now: float, limits: Limits, limit: int) -> list[str]:
     """The ids of up to ``limit`` unfinished games the life-cycle rule may end at ``now``
     (epoch seconds): created longer ago than the shorter of the open-seat and the idle
@@ -455,29 +359,11 @@ def due_games(store: Any, now: float, limits: Limits, limit: int) -> list[str]:
             .order_by(GameRow.created).limit(limit)))
 
 
-def newest_moves(store: Any, game_ids: list[str]) -> dict[str, tuple[int, bool]]:
-    """Per game of ``game_ids``: (its number of moves, whether it has ended), in two
-    queries. Blocking."""
-    from sqlalchemy import func, select
-
-    from .store import ActionRow
-
-    out: dict[str, tuple[int, bool]] = {}
-    with store.session() as s:
-        counts = dict(s.execute(select(ActionRow.game_id, func.count())
-                                .where(ActionRow.game_id.in_(game_ids))
-                                .group_by(ActionRow.game_id)).all())
-        for game_id, ended in s.execute(select(GameRow.id, GameRow.ended)
-                                        .where(GameRow.id.in_(game_ids))).all():
-            out[game_id] = (int(counts.get(game_id, 0)), ended is not None)
-    return out
-
-
 class OpenArchived:
     """ASGI middleware: before a request or websocket about a game
     (``/api/games/{id}/...``, ``/ws/games/{id}``) that is not in memory, read it from the
-    database in a thread (a finished game: :func:`load_finished`), so the route finds it
-    without replaying a whole game in the event loop."""
+    database in a thread (a finished game: :meth:`.archive.FinishedGames.load`), so the
+    route finds it without replaying a whole game in the event loop."""
 
     def __init__(self, app: Any, service: GameService) -> None:
         self.app = app
@@ -492,5 +378,5 @@ class OpenArchived:
                 service = self.service
                 if game_id not in service.games and game_id not in service.finished:
                     with contextlib.suppress(ServerError, StoreError):
-                        await asyncio.to_thread(load_finished, service, game_id)
+                        await asyncio.to_thread(service.finished.load, game_id)
         await self.app(scope, receive, send)

@@ -1,13 +1,6 @@
-"""The battle calculator's routes (the page ``/odds`` and its JSON API).
-
-- ``GET /api/odds/games``: the games with a calculator;
-- ``GET /api/odds/form/{game}``: what can be picked (units with their damage, settings);
-- ``POST /api/odds``: ``{"game", "attacker", "defender", "settings"}`` -> the odds report
-  (outcomes, survivor distributions, ``survivors_at_least``; Monte Carlo results say so
-  and carry standard errors); 422 with the reason for anything the game refuses;
-- ``GET /api/odds/position/{game_id}?action=`` (the seat's token): the battle that seat is
-  in (or that its legal action would start), as a filled-in form, read from a determinisation for the seat (its own knowledge only);
-  ``{"position": null}`` when it is in none.
+"""The battle calculator's work on the server: every calculation bounded, in its turn, on a
+share of a core (the web calculator's routes are :mod:`.odds_routes`; the tables' odds,
+:meth:`.service.GameService.odds`, run here too).
 
 The server knows no game here: everything game-specific is in each game's
 ``odds_calculator`` companion module (:mod:`starlanes.analysis.odds.calculator`). Every
@@ -39,9 +32,7 @@ import logging
 import multiprocessing
 import os
 import queue
-import random
 import re
-import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -49,10 +40,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Annotated, Any, TypeVar
-
-from fastapi import APIRouter, Header, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, TypeVar
 
 from starlanes.engine import BadOptionError, StarlanesError, UnknownGameError
 
@@ -97,9 +85,6 @@ MC_WORK = 24_000
 gets fewer battles (at least :data:`MC_LEAST`)."""
 MC_LEAST = 100
 """The fewest Monte Carlo battles a reduced estimate runs."""
-
-Value = int | str | list[Annotated[str, Field(max_length=64)]]
-
 
 @dataclass(frozen=True)
 class Estimate:
@@ -234,7 +219,7 @@ class OddsGate:
 def _odds_job(job: tuple[str, str, str, dict[str, Any], Any, float]) -> dict[str, Any]:
     """A worker's calculation: the report as JSON. Raises Unprocessable with the reason."""
     game, attacker, defender, settings, limits, seconds = job
-    module = _calculator(game)
+    module = calculator_for(game)
     try:
         report = within_cpu(lambda: module.compute(_game(game), attacker, defender,
                                                    settings, limits), seconds)
@@ -382,20 +367,9 @@ GATE = OddsGate()
 """The process's odds calculations (the web calculator's and the tables')."""
 
 
-class OddsRequest(BaseModel):
-    """A battle to compute: fleets as text (``"3 fighter, destroyer/1"``) and settings
-    from the game's form."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    game: str = Field(max_length=64)
-    attacker: str = Field(max_length=1000)
-    defender: str = Field(default="", max_length=1000)
-    settings: dict[Annotated[str, Field(max_length=64)], Value] = Field(default={},
-                                                                         max_length=32)
-
-
-def _calculator(game: str) -> Any:
+def calculator_for(game: str) -> Any:
+    """The game's battle calculator (its ``odds_calculator`` companion). Raises
+    Unprocessable (422) for a game without one or an unknown game."""
     from starlanes.analysis.odds.calculator import calculator
     from starlanes.analysis.odds.rd_position import OddsError
 
@@ -415,64 +389,7 @@ def _game(game: str) -> Any:
 
 
 @functools.lru_cache(maxsize=8)
-def _form(game: str) -> dict[str, Any]:
-    return {"game": game, **_calculator(game).form(_game(game))}
-
-
-def router() -> APIRouter:
-    """The calculator's routes, to include in the server app."""
-    r = APIRouter()
-
-    @r.get("/api/odds/games")
-    def odds_games() -> dict[str, Any]:
-        from starlanes.analysis.odds.calculator import calculator_games
-
-        return {"games": calculator_games(),
-                "limits": {"units": WEB_LIMITS_UNITS, "trials": WEB_LIMITS_TRIALS,
-                           "max_states": WEB_LIMITS_STATES, "seconds": WEB_LIMITS_SECONDS,
-                           "best_orders": WEB_LIMITS_BEST_ORDERS,
-                           "cpu_seconds": CPU_SECONDS, "at_once": AT_ONCE}}
-
-    @r.get("/api/odds/form/{game}")
-    def odds_form(game: str) -> dict[str, Any]:
-        return _form(game)
-
-    @r.post("/api/odds")
-    def odds_compute(body: OddsRequest) -> dict[str, Any]:
-        from starlanes.analysis.odds.calculator import Limits
-
-        cost = estimate(_form(body.game), body.attacker, body.defender)
-        limits = cost.limits(Limits(WEB_LIMITS_UNITS, WEB_LIMITS_TRIALS, WEB_LIMITS_STATES,
-                                    WEB_LIMITS_SECONDS, WEB_LIMITS_BEST_ORDERS))
-        out = GATE.compute_elsewhere(body.game, body.attacker, body.defender,
-                                     dict(body.settings), limits)
-        if cost.reduced and out.get("method") != "exact":
-            out["note"] = "; ".join(x for x in (out.get("note") or "", (
-                f"a large battle: estimated from {cost.trials} battles instead of "
-                f"{WEB_LIMITS_TRIALS}, to keep the server quick for everyone")) if x)
-        out["cost"] = cost.json()
-        return out
-
-    @r.get("/api/odds/position/{game_id}")
-    def odds_position(game_id: str, request: Request,
-                      action: Annotated[str, Query(max_length=500)] = "",
-                      authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        service = request.app.state.service
-        live = service.live(game_id)
-        token = authorization.partition(" ")[2].strip() if authorization else None
-        seat = service.seat_of(live, token)
-        state = live.state
-        game = live.row.game
-        try:
-            module = _calculator(game)
-        except Unprocessable:
-            return {"game": game, "position": None}
-        # the determinisation's randomness comes from the operating system
-        world = state.determinize(seat, random.Random(secrets.randbits(64)))
-        try:
-            found = module.position(world, seat, action)
-        except StarlanesError as e:
-            raise Unprocessable(str(e)) from None
-        return {"game": game, "position": found}
-
-    return r
+def form_for(game: str) -> dict[str, Any]:
+    """What the calculator's form offers for ``game``: ``{"game", ...}`` with the units
+    and settings it can pick (:func:`calculator_for` ``.form``). Raises Unprocessable."""
+    return {"game": game, **calculator_for(game).form(_game(game))}

@@ -22,7 +22,7 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -37,8 +37,10 @@ from starlanes.engine import (
 )
 
 from . import clocks, quotas
+from .archive import FinishedGames
 from .bots import BotJob, BotPool, ClientBotTime
 from .catalogue import FALLBACK_BOT, Catalogue, display_name
+from .clock_runner import ClockRunner
 from .cluster import Cluster
 from .config import ServerConfig
 from .endings import Endings
@@ -53,13 +55,12 @@ from .errors import (
     Unprocessable,
 )
 from .following import Following
-from .lifecycle import FinishedGames, load_finished
 from .replays import ReplayCache, check_seat_view, replay_view
 from .setups import checked_setups, join_setup
 from .store import GameRow, SeatRow, Store, StoreConflict, StoreError, StoreUnavailable, now
 from .tables import HUMAN, LiveGame, Pending
 from .tokens import new_game_id, new_token, token_hash, token_matches
-from .views import game_view, lobby_entry
+from .views import Subscriber, game_view, lobby_entry
 from .writer import StoreWriter
 
 log = logging.getLogger("starlanes.server")
@@ -67,17 +68,6 @@ log = logging.getLogger("starlanes.server")
 RETRY_FIRST, RETRY_MOST = 0.5, 30.0
 """A bot or clock move the database could not store is retried after RETRY_FIRST seconds,
 then twice as long each time, at most RETRY_MOST seconds apart, until it is stored."""
-
-
-@dataclass(eq=False)
-class Subscriber:
-    """A connected viewer: its seat (None: spectator) and the queue its socket reads: views
-    as JSON text, then None when the server stops."""
-
-    seat: int | None
-    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(64))
-    version: int = -1
-    """The game's version in the last view queued (with a cluster: each version once)."""
 
 
 @dataclass(frozen=True)
@@ -114,12 +104,14 @@ class GameService(Following, Endings):
         self.stopping = False
         self.games: dict[str, LiveGame] = {}
         """The unfinished games (a game that ends leaves: :mod:`.lifecycle`)."""
-        self.finished = FinishedGames(self.config.limits.finished_games_kept)
-        """The finished games kept in memory (the most recently opened ones)."""
+        self.finished = FinishedGames(self.config.limits.finished_games_kept, store,
+                                      self._engine_options)
+        """The finished games kept in memory (the most recently opened ones), and the
+        reader of any other (:meth:`.archive.FinishedGames.load`)."""
         self._quota_lock = asyncio.Lock()
         self.subscribers: dict[str, set[Subscriber]] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
-        self.clocks = clocks.ClockRunner(self)
+        self.clocks = ClockRunner(self)
         self.client_bot_time = ClientBotTime()
         self._background: set[asyncio.Task[Any]] = set()
         self._following: dict[str, bool] = {}
@@ -293,14 +285,14 @@ class GameService(Following, Endings):
         NotFound, StoreError."""
         live = self.games.get(game_id) or self.finished.get(game_id)
         if live is None:
-            live = load_finished(self, game_id)
+            live = self.finished.load(game_id)
         return live
 
     async def open(self, game_id: str) -> LiveGame:
         """As :meth:`live`, reading an archived game in a thread."""
         live = self.games.get(game_id) or self.finished.get(game_id)
         if live is None:
-            live = await asyncio.to_thread(load_finished, self, game_id)
+            live = await asyncio.to_thread(self.finished.load, game_id)
         return live
 
     async def join(self, game_id: str, name: str, seat: int | None = None,
@@ -678,7 +670,7 @@ class GameService(Following, Endings):
         return False
 
     def _kick_clock(self, live: LiveGame) -> None:
-        """Let the game's turn clock run (:class:`.clocks.ClockRunner`): with a cluster,
+        """Let the game's turn clock run (:class:`.clock_runner.ClockRunner`): with a cluster,
         only on the game's owner."""
         if self.owns(live.id):
             self.clocks.kick(live)

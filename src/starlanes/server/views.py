@@ -1,20 +1,34 @@
 """What each viewer is sent: a seat's view is built from ``observation(seat)``, a spectator's
 from ``public_observation()``; never by filtering a full state. Lobby entries carry no
-hidden information at all.
+hidden information at all. A connected viewer (:class:`Subscriber`) reads its views from a
+queue the game service fills.
 """
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlanes.engine import SEAT_SETUP
 
 from .clocks import clock_view
-from .endings import NO_RESULT, can_abort, draw_refusal, standing_offer
+from .outcomes import NO_RESULT, can_abort, draw_refusal, standing_offer
 from .tables import LiveGame
 
 LOG_LINES = 200
 """The newest log lines sent with a view (the full log is in the game record)."""
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """A connected viewer: its seat (None: spectator) and the queue its socket reads: views
+    as JSON text, then None when the server stops."""
+
+    seat: int | None
+    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(64))
+    version: int = -1
+    """The game's version in the last view queued (with a cluster: each version once)."""
 
 
 def seats_view(live: LiveGame) -> list[dict[str, Any]]:

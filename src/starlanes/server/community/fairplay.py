@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from ..endings import NO_RESULT
 from ..errors import Forbidden
+from ..outcomes import NO_RESULT
 from ..store import GameRow, SeatRow, now
 
 if TYPE_CHECKING:

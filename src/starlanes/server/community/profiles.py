@@ -17,8 +17,8 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from sqlalchemy import select
 
-from ..endings import NO_RESULT
 from ..errors import NotFound, ServerError
+from ..outcomes import NO_RESULT
 from ..store import GameRow, SeatRow, StoreError
 from .accounts import NAME, MaybeAccount, account_games, game_title, last_moves, name_key
 from .models import AccountRow
