@@ -73,9 +73,20 @@ class Community:
 def community_router(community: Community, web: Path) -> APIRouter:
     """Every route of the community (``/api/account...``, ``/api/players...``,
     ``/api/ratings...``, ``/api/play...``, ``/api/games/{id}/chat...``) and its pages."""
-    from . import accounts, chat, events, friends, mail, matchmaking, ratings, social
+    from . import (
+        accounts,
+        chat,
+        events,
+        friends,
+        mail,
+        matchmaking,
+        profiles,
+        ratings,
+        social,
+    )
 
     router = APIRouter()
-    for part in (accounts, ratings, matchmaking, chat, events, mail, friends, social):
+    for part in (accounts, profiles, ratings, matchmaking, chat, events, mail, friends,
+                 social):
         router.include_router(part.router(community, web))
     return router

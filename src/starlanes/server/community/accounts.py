@@ -482,9 +482,7 @@ def _answer(body: dict[str, Any], request: Request, status: int = 200) -> JSONRe
 
 
 def router(community: Community, web: Path) -> APIRouter:
-    """The account routes (see the module) and the profiles' (:mod:`.profiles`)."""
-    from .profiles import router as profiles_router
-
+    """The account routes (see the module); the profiles' are :mod:`.profiles`'."""
     accounts = Accounts(community)
     community.accounts = accounts  # type: ignore[attr-defined]  # tests tune its hasher
     service = community.service
@@ -643,5 +641,4 @@ def router(community: Community, web: Path) -> APIRouter:
                 live.version += 1
         return {"game": game_id, "seat": seat, "account": {"id": acc.id, "name": acc.name}}
 
-    r.include_router(profiles_router(community, web))
     return r
