@@ -105,11 +105,44 @@ def test_random_bots_keep_moving_while_slow_games_think(workers: int, threads: i
     assert max(delays) < QUICK_WITHIN
 
 
+def test_a_flood_of_the_cheapest_search_leaves_a_worker_for_random_bots(
+        capsys: pytest.CaptureFixture[str]):
+    """The abuse benchmark's attack: ten clients' games of ``mcts-easy`` (half a second a
+    move) keep every worker busy. Searches of any budget are slow jobs, so one worker stays
+    free for random and heuristic bots: their moves never wait for a search to end."""
+    async def main() -> list[float]:
+        pool = BotPool(1, nice=0)
+        try:
+            await asyncio.gather(pool.move(job("warm-1")), pool.move(job("warm-2")))
+            searches = [asyncio.create_task(pool.move(BotJob(
+                f"s{i}", "galactic-domination", 2, 1, {}, (), 0, "mcts:seconds=0.5", 0.5,
+                owner=f"attacker {i}"))) for i in range(10)]
+            await until(lambda: pool.stats().running_slow == 1)
+            delays = []
+            for _ in range(5):
+                began = time.monotonic()
+                assert await pool.move(job("C"))
+                delays.append(time.monotonic() - began)
+                assert pool.stats().running_slow <= 1
+            for task in searches:
+                task.cancel()
+            return delays
+        finally:
+            pool.close()
+
+    delays = asyncio.run(main())
+    with capsys.disabled():
+        print(f"\nrandom moves beside ten clients' cheapest searches: "
+              f"max {max(delays) * 1000:.1f} ms")
+    # a search thinks 0.5 s: waiting behind one would take that long at least
+    assert max(delays) < 0.4, delays
+
+
 def test_games_are_served_in_turn():
     """With one thread, a game that queued three moves does not make a game with one wait
     for all three: the waiting games take turns."""
     async def main() -> list[str]:
-        pool = BotPool(0, threads=1)
+        pool = BotPool(0, threads=1, quick_seconds=1.0)  # the blocker is a quick job
         order: list[str] = []
 
         async def play(label: str, spec: str = "random", seconds: float = 0.0) -> None:
@@ -133,7 +166,7 @@ def test_owners_are_served_in_turn_before_their_games():
     """A client that created three games gets the same share as a client with one: the
     owners take turns, and each owner's games take turns within its share."""
     async def main() -> list[str]:
-        pool = BotPool(0, threads=1)
+        pool = BotPool(0, threads=1, quick_seconds=1.0)
         order: list[str] = []
 
         async def play(label: str, owner: str, spec: str = "random",
@@ -180,7 +213,7 @@ def test_with_one_worker_a_quick_move_waits_for_one_slow_move_at_most():
 
 def test_a_cancelled_move_is_dropped():
     async def main() -> None:
-        pool = BotPool(0, threads=1)
+        pool = BotPool(0, threads=1, quick_seconds=1.0)
         bots._cache.pop("dropped", None)
         try:
             thinking = asyncio.create_task(pool.move(job("thinking", "mcts:seconds=1", 1.0)))

@@ -16,8 +16,10 @@ at most :data:`CREDIT` seconds behind the least charged group waiting (its idle 
 little), a new group level with it; so a client that created sixty games of a heavy bot gets
 the same CPU as a client with one, and a cheap bot goes ahead of groups that have been
 thinking hard. Jobs whose budget is over
-``quick_seconds`` (a slow MCTS) are *slow*: they may hold all workers but one, so random,
-heuristic and quick MCTS bots always find a worker however many slow games think. A pool
+``quick_seconds`` (by default every search with a time budget, even half a second) are
+*slow*: they may hold all workers but one, so random, heuristic and learned bots always
+find a worker however many searching games think (a flood of games of the cheapest search
+once made every heuristic move wait for a search to end). A pool
 asked for a single worker process therefore runs two: one for any bot and one kept for
 quick bots.
 A job that thinks past its budget plus ``overrun`` seconds has its worker process killed
@@ -50,6 +52,7 @@ from typing import Any
 from starlanes.agents import make_agent, parse_spec
 from starlanes.engine import GameState, derive_seed, load
 
+from .jobs import QUICK_SECONDS
 from .writer import settle
 
 _CACHE_SIZE = 256
@@ -327,8 +330,9 @@ class BotPool:
     worker may think past a job's budget before it is killed; ``nice``: how much lower the
     worker processes' CPU priority is than this process's (:data:`NICE`)."""
 
-    def __init__(self, workers: int = 2, *, quick_seconds: float = 1.0, nice: int = NICE,
-                 threads: int | None = None, overrun: float = 60.0) -> None:
+    def __init__(self, workers: int = 2, *, quick_seconds: float = QUICK_SECONDS,
+                 nice: int = NICE, threads: int | None = None,
+                 overrun: float = 60.0) -> None:
         if workers < 0:
             raise ValueError(f"workers must be 0 or more, not {workers}")
         self.workers = workers

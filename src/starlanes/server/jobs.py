@@ -42,8 +42,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 GROUP = "starlanes-bots"
-QUICK_SECONDS = 1.0
-"""Bots whose budget per move is at most this many seconds go in the quick lane."""
+QUICK_SECONDS = 0.0
+"""Bots whose budget per move is at most this many seconds go in the quick lane: bots with
+no time budget (random, heuristic, learned); every search with a time budget is slow, so a
+flood of cheap searches cannot make a heuristic bot wait (the single-process pool's
+``quick_seconds`` default, :mod:`.bots`)."""
 DEDUPE_SECONDS = 3600
 """How long a queued job's mark is kept (a bot decision is queued at most once meanwhile)."""
 
