@@ -1,10 +1,11 @@
-"""A challenge by name and a rematch offer between two browsers (Playwright driving
-Chromium against ``starlanes serve``): Ann challenges Bob from Bob's profile, Bob accepts
-in the lobby's challenges panel, both land at the new table and a move is played; Ann
-resigns and offers a rematch from the game-over dialog, Bob (who sees the offer in his
-table's dialog) accepts it from "my games" in the lobby, and every table of both players,
-Bob's old one included, moves to the new game with its new seat. Screenshots of each step
-go to docs/screenshots/social-*.png."""
+"""The whole social loop between two browsers (Playwright driving Chromium against
+``starlanes serve``): Ann challenges Bob by name from his profile while Bob has his own
+profile open, which shows the challenge without a reload; Bob accepts in the lobby's
+challenges panel, both land at the new table, chat and play a move; Ann resigns and offers
+a rematch from the game-over dialog, Bob (who sees the offer in his table's dialog)
+accepts it from "my games" in the lobby, and every table of both players, Bob's old one
+included, moves to the new game with its new seat. The chat of the first game is in its
+replay and its record. Screenshots of each step go to docs/screenshots/social-*.png."""
 
 from __future__ import annotations
 
@@ -42,7 +43,10 @@ def test_a_challenge_from_a_profile_then_a_rematch_accepted_from_my_games(browse
     bob = _player(browser, server, "Bob", errors)
     SHOTS.mkdir(parents=True, exist_ok=True)
 
-    # Ann challenges Bob from his profile: Rift Domination, ten minutes a player, rated
+    # Bob looks at his own profile; Ann challenges him from it: Rift Domination, ten
+    # minutes a player, rated
+    bob.goto(server.url("/players/Bob"))
+    bob.wait_for_selector("#live-notes summary")
     ann.goto(server.url("/players/Bob"))
     ann.wait_for_selector("#social-box:not([hidden]) #challenge-form")
     ann.click("#follow-button")
@@ -53,6 +57,11 @@ def test_a_challenge_from_a_profile_then_a_rematch_accepted_from_my_games(browse
     ann.click("#challenge-send")
     ann.wait_for_selector("#challenge-result:has-text('Challenge sent to Bob')")
     ann.screenshot(path=str(SHOTS / "social-profile-challenge.png"), full_page=True)
+    # Bob's profile shows it without a reload
+    bob.wait_for_function("() => document.querySelector('#live-notes summary')"
+                          ".textContent === 'notifications (1)'", timeout=15_000)
+    bob.locator("#live-notes summary").click()
+    assert "Ann challenges you: Rift Domination" in bob.locator("#live-list").inner_text()
 
     # Bob finds it in the lobby's challenges panel and accepts: both land at the table
     bob.goto(server.url("/"))
@@ -68,6 +77,13 @@ def test_a_challenge_from_a_profile_then_a_rematch_accepted_from_my_games(browse
     api = httpx.Client(base_url=server.url(""), timeout=10)
     first = api.get(f"/api/games/{gid}/view").json()
     assert {s["name"] for s in first["seats"]} == {"Ann", "Bob"}
+
+    # they chat at the table
+    ann.wait_for_selector("#chat-box:not([hidden]) #chat-input")
+    ann.fill("#chat-input", "good luck, have fun")
+    ann.click("#chat-send")
+    bob.wait_for_selector("#chat-box .chat-text:has-text('good luck, have fun')",
+                          timeout=15_000)
 
     # the player whose turn it is plays a move from the action list; both see it
     mover = ann if api.get(f"/api/games/{gid}/view", headers={
@@ -115,6 +131,15 @@ def test_a_challenge_from_a_profile_then_a_rematch_accepted_from_my_games(browse
     listed = {g["id"]: g for g in api.get("/api/games").json()["games"]}
     assert listed[new]["rematch_of"] == gid
     ann.screenshot(path=str(SHOTS / "social-rematch-table.png"))
+
+    # the first game's chat is in its replay and in its record
+    viewer = ann.context.new_page()
+    viewer.goto(server.url(f"/replay?game={gid}&step=0"))
+    viewer.wait_for_selector("#replay-chat li")
+    assert viewer.locator("#replay-chat").inner_text() == "Ann: good luck, have fun"
+    viewer.close()
+    record = api.get(f"/api/games/{gid}/record").json()
+    assert [(c["name"], c["text"]) for c in record["chat"]] == [("Ann", "good luck, have fun")]
 
     # Ann's lobby lists Bob as a friend who is playing, with the game to watch
     ann.goto(server.url("/"))
