@@ -28,7 +28,7 @@ def test_legend_and_forced_option_in_rift_domination() -> None:
     proc = run("play", RD, "--seats", "human,random", "--seed", "5", "-o", "round_limit=1",
                stdin=_ones(20) + "quit\n")
     assert proc.returncode == 0, proc.stderr
-    assert "Legend:" in proc.stdout and "(l) landed on the planet" in proc.stdout
+    assert "Legend:" in proc.stdout and "(l) landed on it" in proc.stdout
     assert "(you): fighters" in proc.stdout
     assert "(the only legal action)" in proc.stdout
 

@@ -123,7 +123,7 @@ def _system_cell(s: RiftState, si: int) -> RenderableType:
 def board_table(s: RiftState) -> Table:
     """The systems on their grid (columns A-F, rows 1-5)."""
     b = s.board
-    table = Table(show_header=True, show_lines=True, expand=False, pad_edge=False)
+    table = Table(show_header=True, show_lines=True, expand=True, pad_edge=False)
     by_pos: dict[tuple[int, int], int] = {}
     for si, sys_id in enumerate(b.system_ids):
         sysdef = s.content.systems[sys_id]
@@ -162,13 +162,13 @@ def legend(s: RiftState) -> Text:
     gcodes = unit_codes(list(s.content.upgrades))
     kinds = sorted({u.kind for u in s.units.values()})
     built = sorted({u for ups in s.planet_upgrades for u in ups})
-    text = ("Legend: C3 system (column C, row 3) and C3a, C3b its planets; * huge central "
+    text = ("Legend: C3 system (column C, row 3), C3a and C3b its planets; * huge central "
             "planet (4 upgrade slots); P1 after a planet or system: its holder; home: a home "
-            "planet; condition tiles civ civilized, dan dangerous, ano anomaly, har harvester: "
-            "ano? value hidden until the planet is taken, dan=4 once shown; P0: 3fig under "
-            "a planet: 3 fighters of P0 in its orbit; (l) "
-            "landed on the planet; at: units at the system point; borders: units between "
-            "two systems (C3|C4). Short names may be typed: recruit inf C3a.")
+            "planet; tiles civ civilized, dan dangerous, ano anomaly, har harvester (ano? "
+            "hidden until taken, dan=4 once shown); P0: 3fig under a planet: P0's 3 "
+            "fighters in its orbit, (l) landed on it; at: units at the system point; "
+            "borders: units between two systems (C3|C4). Short names may be typed: recruit "
+            "inf C3a.")
     if kinds:
         text += " Units: " + ", ".join(f"{ucodes[k]} {k}" for k in kinds) + "."
     if built:
