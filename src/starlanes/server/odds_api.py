@@ -11,16 +11,17 @@ rate-limits each client.
 
 Cost. The web calculator's battles are computed in a worker process (one per place, see
 below; started when first needed, at a lower CPU priority, ending with the server), so a
-calculation never holds the server's interpreter lock while players move; the tables'
-odds (a seat's own battle) run in the thread pool. Before it runs, a request's cost is
-estimated from its fleets (:func:`estimate`: units per side, the exact state space from the hit points the form gives each unit, the
-Monte Carlo work); a large battle is answered with a Monte Carlo estimate of fewer battles,
-and the report says so. While it runs, a calculation may use :data:`CPU_SECONDS` of CPU:
-past that it is stopped and refused with 422 and the reason (some battles cost far more
-than their size shows). At most :data:`AT_ONCE` calculations run at once in a process (the
-table's odds, :meth:`.service.GameService.odds`, included: :data:`GATE`), using at most
-:data:`SHARE` of a core in the long run; a request that waits :data:`WAIT_SECONDS` for its
-turn, or comes while that share is spent, is refused with 429 and ``Retry-After``.
+calculation never holds the server's interpreter lock while players move; the tables' odds
+(a seat's own battle) run in the thread pool. Before it runs, a request's cost is estimated
+from its fleets (:func:`estimate`: units per side, the exact state space from the hit
+points the form gives each unit, the Monte Carlo work); a large battle is answered with a
+Monte Carlo estimate of fewer battles, and the report says so. While it runs, a calculation
+may use :data:`CPU_SECONDS` of CPU: past that it is stopped and refused with 422 and the
+reason (some battles cost far more than their size shows). At most :data:`AT_ONCE`
+calculations run at once in a process (the table's odds, :meth:`.service.GameService.odds`,
+included: :data:`GATE`), using at most :data:`SHARE` of a core in the long run; a request
+that waits :data:`WAIT_SECONDS` for its turn, or comes while that share is spent, is
+refused with 429 and ``Retry-After``.
 """
 
 from __future__ import annotations

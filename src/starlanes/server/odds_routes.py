@@ -7,8 +7,9 @@ runs bounded and in its turn (:mod:`.odds_api`).
   (outcomes, survivor distributions, ``survivors_at_least``; Monte Carlo results say so
   and carry standard errors); 422 with the reason for anything the game refuses;
 - ``GET /api/odds/position/{game_id}?action=`` (the seat's token): the battle that seat is
-  in (or that its legal action would start), as a filled-in form, read from a determinisation for the seat (its own knowledge only);
-  ``{"position": null}`` when it is in none.
+  in (or that its legal action would start), as a filled-in form, read from a
+  determinisation for the seat (its own knowledge only); ``{"position": null}`` when it is
+  in none.
 """
 
 from __future__ import annotations
