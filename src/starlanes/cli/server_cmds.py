@@ -245,7 +245,7 @@ def export(
     from starlanes.server.catalogue import Catalogue
     from starlanes.server.community.chat import with_chat
     from starlanes.server.config import load_config
-    from starlanes.server.service import export_record
+    from starlanes.server.reading import export_record
     from starlanes.server.store import Store, database_url, upgrade
 
     url = database_url(db)

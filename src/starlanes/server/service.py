@@ -11,6 +11,10 @@ every unfinished game from the store and lets waiting bots play on; a process of
 (``--redis``) loads no game at start but the ones with a running clock it owns, and any
 other when it is used (:mod:`.following`). Finished games are archived
 (:mod:`.lifecycle`): read from the store when someone opens one, never all at start.
+
+Its parts, each a mixin of :class:`GameService`: what it answers about a game without
+changing it (:mod:`.reading`), the bot seats' turns (:mod:`.bot_turns`), the endings
+(:mod:`.endings`) and a cluster's games (:mod:`.following`).
 """
 
 from __future__ import annotations
@@ -18,9 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,26 +30,22 @@ from typing import Any
 import orjson
 
 from starlanes.engine import (
-    SEAT_SETUP,
     BadOptionError,
-    GameRecord,
-    StarlanesError,
     game_class,
     load,
 )
 
 from . import clocks, quotas
 from .archive import FinishedGames
-from .bots import BotJob, BotPool, ClientBotTime
-from .catalogue import FALLBACK_BOT, Catalogue, display_name
+from .bot_turns import BotTurns
+from .bots import BotPool, ClientBotTime
+from .catalogue import Catalogue, display_name
 from .clock_runner import ClockRunner
 from .cluster import Cluster
 from .config import ServerConfig
 from .endings import Endings
 from .errors import (
-    BadRequest,
     Forbidden,
-    NotFound,
     ServerError,
     Stale,
     Unauthorized,
@@ -55,19 +53,16 @@ from .errors import (
     Unprocessable,
 )
 from .following import Following
-from .replays import ReplayCache, check_seat_view, replay_view
+from .reading import Reading
+from .replays import ReplayCache
 from .setups import checked_setups, join_setup
-from .store import GameRow, SeatRow, Store, StoreConflict, StoreError, StoreUnavailable, now
+from .store import GameRow, SeatRow, Store, StoreConflict, StoreError, now
 from .tables import HUMAN, LiveGame, Pending
 from .tokens import new_game_id, new_token, token_hash, token_matches
 from .views import Subscriber, game_view, lobby_entry
 from .writer import StoreWriter
 
 log = logging.getLogger("starlanes.server")
-
-RETRY_FIRST, RETRY_MOST = 0.5, 30.0
-"""A bot or clock move the database could not store is retried after RETRY_FIRST seconds,
-then twice as long each time, at most RETRY_MOST seconds apart, until it is stored."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +82,7 @@ def view_text(view: dict[str, Any]) -> str:
     return orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-class GameService(Following, Endings):
+class GameService(Following, Endings, BotTurns, Reading):
     """Everything the HTTP and websocket routes do, without HTTP."""
 
     def __init__(self, store: Store, bots: BotPool, config: ServerConfig | None = None,
@@ -426,120 +421,6 @@ class GameService(Following, Endings):
         self._after_change(live)
         return keep
 
-    def view(self, game_id: str, token: str | None) -> dict[str, Any]:
-        live = self.live(game_id)
-        seat = self.seat_of(live, token) if token else None
-        return game_view(live, seat)
-
-    def odds(self, game_id: str, token: str | None, notation: str | None) -> dict[str, Any]:
-        """Battle odds for the table: of the battle the battle ``notation`` (a legal action
-        of the seat) would start, or of the battle the seat is in. Computed on a
-        determinisation for that seat, so nothing it may not see (other hands, future dice)
-        goes into the answer. ``{"odds": null}`` when there is no battle to judge. Runs
-        in its turn among the process's odds calculations and within their CPU seconds
-        (:data:`.odds_api.GATE`): TooMany (429) when no turn comes in time, Unprocessable
-        (422) for a battle that needs more."""
-        from starlanes.analysis.odds import action_odds, battle_odds_for_state
-
-        from .odds_api import GATE
-
-        live = self.live(game_id)
-        seat = self.seat_of(live, token)
-        state = live.state  # a state is never changed once it is live
-        # the determinisation's randomness comes from the operating system, never from
-        # anything the client has seen
-        world = state.determinize(seat, random.Random(secrets.randbits(64)))
-        if notation:
-            if live.waiting_for() != seat:
-                raise Forbidden("odds of an action are for the seat deciding now")
-            try:
-                action = live.game.read_action(world, notation)
-            except StarlanesError:
-                return {"odds": None}  # not an action of this seat's decision any more
-            report = GATE.run(lambda: action_odds(world, action, trials=300))
-        else:
-            report = GATE.run(lambda: battle_odds_for_state(world, seat, trials=300))
-        return {"odds": None if report is None else report.to_json()}
-
-    def describe(self, game_id: str, token: str | None, notation: str) -> dict[str, Any]:
-        """The explanation of one legal action, for the seat deciding now (other viewers
-        get no explanation of a decision that is not theirs)."""
-        live = self.live(game_id)
-        seat = self.seat_of(live, token)
-        if live.waiting_for() != seat:
-            raise Forbidden("explanations of the legal actions are for the seat deciding now")
-        return live.describe_one(notation)
-
-    def record(self, game_id: str) -> GameRecord:
-        """The game record; only once the game is over (before, it would reveal hidden
-        choices such as secret buys to anyone who downloads it). Computed once per game
-        and kept (:meth:`.replays.ReplayCache.once`), in its turn among the replays."""
-        live = self.live(game_id)
-        if not live.over:
-            raise Forbidden("the record is available when the game is over")
-
-        def compute() -> GameRecord:
-            with self.replays.turn():
-                return export_record(self.store, game_id, self.catalogue)
-
-        return self.replays.once("record", game_id, compute)
-
-    def replay(self, game_id: str, step: int | None, seat: int | None) -> dict[str, Any]:
-        """The view at ``step`` (None: the latest) of a stored game, rebuilt from its stored
-        actions: the spectators' view at any time, a seat's view once the game is over.
-        A finished game's views are computed once and kept (by step and seat). Raises
-        NotFound, Forbidden (a seat's view of a running game) or BadRequest."""
-        live = self.live(game_id)
-        finished = live.over
-        check_seat_view(finished, seat)
-        if not finished:
-            return self._replay(live, step, seat, finished)
-        if step is not None and not 0 <= step <= live.seq:
-            raise BadRequest(f"step {step} is outside the game: it has steps 0 to {live.seq}")
-        if seat is not None and not 0 <= seat < live.row.players:
-            raise BadRequest(f"seat {seat} is not in the game: seats are 0 to "
-                             f"{live.row.players - 1}")
-        key = (game_id, live.seq if step is None else step, seat)
-        return self.replays.once("view", key, lambda: self._replay(live, step, seat, finished))
-
-    def _replay(self, live: LiveGame, step: int | None, seat: int | None,
-                finished: bool) -> dict[str, Any]:
-        game_id = live.id
-        actions = [a.notation for a in self.store.actions(game_id)]
-        step = len(actions) if step is None else step
-        game, state = self.replays.state(game_id, live.row.game, live.row.players,
-                                         live.row.seed, self._engine_options(live.row),
-                                         actions, step)
-        labels = [live.seat_label(s.seat) for s in live.seats]
-        view = replay_view(game, state, step=step, total=len(actions), seat=seat,
-                           labels=labels, finished=finished, actions=actions)
-        view["id"] = game_id
-        return view
-
-    def rematch(self, live: LiveGame) -> dict[str, Any]:
-        """The settings of a rematch of the finished game ``live``, as keyword arguments of
-        :meth:`create`: the same game, players, options, clock and rated setting, with the
-        seats rotated one place (the holder of seat ``s`` sits at ``s + 1``, the last at
-        seat 0), their kinds (human or which bot) and setups (decks) going with them, and
-        ``rematch_of``. The rematch draws a fresh secret seed when it is created: nothing
-        about it follows from the finished game. Who sits where, and when the game is made,
-        is the community's rematch offer (:mod:`.community.social`). Raises Forbidden (403)
-        while the game is not over."""
-        if not live.over:
-            raise Forbidden("a rematch is for a finished game")
-        row = live.row
-        n = len(live.seats)
-        kinds = [s.kind for s in live.seats]
-        setups = list(row.options.get(SEAT_SETUP) or ())
-        setups += [""] * (n - len(setups))
-        options = {k: v for k, v in row.options.items() if k != SEAT_SETUP}
-        return {"game": row.game, "players": row.players,
-                "seats": [kinds[(i - 1) % n] for i in range(n)], "options": options,
-                "setups": [setups[(i - 1) % n] for i in range(n)] if any(setups) else [],
-                "clock_seconds": row.clock_seconds, "clock_kind": row.clock_kind,
-                "clock_increment": row.clock_increment, "timeout": row.timeout,
-                "rated": bool(row.rated), "rematch_of": row.id}
-
     # ------------------------------------------------------------------ pushing views
     def subscribe(self, game_id: str, token: str | None) -> Subscriber:
         if self.cluster is not None and not self.cluster.ready:
@@ -602,93 +483,11 @@ class GameService(Following, Endings):
                 self._bot_tasks[live.id] = asyncio.get_running_loop().create_task(
                     self._run_bots(live))
 
-    # ------------------------------------------------------------------ bots
-    async def _run_bots(self, live: LiveGame) -> None:
-        """Play the bot seats of ``live`` while one of them decides. A bot thinks within its
-        catalogue budget, and once the game's bots have spent the server's budget per game,
-        or the bots of its owner's games their budget for this hour, the fallback bot (no
-        search) plays for them. A move the database could not store
-        is retried with backoff until it is stored (or the game moved meanwhile)."""
-        while True:
-            waiting = live.waiting_for()
-            if waiting is None or not live.seats[waiting].is_bot:
-                return
-            seq = live.seq
-            kind = live.seats[waiting].kind
-            entry = self.catalogue.bot(kind)
-            if entry is None:
-                log.error("game %s: seat %s is the bot %r, which the bot catalogue does not "
-                          "offer; that seat waits", live.id, waiting, kind)
-                return
-            spec, seconds = entry.spec, entry.seconds
-            if (live.bot_seconds_used >= self.config.limits.bot_seconds_per_game
-                    or self.client_bot_time.spent(live.owner) >= self.config.limits
-                    .bot_seconds_per_client_hour):
-                spec, seconds = FALLBACK_BOT, 0.0
-            started = time.monotonic()
-            try:
-                notation = await self.bots.move(self._job(live, waiting, spec, seconds))
-            except Exception as e:  # noqa: BLE001 - a broken bot must not stop the server
-                log.error("bot of seat %s in game %s failed: %s", waiting, live.id, e)
-                return
-            finally:
-                spent = time.monotonic() - started
-                live.bot_seconds_used += spent
-                self.client_bot_time.charge(live.owner, spent)
-            if not await self._store_move(live, waiting, seq, notation, "bot"):
-                continue  # someone undid or the clock moved first: think again
-            self._push(live)
-            live.restart_clock()
-            self._kick_clock(live)
-
-    def _job(self, live: LiveGame, seat: int, spec: str, seconds: float) -> BotJob:
-        return BotJob(live.id, live.row.game, live.row.players, live.row.seed,
-                      self._engine_options(live.row),
-                      tuple(str(a) for a in live.state.history), seat, spec, seconds,
-                      owner=live.owner)
-
-    async def _store_move(self, live: LiveGame, seat: int, seq: int, notation: str,
-                          by: str) -> bool:
-        """Apply a bot's or the clock's move chosen at ``seq``; True once stored, False when
-        the game moved meanwhile (stale) or the move was refused. While the database is
-        unavailable the move is retried with backoff."""
-        delay = RETRY_FIRST
-        while not self.stopping:
-            try:
-                await self._apply(live, seat, seq, notation, by=by)
-                return True
-            except Stale:
-                return False
-            except StoreUnavailable as e:
-                log.warning("game %s: the %s move of seat %s could not be stored (%s); "
-                            "trying again in %.1f s", live.id, by, seat, e, delay)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, RETRY_MOST)
-            except (ServerError, StarlanesError) as e:
-                log.error("%s move %r refused in game %s: %s", by, notation, live.id, e)
-                return False
-        return False
-
     def _kick_clock(self, live: LiveGame) -> None:
         """Let the game's turn clock run (:class:`.clock_runner.ClockRunner`): with a cluster,
         only on the game's owner."""
         if self.owns(live.id):
             self.clocks.kick(live)
-
-def export_record(store: Store, game_id: str, catalogue: Catalogue | None = None) -> GameRecord:
-    """The usual game record of a stored game (``starlanes replay --verify`` accepts it);
-    with the server's ``catalogue``, its content pack is named, not located."""
-    row = store.game(game_id)
-    if row is None:
-        raise NotFound(f"no game {game_id!r} in the database")
-    catalogue = catalogue or Catalogue(ServerConfig())
-    options = catalogue.engine_options(row.game, dict(row.options))
-    live = LiveGame.rebuild(row, store.seats(game_id), store.actions(game_id), options)
-    seats = [s.kind if s.is_bot else (s.name or "human") for s in live.seats]
-    record = catalogue.public_record(live.state.record(seats), dict(row.options))
-    # a game the server ended (resign, abort, draw, time) says so in its record
-    return record if row.outcome is None else record.model_copy(
-        update={"outcome": dict(row.outcome)})
 
 
 def _offer(sub: Subscriber, item: str | None) -> None:
