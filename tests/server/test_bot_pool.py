@@ -314,7 +314,8 @@ def test_worker_processes_end_with_a_killed_server(tmp_path: Path):
 def test_the_watchdog_alone_ends_a_worker_whose_server_died(tmp_path: Path):
     """Without the parent-death signal (as on systems other than Linux) the worker's
     watchdog thread notices that its server is gone."""
-    _kill_and_watch(tmp_path, "bots._parent_death_signal = lambda: None")
+    _kill_and_watch(tmp_path, "import starlanes.server.workers as workers; "
+                               "workers._parent_death_signal = lambda: None")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

@@ -49,13 +49,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .bots import BotJob, _die_with_parent, bot_move
+from .bots import BotJob, bot_move
 from .catalogue import FALLBACK_BOT, Catalogue
 from .config import load_config
 from .errors import ServerError
 from .jobs import DEDUPE_SECONDS, ENQUEUE, GROUP, BotTask, Keys, deployment_prefix, notice
 from .store import GameRow, SeatRow, Store, StoreConflict, StoreError, StoreUnavailable
 from .tables import HUMAN, LiveGame
+from .workers import _die_with_parent
 
 log = logging.getLogger("starlanes.bots")
 

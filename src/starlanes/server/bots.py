@@ -26,33 +26,27 @@ A job that thinks past its budget plus ``overrun`` seconds has its worker proces
 and fails with TimeoutError (threads cannot be stopped: in thread mode that cap is not
 enforced).
 
-Workers end with the server: each worker process gets ``SIGKILL`` when the thread that
-started it ends (Linux ``PR_SET_PDEATHSIG``), and a watchdog thread in it exits the process
-as soon as its parent process is gone (anywhere).
+Workers end with the server; how a worker process lives, and the thread of the pool that
+serves it, are :mod:`.workers`'.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import multiprocessing
-import os
-import signal
-import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
+from multiprocessing.connection import Connection
 from typing import Any
 
 from starlanes.agents import make_agent, parse_spec
 from starlanes.engine import GameState, derive_seed, load
 
 from .jobs import QUICK_SECONDS
+from .workers import Slot, serve_jobs
 from .writer import settle
 
 _CACHE_SIZE = 256
@@ -61,9 +55,6 @@ _cache: OrderedDict[str, GameState] = OrderedDict()
 
 THREADS = 4
 """Threads thinking for bots when the server runs no worker process."""
-
-_START_WITHIN = 120.0
-"""Seconds a new worker process may take to start (a loaded machine imports slowly)."""
 
 NICE = 19
 """How much lower than the server's the CPU priority of worker processes is (the lowest):
@@ -86,9 +77,6 @@ charged, with no credit."""
 GROUPS_KEPT = 10_000
 """Fairness groups whose charge is remembered while they have no job; past that the least
 charged are forgotten (they would start level with the least charged group anyway)."""
-
-_PR_SET_PDEATHSIG = 1
-"""``prctl`` option (linux/prctl.h): the signal a process gets when its parent thread ends."""
 
 
 @dataclass(frozen=True)
@@ -223,61 +211,6 @@ def bot_move(job: BotJob) -> str:
 
 
 # ---------------------------------------------------------------------------- worker process
-def _parent_death_signal() -> None:
-    """On Linux, have the kernel send this process ``SIGKILL`` when the thread that
-    started it ends (so at the latest when the server's process ends); elsewhere nothing."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-
-def _die_with_parent(parent_pid: int) -> None:
-    """End this process when process ``parent_pid`` ends: :func:`_parent_death_signal`,
-    and everywhere a daemon thread polling the parent pid once a second."""
-    _parent_death_signal()
-
-    def watch() -> None:
-        while os.getppid() == parent_pid:
-            time.sleep(1.0)
-        os._exit(1)
-
-    if os.getppid() != parent_pid:  # the parent ended before the signal was asked for
-        os._exit(1)
-    threading.Thread(target=watch, name="starlanes-bot-watchdog", daemon=True).start()
-
-
-def serve_jobs(conn: Connection, parent_pid: int, nice: int,
-               handle: Callable[[Any], tuple[bool, Any]]) -> None:
-    """The life of a worker process (bots, battle odds): ignore Ctrl-C (the server stops
-    it), end with ``parent_pid``, lower its CPU priority by ``nice``, say ``"ready"``, then
-    answer each job from ``conn`` with ``(ok, value, cpu seconds)``, where ``handle(job)``
-    gives ``(ok, value)``, until the pipe closes. A value that does not pickle is sent as
-    a RuntimeError naming it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with_parent(parent_pid)
-    with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice here
-        if nice:
-            os.nice(nice)
-    try:
-        conn.send("ready")
-    except OSError:  # the pool gave up on this worker
-        return
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
-        began = time.process_time()
-        ok, value = handle(job)
-        reply = (ok, value, time.process_time() - began)
-        try:
-            conn.send(reply)
-        except (EOFError, OSError):
-            return
-        except Exception:  # noqa: BLE001 - an exception that does not pickle
-            conn.send((False, RuntimeError(f"{type(value).__name__}: {value}"), reply[2]))
-
-
 def _bot_job(job: BotJob) -> tuple[bool, Any]:
     try:
         return True, bot_move(job)
@@ -286,7 +219,7 @@ def _bot_job(job: BotJob) -> tuple[bool, Any]:
 
 
 def _worker_main(conn: Connection, parent_pid: int, nice: int = NICE) -> None:
-    """A bot worker process: :func:`serve_jobs` answering with ``(True, notation, cpu
+    """A bot worker process: :func:`.workers.serve_jobs` answering with ``(True, notation, cpu
     seconds)`` or ``(False, exception, cpu seconds)``."""
     serve_jobs(conn, parent_pid, nice, _bot_job)
 
@@ -344,7 +277,7 @@ class BotPool:
             raise ValueError("a pool in thread mode needs at least one thread")
         self.slow_cap = slots - 1 if slots >= 2 else 1
         """How many slow jobs may think at once: all workers but one, or the only one."""
-        self._slots = [_Slot(self, i) for i in range(slots)]
+        self._slots = [Slot(self, i, _worker_main, timed_move) for i in range(slots)]
         self._cond = threading.Condition()
         self._queues: OrderedDict[str, OrderedDict[str, deque[_Ticket]]] = OrderedDict()
         """Waiting jobs per fairness group and game, both in turn order (next to serve
@@ -546,103 +479,3 @@ class BotPool:
             if closed or not ticket.deliver(result, error):
                 self._counts["dropped"] += 1
             self._cond.notify_all()
-
-
-class _Failed(Exception):
-    """A job that failed, with what it raised and the CPU seconds it is charged."""
-
-    def __init__(self, error: BaseException, cpu: float) -> None:
-        super().__init__(str(error))
-        self.error, self.cpu = error, cpu
-
-
-class _Slot:
-    """One worker: a daemon thread of the server taking jobs from the pool, thinking itself
-    (thread mode) or through its own worker process, started by this thread when first
-    needed and again after it died or was killed."""
-
-    def __init__(self, pool: BotPool, index: int) -> None:
-        self.pool = pool
-        self.thread = threading.Thread(target=self._serve, name=f"starlanes-bot-{index}",
-                                       daemon=True)
-        self._lock = threading.Lock()
-        self._proc: BaseProcess | None = None
-        self._conn: Connection | None = None
-
-    def _serve(self) -> None:
-        if self.pool.workers:
-            with contextlib.suppress(RuntimeError):  # it is started again with a job
-                self._process()
-        while (ticket := self.pool._take()) is not None:
-            result: str | None = None
-            error: BaseException | None = None
-            began, cpu = time.thread_time(), 0.0
-            try:
-                result, cpu = (self._think(ticket) if self.pool.workers
-                               else timed_move(ticket.job))
-            except _Failed as e:
-                error, cpu = e.error, e.cpu
-            except Exception as e:  # noqa: BLE001 - handed to the waiting task
-                error, cpu = e, time.thread_time() - began
-            self.pool._finish(ticket, result, error, cpu)
-
-    def _think(self, ticket: _Ticket) -> tuple[str, float]:
-        """The job's notation and the CPU seconds its worker process used. Raises
-        :class:`_Failed` with what the agent raised, TimeoutError or RuntimeError (a
-        killed or dead worker: charged the seconds it had)."""
-        proc, conn = self._process()
-        began = time.monotonic()
-        try:
-            conn.send(ticket.job)
-            ready = wait([conn, proc.sentinel], timeout=ticket.limit)
-            reply = conn.recv() if conn in ready else None
-        except (EOFError, OSError):  # the process ended while thinking
-            ready, reply = [proc.sentinel], None
-        if reply is not None:
-            ok, value, cpu = reply
-            if ok:
-                return str(value), float(cpu)
-            raise _Failed(value, float(cpu))
-        self.stop()
-        spent = time.monotonic() - began
-        if not ready:
-            raise _Failed(TimeoutError(f"bot {ticket.job.spec!r} thought longer than "
-                                       f"{ticket.limit:g} s; its worker was stopped"), spent)
-        raise _Failed(RuntimeError(f"the worker process of bot {ticket.job.spec!r} ended "
-                                   f"(exit code {proc.exitcode})"), spent)
-
-    def _process(self) -> tuple[BaseProcess, Connection]:
-        with self._lock:
-            if self.pool._closed:
-                raise RuntimeError("the bot pool is closed")
-            if self._proc is not None and self._conn is not None and self._proc.is_alive():
-                return self._proc, self._conn
-            ctx = multiprocessing.get_context("spawn")
-            conn, child = ctx.Pipe()
-            proc = ctx.Process(target=_worker_main, args=(child, os.getpid(), self.pool.nice),
-                               daemon=True,
-                               name=self.thread.name)
-            proc.start()
-            child.close()
-            self._proc, self._conn = proc, conn
-        # a job's time limit counts from here: starting Python and importing take seconds
-        try:
-            if wait([conn, proc.sentinel], timeout=_START_WITHIN) and conn.recv() == "ready":
-                return proc, conn
-        except (EOFError, OSError):
-            pass
-        self.stop()
-        raise RuntimeError(f"a bot worker process did not start within {_START_WITHIN:g} s "
-                           f"(exit code {proc.exitcode})")
-
-    def stop(self) -> None:
-        """End the worker process, if any, at once."""
-        with self._lock:
-            proc, conn, self._proc, self._conn = self._proc, self._conn, None, None
-        if proc is None:
-            return
-        with contextlib.suppress(ValueError):  # already closed
-            proc.kill()
-            proc.join(2)
-        if conn is not None:
-            conn.close()

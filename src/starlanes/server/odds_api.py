@@ -45,8 +45,8 @@ from typing import Any, TypeVar
 
 from starlanes.engine import BadOptionError, StarlanesError, UnknownGameError
 
-from .bots import serve_jobs
 from .errors import ServerError, TooMany, Unavailable, Unprocessable
+from .workers import serve_jobs
 
 log = logging.getLogger("starlanes.server")
 
@@ -241,7 +241,7 @@ def _odds_reply(job: Any) -> tuple[bool, Any]:
 
 
 def _worker_main(conn: Connection, parent_pid: int, nice: int) -> None:
-    """An odds worker process (:func:`.bots.serve_jobs`): answers jobs with ``(ok, report
+    """An odds worker process (:func:`.workers.serve_jobs`): answers jobs with ``(ok, report
     or reason, cpu seconds)`` until the pipe closes."""
     serve_jobs(conn, parent_pid, nice, _odds_reply)
 
