@@ -26,7 +26,7 @@ from starlanes.engine import Decision
 from starlanes.engine.explain import label_fault
 from starlanes.games.galactic_domination import explain as gd_explain
 from starlanes.games.galactic_empires import explain as ge_explain
-from starlanes.games.rift_domination import explain as rd_explain
+from starlanes.games.rift_domination import labels as rd_labels
 from tests.games.galactic_empires import conftest as ge_helpers
 from tests.games.interstellar_ambitions import conftest as ia_helpers
 
@@ -34,7 +34,7 @@ from tests.games.interstellar_ambitions import conftest as ia_helpers
 def _rd_kind(s: Any, a: Any) -> str:
     name = type(a).__name__
     if name in ("Pass", "PlayCard"):  # their labels depend on the window they answer
-        return f"{name}/{rd_explain._window(s)}"
+        return f"{name}/{rd_labels._window(s)}"
     return name
 
 
@@ -74,7 +74,7 @@ IA_KINDS = (
 
 EXPECTED: dict[str, set[str]] = {
     # every kind each label table words, less those built by hand below
-    "rift-domination": ({t.__name__ for t in rd_explain.LABELS} - {"Pass", "PlayCard"})
+    "rift-domination": ({t.__name__ for t in rd_labels.LABELS} - {"Pass", "PlayCard"})
     | {f"PlayCard/{w}" for w in RD_WINDOWS if w != "battle_rush"}
     | {f"Pass/{w}" for w in RD_WINDOWS if w != "turn"},
     "galactic-domination": {t.__name__ for t in gd_explain.LABELS},
