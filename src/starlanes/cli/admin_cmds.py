@@ -253,7 +253,7 @@ def reset_password(
 ) -> None:
     """Print a one-time link that sets a new password for the account (it works once,
     for --minutes). Give it to the player by a way you trust."""
-    from starlanes.server.community.accounts import make_reset
+    from starlanes.server.community.credentials import make_reset
     from starlanes.terminal import out
 
     if url is None:
@@ -281,7 +281,7 @@ def delete(
 ) -> None:
     """Delete an account: its name is freed, it cannot log in; its games and ratings stay
     under the name 'deleted player'."""
-    from starlanes.server.community.accounts import anonymise
+    from starlanes.server.community.credentials import anonymise
     from starlanes.server.community.notify_models import AdminRequestRow
     from starlanes.terminal import out
 

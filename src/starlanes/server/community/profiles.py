@@ -20,7 +20,9 @@ from sqlalchemy import select
 from ..errors import NotFound, ServerError
 from ..outcomes import NO_RESULT
 from ..store import GameRow, SeatRow, StoreError
-from .accounts import NAME, MaybeAccount, account_games, game_title, last_moves, name_key
+from .accounts import MaybeAccount, account_games, game_title, last_moves
+from .credentials import name_key
+from .identity import NAME
 from .models import AccountRow
 
 if TYPE_CHECKING:
