@@ -18,8 +18,8 @@ import httpx
 import pytest
 
 from .conftest import open_groups
-from .test_browser_board_play import _bring
 from .test_browser import CHROMIUM, SHOTS, _page, server  # noqa: F401
+from .test_browser_board_play import _bring
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (install "
                                 "Debian's 'chromium' package or set STARLANES_CHROMIUM)")

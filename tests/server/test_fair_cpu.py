@@ -20,7 +20,6 @@ import pytest
 from starlanes.server import bots
 from starlanes.server.bots import QUANTUM, BotJob, BotPool
 
-
 _BLOCK = bytes(256 * 1024)
 
 
