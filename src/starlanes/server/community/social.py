@@ -30,6 +30,9 @@ every page holding the old token gets the same new one and the database keeps no
 Each change (made, accepted, declined, withdrawn, expired, started, failed) is handed to
 every ``community.notifiers`` hook for each account it concerns. Every ``sweep_seconds``
 each process closes the offers that expired and notes who has a table open (presence).
+
+This module makes the two kinds of offer and serves their routes; the life an offer has
+once made (answers, expiry, the game made, the telling) is :mod:`.offers`'.
 """
 
 from __future__ import annotations
