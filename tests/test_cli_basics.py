@@ -11,13 +11,15 @@ from pathlib import Path
 import pytest
 
 import starlanes
+from starlanes import build_kind
 from tests.test_cli import COMMAND, run
 from tests.test_cli_content_errors import cli
 
 
 def test_version_and_short_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "--version")
-    assert code == 0 and out.strip() == f"starlanes {starlanes.__version__}"
+    build = build_kind.describe()
+    assert code == 0 and out.strip() == f"starlanes {starlanes.__version__}, {build}"
     for args in ((), ("play",), ("rules",)):
         short, long = cli(capsys, *args, "-h"), cli(capsys, *args, "--help")
         assert short[0] == 0 and short[1] == long[1]

@@ -44,8 +44,9 @@ app = typer.Typer(
 def _print_version(value: bool) -> None:
     if value:
         from starlanes import __version__
+        from starlanes.build_kind import describe
 
-        typer.echo(f"starlanes {__version__}")
+        typer.echo(f"starlanes {__version__}, {describe()}")
         raise typer.Exit()
 
 
@@ -53,7 +54,7 @@ def _print_version(value: bool) -> None:
 def _root(
     version: Annotated[bool, typer.Option(
         "--version", callback=_print_version, is_eager=True,
-        help="Print the starlanes version and exit.")] = False,
+        help="Print the starlanes version and build (compiled or pure Python) and exit.")] = False,
 ) -> None:
     """Play, simulate and replay space-strategy tabletop games."""
 

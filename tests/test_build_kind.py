@@ -1,0 +1,65 @@
+"""The build report (``starlanes.build_kind``) and the list of compiled modules.
+
+``STARLANES_EXPECT_BUILD=compiled`` or ``=pure`` makes :func:`test_expected_build` check
+that this run really imports the rules that way: CI runs the suite with ``compiled`` on
+its compiled install, and the golden and record tests with ``pure`` on the source tree, so
+a compile that silently fell back, or a source run that picked up extensions, fails.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import os
+from pathlib import Path
+
+import pytest
+
+from starlanes import build_kind
+
+PACKAGE = Path(build_kind.__file__).resolve().parent
+
+
+def test_listed_modules_are_real_rules_modules() -> None:
+    names = build_kind.COMPILED_MODULES
+    assert len(names) == len(set(names)) and list(names) == sorted(names)
+    for name in names:
+        parts = name.split(".")
+        assert parts[0] == "starlanes" and parts[1] in ("engine", "games"), name
+        assert PACKAGE.joinpath(*parts[1:]).with_suffix(".py").is_file(), name
+
+
+def test_describe_counts_the_extensions_found() -> None:
+    found = build_kind.compiled_modules()
+    assert set(found) <= set(build_kind.COMPILED_MODULES)
+    expected = f"compiled ({len(found)} modules)" if found else "pure Python"
+    assert build_kind.describe() == expected
+
+
+def test_imported_matches_the_modules_files() -> None:
+    module = importlib.import_module("starlanes.engine.state")
+    compiled, loaded = build_kind.imported()
+    assert loaded >= 1 and 0 <= compiled <= loaded
+    from_extension = module.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    assert ("starlanes.engine.state" in build_kind.compiled_modules()) == from_extension
+
+
+@pytest.mark.parametrize("game", ["galactic_domination", "galactic_empires",
+                                  "interstellar_ambitions", "rift_domination"])
+def test_expected_build(game: str) -> None:
+    expected = os.environ.get("STARLANES_EXPECT_BUILD", "")
+    if expected not in ("compiled", "pure"):
+        pytest.skip("STARLANES_EXPECT_BUILD is not set")
+    importlib.import_module(f"starlanes.games.{game}.rules")
+    ours = [n for n in build_kind.COMPILED_MODULES
+            if n.startswith(f"starlanes.games.{game}.") or n.startswith("starlanes.engine.")]
+    for name in ours:
+        importlib.import_module(name)
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    compiled = [n for n in ours if importlib.import_module(n).__file__.endswith(suffixes)]
+    if expected == "compiled":
+        assert compiled == ours
+        assert build_kind.describe() == f"compiled ({len(build_kind.COMPILED_MODULES)} modules)"
+    else:
+        assert compiled == []
+        assert build_kind.describe() == "pure Python"
