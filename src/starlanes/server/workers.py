@@ -61,6 +61,14 @@ def _die_with_parent(parent_pid: int) -> None:
     threading.Thread(target=watch, name="starlanes-bot-watchdog", daemon=True).start()
 
 
+IDLE_NICE = 19
+"""At this ``nice`` (the lowest) a worker on Linux also takes the ``SCHED_IDLE`` policy: it
+runs only on a core that nothing else of normal priority wants, so a busy server's answers
+to players never wait behind a thinking bot. Nice 19 alone still leaves a runnable worker
+a small share of a contended core's time slices, which showed as the tail of players'
+latencies in the abuse benchmark."""
+
+
 def serve_jobs(conn: Connection, parent_pid: int, nice: int,
                handle: Callable[[Any], tuple[bool, Any]]) -> None:
     """The life of a worker process (bots, battle odds): ignore Ctrl-C (the server stops
@@ -73,6 +81,9 @@ def serve_jobs(conn: Connection, parent_pid: int, nice: int,
     with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice here
         if nice:
             os.nice(nice)
+    if nice >= IDLE_NICE:
+        with contextlib.suppress(OSError, AttributeError):  # not Linux: nice alone
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     try:
         conn.send("ready")
     except OSError:  # the pool gave up on this worker
