@@ -26,12 +26,9 @@ refused with 429 and ``Retry-After``.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import functools
 import logging
-import multiprocessing
-import os
 import queue
 import re
 import threading
@@ -46,7 +43,7 @@ from typing import Any, TypeVar
 from starlanes.engine import BadOptionError, StarlanesError, UnknownGameError
 
 from .errors import ServerError, TooMany, Unavailable, Unprocessable
-from .workers import serve_jobs
+from .workers import end_worker, serve_jobs, spawn_worker, worker_ready
 
 log = logging.getLogger("starlanes.server")
 
@@ -278,29 +275,16 @@ class _Worker:
     def _process(self) -> tuple[BaseProcess, Connection]:
         if self._proc is not None and self._conn is not None and self._proc.is_alive():
             return self._proc, self._conn
-        ctx = multiprocessing.get_context("spawn")
-        conn, child = ctx.Pipe()
-        proc = ctx.Process(target=_worker_main, args=(child, os.getpid(), NICE), daemon=True,
-                           name="starlanes-odds")
-        proc.start()
-        child.close()
+        proc, conn = spawn_worker(_worker_main, NICE, "starlanes-odds")
         self._proc, self._conn = proc, conn
-        try:
-            if wait([conn, proc.sentinel], timeout=START_WITHIN) and conn.recv() == "ready":
-                return proc, conn
-        except (EOFError, OSError):
-            pass
+        if worker_ready(proc, conn, START_WITHIN):
+            return proc, conn
         self.stop()
         raise Unavailable("the battle calculator could not start; try again in a moment")
 
     def stop(self) -> None:
         proc, conn, self._proc, self._conn = self._proc, self._conn, None, None
-        if proc is not None:
-            with contextlib.suppress(ValueError):
-                proc.kill()
-                proc.join(2)
-        if conn is not None:
-            conn.close()
+        end_worker(proc, conn)
 
 
 _WORKERS: queue.SimpleQueue[_Worker] = queue.SimpleQueue()

@@ -104,6 +104,38 @@ def serve_jobs(conn: Connection, parent_pid: int, nice: int,
             conn.send((False, RuntimeError(f"{type(value).__name__}: {value}"), reply[2]))
 
 # ---------------------------------------------------------------------------- in the server
+def spawn_worker(target: Callable[[Connection, int, int], None], nice: int,
+                 name: str) -> tuple[BaseProcess, Connection]:
+    """Start a worker process running ``target(conn, parent_pid, nice)`` (a spawned
+    interpreter, daemonic, named ``name``) and give it and this end of its pipe."""
+    ctx = multiprocessing.get_context("spawn")
+    conn, child = ctx.Pipe()
+    proc = ctx.Process(target=target, args=(child, os.getpid(), nice), daemon=True,
+                       name=name)
+    proc.start()
+    child.close()
+    return proc, conn
+
+
+def worker_ready(proc: BaseProcess, conn: Connection, within: float) -> bool:
+    """Whether a worker from :func:`spawn_worker` said ``"ready"`` within ``within``
+    seconds (False when it died or closed its pipe first)."""
+    try:
+        return bool(wait([conn, proc.sentinel], timeout=within)) and conn.recv() == "ready"
+    except (EOFError, OSError):
+        return False
+
+
+def end_worker(proc: BaseProcess | None, conn: Connection | None) -> None:
+    """Kill a worker process at once and close its pipe (either may be None)."""
+    if proc is not None:
+        with contextlib.suppress(ValueError):  # already closed
+            proc.kill()
+            proc.join(2)
+    if conn is not None:
+        conn.close()
+
+
 class Pool(Protocol):
     """What a slot asks of its pool: whether it runs worker processes (``workers`` 0:
     threads) and at what ``nice``, whether it is closed, the next job to think about
@@ -196,21 +228,11 @@ class Slot:
                 raise RuntimeError("the bot pool is closed")
             if self._proc is not None and self._conn is not None and self._proc.is_alive():
                 return self._proc, self._conn
-            ctx = multiprocessing.get_context("spawn")
-            conn, child = ctx.Pipe()
-            proc = ctx.Process(target=self._process_main,
-                               args=(child, os.getpid(), self.pool.nice),
-                               daemon=True,
-                               name=self.thread.name)
-            proc.start()
-            child.close()
+            proc, conn = spawn_worker(self._process_main, self.pool.nice, self.thread.name)
             self._proc, self._conn = proc, conn
         # a job's time limit counts from here: starting Python and importing take seconds
-        try:
-            if wait([conn, proc.sentinel], timeout=START_WITHIN) and conn.recv() == "ready":
-                return proc, conn
-        except (EOFError, OSError):
-            pass
+        if worker_ready(proc, conn, START_WITHIN):
+            return proc, conn
         self.stop()
         raise RuntimeError(f"a bot worker process did not start within {START_WITHIN:g} s "
                            f"(exit code {proc.exitcode})")
@@ -219,10 +241,4 @@ class Slot:
         """End the worker process, if any, at once."""
         with self._lock:
             proc, conn, self._proc, self._conn = self._proc, self._conn, None, None
-        if proc is None:
-            return
-        with contextlib.suppress(ValueError):  # already closed
-            proc.kill()
-            proc.join(2)
-        if conn is not None:
-            conn.close()
+        end_worker(proc, conn)
