@@ -1,7 +1,12 @@
 """Every ``starlanes`` command in the README's code blocks runs, with small sizes.
 
-The commands run from the environment the tests run in (a fresh virtual environment per
-run would take minutes to install), in a temporary folder holding what they read (a game
+The commands run from a fresh virtual environment made by the README's first install line
+(``python3 -m venv .venv && . .venv/bin/activate && python -m pip install .``) in a copy
+of this tree, once per test run (the test processes share it), with ``STARLANES_PURE=1``
+so that the install takes about a minute instead of compiling (the suite tests the compiled
+build itself, docs/engine.md). So a command that needs more than the core install (a
+database driver, matplotlib) fails here as it would for a newcomer. Each runs in a temporary
+folder holding what they read (a game
 record, a deck file, a server configuration), each with the sizes cut down: ``--games 2``,
 ``--workers 1``, two rounds of Rift Domination, no watch-mode delay. Placeholders are
 filled in: ``URL`` with an SQLite file, the ``dbhost`` database with a fresh PostgreSQL
@@ -35,7 +40,8 @@ from tests.server.conftest import drop_postgres, postgres_url
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-STARLANES = (shutil.which("starlanes") or str(Path(sys.executable).with_name("starlanes")))
+VENV_LOCK_TIMEOUT = 900
+"""Seconds a test process waits for another one to finish making the fresh environment."""
 
 
 def code_blocks() -> list[list[str]]:
@@ -97,6 +103,9 @@ def _get(url: str) -> int:
 class Table:
     """The temporary folder a command runs in, with what the README's commands read."""
 
+    exe = "starlanes"
+    """The ``starlanes`` of the fresh environment (set by the ``fresh_starlanes`` fixture)."""
+
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.env = dict(os.environ, COLUMNS="120", NO_COLOR="1", PAGER="cat",
@@ -106,11 +115,11 @@ class Table:
 
     def run(self, argv: list[str], stdin: str = "", timeout: float = 240
             ) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([STARLANES, *argv[1:]], cwd=self.folder, env=self.env,
+        return subprocess.run([self.exe, *argv[1:]], cwd=self.folder, env=self.env,
                               input=stdin, capture_output=True, text=True, timeout=timeout)
 
     def start(self, argv: list[str]) -> subprocess.Popen[str]:
-        return subprocess.Popen([STARLANES, *argv[1:]], cwd=self.folder, env=self.env,
+        return subprocess.Popen([self.exe, *argv[1:]], cwd=self.folder, env=self.env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True)
 
@@ -156,10 +165,78 @@ def _fixtures(folder: Path) -> str:
     return code.stdout.strip()
 
 
+def _install_line() -> str:
+    """The README's first install line, without the command it then runs."""
+    first = code_blocks()[0][0]
+    return first.split(" && starlanes ")[0]
+
+
+def _copy_tree(to: Path) -> None:
+    """This checkout's sources, without environments, builds and compiled files."""
+    shutil.copytree(ROOT, to, ignore=shutil.ignore_patterns(
+        ".git", ".venv", ".ci-venv", "build", "dist", "*.egg-info", "__pycache__", "*.so",
+        ".pytest_cache", ".ruff_cache", "node_modules", "docs"))
+
+
+@pytest.fixture(scope="session")
+def fresh_starlanes(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """``starlanes`` of a virtual environment made by the README's install line in a copy
+    of this tree: made once per run, under a lock shared by the test processes."""
+    import fcntl
+
+    shared = tmp_path_factory.getbasetemp().parent  # the same for every xdist worker
+    where = shared / "readme-venv"
+    exe = where / ".venv" / "bin" / "starlanes"
+    with open(shared / "readme-venv.lock", "w") as lock:
+        deadline = time.monotonic() + VENV_LOCK_TIMEOUT
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                assert time.monotonic() < deadline, "another test process is still installing"
+                time.sleep(1)
+        try:
+            failed = shared / "readme-venv.failed"
+            assert not failed.exists(), failed.read_text(encoding="utf-8")
+            if not exe.exists():
+                shutil.rmtree(where, ignore_errors=True)
+                _copy_tree(where)
+                env = {k: v for k, v in os.environ.items()
+                       if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+                env["PATH"] = os.pathsep.join(
+                    p for p in env.get("PATH", "").split(os.pathsep)
+                    if not p.startswith(str(Path(sys.prefix))))
+                env["STARLANES_PURE"] = "1"
+                proc = subprocess.run(["bash", "-c", _install_line()], cwd=where, env=env,
+                                      capture_output=True, text=True, timeout=VENV_LOCK_TIMEOUT)
+                if proc.returncode != 0 or not exe.exists():
+                    failed.write_text(f"the README's install line failed:\n{proc.stdout[-3000:]}"
+                                      f"\n{proc.stderr[-3000:]}", encoding="utf-8")
+                    raise AssertionError(failed.read_text(encoding="utf-8"))
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return str(exe)
+
+
 @pytest.fixture(scope="module")
-def prepared(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def prepared(tmp_path_factory: pytest.TempPathFactory, fresh_starlanes: str
+             ) -> tuple[Path, str]:
+    Table.exe = fresh_starlanes
     folder = tmp_path_factory.mktemp("readme")
     return folder, _fixtures(folder)
+
+
+def test_the_fresh_environment_has_the_core_install_only(fresh_starlanes: str) -> None:
+    """The fresh environment is the README's core install: starlanes, no test tools, no
+    matplotlib (the plot extra), and the pure modules (STARLANES_PURE=1)."""
+    python = Path(fresh_starlanes).with_name("python")
+    probe = subprocess.run([str(python), "-c", (
+        "import importlib.util as u, starlanes.build_kind as b; "
+        "print(bool(u.find_spec('matplotlib')), bool(u.find_spec('pytest')), b.describe())")],
+        capture_output=True, text=True, timeout=120)
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.split() == ["False", "False", "pure", "Python"], probe.stdout
 
 
 SHORT = {"rift-domination": "round_limit=2", "galactic-domination": "turn_limit=3"}
