@@ -71,8 +71,9 @@ DEFAULT_BOTS = (
              help="tree search with four times the game's tuned playouts per decision (at "
                   "most five seconds)"),
     BotEntry(name="learned", spec="learned", games=["galactic-domination"],
-             help="a small neural network trained on this game (no search): quick, and "
-                  "stronger than the rule-of-thumb player"),
+             help="a small neural network that learnt this game from the rule-of-thumb "
+                  "player (no search): quick; about as strong overall, stronger as the "
+                  "first player and weaker as the second"),
 )
 """The default catalogue. The search bots have fixed playout budgets, multiples
 (``scale``) of each game's tuned MCTS defaults, so their strength (and their ladder rating,
