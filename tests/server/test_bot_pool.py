@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,18 @@ def test_the_budget_of_a_job_is_its_seconds_or_its_mcts_spec_seconds():
     assert job_budget(job("a", "no-such-agent", 0.5)) == 0.5
 
 
+async def _quick_move_delays(pool: BotPool, check: Callable[[], None]) -> list[float]:
+    """Five random-bot moves made one after the other while slow jobs hold the pool: the
+    seconds each took; ``check()`` runs after each."""
+    delays = []
+    for _ in range(5):
+        began = time.monotonic()
+        assert await pool.move(job("C"))
+        delays.append(time.monotonic() - began)
+        check()
+    return delays
+
+
 @pytest.mark.parametrize(("workers", "threads"), [(1, None), (2, None), (0, 2)],
                          ids=["one-process-asked", "two-processes", "two-threads"])
 def test_random_bots_keep_moving_while_slow_games_think(workers: int, threads: int | None,
@@ -85,13 +98,12 @@ def test_random_bots_keep_moving_while_slow_games_think(workers: int, threads: i
             slow += [asyncio.create_task(pool.move(job("B", "mcts:seconds=4", 4.0)))
                      for _ in range(3)]
             await until(lambda: pool.stats().running_slow == 1)
-            delays = []
-            for _ in range(5):
-                began = time.monotonic()
-                assert await pool.move(job("C"))
-                delays.append(time.monotonic() - began)
+
+            def a_thinks_b_waits() -> None:
                 stats = pool.stats()
-                assert stats.running_slow == 1 and stats.queued_slow == 3  # A thinks, B waits
+                assert stats.running_slow == 1 and stats.queued_slow == 3
+
+            delays = await _quick_move_delays(pool, a_thinks_b_waits)
             for task in slow:
                 task.cancel()
             return delays
@@ -118,12 +130,11 @@ def test_a_flood_of_the_cheapest_search_leaves_a_worker_for_random_bots(
                 f"s{i}", "galactic-domination", 2, 1, {}, (), 0, "mcts:seconds=0.5", 0.5,
                 owner=f"attacker {i}"))) for i in range(10)]
             await until(lambda: pool.stats().running_slow == 1)
-            delays = []
-            for _ in range(5):
-                began = time.monotonic()
-                assert await pool.move(job("C"))
-                delays.append(time.monotonic() - began)
+
+            def one_search_at_most() -> None:
                 assert pool.stats().running_slow <= 1
+
+            delays = await _quick_move_delays(pool, one_search_at_most)
             for task in searches:
                 task.cancel()
             return delays
