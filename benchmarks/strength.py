@@ -68,6 +68,10 @@ def play(job: tuple[str, int, str, str, int, int]) -> tuple[float, int, float, i
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per case")
+    parser.add_argument("--first", type=int, default=0,
+                        help="index of the first game: game g is seeded by g alone, so "
+                             "--first N --games M plays the same games N..N+M-1 as one longer "
+                             "run would (to continue a run that stopped, its --log beside)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--mcts", default="mcts", help="the agent spec under test")
@@ -89,7 +93,7 @@ def main() -> None:
         for game_id, players, opponent, target in cases:
             start = time.perf_counter()
             jobs = [(game_id, players, args.mcts, opponent, args.seed, g)
-                    for g in range(args.games)]
+                    for g in range(args.first, args.first + args.games)]
             results = []
             futures = {pool.submit(play, job): job[-1] for job in jobs}
             for future in as_completed(futures):
