@@ -41,19 +41,15 @@ GAMES = {"galactic-domination": 2, "galactic-empires": 4,
 def _force_pure() -> None:
     """Loads the listed modules from their ``.py`` files even where an extension sits
     beside them: a meta-path finder ahead of the standard ones."""
-    import ast
     import importlib.abc
     import importlib.machinery
     import importlib.util
+    import runpy
 
-    # The list is read from build_kind.py's text: importing starlanes would import the
-    # engine before the finder is in place.
+    # The list is read by running build_kind.py on its own, as setup.py does: importing
+    # starlanes would import the engine before the finder is in place.
     package = importlib.util.find_spec("starlanes").submodule_search_locations[0]
-    with open(os.path.join(package, "build_kind.py")) as f:
-        tree = ast.parse(f.read())
-    listed = next(set(ast.literal_eval(node.value)) for node in tree.body
-                  if isinstance(node, ast.AnnAssign)
-                  and getattr(node.target, "id", "") == "COMPILED_MODULES")
+    listed = set(runpy.run_path(os.path.join(package, "build_kind.py"))["COMPILED_MODULES"])
 
     class PureFinder(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):  # noqa: ANN001

@@ -61,7 +61,7 @@ def play(players: int, seed: int, options: dict[str, str]
     returns = state.returns()
     best = max(returns)
     winners = [s for s, r in enumerate(returns) if r == best]
-    share = (1 / len(winners) if first in winners else 0.0) if first >= 0 else 0.0
+    share = 1 / len(winners) if first in winners else 0.0  # first is -1 if none
     return state.round, state.end_reason, sources, first, share, both
 
 
