@@ -182,40 +182,29 @@ def _copy_tree(to: Path) -> None:
 def fresh_starlanes(tmp_path_factory: pytest.TempPathFactory) -> str:
     """``starlanes`` of a virtual environment made by the README's install line in a copy
     of this tree: made once per run, under a lock shared by the test processes."""
-    import fcntl
+    from filelock import FileLock
 
     shared = tmp_path_factory.getbasetemp().parent  # the same for every xdist worker
     where = shared / "readme-venv"
     exe = where / ".venv" / "bin" / "starlanes"
-    with open(shared / "readme-venv.lock", "w") as lock:
-        deadline = time.monotonic() + VENV_LOCK_TIMEOUT
-        while True:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                assert time.monotonic() < deadline, "another test process is still installing"
-                time.sleep(1)
-        try:
-            failed = shared / "readme-venv.failed"
-            assert not failed.exists(), failed.read_text(encoding="utf-8")
-            if not exe.exists():
-                shutil.rmtree(where, ignore_errors=True)
-                _copy_tree(where)
-                env = {k: v for k, v in os.environ.items()
-                       if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
-                env["PATH"] = os.pathsep.join(
-                    p for p in env.get("PATH", "").split(os.pathsep)
-                    if not p.startswith(str(Path(sys.prefix))))
-                env["STARLANES_PURE"] = "1"
-                proc = subprocess.run(["bash", "-c", _install_line()], cwd=where, env=env,
-                                      capture_output=True, text=True, timeout=VENV_LOCK_TIMEOUT)
-                if proc.returncode != 0 or not exe.exists():
-                    failed.write_text(f"the README's install line failed:\n{proc.stdout[-3000:]}"
-                                      f"\n{proc.stderr[-3000:]}", encoding="utf-8")
-                    raise AssertionError(failed.read_text(encoding="utf-8"))
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    failed = shared / "readme-venv.failed"
+    with FileLock(shared / "readme-venv.lock", timeout=VENV_LOCK_TIMEOUT):
+        assert not failed.exists(), failed.read_text(encoding="utf-8")
+        if not exe.exists():
+            shutil.rmtree(where, ignore_errors=True)
+            _copy_tree(where)
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+            env["PATH"] = os.pathsep.join(
+                p for p in env.get("PATH", "").split(os.pathsep)
+                if not p.startswith(str(Path(sys.prefix))))
+            env["STARLANES_PURE"] = "1"
+            proc = subprocess.run(["bash", "-c", _install_line()], cwd=where, env=env,
+                                  capture_output=True, text=True, timeout=VENV_LOCK_TIMEOUT)
+            if proc.returncode != 0 or not exe.exists():
+                failed.write_text(f"the README's install line failed:\n{proc.stdout[-3000:]}"
+                                  f"\n{proc.stderr[-3000:]}", encoding="utf-8")
+                raise AssertionError(failed.read_text(encoding="utf-8"))
     return str(exe)
 
 
