@@ -56,7 +56,7 @@ IN_SIGHT = """(n) => {
   let box = { left: 0, top: 0, right: innerWidth, bottom };
   if (map) {
     const m = map.getBoundingClientRect();
-    box = { left: Math.max(m.left, 0) + 26, top: Math.max(m.top, 0) + 26, right: Math.min(m.right, innerWidth) - 26, bottom: Math.min(m.bottom, bottom) - 26 };
+    box = { left: Math.max(m.left, 0) + 48, top: Math.max(m.top, 0) + 48, right: Math.min(m.right, innerWidth) - 48, bottom: Math.min(m.bottom, bottom) - 48 };
   }
   return x > box.left && x < box.right && y > box.top && y < box.bottom;
 }"""

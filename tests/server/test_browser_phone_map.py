@@ -34,8 +34,8 @@ MEASURE = """() => {
   if (side && getComputedStyle(side).position === 'fixed') bottom = Math.min(bottom, side.getBoundingClientRect().top);
   const map = board.querySelector('svg.zoomable');
   const area = map ? map.getBoundingClientRect() : board.getBoundingClientRect();
-  const win = { left: Math.max(area.left, 0) + 26, top: Math.max(area.top, 0) + 26,
-    right: Math.min(area.right, innerWidth) - 26, bottom: Math.min(area.bottom, bottom) - 26 };
+  const win = { left: Math.max(area.left, 0) + 48, top: Math.max(area.top, 0) + 48,
+    right: Math.min(area.right, innerWidth) - 48, bottom: Math.min(area.bottom, bottom) - 48 };
   const name = (n) => n.getAttribute('data-planet') || n.getAttribute('data-point') || n.getAttribute('data-ship')
     || n.getAttribute('data-sector') || n.getAttribute('data-card') || n.getAttribute('data-track') || n.getAttribute('data-object') || n.localName;
   const reach = (n, r) => {

@@ -86,6 +86,22 @@ export function boardPlay({ box, board, tools, zoom, phone, play, symbol }) {
   let lastTap = null;
   let view = null;
   let focusedSeq = null;
+  let marksAfterSlides = null; // markers waiting for the board's slides to end
+  // what is in sight changes when the page scrolls or the window changes size, and the
+  // map's contents scale with its box when the page around it changes (the turn bar, the
+  // log): the markers are placed again, once a frame at most
+  let marksQueued = false;
+  const markAgain = () => {
+    if (marksQueued || !view) return;
+    marksQueued = true;
+    requestAnimationFrame(() => {
+      marksQueued = false;
+      drawMarks();
+    });
+  };
+  window.addEventListener("scroll", markAgain, { passive: true });
+  window.addEventListener("resize", markAgain);
+  if (typeof ResizeObserver === "function") new ResizeObserver(markAgain).observe(board);
   // the last board object tapped or chosen with Enter: where the popover opens
   board.addEventListener("click", (e) => {
     const node = e.target.closest?.(NAV_SELECTOR);
@@ -235,13 +251,18 @@ export function boardPlay({ box, board, tools, zoom, phone, play, symbol }) {
       marks.replaceChildren();
       return;
     }
+    // a marker's middle lies `band` inside the view's edge; an object counts as in sight
+    // only where no marker can cover its middle (`clear`), so a marker never hides a place
+    // to act that the player could tap: one nearer the edge gets a marker that centres it
     const band = MIN_TARGET / 2 + 4;
     const inner = { left: shown.left + band, top: shown.top + band, right: shown.right - band, bottom: shown.bottom - band };
+    const edge = MIN_TARGET + 4;
+    const clear = { left: shown.left + edge, top: shown.top + edge, right: shown.right - edge, bottom: shown.bottom - edge };
     const mid = { x: (shown.left + shown.right) / 2, y: (shown.top + shown.bottom) / 2 };
     const groups = new Map();
     for (const node of aims(root)) {
       const c = centreOf(node, root, v);
-      if (c.cx >= inner.left && c.cx <= inner.right && c.cy >= inner.top && c.cy <= inner.bottom) continue;
+      if (c.cx > clear.left && c.cx < clear.right && c.cy > clear.top && c.cy < clear.bottom) continue;
       const angle = Math.atan2(c.cy - mid.y, c.cx - mid.x);
       const side = ["right", "below right", "below", "below left", "left", "above left", "above", "above right"][((Math.round(angle / (Math.PI / 4)) % 8) + 8) % 8];
       const g = groups.get(side) ?? { side, items: [], angle };
@@ -267,6 +288,15 @@ export function boardPlay({ box, board, tools, zoom, phone, play, symbol }) {
         onclick: (e) => { e.stopPropagation(); zoom.centre(near.ux, near.uy); } }, el("span", { "aria-hidden": "true" }, `${arrow}${n > 1 ? n : ""}`)));
     }
     marks.replaceChildren(...out);
+    // a move still sliding (motion.js) is not where it will stay: place the markers again
+    // when the slides end
+    const sliding = root.getAnimations?.({ subtree: true }).filter((a) => a.playState === "running") ?? [];
+    if (sliding.length && !marksAfterSlides) {
+      marksAfterSlides = Promise.allSettled(sliding.map((a) => a.finished)).then(() => {
+        marksAfterSlides = null;
+        drawMarks();
+      });
+    }
   }
 
   // On a phone, a zoomable board opens at its playing scale (playScale px per unit) on the
