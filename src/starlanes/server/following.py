@@ -223,9 +223,10 @@ class Following:
         self._spawn(self.take_over())
 
     async def take_over(self) -> int:
-        """Load the unfinished games with a turn clock that this process owns and does not
-        hold, and let their clocks run (what a process that died or left was timing).
-        Returns how many were loaded."""
+        """Let the clocks run of the unfinished games with a turn clock that this process
+        owns (what a process that died or left was timing): loaded from the store when not
+        held, caught up when held without a running clock (a game this process created or
+        showed while another owned it). Returns how many games' clocks it started."""
         if self.cluster is None:
             return 0
         try:
@@ -237,14 +238,25 @@ class Following:
         for game_id in ids:
             if self.stopping:
                 break
-            if game_id in self.games or not self.owns(game_id):
+            if not self.owns(game_id):
+                continue
+            held = self.games.get(game_id)
+            timing = self.clocks.tasks.get(game_id)
+            if held is not None and timing is not None and not timing.done():
                 continue
             try:
-                await self.refresh(game_id)
+                await self.refresh(game_id)  # loads it, or catches the held one up
             except (StoreError, ServerError) as e:
                 log.warning("game %s could not be taken over: %s", game_id, e)
                 continue
-            taken += game_id in self.games
+            live = self.games.get(game_id)
+            if live is None:
+                continue
+            if held is not None:
+                live.restart_clock()
+                self._kick_clock(live)
+            timing = self.clocks.tasks.get(game_id)
+            taken += timing is not None and not timing.done()
         if taken:
             log.info("took over %s games with a running clock", taken)
         return taken
@@ -316,8 +328,12 @@ class Following:
 
     async def _housekeeping(self) -> None:
         """With a cluster: every few seconds, unload idle games and those another process
-        owns (the life-cycle sweep does too, less often)."""
+        owns (the life-cycle sweep does too, less often), and take the clocked games this
+        process owns whose clock does not run here (a take-over whose store read failed
+        when the members changed is made good here)."""
         while not self.stopping:
             await asyncio.sleep(5.0)
             with contextlib.suppress(Exception):
                 self.unload_idle()
+            with contextlib.suppress(Exception):
+                await self.take_over()
