@@ -19,6 +19,7 @@ import random
 import time
 
 import starlanes
+from starlanes.analysis.stats import wilson_interval
 from starlanes.games.galactic_empires.heuristic import HeuristicAgent
 
 GAME = "galactic-empires"
@@ -115,8 +116,11 @@ def main() -> None:
     args = ap.parse_args()
     if args.endings:
         r = standard_endings(args.players, args.endings, args.seed, args.content)
+        over = round(r["before_empty"] * args.endings)
+        lo, hi = wilson_interval(over, args.endings)
         print(f"{GAME} {args.players}p standard, {args.endings} heuristic games from seed "
-              f"{args.seed}: {r['before_empty']:.0%} over before any deck is empty; "
+              f"{args.seed}: {over}/{args.endings} = {r['before_empty']:.0%} (95% CI "
+              f"{lo:.0%}-{hi:.0%}) over before any deck is empty; "
               f"eliminations {r['elim_fire']} by fire and cards, {r['elim_attrition']} by "
               f"attrition; rounds median {r['median_round']}, max {r['max_round']}")
         return
