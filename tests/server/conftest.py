@@ -236,16 +236,74 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+SHOWN_WORDS = """
+new MutationObserver((records) => {
+  const bad = /^(null|undefined|NaN|\\[object Object\\])$/;
+  const look = (n) => {
+    if (n.nodeType === 3) {
+      if (bad.test(n.data.trim())) console.error(`starlanes-shown: "${n.data.trim()}" in <${n.parentNode?.localName}${n.parentNode?.id ? "#" + n.parentNode.id : ""}>`);
+    } else if (n.nodeType === 1 && n.localName !== "script" && n.localName !== "textarea") {
+      n.childNodes.forEach(look);
+    }
+  };
+  for (const r of records) r.addedNodes.forEach(look);
+}).observe(document, { childList: true, subtree: true });
+"""
+"""A script every test page runs first: any text a page shows that is a program's value
+and not words (``null``, ``undefined``, ``NaN``, ``[object Object]``) is reported on the
+console as ``starlanes-shown: ...`` and fails the test (:func:`no_program_values_shown`)."""
+SHOWN: list[str] = []
+"""What :data:`SHOWN_WORDS` reported during the running test."""
+
+
+def _report_shown(message: Any) -> None:
+    if message.type == "error" and message.text.startswith("starlanes-shown:"):
+        SHOWN.append(message.text)
+
+
+class _WatchedBrowser:
+    """The browser, with :data:`SHOWN_WORDS` in every page and context it opens."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_page(self, *args: Any, **kwargs: Any) -> Any:
+        page = self._browser.new_page(*args, **kwargs)
+        page.add_init_script(SHOWN_WORDS)
+        page.on("console", _report_shown)
+        return page
+
+    def new_context(self, *args: Any, **kwargs: Any) -> Any:
+        context = self._browser.new_context(*args, **kwargs)
+        context.add_init_script(SHOWN_WORDS)
+        context.on("console", _report_shown)
+        return context
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
+@pytest.fixture(autouse=True)
+def no_program_values_shown() -> Iterator[None]:
+    """Fail a browser test whose pages showed ``null``, ``undefined``, ``NaN`` or
+    ``[object Object]`` as text (players read words)."""
+    SHOWN.clear()
+    yield
+    shown, SHOWN[:] = list(SHOWN), []
+    assert not shown, f"a page showed a program value as text: {shown[:5]}"
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium per test module; skips without Playwright or Chromium."""
+    """One headless Chromium per test module (pages and contexts watched for program
+    values shown as text); skips without Playwright or Chromium."""
     playwright_api = pytest.importorskip("playwright.sync_api",
                                          reason="Playwright for Python is not installed")
     if CHROMIUM is None:
         pytest.skip("no Chromium found")
     with playwright_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
+        yield _WatchedBrowser(b)
         b.close()
 
 

@@ -60,11 +60,12 @@ function build(view, clocks) {
       el("span", { class: "clock-name" }, seat.label + (view.you === i ? " (you)" : "")), note, time);
     return { row, time, note, bot };
   });
+  const ended = endedLine(view); // (replaceChildren would write a null as the text "null")
   box.replaceChildren(
     el("h2", {}, "Clocks"),
     el("ul", { class: "clock-list" }, ...rows.map((r) => r.row)),
     el("p", { class: "muted clock-rule" }, ruleText(clocks, seated)),
-    endedLine(view),
+    ...(ended ? [ended] : []),
     el("p", { class: "visually-hidden", "aria-live": "assertive", id: "clock-alert" }));
 }
 

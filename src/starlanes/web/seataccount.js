@@ -58,9 +58,10 @@ async function update({ view, gameId, token }) {
   box.hidden = !(claim || invite || note);
   if (box.hidden) return;
   const error = el("p", { class: "error", role: "alert" });
-  box.replaceChildren(el("h2", {}, "Your account"), note ? el("p", { role: "status" }, note) : null,
+  // (replaceChildren writes a null as the text "null": the parts left out are dropped)
+  box.replaceChildren(...[el("h2", {}, "Your account"), note ? el("p", { role: "status" }, note) : null,
     claim ? claimLine(gameId, token, error) : null,
-    invite ? inviteForm(gameId, open, error) : null, error);
+    invite ? inviteForm(gameId, open, error) : null, error].filter(Boolean));
 }
 
 document.addEventListener("starlanes:view", (e) => {
