@@ -79,9 +79,10 @@ def determinizations_per_s(n: int = 20000) -> float:
 def standard_endings(players: int, games: int, seed: int = 1000,
                      content: str = "") -> dict[str, float]:
     """Heuristic Standard Games ``seed .. seed+games-1`` (``content``: a content directory
-    merged over the packaged one, "" for none): ``before_empty`` (share of games
-    over before any deck is empty), ``elim_attrition`` and ``elim_fire`` (eliminations whose
-    last point was a spent deck's, or fire and cards), ``median_round``, ``max_round``."""
+    merged over the packaged one, "" for none): ``over_before_empty`` and
+    ``before_empty`` (the games over before any deck is empty, and their share),
+    ``elim_attrition`` and ``elim_fire`` (eliminations whose last point was a spent deck's,
+    or fire and cards), ``median_round``, ``max_round``."""
     before = attr = fire = 0
     rounds: list[int] = []
     for g in range(seed, seed + games):
@@ -102,7 +103,8 @@ def standard_endings(players: int, games: int, seed: int = 1000,
         before += not emptied
         rounds.append(s.round)
     rounds.sort()
-    return {"before_empty": before / games, "elim_attrition": attr, "elim_fire": fire,
+    return {"before_empty": before / games, "over_before_empty": before,
+            "elim_attrition": attr, "elim_fire": fire,
             "median_round": rounds[len(rounds) // 2], "max_round": rounds[-1]}
 
 
@@ -116,7 +118,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.endings:
         r = standard_endings(args.players, args.endings, args.seed, args.content)
-        over = round(r["before_empty"] * args.endings)
+        over = r["over_before_empty"]
         lo, hi = wilson_interval(over, args.endings)
         print(f"{GAME} {args.players}p standard, {args.endings} heuristic games from seed "
               f"{args.seed}: {over}/{args.endings} = {r['before_empty']:.0%} (95% CI "

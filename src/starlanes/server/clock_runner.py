@@ -62,12 +62,14 @@ class ClockRunner:
         self.service = service
         self.tasks: dict[str, asyncio.Task[None]] = {}
 
+    def running(self, game_id: str) -> bool:
+        """Whether a task is watching the game's clock."""
+        task = self.tasks.get(game_id)
+        return task is not None and not task.done()
+
     def kick(self, live: LiveGame) -> None:
         """Start the game's clock task if its clock runs and no task is watching it."""
-        if live.clock_deadline is None:
-            return
-        task = self.tasks.get(live.id)
-        if task is None or task.done():
+        if live.clock_deadline is not None and not self.running(live.id):
             self.tasks[live.id] = asyncio.get_running_loop().create_task(self._run(live))
 
     async def _run(self, live: LiveGame) -> None:

@@ -55,6 +55,8 @@ class Following:
     _following: dict[str, bool]
     _background: set[asyncio.Task[Any]]
     _used: dict[str, float]
+    _take_over_due = False
+    """A take-over was cut short by a store error: housekeeping runs it again."""
     _open_lobby: list[dict[str, Any]]
 
     # provided by the service: _engine_options(row), _push(live), _kick_clock(live), clocks
@@ -226,37 +228,34 @@ class Following:
         """Let the clocks run of the unfinished games with a turn clock that this process
         owns (what a process that died or left was timing): loaded from the store when not
         held, caught up when held without a running clock (a game this process created or
-        showed while another owned it). Returns how many games' clocks it started."""
+        showed while another owned it). Returns how many games' clocks it started. A store
+        error leaves the take-over due: housekeeping runs it again."""
         if self.cluster is None:
             return 0
         try:
             ids = await asyncio.to_thread(clocked_games, self.store, TAKE_OVER_GAMES)
         except (StoreError, ServerError) as e:
             log.warning("the clocked games could not be read: %s", e)
+            self._take_over_due = True
             return 0
+        self._take_over_due = False
         taken = 0
         for game_id in ids:
             if self.stopping:
                 break
-            if not self.owns(game_id):
-                continue
-            held = self.games.get(game_id)
-            timing = self.clocks.tasks.get(game_id)
-            if held is not None and timing is not None and not timing.done():
+            if not self.owns(game_id) or self.clocks.running(game_id):
                 continue
             try:
                 await self.refresh(game_id)  # loads it, or catches the held one up
             except (StoreError, ServerError) as e:
                 log.warning("game %s could not be taken over: %s", game_id, e)
+                self._take_over_due = True
                 continue
             live = self.games.get(game_id)
-            if live is None:
-                continue
-            if held is not None:
+            if live is not None:
                 live.restart_clock()
                 self._kick_clock(live)
-            timing = self.clocks.tasks.get(game_id)
-            taken += timing is not None and not timing.done()
+                taken += self.clocks.running(game_id)
         if taken:
             log.info("took over %s games with a running clock", taken)
         return taken
@@ -328,12 +327,12 @@ class Following:
 
     async def _housekeeping(self) -> None:
         """With a cluster: every few seconds, unload idle games and those another process
-        owns (the life-cycle sweep does too, less often), and take the clocked games this
-        process owns whose clock does not run here (a take-over whose store read failed
-        when the members changed is made good here)."""
+        owns (the life-cycle sweep does too, less often), and run a take-over again that a
+        store error cut short (:meth:`take_over`)."""
         while not self.stopping:
             await asyncio.sleep(5.0)
             with contextlib.suppress(Exception):
                 self.unload_idle()
-            with contextlib.suppress(Exception):
-                await self.take_over()
+            if self._take_over_due:
+                with contextlib.suppress(Exception):
+                    await self.take_over()

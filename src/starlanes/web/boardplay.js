@@ -86,7 +86,7 @@ export function boardPlay({ box, board, tools, zoom, phone, play, symbol }) {
   let lastTap = null;
   let view = null;
   let focusedSeq = null;
-  let marksAfterSlides = null; // markers waiting for the board's slides to end
+  let marksAfterSlides = false; // markers waiting for the board's slides to end
   // what is in sight changes when the page scrolls or the window changes size, and the
   // map's contents scale with its box when the page around it changes (the turn bar, the
   // log): the markers are placed again, once a frame at most
@@ -292,9 +292,10 @@ export function boardPlay({ box, board, tools, zoom, phone, play, symbol }) {
     // when the slides end
     const sliding = root.getAnimations?.({ subtree: true }).filter((a) => a.playState === "running") ?? [];
     if (sliding.length && !marksAfterSlides) {
-      marksAfterSlides = Promise.allSettled(sliding.map((a) => a.finished)).then(() => {
-        marksAfterSlides = null;
-        drawMarks();
+      marksAfterSlides = true;
+      Promise.allSettled(sliding.map((a) => a.finished)).then(() => {
+        marksAfterSlides = false;
+        markAgain();
       });
     }
   }

@@ -3,7 +3,7 @@
 // a warning when little time is left (announced once to screen readers) and a line saying
 // what happens when a clock runs out. The server's view carries
 // clocks = { kind, seconds, increment, timeout, remaining[], counted[], running, server_time }.
-import { el } from "./dom.js";
+import { el, setChildren } from "./dom.js";
 
 const box = document.getElementById("clocks-box");
 const TICK_MS = 250;
@@ -60,12 +60,11 @@ function build(view, clocks) {
       el("span", { class: "clock-name" }, seat.label + (view.you === i ? " (you)" : "")), note, time);
     return { row, time, note, bot };
   });
-  const ended = endedLine(view); // (replaceChildren would write a null as the text "null")
-  box.replaceChildren(
+  setChildren(box,
     el("h2", {}, "Clocks"),
     el("ul", { class: "clock-list" }, ...rows.map((r) => r.row)),
     el("p", { class: "muted clock-rule" }, ruleText(clocks, seated)),
-    ...(ended ? [ended] : []),
+    endedLine(view),
     el("p", { class: "visually-hidden", "aria-live": "assertive", id: "clock-alert" }));
 }
 

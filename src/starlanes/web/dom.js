@@ -21,6 +21,13 @@ export function svg(tag, attrs = {}, ...children) {
   return fill(document.createElementNS(SVG, tag), attrs, children);
 }
 
+// The node's children become these, as el() takes them: undefined, null and "" are left
+// out (the DOM's own replaceChildren would write a null as the text "null").
+export function setChildren(node, ...children) {
+  node.replaceChildren();
+  return appendAll(node, children);
+}
+
 function fill(node, attrs, children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
@@ -29,6 +36,10 @@ function fill(node, attrs, children) {
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v);
   }
+  return appendAll(node, children);
+}
+
+function appendAll(node, children) {
   for (const c of children) {
     if (c === undefined || c === null || c === "") continue;
     node.append(c instanceof Node ? c : document.createTextNode(String(c)));

@@ -1,7 +1,7 @@
 // The table's account panel (#seat-account), for a logged-in player: keep a seat taken as a
 // guest in the account (it then counts for the profile and ratings), and invite an account
 // by name to an open seat of a game one plays. Hidden for guests and spectators.
-import { el } from "./dom.js";
+import { el, setChildren } from "./dom.js";
 import { me, send } from "./session.js";
 import { call } from "./api.js";
 
@@ -58,10 +58,9 @@ async function update({ view, gameId, token }) {
   box.hidden = !(claim || invite || note);
   if (box.hidden) return;
   const error = el("p", { class: "error", role: "alert" });
-  // (replaceChildren writes a null as the text "null": the parts left out are dropped)
-  box.replaceChildren(...[el("h2", {}, "Your account"), note ? el("p", { role: "status" }, note) : null,
+  setChildren(box, el("h2", {}, "Your account"), note ? el("p", { role: "status" }, note) : null,
     claim ? claimLine(gameId, token, error) : null,
-    invite ? inviteForm(gameId, open, error) : null, error].filter(Boolean));
+    invite ? inviteForm(gameId, open, error) : null, error);
 }
 
 document.addEventListener("starlanes:view", (e) => {
