@@ -52,3 +52,29 @@ def test_every_game_has_a_ladder_for_every_bot_it_offers() -> None:
     for bot in ServerConfig().bots:
         for game in bot.games or ladder:
             assert bot.name in ladder[game]["bots"], (game, bot.name)
+
+
+def test_the_ratings_page_shows_the_shipped_ladder() -> None:
+    """docs/community/ratings.md ("Measured ladder") prints each game's table from the
+    shipped ladder: every bot's mu, sigma, shown rating and seats, the games and the wall
+    time. A ladder measured again without its page following fails here."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "community" / "ratings.md").read_text()
+    section = page[page.index("### Measured ladder"):]
+    for game, entry in load_ladder(None)["games"].items():
+        head = re.search(rf"\*\*{re.escape(game)}\*\*: (\d+) games, (\d+) players, seed (\d+), "
+                         rf"(\d+) s wall", section)
+        assert head, f"no measured-ladder table for {game}"
+        assert [int(x) for x in head.groups()] == [
+            entry["games"], entry["players"], entry["seed"], round(entry["wall_s"])], game
+        table = section[head.end():].split("\n\n", 2)[1]
+        rows = {m[0]: m[1:] for m in re.findall(
+            r"\| `([\w-]+)` \| ([\d.]+) \| ([\d.]+) \| (\d+) \| (\d+) \|", table)}
+        assert set(rows) == set(entry["bots"]), game
+        for name, bot in entry["bots"].items():
+            mu, sigma, shown, seats = rows[name]
+            assert (mu, sigma) == (f"{bot['mu']:.2f}", f"{bot['sigma']:.2f}"), (game, name)
+            assert int(shown) == round(1000 + 40 * (bot["mu"] - 3 * bot["sigma"])), (game, name)
+            assert int(seats) == bot["games"], (game, name)
