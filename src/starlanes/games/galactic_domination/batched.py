@@ -1,0 +1,664 @@
+"""Galactic Domination over arrays: B games stepped at once with numpy (no Python loop over
+games in the common path).
+
+The same rules as the reference modules (``setup``, ``turn``, ``fleet``, ``specials``),
+written over arrays, with the same chance: each game's :class:`~starlanes.engine.GameRng`
+is one uint64 of ``rng``, seeded and drawn exactly as the reference does (``_scramble``,
+``random()``, ``d6()``), so the same seed and the same action indices give the same game.
+Legal masks are in ``batched_masks``, observation tensors in ``batched_obs``.
+
+Ships are stored by **slot**, as the fixed action space numbers them (``action_space``):
+slot ``owner * 35 + s``, where ``s`` is the unit type's first slot (command 0, explorer 5,
+miner 10, destroyer 25, raider 30) plus the ship's rank among its owner's ships of that
+type by increasing ship number. A new ship always has the highest number, so it takes the
+first free slot of its type; a destroyed ship's later ranks shift down (:meth:`_compact`).
+Ship numbers themselves are not kept: what the reference finds by number (the acting ship,
+the returning explorer, the jump group) is kept by slot or as a per-ship field.
+
+Per-ship fields, ``ships[field, game, slot]`` (int8): ``P`` present, ``SEC`` sector (-1:
+deep space), ``SH`` shields, ``HULL``, ``AP``, ``ATT`` attached, ``CHG`` charge (0 none, 1
+charging, 2 charged), ``AIM`` black hole aim (-1 none), ``JSEC`` the sector the ship held
+at the start of its owner's turn (-1: none; the jump group, GD-SPC-09), ``PEND`` waits to
+return from deep space this turn (GD-TURN-05), ``ACT`` is the acting ship (GD-AP-08).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from starlanes.engine import BadOptionError, load
+
+P, SEC, SH, HULL, AP, ATT, CHG, AIM, JSEC, PEND, ACT = range(11)
+NF = 11
+SLOTS = 35
+"""Slots per fleet: 5 command, 5 explorer, 15 miner, 5 destroyer, 5 raider (GD-LIM-01..03)."""
+CAPS = (5, 5, 15, 5, 5)
+FIRST = (0, 5, 10, 25, 30)
+COMMAND, EXPLORER, MINER, DESTROYER, RAIDER = range(5)
+SETUP, RETURNS, ACTING, OVER = range(4)
+"""Phases, in the tensor's order of its phase flags (setup, returns, act, over)."""
+NO_DECISION, ARRIVE, COLLIDE = range(3)
+TERMINAL = -4
+"""``current_player`` of a finished game, as the engine's."""
+CAPACITY = 3
+TEAM_MAX = 25
+EMPTY = np.array([0, -1, 0, 0, 0, 0, 0, -1, -1, 0, 0], dtype=np.int8)
+"""The fields of an empty slot."""
+KIND_OF_SLOT = np.repeat(np.arange(5), CAPS)
+KIND70 = np.concatenate([KIND_OF_SLOT, KIND_OF_SLOT])
+OWNER70 = np.repeat(np.arange(2), SLOTS)
+GROUP70 = OWNER70 * 5 + KIND70
+"""Owner and type of each slot: nondecreasing along the slots (what compaction sorts by)."""
+NONMINER70 = KIND70 != MINER
+_MUL = np.uint64(6364136223846793005)
+_INC = np.uint64(1442695040888963407)
+_TO_FLOAT = 1.0 / 9007199254740992.0
+SUPPORTED_OPTIONS = ("turn_limit", "roll_off", "charge_ends_turn", "arrive_full", "content",
+                     "content_set")
+
+
+def scramble(seeds: np.ndarray) -> np.ndarray:
+    """``GameRng``'s seeding (a splitmix64 scramble) of uint64 ``seeds`` [n] -> uint64 [n]."""
+    x = seeds.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def _bits(flags: Any) -> int:
+    return int(sum(1 << i for i, f in enumerate(flags) if f))
+
+
+class Tables:
+    """Static tables of one game's options and content (units, board, economy), as numpy
+    arrays: unit statistics per slot, sector bit sets (bit ``t`` is sector ``t``; index 15
+    of a per-sector table stands for "not on the board" and is empty) for adjacency
+    (``adj_bits``), attack reach per type (``reach_bits[kind, sector]``, GD-RNG-*), jump
+    distance 1..range (``jump_bits``, ruling GD-OPEN-08), the start zones, and the action
+    space's family offsets (``off[verb]``; the charge families are ``charge_shot`` and
+    ``charge_jump``)."""
+
+    def __init__(self, game: Any) -> None:
+        content = game.content
+        board = content.board
+        units = content.units
+        if len(board.names) != 15 or len(units) != 5:
+            raise BadOptionError("the batched engine needs a board of 15 sectors and 5 units")
+        for u in units:
+            if max(u.ap, u.shields, u.hull, abs(u.damage)) > 100:
+                raise BadOptionError(f"unit {u.id}: statistics above 100 are not supported "
+                                     "by the batched engine (int8 fields)")
+        self.game = game
+        opts = game.options
+        self.turn_limit = int(opts["turn_limit"])
+        self.roll_off = bool(opts["roll_off"])
+        self.charge_ends_turn = bool(opts["charge_ends_turn"])
+        self.arrive_full = bool(opts["arrive_full"])
+        self.max_ap = np.array([u.ap for u in units], np.int8)
+        self.damage = np.array([u.damage for u in units], np.int8)
+        self.max_sh = np.array([u.shields for u in units], np.int8)
+        self.max_hull = np.array([u.hull for u in units], np.int8)
+        self.cost = np.array([u.cost for u in units], np.int64)
+        self.max_ap70 = self.max_ap[KIND70]
+        self.max_sh70 = self.max_sh[KIND70]
+        self.damage70 = self.damage[KIND70]
+        new = np.zeros((5, NF), np.int8)
+        new[:] = EMPTY
+        new[:, P] = 1
+        new[:, SH] = self.max_sh
+        new[:, HULL] = self.max_hull
+        new[:, AP] = self.max_ap
+        self.new_ship = new
+        """The fields of a new ship of each type (GD-BLD-05), sector still to set."""
+        self.adj_bits = np.zeros(16, np.int64)
+        self.jump_bits = np.zeros(16, np.int64)
+        self.reach_bits = np.zeros((5, 16), np.int64)
+        jump_range = content.specials.jump_range
+        for s in range(15):
+            self.adj_bits[s] = _bits(t in board.adj[s] for t in range(15))
+            self.jump_bits[s] = _bits(1 <= board.dist[s][t] <= jump_range for t in range(15))
+            for k in range(5):
+                self.reach_bits[k, s] = _bits(t in game_reach(game, k, s) for t in range(15))
+        self.reach70 = self.reach_bits[KIND70]
+        self.zone_bits = np.array([_bits(s // 3 == z for s in range(15)) for z in range(5)],
+                                  np.int64)
+        self.zone_of = np.array(list(board.zone_of) + [-1], np.int64)
+        self.start_zone = board.start_zone
+        self.per_miner = np.array([content.per_miner(n) for n in range(71)], np.int64)
+        seg = content.spinner
+        self.spin_minerals = np.array([seg[i].minerals for i in content.spin_table], np.int64)
+        self.spin_dark = np.array([seg[i].dark_matter for i in content.spin_table], np.int64)
+        sp = content.specials
+        self.bh_minerals = sp.black_hole_minerals
+        self.bh_dark = sp.black_hole_dark_matter
+        self.jump_minerals = sp.jump_minerals
+        self.markers = sp.black_hole_markers
+        space = game.action_space()
+        self.size = space.size
+        self.off: dict[str, int] = {}
+        for name, verb, arity in (
+                ("end", "end", 0), ("place", "place", 2), ("build", "build", 2),
+                ("move", "move", 2), ("attack", "attack", 2), ("attach", "attach", 1),
+                ("warp", "warp", 1), ("charge_shot", "charge", 2), ("fire", "fire", 1),
+                ("charge_jump", "charge", 1), ("jump", "jump", 2), ("arrive", "arrive", 2),
+                ("sacrifice", "sacrifice", 1)):
+            found = space.family(verb, arity)
+            if found is None:  # pragma: no cover - the families are fixed
+                raise BadOptionError(f"no {verb!r} family in the action space")
+            self.off[name] = found[0]
+        order = sorted(self.off.items(), key=lambda kv: kv[1])
+        self.family_names = tuple(name for name, _ in order)
+        starts = np.array([o for _, o in order], np.int64)
+        self.family_of = np.searchsorted(starts, np.arange(self.size), side="right") - 1
+        """Action index -> family number (position in ``family_names``)."""
+        self.family_start = starts
+        bits = np.arange(1 << 15, dtype=np.int64)
+        self.bit_rows = ((bits[:, None] >> np.arange(15)) & 1).astype(np.bool_)
+        """A 15-bit sector set -> its 15 flags (the mask's per-sector rows)."""
+
+
+def game_reach(game: Any, kind: int, sector: int) -> tuple[int, ...]:
+    """Sectors a ship of ``kind`` in ``sector`` may attack (or aim at, for the destroyer's
+    black hole shot): the reference state's ``reach`` (GD-RNG-01..07, ruling GD-OPEN-03)."""
+    from .content import RANGE_ORDER
+
+    board = game.content.board
+    return board.reach[RANGE_ORDER.index(game.content.units[kind].range)][sector]
+
+
+def resolve_game(options: dict[str, Any]) -> Any:
+    """The reference Game for ``options`` (validated by its option set: BadOptionError for
+    an unknown option or a bad value). Every option of the game is supported."""
+    for name in options:
+        if name not in SUPPORTED_OPTIONS:
+            raise BadOptionError(f"option {name!r} is not supported by the batched "
+                                 f"Galactic Domination (supported: {', '.join(SUPPORTED_OPTIONS)})")
+    return load("galactic-domination", seed=0, **options)
+
+
+class GDBatch:
+    """``n`` games of Galactic Domination as arrays (see the module docstring).
+
+    Per game: ``rng`` uint64 (the game's GameRng state), ``seat`` (whose turn), ``first``
+    (the seat that is player 1), ``round``, ``phase`` (SETUP, RETURNS, ACTING, OVER),
+    ``minerals`` and ``dark`` [n, 2], ``holes`` [n, 15] bool, ``to_place`` [n, 2, 5],
+    ``start`` [n, 2] start zones, ``act`` the acting ship's slot (-1: none), the pending
+    decision ``dec`` (NO_DECISION, ARRIVE, COLLIDE) with its seat ``dec_seat``, explorer
+    slot ``dec_ship``, zone ``dec_zone`` and sector ``dec_sector`` (GD-DS-05/06), and
+    ``ret`` [n, 2] float64, the reference's ``returns()``. Ships in ``ships`` [NF, n, 70].
+    Construct with the game's options (BadOptionError for an unknown one); games start
+    unset: call :meth:`reset`."""
+
+    def __init__(self, n: int, **options: Any) -> None:
+        self.n = n
+        self.t = Tables(resolve_game(options))
+        self.ships = np.zeros((NF, n, 2 * SLOTS), np.int8)
+        self.ships[:] = EMPTY[:, None, None]
+        self.rng = np.zeros(n, np.uint64)
+        self.seat = np.zeros(n, np.int64)
+        self.first = np.zeros(n, np.int64)
+        self.round = np.zeros(n, np.int64)
+        self.phase = np.full(n, OVER, np.int64)
+        self.minerals = np.zeros((n, 2), np.int64)
+        self.dark = np.zeros((n, 2), np.int64)
+        self.holes = np.zeros((n, 15), np.bool_)
+        self.to_place = np.zeros((n, 2, 5), np.int64)
+        self.start = np.zeros((n, 2), np.int64)
+        self.act = np.full(n, -1, np.int64)
+        self.dec = np.zeros(n, np.int64)
+        self.dec_seat = np.zeros(n, np.int64)
+        self.dec_ship = np.zeros(n, np.int64)
+        self.dec_zone = np.zeros(n, np.int64)
+        self.dec_sector = np.zeros(n, np.int64)
+        self.ret = np.zeros((n, 2), np.float64)
+
+    # ------------------------------------------------------------------ chance
+    def _draw(self, rows: np.ndarray) -> np.ndarray:
+        """One LCG step of each game in ``rows``; the new uint64 states (GameRng)."""
+        x = self.rng[rows] * _MUL + _INC
+        self.rng[rows] = x
+        return x
+
+    def _random(self, rows: np.ndarray) -> np.ndarray:
+        """``GameRng.random()`` of each game in ``rows``: float64 in [0, 1)."""
+        return (self._draw(rows) >> np.uint64(11)).astype(np.float64) * _TO_FLOAT
+
+    def _d6(self, rows: np.ndarray) -> np.ndarray:
+        """``GameRng.d6()`` of each game in ``rows``: int64 1..6."""
+        x = self._draw(rows) >> np.uint64(11)
+        return ((x * np.uint64(6)) >> np.uint64(53)).astype(np.int64) + 1
+
+    # ------------------------------------------------------------------ set-up
+    def reset(self, rows: np.ndarray, seeds: Any) -> None:
+        """Start new games in ``rows`` (int array) from ``seeds`` (ints, any 64-bit value,
+        as ``load(..., seed=)``): 0 minerals (GD-SET-05), 2 ships of each type to place
+        (GD-SET-03), player 1 by seat order or the D10 roll-off (GD-SET-06, ruling
+        GD-OPEN-04: a tie is rolled again), player 1 in the red zone (GD-MAP-03)."""
+        rows = np.asarray(rows, np.int64)
+        raw = np.array([int(s) & ((1 << 64) - 1) for s in seeds], np.uint64)
+        self.rng[rows] = scramble(raw)
+        self.ships[:, rows] = EMPTY[:, None, None]
+        self.round[rows] = 0
+        self.phase[rows] = SETUP
+        self.minerals[rows] = 0
+        self.dark[rows] = 0
+        self.holes[rows] = False
+        self.to_place[rows] = 2
+        self.act[rows] = -1
+        self.dec[rows] = NO_DECISION
+        self.ret[rows] = 0.0
+        first = np.zeros(rows.size, np.int64)
+        if self.t.roll_off:
+            todo = np.arange(rows.size)
+            while todo.size:
+                r0 = (self._random(rows[todo]) * 10).astype(np.int64) + 1
+                r1 = (self._random(rows[todo]) * 10).astype(np.int64) + 1
+                done = r0 != r1
+                first[todo[done]] = np.where(r0[done] > r1[done], 0, 1)
+                todo = todo[~done]
+        self.first[rows] = first
+        self.seat[rows] = first
+        self.start[rows, first] = self.t.start_zone[0]
+        self.start[rows, 1 - first] = self.t.start_zone[1]
+
+    # ------------------------------------------------------------------ queries
+    def current_player(self) -> np.ndarray:
+        """The seat to act in each game, int64 [n]: the pending decision's seat, else the
+        seat whose turn it is; TERMINAL (-4) for a finished game."""
+        cp = np.where(self.dec != NO_DECISION, self.dec_seat, self.seat)
+        return np.where(self.phase == OVER, TERMINAL, cp)
+
+    def terminal(self) -> np.ndarray:
+        """bool [n]: the game is over."""
+        return self.phase == OVER
+
+    def returns(self) -> np.ndarray:
+        """float64 [n, 2], the reference's ``returns()``: 1 to the winner, 0.5 each on a
+        draw (ruling GD-OPEN-12, turn limit), 0 while the game goes on."""
+        return self.ret.copy()
+
+    def load(self, rows: np.ndarray) -> np.ndarray:
+        """Ships counting towards capacity per sector (GD-MAP-04/06): int64 [len(rows), 15]."""
+        s = self.ships
+        sec = s[SEC, rows].astype(np.int64)
+        ok = (s[P, rows] != 0) & NONMINER70 & (sec >= 0)
+        idx = np.where(ok, sec, 15) + 16 * np.arange(rows.size)[:, None]
+        return np.bincount(idx.ravel(), minlength=16 * rows.size).reshape(-1, 16)[:, :15]
+
+    # ------------------------------------------------------------------ ships
+    def _add_ship(self, rows: np.ndarray, owner: np.ndarray, kind: np.ndarray,
+                  sector: np.ndarray) -> None:
+        """A new ship at full shields, hull and AP (GD-BLD-05) in the first free slot of its
+        owner's type (it has the highest ship number)."""
+        s = self.ships
+        group = owner * 5 + kind
+        count = ((s[P, rows] != 0) & (GROUP70 == group[:, None])).sum(1)
+        g = owner * SLOTS + np.asarray(FIRST)[kind] + count
+        s[:, rows, g] = self.t.new_ship[kind].T
+        s[SEC, rows, g] = sector
+
+    def _compact(self, rows: np.ndarray) -> None:
+        """After ships of ``rows`` lost their ``P`` flag (destroyed, GD-UNIT-08): close the
+        gaps, each type's remaining ships keeping their order (ranks shift down), empty
+        slots reset; the acting ship's slot follows its ship."""
+        s = self.ships
+        sub = s[:, rows]
+        keep = sub[P] != 0
+        key = GROUP70 * 2 + (~keep)
+        perm = np.argsort(key, axis=1, kind="stable")
+        sub = np.take_along_axis(sub, perm[None], axis=2)
+        kept = sub[P] != 0
+        sub = np.where(kept[None], sub, EMPTY[:, None, None])
+        s[:, rows] = sub
+        acting = sub[ACT] != 0
+        self.act[rows] = np.where(acting.any(1), acting.argmax(1), -1)
+
+    def _activate(self, rows: np.ndarray, g: np.ndarray) -> None:
+        """Make slot ``g`` the acting ship; the previous one may not act again: its AP go
+        to 0 (GD-AP-08)."""
+        s = self.ships
+        prev = self.act[rows]
+        m = (prev >= 0) & (prev != g)
+        if m.any():
+            s[AP, rows[m], prev[m]] = 0
+            s[ACT, rows[m], prev[m]] = 0
+        s[ACT, rows, g] = 1
+        self.act[rows] = g
+
+    def _check_end(self, rows: np.ndarray) -> None:
+        """A player with no ships on the board loses, deep space not counting (GD-WIN-02/03);
+        both at once is a draw (ruling GD-OPEN-12). Not during set-up."""
+        rows = rows[(self.phase[rows] == RETURNS) | (self.phase[rows] == ACTING)]
+        if not rows.size:
+            return
+        s = self.ships
+        on = ((s[P, rows] != 0) & (s[SEC, rows] >= 0)).reshape(-1, 2, SLOTS).any(2)
+        over = ~(on[:, 0] & on[:, 1])
+        if not over.any():
+            return
+        rows, on = rows[over], on[over]
+        mutual = ~(on[:, 0] | on[:, 1])
+        ret = on.astype(np.float64)
+        ret[mutual] = 0.5
+        self._end(rows, ret)
+
+    def _end(self, rows: np.ndarray, ret: np.ndarray) -> None:
+        """Finish the games of ``rows`` with returns ``ret`` [len(rows), 2]."""
+        self.phase[rows] = OVER
+        self.dec[rows] = NO_DECISION
+        self.ret[rows] = ret
+
+    # ------------------------------------------------------------------ turns
+    def _start_turn(self, rows: np.ndarray, seat: np.ndarray) -> None:
+        """Begin ``seat``'s turn (GD-TURN-02): the turn limit, recharge shields +1 up to the
+        maximum (GD-TURN-03), AP refreshed (ruling GD-OPEN-14), charging becomes charged,
+        attached miners gather by planet (GD-TURN-04, GD-SPC-02/03), jump groups noted
+        (GD-SPC-09), then the seat's explorers return (GD-TURN-05)."""
+        t, s = self.t, self.ships
+        self.seat[rows] = seat
+        self.act[rows] = -1
+        self.dec[rows] = NO_DECISION
+        s[ACT, rows] = 0
+        new_round = seat == self.first[rows]
+        self.round[rows[new_round]] += 1
+        limit = new_round & (self.round[rows] > t.turn_limit)
+        if limit.any():
+            self._end(rows[limit], np.full((int(limit.sum()), 2), 0.5))
+            rows, seat = rows[~limit], seat[~limit]
+            if not rows.size:
+                return
+        sub = s[:, rows]
+        own = OWNER70 == seat[:, None]
+        sh = sub[SH]
+        sub[SH] = np.where(own & (sh < t.max_sh70), sh + 1, sh)
+        sub[CHG] = np.where(own & (sub[CHG] == 1), 2, sub[CHG])
+        sub[AP] = np.where(own, t.max_ap70, sub[AP])
+        sec = sub[SEC].astype(np.int64)
+        present = sub[P] != 0
+        attached = present & (sub[ATT] != 0) & (sec >= 0)
+        if attached.any():
+            idx = np.where(attached, sec, 15) + 16 * np.arange(rows.size)[:, None]
+            per = np.bincount(idx.ravel(), minlength=16 * rows.size).reshape(-1, 16)
+            yields = t.per_miner[np.take_along_axis(per, np.where(attached, sec, 15), 1)]
+            gain = np.where(attached & own, yields, 0).sum(1)
+            self.minerals[rows, seat] += gain
+        sub[JSEC] = np.where(own & present, sub[SEC], -1)
+        sub[PEND] = own & present & (KIND70 == EXPLORER) & (sec < 0)
+        s[:, rows] = sub
+        self.phase[rows] = RETURNS
+        self._returns(rows)
+
+    def _end_turn(self, rows: np.ndarray) -> None:
+        """End of the spending step: unused AP are lost (ruling GD-OPEN-14), an unused
+        charge lapses with its aim (rulings GD-OPEN-06/08); the other seat's turn begins
+        (GD-TURN-01)."""
+        s = self.ships
+        seat = self.seat[rows]
+        own = OWNER70 == seat[:, None]
+        charged = own & (s[CHG, rows] == 2)
+        s[AP, rows] = np.where(own, 0, s[AP, rows])
+        s[CHG, rows] = np.where(charged, 0, s[CHG, rows])
+        s[AIM, rows] = np.where(charged, -1, s[AIM, rows])
+        self._start_turn(rows, 1 - seat)
+
+    def _returns(self, rows: np.ndarray) -> None:
+        """Bring the turn's explorers back one at a time, lowest ship number first, until a
+        decision is needed (GD-TURN-05): arrival zone by D10 (GD-DS-03), the spinner
+        (GD-DS-07/08, ruling GD-OPEN-05: spun before landing), then the player picks the
+        sector when a friendly command ship is in the zone and a sector may be picked
+        (GD-DS-05, option ``arrive_full``), else the D6 (GD-DS-04). Games left without a
+        pending explorer go on to spend AP (GD-TURN-06)."""
+        t, s = self.t, self.ships
+        while rows.size:
+            rows = rows[(self.phase[rows] == RETURNS) & (self.dec[rows] == NO_DECISION)]
+            if not rows.size:
+                return
+            seat = self.seat[rows]
+            base = seat * SLOTS + FIRST[EXPLORER]
+            cols = base[:, None] + np.arange(CAPS[EXPLORER])
+            pend = s[PEND, rows[:, None], cols] != 0
+            has = pend.any(1)
+            self.phase[rows[~has]] = ACTING
+            rows, seat, base, pend = rows[has], seat[has], base[has], pend[has]
+            if not rows.size:
+                return
+            g = base + pend.argmax(1)
+            s[PEND, rows, g] = 0
+            zone = ((self._random(rows) * 10).astype(np.int64) + 2) // 2 - 1
+            seg = (self._random(rows) * t.spin_minerals.size).astype(np.int64)
+            self.minerals[rows, seat] += t.spin_minerals[seg]
+            self.dark[rows, seat] += t.spin_dark[seg]
+            sec = s[SEC, rows].astype(np.int64)
+            cmd = ((s[P, rows] != 0) & (KIND70 == COMMAND) & (OWNER70 == seat[:, None])
+                   & (t.zone_of[np.where(sec >= 0, sec, 15)] == zone[:, None])).any(1)
+            choice = self.arrival_sectors(rows, zone).any(1)
+            pick = cmd & choice
+            if pick.any():
+                r = rows[pick]
+                self.dec[r] = ARRIVE
+                self.dec_seat[r] = seat[pick]
+                self.dec_ship[r] = g[pick]
+                self.dec_zone[r] = zone[pick]
+            roll = ~pick
+            if roll.any():
+                r = rows[roll]
+                row = (self._d6(r) + 1) // 2 - 1
+                self._land(r, g[roll], zone[roll] * 3 + row)
+
+    def arrival_sectors(self, rows: np.ndarray, zone: np.ndarray) -> np.ndarray:
+        """bool [len(rows), 3]: the sectors of ``zone`` an explorer's player may pick
+        (GD-DS-05): never a black hole (ruling GD-OPEN-11); a full one only under the
+        ``arrive_full`` option."""
+        secs = zone[:, None] * 3 + np.arange(3)
+        ok = ~np.take_along_axis(self.holes[rows], secs, 1)
+        if not self.t.arrive_full:
+            ok &= np.take_along_axis(self.load(rows), secs, 1) < CAPACITY
+        return ok
+
+    def _land(self, rows: np.ndarray, g: np.ndarray, sector: np.ndarray) -> None:
+        """A returning explorer reaches ``sector``: lost in a black hole (GD-BH-03), a
+        collision decision when the sector is full (GD-DS-06; the defender by ruling
+        GD-OPEN-10), else it arrives."""
+        s = self.ships
+        hole = self.holes[rows, sector]
+        if hole.any():
+            r = rows[hole]
+            s[P, r, g[hole]] = 0
+            self._compact(r)
+            self._check_end(r)
+        rows, g, sector = rows[~hole], g[~hole], sector[~hole]
+        if not rows.size:
+            return
+        full = np.take_along_axis(self.load(rows), sector[:, None], 1)[:, 0] >= CAPACITY
+        if full.any():
+            r, gf, sf = rows[full], g[full], sector[full]
+            owner = gf // SLOTS
+            enemy = ((s[P, r] != 0) & NONMINER70 & (s[SEC, r] == sf[:, None])
+                     & (OWNER70 != owner[:, None])).any(1)
+            self.dec[r] = COLLIDE
+            self.dec_seat[r] = np.where(enemy, 1 - owner, owner)
+            self.dec_ship[r] = gf
+            self.dec_sector[r] = sf
+        ok = ~full
+        r, go = rows[ok], g[ok]
+        s[SEC, r, go] = sector[ok]
+        s[ATT, r, go] = 0
+        s[CHG, r, go] = 0
+        s[AIM, r, go] = -1
+
+    # ------------------------------------------------------------------ step
+    def step(self, actions: np.ndarray) -> None:
+        """Apply one action index per game (int [n]); each must be legal (see
+        ``batched_masks.legal_mask``; nothing is checked here). Finished games are left
+        as they are whatever their action."""
+        actions = np.asarray(actions, np.int64)
+        live = self.phase != OVER
+        fam = np.where(live, self.t.family_of[actions], -1)
+        counts = np.bincount(fam + 1, minlength=len(self.t.family_names) + 1)[1:]
+        for f in np.flatnonzero(counts):
+            rows = np.flatnonzero(fam == f)
+            name = self.t.family_names[f]
+            arg = actions[rows] - self.t.family_start[f]
+            getattr(self, "_do_" + name)(rows, arg)
+
+    def _do_end(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        self._end_turn(rows)
+
+    def _do_place(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """Place a starting ship (GD-SET-04); players alternate while both have ships left;
+        the first turn begins when all are placed."""
+        seat = self.seat[rows]
+        kind, sector = arg // 15, arg % 15
+        self.to_place[rows, seat, kind] -= 1
+        self._add_ship(rows, seat, kind, sector)
+        other_left = self.to_place[rows, 1 - seat].any(1)
+        self.seat[rows[other_left]] = 1 - seat[other_left]
+        done = ~other_left & ~self.to_place[rows, seat].any(1)
+        if done.any():
+            r = rows[done]
+            self.phase[r] = RETURNS
+            self._start_turn(r, self.first[r])
+
+    def _do_build(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """Pay and place a unit in the start zone (GD-BLD-01..05); the acting ship stays
+        active (ruling on GD-AP-08)."""
+        seat = self.seat[rows]
+        kind, sector = arg // 15, arg % 15
+        self.minerals[rows, seat] -= self.t.cost[kind]
+        self._add_ship(rows, seat, kind, sector)
+
+    def _spend(self, rows: np.ndarray, slot: np.ndarray) -> np.ndarray:
+        """Activate the acting seat's ``slot`` and take 1 AP (GD-AP-03..06); its 70-slot
+        index."""
+        g = self.seat[rows] * SLOTS + slot
+        self._activate(rows, g)
+        self.ships[AP, rows, g] -= 1
+        return g
+
+    def _do_move(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """Move one sector for 1 AP (GD-AP-04); moving detaches a miner (GD-OPEN-13)."""
+        g = self._spend(rows, arg // 15)
+        self.ships[SEC, rows, g] = arg % 15
+        self.ships[ATT, rows, g] = 0
+
+    def _do_attack(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """1 AP; the weapon damage hits shields first, the rest the hull in the same hit
+        (GD-UNIT-04/05, ruling GD-OPEN-09); hull 0 destroys (GD-UNIT-08)."""
+        s = self.ships
+        g = self._spend(rows, arg // SLOTS)
+        target = (1 - self.seat[rows]) * SLOTS + arg % SLOTS
+        dmg = self.t.damage70[g].astype(np.int64)
+        sh = s[SH, rows, target].astype(np.int64)
+        hull = s[HULL, rows, target].astype(np.int64)
+        over = dmg > sh
+        hull = np.where(over, hull - (dmg - sh), hull)
+        sh = np.where(over, 0, sh - dmg)
+        s[SH, rows, target] = sh
+        s[HULL, rows, target] = np.maximum(hull, 0)
+        dead = hull <= 0
+        if dead.any():
+            r = rows[dead]
+            s[P, r, target[dead]] = 0
+            self._compact(r)
+            self._check_end(r)
+
+    def _do_attach(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """A miner attaches to its planet for 1 AP (GD-SPC-01)."""
+        g = self._spend(rows, arg)
+        self.ships[ATT, rows, g] = 1
+
+    def _do_warp(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """An explorer warps into deep space for 1 AP, leaving the board (GD-DS-01); its
+        player may lose by it (GD-WIN-02)."""
+        g = self._spend(rows, arg)
+        s = self.ships
+        s[SEC, rows, g] = -1
+        s[AP, rows, g] = 0
+        s[ATT, rows, g] = 0
+        self._check_end(rows)
+
+    def _charge(self, rows: np.ndarray, g: np.ndarray) -> None:
+        """Charging drops the shields to 0 (GD-SPC-05/07, ruling GD-OPEN-07); under
+        ``charge_ends_turn`` the ship's AP go to 0."""
+        s = self.ships
+        s[SH, rows, g] = 0
+        s[CHG, rows, g] = 1
+        if self.t.charge_ends_turn:
+            s[AP, rows, g] = 0
+
+    def _do_charge_shot(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """Charge a black hole shot at a sector, paying dark matter and minerals
+        (GD-SPC-04/05, ruling GD-OPEN-06)."""
+        seat = self.seat[rows]
+        self.minerals[rows, seat] -= self.t.bh_minerals
+        self.dark[rows, seat] -= self.t.bh_dark
+        g = self._spend(rows, arg // 15)
+        self._charge(rows, g)
+        self.ships[AIM, rows, g] = arg % 15
+
+    def _do_fire(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """Fire the charged shot (GD-SPC-06): a black hole at the aim destroys everything
+        in that sector (GD-BH-01/02)."""
+        s = self.ships
+        g = self.seat[rows] * SLOTS + arg
+        aim = s[AIM, rows, g].astype(np.int64)
+        self._spend(rows, arg)
+        s[CHG, rows, g] = 0
+        s[AIM, rows, g] = -1
+        self.holes[rows, aim] = True
+        lost = (s[SEC, rows] == aim[:, None]) & (s[P, rows] != 0)
+        if lost.any():
+            hit = lost.any(1)
+            r = rows[hit]
+            s[P, r] = np.where(lost[hit], 0, s[P, r])
+            self._compact(r)
+        self._check_end(rows)
+
+    def _do_charge_jump(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """Charge a fleet jump, paying minerals (GD-SPC-07, ruling GD-OPEN-08)."""
+        self.minerals[rows, self.seat[rows]] -= self.t.jump_minerals
+        g = self._spend(rows, arg)
+        self._charge(rows, g)
+
+    def jump_group(self, rows: np.ndarray, g: np.ndarray) -> np.ndarray:
+        """bool [len(rows), 70]: the friendly ships that jump with command ship ``g``: in
+        its sector at the start of the turn and still there (GD-SPC-09)."""
+        s = self.ships
+        jsec = s[JSEC, rows, g]
+        here = s[SEC, rows, g]
+        return ((s[P, rows] != 0) & (s[JSEC, rows] == jsec[:, None])
+                & (s[SEC, rows] == here[:, None]) & (np.arange(2 * SLOTS) != g[:, None])
+                & (OWNER70 == (g // SLOTS)[:, None]) & (jsec >= 0)[:, None])
+
+    def _do_jump(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """Jump with the group (GD-SPC-08/09): 1 AP for the command ship; jumped units keep
+        their AP and detach (ruling GD-OPEN-08)."""
+        s = self.ships
+        g = self.seat[rows] * SLOTS + arg // 15
+        dest = arg % 15
+        group = self.jump_group(rows, g)
+        self._spend(rows, arg // 15)
+        s[CHG, rows, g] = 0
+        s[SEC, rows, g] = dest
+        s[ATT, rows, g] = 0
+        s[SEC, rows] = np.where(group, dest[:, None], s[SEC, rows])
+        s[ATT, rows] = np.where(group, 0, s[ATT, rows])
+
+    def _do_arrive(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """The explorer's player picks its arrival sector (GD-DS-05); returns go on."""
+        self.dec[rows] = NO_DECISION
+        self._land(rows, self.dec_ship[rows], arg % 15)
+        self._returns(rows)
+
+    def _do_sacrifice(self, rows: np.ndarray, arg: np.ndarray) -> None:
+        """The collision destroys the explorer and the defender's chosen ship (GD-DS-06);
+        returns go on."""
+        s = self.ships
+        self.dec[rows] = NO_DECISION
+        s[P, rows, self.dec_ship[rows]] = 0
+        s[P, rows, self.dec_seat[rows] * SLOTS + arg] = 0
+        self._compact(rows)
+        self._check_end(rows)
+        self._returns(rows)
