@@ -112,9 +112,9 @@ class Tables:
         new[:, AP] = self.max_ap
         self.new_ship = new
         """The fields of a new ship of each type (GD-BLD-05), sector still to set."""
-        self.adj_bits = np.zeros(16, np.int64)
-        self.jump_bits = np.zeros(16, np.int64)
-        self.reach_bits = np.zeros((5, 16), np.int64)
+        self.adj_bits = np.zeros(16, np.int16)
+        self.jump_bits = np.zeros(16, np.int16)
+        self.reach_bits = np.zeros((5, 16), np.int16)
         jump_range = content.specials.jump_range
         for s in range(15):
             self.adj_bits[s] = _bits(t in board.adj[s] for t in range(15))
@@ -123,7 +123,7 @@ class Tables:
                 self.reach_bits[k, s] = _bits(t in game_reach(game, k, s) for t in range(15))
         self.reach70 = self.reach_bits[KIND70]
         self.zone_bits = np.array([_bits(s // 3 == z for s in range(15)) for z in range(5)],
-                                  np.int64)
+                                  np.int16)
         self.zone_of = np.array(list(board.zone_of) + [-1], np.int64)
         self.start_zone = board.start_zone
         self.per_miner = np.array([content.per_miner(n) for n in range(71)], np.int64)
@@ -294,7 +294,7 @@ class GDBatch:
         owner's type (it has the highest ship number)."""
         s = self.ships
         group = owner * 5 + kind
-        count = ((s[P, rows] != 0) & (GROUP70 == group[:, None])).sum(1)
+        count = ((s[P, rows] != 0) & (group[:, None] == GROUP70)).sum(1)
         g = owner * SLOTS + np.asarray(FIRST)[kind] + count
         s[:, rows, g] = self.t.new_ship[kind].T
         s[SEC, rows, g] = sector
@@ -370,7 +370,7 @@ class GDBatch:
             if not rows.size:
                 return
         sub = s[:, rows]
-        own = OWNER70 == seat[:, None]
+        own = seat[:, None] == OWNER70
         sh = sub[SH]
         sub[SH] = np.where(own & (sh < t.max_sh70), sh + 1, sh)
         sub[CHG] = np.where(own & (sub[CHG] == 1), 2, sub[CHG])
@@ -396,7 +396,7 @@ class GDBatch:
         (GD-TURN-01)."""
         s = self.ships
         seat = self.seat[rows]
-        own = OWNER70 == seat[:, None]
+        own = seat[:, None] == OWNER70
         charged = own & (s[CHG, rows] == 2)
         s[AP, rows] = np.where(own, 0, s[AP, rows])
         s[CHG, rows] = np.where(charged, 0, s[CHG, rows])
@@ -431,7 +431,7 @@ class GDBatch:
             self.minerals[rows, seat] += t.spin_minerals[seg]
             self.dark[rows, seat] += t.spin_dark[seg]
             sec = s[SEC, rows].astype(np.int64)
-            cmd = ((s[P, rows] != 0) & (KIND70 == COMMAND) & (OWNER70 == seat[:, None])
+            cmd = ((s[P, rows] != 0) & (KIND70 == COMMAND) & (seat[:, None] == OWNER70)
                    & (t.zone_of[np.where(sec >= 0, sec, 15)] == zone[:, None])).any(1)
             choice = self.arrival_sectors(rows, zone).any(1)
             pick = cmd & choice
@@ -476,7 +476,7 @@ class GDBatch:
             r, gf, sf = rows[full], g[full], sector[full]
             owner = gf // SLOTS
             enemy = ((s[P, r] != 0) & NONMINER70 & (s[SEC, r] == sf[:, None])
-                     & (OWNER70 != owner[:, None])).any(1)
+                     & (owner[:, None] != OWNER70)).any(1)
             self.dec[r] = COLLIDE
             self.dec_seat[r] = np.where(enemy, 1 - owner, owner)
             self.dec_ship[r] = gf
@@ -630,7 +630,7 @@ class GDBatch:
         here = s[SEC, rows, g]
         return ((s[P, rows] != 0) & (s[JSEC, rows] == jsec[:, None])
                 & (s[SEC, rows] == here[:, None]) & (np.arange(2 * SLOTS) != g[:, None])
-                & (OWNER70 == (g // SLOTS)[:, None]) & (jsec >= 0)[:, None])
+                & ((g // SLOTS)[:, None] == OWNER70) & (jsec >= 0)[:, None])
 
     def _do_jump(self, rows: np.ndarray, arg: np.ndarray) -> None:
         """Jump with the group (GD-SPC-08/09): 1 AP for the command ship; jumped units keep

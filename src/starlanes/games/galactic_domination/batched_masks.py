@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .batched import (
+    ACTING,
     AIM,
     AP,
     ARRIVE,
@@ -19,28 +20,50 @@ from .batched import (
     CAPACITY,
     CHG,
     COLLIDE,
+    DESTROYER,
     FIRST,
     KIND_OF_SLOT,
     MINER,
     NONMINER70,
-    ACTING,
-    P,
     SEC,
     SETUP,
     SLOTS,
     TEAM_MAX,
     GDBatch,
+    P,
+    Tables,
 )
 
-_POW2 = (1 << np.arange(16)).astype(np.int64)
+_POW2 = (1 << np.arange(16)).astype(np.int16)
 _NONMINER = KIND_OF_SLOT != MINER
 _ATTACKERS = np.flatnonzero(_NONMINER)
 """Slots of armed types (the miner is not armed, GD-RNG-02)."""
+_ATTACKER_KIND = KIND_OF_SLOT[_ATTACKERS]
+_NOT_COUNTED = np.where(NONMINER70, 0, -1).astype(np.int8)
+"""OR-ed into a sector, sends a miner to the "not on the board" bin (GD-MAP-06)."""
 
 
 def _to_bits(flags: np.ndarray) -> np.ndarray:
-    """bool [..., 15] -> int64 [...] sector sets."""
-    return flags.astype(np.int64) @ _POW2[:flags.shape[-1]]
+    """bool [..., 15] -> int16 [...] sector sets."""
+    return np.packbits(flags, axis=-1, bitorder="little").view("<u2").view(np.int16) \
+        .reshape(flags.shape[:-1])
+
+
+def _rows15(t: Tables, bits: np.ndarray) -> np.ndarray:
+    """int16 sector sets [...] -> bool [..., 15]."""
+    return np.take(t.bit_rows, bits, axis=0)
+
+
+def fleet(b: GDBatch, field: int, seat: np.ndarray) -> np.ndarray:
+    """``field`` of ``seat``'s 35 ship slots in every game: int8 [n, 35]."""
+    return b.ships[field].reshape(b.n, 2, SLOTS)[np.arange(b.n), seat]
+
+
+def sector_load(b: GDBatch) -> np.ndarray:
+    """Ships counting towards capacity per sector (GD-MAP-04/06): int64 [n, 15]."""
+    n = b.n
+    idx = ((b.ships[SEC] | _NOT_COUNTED) & 15) + (16 * np.arange(n))[:, None]
+    return np.bincount(idx.ravel(), minlength=16 * n).reshape(n, 16)[:, :15]
 
 
 def legal_mask(b: GDBatch) -> np.ndarray:
@@ -50,57 +73,48 @@ def legal_mask(b: GDBatch) -> np.ndarray:
     t = b.t
     n = b.n
     mask = np.zeros((n, t.size), np.bool_)
-    rows = np.arange(n)
-    s = b.ships
     seat = b.seat
-    acting = (b.phase == ACTING) & (b.dec == 0)
-    own_g = seat[:, None] * SLOTS + np.arange(SLOTS)
-    opp_g = (1 - seat)[:, None] * SLOTS + np.arange(SLOTS)
-    r2 = rows[:, None]
-    # ship fields of the acting seat's fleet and the opponent's, [n, 35]
-    p = s[P, r2, own_g] != 0
-    sec = s[SEC, r2, own_g].astype(np.int64)
-    ap = s[AP, r2, own_g]
-    chg = s[CHG, r2, own_g]
-    on = sec >= 0
-    sec16 = np.where(on, sec, 15)
-    opp_sec = s[SEC, r2, opp_g].astype(np.int64)
-    opp_on = (s[P, r2, opp_g] != 0) & (opp_sec >= 0)
+    acting = b.phase == ACTING
+    # the acting seat's fleet and the opponent's, [n, 35]
+    sec = fleet(b, SEC, seat)
+    ap = fleet(b, AP, seat)
+    chg = fleet(b, CHG, seat)
+    sec16 = sec & 15
+    opp_sec = fleet(b, SEC, 1 - seat)
     # capacity (GD-MAP-04/06) and black holes, as sector sets
-    allsec = s[SEC].astype(np.int64)
-    counted = (s[P] != 0) & NONMINER70 & (allsec >= 0)
-    idx = np.where(counted, allsec, 15) + 16 * r2
-    load = np.bincount(idx.ravel(), minlength=16 * n).reshape(n, 16)[:, :15]
+    load = sector_load(b)
     full_bits = _to_bits(load >= CAPACITY)
     hole_bits = _to_bits(b.holes)
-    can = p & on & (ap > 0) & acting[:, None]
+    can = (ap > 0) & (sec >= 0) & acting[:, None]
     free = can & (chg != 2)
     # end (GD-AP-07)
     mask[:, t.off["end"]] = acting
     # moves: adjacent, not a black hole, room unless a miner (GD-AP-04, GD-MAP-05/06)
-    blocked = hole_bits[:, None] | np.where(_NONMINER, full_bits[:, None], 0)
-    move_bits = np.where(free, t.adj_bits[sec16] & ~blocked, 0)
+    blocked = hole_bits[:, None] | np.where(_NONMINER, full_bits[:, None], 0).astype(np.int16)
+    move_bits = np.where(free, t.adj_bits[sec16] & ~blocked, 0).astype(np.int16)
     o = t.off["move"]
-    mask[:, o:o + SLOTS * 15] = t.bit_rows[move_bits].reshape(n, -1)
+    mask[:, o:o + SLOTS * 15] = _rows15(t, move_bits).reshape(n, -1)
     # attacks: an armed ship's reach holds the target's sector (GD-AP-05, GD-RNG-*)
-    reach = np.where(free[:, _ATTACKERS], t.reach_bits[KIND_OF_SLOT[_ATTACKERS], sec16[:, _ATTACKERS]], 0)
-    target = np.where(opp_on, 1 << np.where(opp_on, opp_sec, 0), 0)
-    hits = (reach[:, :, None] & target[:, None, :]) != 0
+    reach = np.where(free[:, _ATTACKERS], t.reach_bits[_ATTACKER_KIND, sec16[:, _ATTACKERS]],
+                     0).astype(np.int16)
+    target = _POW2[opp_sec & 15] & 0x7FFF  # bit 15: not on the board, never in reach
+    hits = (reach[:, :, None] & target[:, None, :]).astype(np.bool_)
     o = t.off["attack"]
     att = mask[:, o:o + SLOTS * SLOTS].reshape(n, SLOTS, SLOTS)
-    att[:, _ATTACKERS] = hits
+    att[:, :10] = hits[:, :10]
+    att[:, 25:] = hits[:, 10:]
     # attach (GD-SPC-01) and warp (GD-DS-01)
     m0 = FIRST[MINER]
     o = t.off["attach"]
-    mask[:, o + m0:o + m0 + 15] = free[:, m0:m0 + 15] & (s[ATT, r2, own_g[:, m0:m0 + 15]] == 0)
+    mask[:, o + m0:o + m0 + 15] = free[:, m0:m0 + 15] & (fleet(b, ATT, seat)[:, m0:m0 + 15] == 0)
     o = t.off["warp"]
     mask[:, o + 5:o + 10] = free[:, 5:10]
     _specials(b, mask, can, free, sec16, chg, load, hole_bits)
-    _builds(b, mask, acting, load, full_bits, hole_bits, p)
+    _builds(b, mask, acting, full_bits, hole_bits, fleet(b, P, seat) != 0)
     if (b.phase == SETUP).any():
         _places(b, mask, load)
     if (b.dec != 0).any():
-        _decisions(b, mask, load)
+        _decisions(b, mask)
     return mask
 
 
@@ -110,7 +124,7 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
     """Black hole shot (GD-SPC-04..06, ruling GD-OPEN-06) and fleet jump (GD-SPC-07..09,
     ruling GD-OPEN-08): charging needs the costs in hand and a ship not charging already;
     a charged ship may only fire or jump."""
-    t, s = b.t, b.ships
+    t = b.t
     n = b.n
     seat = b.seat
     rows = np.arange(n)
@@ -119,15 +133,13 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
     left = t.markers - b.holes.sum(1)
     d0, c0 = 25, 0
     dsl = slice(d0, d0 + 5)
-    reach_d = t.reach_bits[3][sec16[:, dsl]]
+    reach_d = t.reach_bits[DESTROYER][sec16[:, dsl]]
     shot_ok = (dark >= t.bh_dark) & (money >= t.bh_minerals) & (left > 0)
     charge_bits = np.where(free[:, dsl] & (chg[:, dsl] == 0) & shot_ok[:, None],
-                           reach_d & ~hole_bits[:, None], 0)
+                           reach_d & ~hole_bits[:, None], 0).astype(np.int16)
     o = t.off["charge_shot"]
-    mask[:, o + d0 * 15:o + (d0 + 5) * 15] = t.bit_rows[charge_bits].reshape(n, -1)
-    g = seat[:, None] * SLOTS + np.arange(d0, d0 + 5)
-    aim = s[AIM, rows[:, None], g].astype(np.int64)
-    aim_bit = np.where(aim >= 0, 1 << np.maximum(aim, 0), 0)
+    mask[:, o + d0 * 15:o + (d0 + 5) * 15] = _rows15(t, charge_bits).reshape(n, -1)
+    aim_bit = _POW2[fleet(b, AIM, seat)[:, dsl] & 15] & 0x7FFF
     o = t.off["fire"]
     mask[:, o + d0:o + d0 + 5] = (can[:, dsl] & (chg[:, dsl] == 2) & (left > 0)[:, None]
                                   & ((reach_d & aim_bit & ~hole_bits[:, None]) != 0))
@@ -145,11 +157,10 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
         bits = t.jump_bits[sec16[r, c0 + c]] & ~hole_bits[r] & room
         o = t.off["jump"]
         cols = o + (c0 + c)[:, None] * 15 + np.arange(15)
-        mask[row[:, None], cols] = t.bit_rows[bits]
+        mask[row[:, None], cols] = _rows15(t, bits)
 
 
-def _builds(b: GDBatch, mask: np.ndarray, acting: np.ndarray, load: np.ndarray,
-            full_bits: np.ndarray, hole_bits: np.ndarray, p: np.ndarray) -> None:
+def _builds(b: GDBatch, mask: np.ndarray, acting: np.ndarray, full_bits: np.ndarray, hole_bits: np.ndarray, p: np.ndarray) -> None:
     """Build: affordable (GD-BLD-03), within the team limits (GD-LIM-01..03), in a sector
     of the start zone that is no black hole and has room unless a miner (GD-BLD-04,
     ruling GD-OPEN-15)."""
@@ -163,9 +174,9 @@ def _builds(b: GDBatch, mask: np.ndarray, acting: np.ndarray, load: np.ndarray,
         & (t.cost <= money[:, None]) & (counts < caps)
     zone = t.zone_bits[b.start[rows, b.seat]]
     room = np.where(np.arange(5) == MINER, 0, full_bits[:, None])
-    bits = np.where(ok, (zone & ~hole_bits)[:, None] & ~room, 0)
+    bits = np.where(ok, (zone & ~hole_bits)[:, None] & ~room, 0).astype(np.int16)
     o = t.off["build"]
-    mask[:, o:o + 75] = t.bit_rows[bits].reshape(n, -1)
+    mask[:, o:o + 75] = _rows15(t, bits).reshape(n, -1)
 
 
 def _places(b: GDBatch, mask: np.ndarray, load: np.ndarray) -> None:
@@ -178,12 +189,12 @@ def _places(b: GDBatch, mask: np.ndarray, load: np.ndarray) -> None:
     zone = t.zone_bits[b.start[r, seat]]
     full = _to_bits(load[r] >= CAPACITY)
     room = np.where(np.arange(5) == MINER, 0, full[:, None])
-    bits = np.where(left, zone[:, None] & ~room, 0)
+    bits = np.where(left, zone[:, None] & ~room, 0).astype(np.int16)
     o = t.off["place"]
-    mask[r, o:o + 75] = t.bit_rows[bits].reshape(r.size, -1)
+    mask[r, o:o + 75] = _rows15(t, bits).reshape(r.size, -1)
 
 
-def _decisions(b: GDBatch, mask: np.ndarray, load: np.ndarray) -> None:
+def _decisions(b: GDBatch, mask: np.ndarray) -> None:
     """Arrival sectors (GD-DS-05, option ``arrive_full``) and the defender's non-miner ships
     in a collision's sector (GD-DS-06, ruling GD-OPEN-10)."""
     t, s = b.t, b.ships

@@ -1,0 +1,157 @@
+"""A batched environment: ``num_envs`` games stepped at once over numpy arrays.
+
+``BatchedEnv("galactic-domination", num_envs=1024, seed=0, **options)`` holds the games as
+arrays (:mod:`starlanes.games.galactic_domination.batched`) and steps them all with one
+call: no Python object per game, no loop over games. Only games with a batched rules
+implementation are offered (:data:`BATCHED_GAMES`); it needs numpy only (not the ``rl``
+extra).
+
+``reset(seed=None) -> (obs, info)`` and ``step(actions) -> (obs, rewards, terminated,
+truncated, info)``:
+
+- ``obs``: float32 ``[num_envs, N]``, each row the observation tensor of the seat to act in
+  that game (the one ``info["current_player"]`` names), exactly what the PettingZoo
+  environment gives that seat (``tensor.encode`` clipped to the adapters' bounds);
+- ``info["action_mask"]``: bool ``[num_envs, A]``, the legal actions of that seat in the
+  index numbering of the game's fixed action space (``load(game).action_space()``);
+  ``info["current_player"]``: int64 ``[num_envs]``; ``info["game_seed"]``: int64
+  ``[num_envs]``, the seed of the game now in each row;
+- ``rewards``: float64 ``[num_envs, players]``, 0 except in a row whose game ended in this
+  step, which holds that game's ``returns()`` (1 to the winner, 0.5 each on a draw);
+- ``terminated``: bool ``[num_envs]``, the row's game ended in this step; ``truncated``:
+  bool ``[num_envs]``, always False (the game's own ``turn_limit`` ends a game as a draw,
+  which is a termination).
+
+Autoreset is in the same step (Gymnasium's ``SAME_STEP``): a row whose game ends is given
+a new game at once, so ``obs`` and the mask are always the ones to act on. Seeds: after
+``reset(seed=s)`` row ``i`` plays the game seeded ``s + i`` (as ``load(game, seed=s + i)``
+deals it); the games started later take the seeds ``s + num_envs``, ``s + num_envs + 1``,
+... in the order they start (rows in increasing order within a step). ``reset()`` without
+a seed starts every row on the next seeds of that sequence (the constructor's ``seed``
+begins it).
+
+Errors (``starlanes.engine``): BadOptionError for an unknown game, a game without a
+batched implementation (the message names those that have one), a bad ``num_envs`` or an
+unknown or bad option, and for ``actions`` of the wrong shape or type; ActionIndexError for
+an action index outside the space or not legal in its row (the message names the row,
+the index and its action). A refused step changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from starlanes.engine import ActionIndexError, BadOptionError, StarlanesError, game_ids
+
+BATCHED_GAMES = ("galactic-domination",)
+"""The games with a batched rules implementation."""
+
+
+class BatchedEnv:
+    """See the module docstring. ``num_envs`` games of ``game`` with the game's
+    ``options``; ``seed`` starts the seed sequence of the first ``reset()`` without a seed.
+
+    Attributes: ``num_envs``, ``players`` (2), ``num_actions`` (A), ``observation_shape``
+    (``(N,)``), ``action_space`` (the game's fixed ActionSpace: ``key_at(index)`` names an
+    action), ``game_seeds`` (int64 [num_envs]) and ``core`` (the batched games)."""
+
+    def __init__(self, game: str = "galactic-domination", num_envs: int = 1, seed: int = 0,
+                 **options: Any) -> None:
+        if game not in BATCHED_GAMES:
+            known = "a game" if game in game_ids() else "an unknown game"
+            raise BadOptionError(f"{game!r} is {known} without a batched implementation; "
+                                 f"batched games: {', '.join(BATCHED_GAMES)}")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise BadOptionError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise BadOptionError(f"seed must be an integer, got {seed!r}")
+        from starlanes.games.galactic_domination import batched, batched_masks, batched_obs
+
+        self.game_id = game
+        self.num_envs = num_envs
+        self.players = 2
+        self.core = batched.GDBatch(num_envs, **options)
+        self._masks = batched_masks
+        self._obs = batched_obs
+        self._tables = batched_obs.ObsTables(self.core.t)
+        self.action_space = self.core.t.game.action_space()
+        self.num_actions = self.action_space.size
+        self.observation_shape = (batched_obs.HEAD + 2 * batched.SLOTS * batched_obs.PER_SHIP,)
+        self.game_seeds = np.zeros(num_envs, np.int64)
+        self._next_seed = seed
+        self._mask: np.ndarray | None = None
+
+    def _new_games(self, rows: np.ndarray) -> None:
+        seeds = self._next_seed + np.arange(rows.size, dtype=np.int64)
+        self._next_seed += int(rows.size)
+        self.core.reset(rows, seeds.tolist())
+        self.game_seeds[rows] = seeds
+
+    def _view(self) -> tuple[np.ndarray, dict[str, Any]]:
+        core = self.core
+        cp = core.current_player()
+        self._mask = mask = self._masks.legal_mask(core)
+        obs = self._obs.observation(core, cp, self._tables)
+        return obs, {"action_mask": mask, "current_player": cp,
+                     "game_seed": self.game_seeds.copy()}
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a new game in every row (see the module docstring for the seeds):
+        ``(obs, info)``. BadOptionError for a seed that is not an integer."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+                raise BadOptionError(f"seed must be an integer, got {seed!r}")
+            self._next_seed = int(seed)
+        self._new_games(np.arange(self.num_envs))
+        return self._view()
+
+    def action_masks(self) -> np.ndarray:
+        """The current legal-action masks, bool ``[num_envs, A]`` (the array
+        ``info["action_mask"]`` holds)."""
+        if self._mask is None:
+            raise StarlanesError("call reset() before action_masks()")
+        return self._mask
+
+    def _check(self, actions: Any) -> np.ndarray:
+        """``actions`` as int64 [num_envs], each legal in its row; raises otherwise."""
+        mask = self._mask
+        if mask is None:
+            raise StarlanesError("call reset() before step()")
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise BadOptionError(f"one action per game needed: shape ({self.num_envs},), "
+                                 f"got {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise BadOptionError(f"actions must be integers, got dtype {a.dtype}")
+        a = a.astype(np.int64, copy=False)
+        inside = (a >= 0) & (a < self.num_actions)
+        ok = inside.copy()
+        ok[inside] = mask[np.flatnonzero(inside), a[inside]]
+        if not ok.all():
+            row = int(np.flatnonzero(~ok)[0])
+            index = int(a[row])
+            if not inside[row]:
+                raise ActionIndexError(f"row {row}: action {index} is outside "
+                                       f"0..{self.num_actions - 1}")
+            words = " ".join(self.action_space.key_at(index))
+            raise ActionIndexError(f"row {row}: action {index} ({words}) is not legal now "
+                                   f"for seat {int(self.core.current_player()[row])}")
+        return a
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                          dict[str, Any]]:
+        """Apply one action index per row (int array ``[num_envs]``), reset the games that
+        end (see the module docstring): ``(obs, rewards, terminated, truncated, info)``."""
+        a = self._check(actions)
+        core = self.core
+        core.step(a)
+        terminated = core.terminal()
+        rewards = np.zeros((self.num_envs, self.players), np.float64)
+        done = np.flatnonzero(terminated)
+        if done.size:
+            rewards[done] = core.ret[done]
+            self._new_games(done)
+        obs, info = self._view()
+        return obs, rewards, terminated, np.zeros(self.num_envs, np.bool_), info
