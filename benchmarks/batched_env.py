@@ -1,0 +1,141 @@
+"""Game-steps/s of the batched Galactic Domination environment against today's loops, per core.
+
+Run: ``python benchmarks/batched_env.py [--seconds 3] [--repeat 2] [--sizes 256,1024,4096]
+[--clock cpu|wall] [--profile]`` (the AEC column needs the ``rl`` extra).
+
+In one run, each rate the best of ``--repeat`` interleaved measures of ``--seconds`` each,
+on this process's CPU time by default (``--clock cpu``: a shared machine's other work is
+not counted), with numpy's thread pools held to one thread (the rates are per core):
+
+- ``engine``: the reference engine's random steps/s (``legal_actions`` + ``apply``, a new
+  game when one ends; :func:`benchmarks.envs.engine_rate`);
+- ``aec``: today's PettingZoo AEC loop with tensors: masked random play reading the acting
+  agent's full observation (tensor and mask) each step (:func:`benchmarks.envs.aec_rate`);
+- ``batched B``: ``BatchedEnv(num_envs=B)`` game-steps/s (B per ``step``): masked uniform
+  random actions drawn with numpy from ``info["action_mask"]`` (the draw's cost counted),
+  the observation tensors of every row made each step, same-step autoreset.
+
+Printed: each rate and its ratio to ``aec`` and to ``engine``. ``--profile`` adds, per
+batch size, the microseconds per game-step of each part of the batched loop (mask,
+tensor, the random draw, the rules' step).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import envs as env_bench  # noqa: E402
+
+from starlanes.envs.batched import BatchedEnv  # noqa: E402
+
+GAME = "galactic-domination"
+
+
+def masked_random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action index per row of ``mask`` (bool [B, A], every
+    row with at least one legal action): int64 [B]."""
+    n, size = mask.shape
+    flat = np.flatnonzero(mask)
+    row = flat // size
+    count = np.bincount(row, minlength=n)
+    first = np.cumsum(count) - count
+    pick = first + (rng.random(n) * count).astype(np.int64)
+    return flat[pick] - np.arange(n) * size
+
+
+def batched_rate(size: int, seconds: float, clock: Callable[[], float],
+                 parts: dict[str, float] | None = None) -> float:
+    """Game-steps/s of ``BatchedEnv(num_envs=size)`` under masked random play (see the
+    module docstring); with ``parts``, the seconds spent in each part are added to it."""
+    env = BatchedEnv(GAME, num_envs=size, seed=0)
+    rng = np.random.default_rng(0)
+    obs, info = env.reset()
+    for _ in range(50):  # past the set-up, into the common path
+        obs, _, _, _, info = env.step(masked_random(info["action_mask"], rng))
+    steps, start = 0, clock()
+    end = start + seconds
+    if parts is None:
+        while clock() < end:
+            obs, _, _, _, info = env.step(masked_random(info["action_mask"], rng))
+            steps += size
+        return steps / (clock() - start)
+    from starlanes.games.galactic_domination import batched_masks, batched_obs
+
+    core, tables = env.core, env._tables
+    while clock() < end:  # the parts of one env step, timed one by one
+        t0 = clock()
+        mask = batched_masks.legal_mask(core)
+        t1 = clock()
+        batched_obs.observation(core, np.maximum(core.current_player(), 0), tables)
+        t2 = clock()
+        actions = masked_random(mask, rng)
+        t3 = clock()
+        core.step(actions)
+        done = np.flatnonzero(core.terminal())
+        if done.size:
+            env._new_games(done)
+        t4 = clock()
+        for key, spent in (("mask", t1 - t0), ("tensor", t2 - t1), ("draw", t3 - t2),
+                           ("rules", t4 - t3)):
+            parts[key] = parts.get(key, 0.0) + spent
+        steps += size
+    for key in parts:
+        parts[key] *= 1e6 / steps
+    return steps / (clock() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0,
+                        help="time of each measure (default 3)")
+    parser.add_argument("--repeat", type=int, default=2,
+                        help="interleaved measures of each rate, best kept (default 2)")
+    parser.add_argument("--sizes", default="256,1024,4096",
+                        help="comma-separated batch sizes (default 256,1024,4096)")
+    parser.add_argument("--clock", choices=sorted(env_bench.CLOCKS), default="cpu",
+                        help="time measured: this process's CPU time (default) or wall")
+    parser.add_argument("--profile", action="store_true",
+                        help="also print the microseconds per game-step of each part")
+    args = parser.parse_args()
+    clock = env_bench.CLOCKS[args.clock]
+    env_bench._CLOCK[0] = clock
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    engine = aec = 0.0
+    batched = dict.fromkeys(sizes, 0.0)
+    for _ in range(args.repeat):
+        engine = max(engine, env_bench.engine_rate(GAME, 2, args.seconds))
+        try:
+            aec = max(aec, env_bench.aec_rate(GAME, 2, args.seconds, observe=True))
+        except ImportError:  # no rl extra: no AEC column
+            aec = float("nan")
+        for size in sizes:
+            batched[size] = max(batched[size], batched_rate(size, args.seconds, clock))
+    print(f"Galactic Domination, 2 players, {args.clock} clock, best of {args.repeat} x "
+          f"{args.seconds:g} s")
+    print(f"{'loop':22} {'steps/s':>10} {'x aec':>7} {'x engine':>9}")
+    rows = [("engine (random)", engine), ("PettingZoo AEC + tensor", aec)]
+    rows += [(f"batched B={size}", rate) for size, rate in batched.items()]
+    for name, rate in rows:
+        print(f"{name:22} {rate:>10.0f} {rate / aec:>7.2f} {rate / engine:>9.2f}")
+    if args.profile:
+        print(f"\n{'us per game-step':22} {'mask':>7} {'tensor':>7} {'draw':>7} {'rules':>7}")
+        for size in sizes:
+            parts: dict[str, float] = {}
+            batched_rate(size, args.seconds, clock, parts)
+            print(f"{f'batched B={size}':22} {parts['mask']:>7.2f} {parts['tensor']:>7.2f} "
+                  f"{parts['draw']:>7.2f} {parts['rules']:>7.2f}")
+
+
+if __name__ == "__main__":
+    main()
