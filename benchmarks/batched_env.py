@@ -55,10 +55,10 @@ def masked_random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def batched_rate(size: int, seconds: float, clock: Callable[[], float],
-                 parts: dict[str, float] | None = None) -> float:
+                 parts: dict[str, float] | None = None, copy: bool = True) -> float:
     """Game-steps/s of ``BatchedEnv(num_envs=size)`` under masked random play (see the
     module docstring); with ``parts``, the seconds spent in each part are added to it."""
-    env = BatchedEnv(GAME, num_envs=size, seed=0)
+    env = BatchedEnv(GAME, num_envs=size, seed=0, copy=copy)
     rng = np.random.default_rng(0)
     obs, info = env.reset()
     for _ in range(50):  # past the set-up, into the common path

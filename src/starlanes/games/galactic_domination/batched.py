@@ -67,6 +67,11 @@ def scramble(seeds: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint64(31))
 
 
+def _unit(x: np.ndarray) -> np.ndarray:
+    """``GameRng.random()``'s float of new uint64 states ``x``: its top 53 bits / 2**53."""
+    return (x >> np.uint64(11)).astype(np.float64) * _TO_FLOAT
+
+
 def _bits(flags: Any) -> int:
     return int(sum(1 << i for i, f in enumerate(flags) if f))
 
@@ -121,7 +126,8 @@ class Tables:
             self.jump_bits[s] = _bits(1 <= board.dist[s][t] <= jump_range for t in range(15))
             for k in range(5):
                 self.reach_bits[k, s] = _bits(t in game_reach(game, k, s) for t in range(15))
-        self.reach70 = self.reach_bits[KIND70]
+        self.reach35 = self.reach_bits[KIND_OF_SLOT].ravel()
+        """Attack reach by ship slot then sector: index ``16 * slot + sector``."""
         self.zone_bits = np.array([_bits(s // 3 == z for s in range(15)) for z in range(5)],
                                   np.int16)
         self.zone_of = np.array(list(board.zone_of) + [-1], np.int64)
@@ -223,7 +229,7 @@ class GDBatch:
 
     def _random(self, rows: np.ndarray) -> np.ndarray:
         """``GameRng.random()`` of each game in ``rows``: float64 in [0, 1)."""
-        return (self._draw(rows) >> np.uint64(11)).astype(np.float64) * _TO_FLOAT
+        return _unit(self._draw(rows))
 
     def _d6(self, rows: np.ndarray) -> np.ndarray:
         """``GameRng.d6()`` of each game in ``rows``: int64 1..6."""
@@ -308,7 +314,7 @@ class GDBatch:
         keep = sub[P] != 0
         key = GROUP70 * 2 + (~keep)
         perm = np.argsort(key, axis=1, kind="stable")
-        sub = np.take_along_axis(sub, perm[None], axis=2)
+        sub = sub[:, np.arange(rows.size)[:, None], perm]
         kept = sub[P] != 0
         sub = np.where(kept[None], sub, EMPTY[:, None, None])
         s[:, rows] = sub
@@ -355,7 +361,8 @@ class GDBatch:
         """Begin ``seat``'s turn (GD-TURN-02): the turn limit, recharge shields +1 up to the
         maximum (GD-TURN-03), AP refreshed (ruling GD-OPEN-14), charging becomes charged,
         attached miners gather by planet (GD-TURN-04, GD-SPC-02/03), jump groups noted
-        (GD-SPC-09), then the seat's explorers return (GD-TURN-05)."""
+        (GD-SPC-09); the seat's explorers are then to return (GD-TURN-05: the games left
+        in RETURNS at the end of a step go through :meth:`_returns`)."""
         t, s = self.t, self.ships
         self.seat[rows] = seat
         self.act[rows] = -1
@@ -388,7 +395,6 @@ class GDBatch:
         sub[PEND] = own & present & (KIND70 == EXPLORER) & (sec < 0)
         s[:, rows] = sub
         self.phase[rows] = RETURNS
-        self._returns(rows)
 
     def _end_turn(self, rows: np.ndarray) -> None:
         """End of the spending step: unused AP are lost (ruling GD-OPEN-14), an unused
@@ -411,48 +417,54 @@ class GDBatch:
         (GD-DS-05, option ``arrive_full``), else the D6 (GD-DS-04). Games left without a
         pending explorer go on to spend AP (GD-TURN-06)."""
         t, s = self.t, self.ships
+        explorers = np.arange(FIRST[EXPLORER], FIRST[EXPLORER] + CAPS[EXPLORER])
+        commands = np.arange(FIRST[COMMAND], FIRST[COMMAND] + CAPS[COMMAND])
         while rows.size:
             rows = rows[(self.phase[rows] == RETURNS) & (self.dec[rows] == NO_DECISION)]
             if not rows.size:
                 return
             seat = self.seat[rows]
-            base = seat * SLOTS + FIRST[EXPLORER]
-            cols = base[:, None] + np.arange(CAPS[EXPLORER])
-            pend = s[PEND, rows[:, None], cols] != 0
+            r2 = rows[:, None]
+            own = (seat * SLOTS)[:, None]
+            pend = s[PEND, r2, own + explorers] != 0
             has = pend.any(1)
-            self.phase[rows[~has]] = ACTING
-            rows, seat, base, pend = rows[has], seat[has], base[has], pend[has]
-            if not rows.size:
-                return
-            g = base + pend.argmax(1)
+            if not has.all():
+                self.phase[rows[~has]] = ACTING
+                rows, seat, pend, own = rows[has], seat[has], pend[has], own[has]
+                if not rows.size:
+                    return
+                r2 = rows[:, None]
+            g = own[:, 0] + FIRST[EXPLORER] + pend.argmax(1)
             s[PEND, rows, g] = 0
-            zone = ((self._random(rows) * 10).astype(np.int64) + 2) // 2 - 1
-            seg = (self._random(rows) * t.spin_minerals.size).astype(np.int64)
+            x1 = self.rng[rows] * _MUL + _INC  # the D10, then the spinner (GameRng)
+            x2 = x1 * _MUL + _INC
+            self.rng[rows] = x2
+            zone = ((_unit(x1) * 10).astype(np.int64) + 2) // 2 - 1
+            seg = (_unit(x2) * t.spin_minerals.size).astype(np.int64)
             self.minerals[rows, seat] += t.spin_minerals[seg]
             self.dark[rows, seat] += t.spin_dark[seg]
-            sec = s[SEC, rows].astype(np.int64)
-            cmd = ((s[P, rows] != 0) & (KIND70 == COMMAND) & (seat[:, None] == OWNER70)
-                   & (t.zone_of[np.where(sec >= 0, sec, 15)] == zone[:, None])).any(1)
-            choice = self.arrival_sectors(rows, zone).any(1)
-            pick = cmd & choice
+            cg = own + commands
+            cmd = ((s[P, r2, cg] != 0)
+                   & (t.zone_of[s[SEC, r2, cg] & 15] == zone[:, None])).any(1)
+            pick = cmd & self.arrival_sectors(rows, zone).any(1)
             if pick.any():
                 r = rows[pick]
                 self.dec[r] = ARRIVE
                 self.dec_seat[r] = seat[pick]
                 self.dec_ship[r] = g[pick]
                 self.dec_zone[r] = zone[pick]
-            roll = ~pick
-            if roll.any():
-                r = rows[roll]
-                row = (self._d6(r) + 1) // 2 - 1
-                self._land(r, g[roll], zone[roll] * 3 + row)
+                roll = ~pick
+                rows, g, zone = rows[roll], g[roll], zone[roll]
+            if rows.size:
+                row = (self._d6(rows) + 1) // 2 - 1
+                self._land(rows, g, zone * 3 + row)
 
     def arrival_sectors(self, rows: np.ndarray, zone: np.ndarray) -> np.ndarray:
         """bool [len(rows), 3]: the sectors of ``zone`` an explorer's player may pick
         (GD-DS-05): never a black hole (ruling GD-OPEN-11); a full one only under the
         ``arrive_full`` option."""
         secs = zone[:, None] * 3 + np.arange(3)
-        ok = ~np.take_along_axis(self.holes[rows], secs, 1)
+        ok = ~self.holes[rows[:, None], secs]
         if not self.t.arrive_full:
             ok &= np.take_along_axis(self.load(rows), secs, 1) < CAPACITY
         return ok
@@ -471,12 +483,12 @@ class GDBatch:
         rows, g, sector = rows[~hole], g[~hole], sector[~hole]
         if not rows.size:
             return
-        full = np.take_along_axis(self.load(rows), sector[:, None], 1)[:, 0] >= CAPACITY
+        here = (s[SEC, rows] == sector[:, None]) & (s[P, rows] != 0)
+        full = (here & NONMINER70).sum(1) >= CAPACITY
         if full.any():
             r, gf, sf = rows[full], g[full], sector[full]
             owner = gf // SLOTS
-            enemy = ((s[P, r] != 0) & NONMINER70 & (s[SEC, r] == sf[:, None])
-                     & (owner[:, None] != OWNER70)).any(1)
+            enemy = (here[full] & NONMINER70 & (owner[:, None] != OWNER70)).any(1)
             self.dec[r] = COLLIDE
             self.dec_seat[r] = np.where(enemy, 1 - owner, owner)
             self.dec_ship[r] = gf
@@ -492,135 +504,10 @@ class GDBatch:
     def step(self, actions: np.ndarray) -> None:
         """Apply one action index per game (int [n]); each must be legal (see
         ``batched_masks.legal_mask``; nothing is checked here). Finished games are left
-        as they are whatever their action."""
-        actions = np.asarray(actions, np.int64)
-        live = self.phase != OVER
-        fam = np.where(live, self.t.family_of[actions], -1)
-        counts = np.bincount(fam + 1, minlength=len(self.t.family_names) + 1)[1:]
-        for f in np.flatnonzero(counts):
-            rows = np.flatnonzero(fam == f)
-            name = self.t.family_names[f]
-            arg = actions[rows] - self.t.family_start[f]
-            getattr(self, "_do_" + name)(rows, arg)
+        as they are whatever their action. The actions' rules: ``batched_actions``."""
+        from .batched_actions import step
 
-    def _do_end(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        self._end_turn(rows)
-
-    def _do_place(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """Place a starting ship (GD-SET-04); players alternate while both have ships left;
-        the first turn begins when all are placed."""
-        seat = self.seat[rows]
-        kind, sector = arg // 15, arg % 15
-        self.to_place[rows, seat, kind] -= 1
-        self._add_ship(rows, seat, kind, sector)
-        other_left = self.to_place[rows, 1 - seat].any(1)
-        self.seat[rows[other_left]] = 1 - seat[other_left]
-        done = ~other_left & ~self.to_place[rows, seat].any(1)
-        if done.any():
-            r = rows[done]
-            self.phase[r] = RETURNS
-            self._start_turn(r, self.first[r])
-
-    def _do_build(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """Pay and place a unit in the start zone (GD-BLD-01..05); the acting ship stays
-        active (ruling on GD-AP-08)."""
-        seat = self.seat[rows]
-        kind, sector = arg // 15, arg % 15
-        self.minerals[rows, seat] -= self.t.cost[kind]
-        self._add_ship(rows, seat, kind, sector)
-
-    def _spend(self, rows: np.ndarray, slot: np.ndarray) -> np.ndarray:
-        """Activate the acting seat's ``slot`` and take 1 AP (GD-AP-03..06); its 70-slot
-        index."""
-        g = self.seat[rows] * SLOTS + slot
-        self._activate(rows, g)
-        self.ships[AP, rows, g] -= 1
-        return g
-
-    def _do_move(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """Move one sector for 1 AP (GD-AP-04); moving detaches a miner (GD-OPEN-13)."""
-        g = self._spend(rows, arg // 15)
-        self.ships[SEC, rows, g] = arg % 15
-        self.ships[ATT, rows, g] = 0
-
-    def _do_attack(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """1 AP; the weapon damage hits shields first, the rest the hull in the same hit
-        (GD-UNIT-04/05, ruling GD-OPEN-09); hull 0 destroys (GD-UNIT-08)."""
-        s = self.ships
-        g = self._spend(rows, arg // SLOTS)
-        target = (1 - self.seat[rows]) * SLOTS + arg % SLOTS
-        dmg = self.t.damage70[g].astype(np.int64)
-        sh = s[SH, rows, target].astype(np.int64)
-        hull = s[HULL, rows, target].astype(np.int64)
-        over = dmg > sh
-        hull = np.where(over, hull - (dmg - sh), hull)
-        sh = np.where(over, 0, sh - dmg)
-        s[SH, rows, target] = sh
-        s[HULL, rows, target] = np.maximum(hull, 0)
-        dead = hull <= 0
-        if dead.any():
-            r = rows[dead]
-            s[P, r, target[dead]] = 0
-            self._compact(r)
-            self._check_end(r)
-
-    def _do_attach(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """A miner attaches to its planet for 1 AP (GD-SPC-01)."""
-        g = self._spend(rows, arg)
-        self.ships[ATT, rows, g] = 1
-
-    def _do_warp(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """An explorer warps into deep space for 1 AP, leaving the board (GD-DS-01); its
-        player may lose by it (GD-WIN-02)."""
-        g = self._spend(rows, arg)
-        s = self.ships
-        s[SEC, rows, g] = -1
-        s[AP, rows, g] = 0
-        s[ATT, rows, g] = 0
-        self._check_end(rows)
-
-    def _charge(self, rows: np.ndarray, g: np.ndarray) -> None:
-        """Charging drops the shields to 0 (GD-SPC-05/07, ruling GD-OPEN-07); under
-        ``charge_ends_turn`` the ship's AP go to 0."""
-        s = self.ships
-        s[SH, rows, g] = 0
-        s[CHG, rows, g] = 1
-        if self.t.charge_ends_turn:
-            s[AP, rows, g] = 0
-
-    def _do_charge_shot(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """Charge a black hole shot at a sector, paying dark matter and minerals
-        (GD-SPC-04/05, ruling GD-OPEN-06)."""
-        seat = self.seat[rows]
-        self.minerals[rows, seat] -= self.t.bh_minerals
-        self.dark[rows, seat] -= self.t.bh_dark
-        g = self._spend(rows, arg // 15)
-        self._charge(rows, g)
-        self.ships[AIM, rows, g] = arg % 15
-
-    def _do_fire(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """Fire the charged shot (GD-SPC-06): a black hole at the aim destroys everything
-        in that sector (GD-BH-01/02)."""
-        s = self.ships
-        g = self.seat[rows] * SLOTS + arg
-        aim = s[AIM, rows, g].astype(np.int64)
-        self._spend(rows, arg)
-        s[CHG, rows, g] = 0
-        s[AIM, rows, g] = -1
-        self.holes[rows, aim] = True
-        lost = (s[SEC, rows] == aim[:, None]) & (s[P, rows] != 0)
-        if lost.any():
-            hit = lost.any(1)
-            r = rows[hit]
-            s[P, r] = np.where(lost[hit], 0, s[P, r])
-            self._compact(r)
-        self._check_end(rows)
-
-    def _do_charge_jump(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """Charge a fleet jump, paying minerals (GD-SPC-07, ruling GD-OPEN-08)."""
-        self.minerals[rows, self.seat[rows]] -= self.t.jump_minerals
-        g = self._spend(rows, arg)
-        self._charge(rows, g)
+        step(self, actions)
 
     def jump_group(self, rows: np.ndarray, g: np.ndarray) -> np.ndarray:
         """bool [len(rows), 70]: the friendly ships that jump with command ship ``g``: in
@@ -631,34 +518,3 @@ class GDBatch:
         return ((s[P, rows] != 0) & (s[JSEC, rows] == jsec[:, None])
                 & (s[SEC, rows] == here[:, None]) & (np.arange(2 * SLOTS) != g[:, None])
                 & ((g // SLOTS)[:, None] == OWNER70) & (jsec >= 0)[:, None])
-
-    def _do_jump(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """Jump with the group (GD-SPC-08/09): 1 AP for the command ship; jumped units keep
-        their AP and detach (ruling GD-OPEN-08)."""
-        s = self.ships
-        g = self.seat[rows] * SLOTS + arg // 15
-        dest = arg % 15
-        group = self.jump_group(rows, g)
-        self._spend(rows, arg // 15)
-        s[CHG, rows, g] = 0
-        s[SEC, rows, g] = dest
-        s[ATT, rows, g] = 0
-        s[SEC, rows] = np.where(group, dest[:, None], s[SEC, rows])
-        s[ATT, rows] = np.where(group, 0, s[ATT, rows])
-
-    def _do_arrive(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """The explorer's player picks its arrival sector (GD-DS-05); returns go on."""
-        self.dec[rows] = NO_DECISION
-        self._land(rows, self.dec_ship[rows], arg % 15)
-        self._returns(rows)
-
-    def _do_sacrifice(self, rows: np.ndarray, arg: np.ndarray) -> None:
-        """The collision destroys the explorer and the defender's chosen ship (GD-DS-06);
-        returns go on."""
-        s = self.ships
-        self.dec[rows] = NO_DECISION
-        s[P, rows, self.dec_ship[rows]] = 0
-        s[P, rows, self.dec_seat[rows] * SLOTS + arg] = 0
-        self._compact(rows)
-        self._check_end(rows)
-        self._returns(rows)

@@ -36,9 +36,9 @@ from .batched import (
 
 _POW2 = (1 << np.arange(16)).astype(np.int16)
 _NONMINER = KIND_OF_SLOT != MINER
-_ATTACKERS = np.flatnonzero(_NONMINER)
-"""Slots of armed types (the miner is not armed, GD-RNG-02)."""
-_ATTACKER_KIND = KIND_OF_SLOT[_ATTACKERS]
+_NONMINER16 = np.where(_NONMINER, -1, 0).astype(np.int16)
+"""All bits for a slot whose type counts towards capacity (not the miner, GD-MAP-06)."""
+_SLOT16 = (16 * np.arange(SLOTS)).astype(np.int16)
 _NOT_COUNTED = np.where(NONMINER70, 0, -1).astype(np.int8)
 """OR-ed into a sector, sends a miner to the "not on the board" bin (GD-MAP-06)."""
 
@@ -66,13 +66,18 @@ def sector_load(b: GDBatch) -> np.ndarray:
     return np.bincount(idx.ravel(), minlength=16 * n).reshape(n, 16)[:, :15]
 
 
-def legal_mask(b: GDBatch) -> np.ndarray:
+def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     """bool [n, A]: the legal actions of every game (all False for a finished one): set-up
     placement (GD-SET-04), a pending arrival (GD-DS-05) or collision (GD-DS-06) decision,
-    else the spending step (GD-AP-*, GD-BLD-*, GD-SPC-*)."""
+    else the spending step (GD-AP-*, GD-BLD-*, GD-SPC-*). Written into ``out`` when given
+    (bool, C-contiguous, that shape)."""
     t = b.t
     n = b.n
-    mask = np.zeros((n, t.size), np.bool_)
+    if out is None:
+        mask = np.zeros((n, t.size), np.bool_)
+    else:
+        mask = out
+        mask.fill(False)
     seat = b.seat
     acting = b.phase == ACTING
     # the acting seat's fleet and the opponent's, [n, 35]
@@ -90,19 +95,20 @@ def legal_mask(b: GDBatch) -> np.ndarray:
     # end (GD-AP-07)
     mask[:, t.off["end"]] = acting
     # moves: adjacent, not a black hole, room unless a miner (GD-AP-04, GD-MAP-05/06)
-    blocked = hole_bits[:, None] | np.where(_NONMINER, full_bits[:, None], 0).astype(np.int16)
-    move_bits = np.where(free, t.adj_bits[sec16] & ~blocked, 0).astype(np.int16)
+    blocked = hole_bits[:, None] | (full_bits[:, None] & _NONMINER16)
+    move_bits = np.take(t.adj_bits, sec16) & ~blocked
+    move_bits *= free
     o = t.off["move"]
     mask[:, o:o + SLOTS * 15] = _rows15(t, move_bits).reshape(n, -1)
-    # attacks: an armed ship's reach holds the target's sector (GD-AP-05, GD-RNG-*)
-    reach = np.where(free[:, _ATTACKERS], t.reach_bits[_ATTACKER_KIND, sec16[:, _ATTACKERS]],
-                     0).astype(np.int16)
-    target = _POW2[opp_sec & 15] & 0x7FFF  # bit 15: not on the board, never in reach
-    hits = (reach[:, :, None] & target[:, None, :]).astype(np.bool_)
+    # attacks: an armed ship's reach holds the target's sector (GD-AP-05, GD-RNG-*); the
+    # miner reaches nothing (GD-RNG-02)
+    reach = np.take(t.reach35, _SLOT16 + sec16)
+    reach *= free
+    target = np.take(_POW2, opp_sec & 15) & 0x7FFF  # bit 15: not on the board
     o = t.off["attack"]
     att = mask[:, o:o + SLOTS * SLOTS].reshape(n, SLOTS, SLOTS)
-    att[:, :10] = hits[:, :10]
-    att[:, 25:] = hits[:, 10:]
+    for lo, hi in ((0, 10), (25, 35)):  # the armed types' slots
+        np.not_equal(reach[:, lo:hi, None] & target[:, None, :], 0, out=att[:, lo:hi])
     # attach (GD-SPC-01) and warp (GD-DS-01)
     m0 = FIRST[MINER]
     o = t.off["attach"]
@@ -130,16 +136,16 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
     rows = np.arange(n)
     money = b.minerals[rows, seat]
     dark = b.dark[rows, seat]
-    left = t.markers - b.holes.sum(1)
+    left = t.markers - np.count_nonzero(b.holes, axis=1)
     d0, c0 = 25, 0
     dsl = slice(d0, d0 + 5)
-    reach_d = t.reach_bits[DESTROYER][sec16[:, dsl]]
+    reach_d = np.take(t.reach_bits[DESTROYER], sec16[:, dsl])
     shot_ok = (dark >= t.bh_dark) & (money >= t.bh_minerals) & (left > 0)
     charge_bits = np.where(free[:, dsl] & (chg[:, dsl] == 0) & shot_ok[:, None],
                            reach_d & ~hole_bits[:, None], 0).astype(np.int16)
     o = t.off["charge_shot"]
     mask[:, o + d0 * 15:o + (d0 + 5) * 15] = _rows15(t, charge_bits).reshape(n, -1)
-    aim_bit = _POW2[fleet(b, AIM, seat)[:, dsl] & 15] & 0x7FFF
+    aim_bit = np.take(_POW2, fleet(b, AIM, seat)[:, dsl] & 15) & 0x7FFF
     o = t.off["fire"]
     mask[:, o + d0:o + d0 + 5] = (can[:, dsl] & (chg[:, dsl] == 2) & (left > 0)[:, None]
                                   & ((reach_d & aim_bit & ~hole_bits[:, None]) != 0))

@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 
 from .batched import (
-    ACT,
     AIM,
     AP,
     ATT,
@@ -28,7 +27,6 @@ from .batched import (
     SH,
     SLOTS,
     GDBatch,
-    P,
     Tables,
 )
 
@@ -38,16 +36,20 @@ LOW, HIGH = 0.0, 1000.0
 """The adapters' clip bounds of this game's tensor (``research.toml``)."""
 
 
+CHUNK = 64
+"""Games whose ship blocks are gathered at once (their scratch stays in the core's cache)."""
+
+
 class ObsTables:
-    """The block tables of one :class:`~.batched.Tables`. ``ship`` [1 + ..., 41]: a ship's
+    """The block tables of one :class:`~.batched.Tables`. ``ship`` [..., 41]: a ship's
     whole block by type, location (sector, 15: deep space), shields, hull, AP and attached,
-    with no charge, no aim and not acting (row 0: an empty slot); ``special`` [96, 20]: the
-    last 20 values (charge flags, aim flags, acting) by charge (0..2), aim (sector, 15:
-    none) and acting, written over the ships that have any."""
+    with no charge, no aim and not acting; its rows of hull 0 are all zeros, the block of
+    an empty slot (an empty slot has hull 0, a ship in play never). The ships that charge
+    (only they aim, rulings GD-OPEN-06/07) and the acting ship are then written over."""
 
     def __init__(self, t: Tables) -> None:
-        rows = [np.zeros((1, PER_SHIP), np.float32)]
-        base, size = [], 1
+        rows = []
+        base, size = [], 0
         for k in range(5):
             base.append(size)
             ms, mh, ma = int(t.max_sh[k]), int(t.max_hull[k]), int(t.max_ap[k])
@@ -64,21 +66,16 @@ class ObsTables:
             block[..., 1, 20] = 1.0
             block[..., 21] = 1.0  # no charge
             block[..., 24 + 15] = 1.0  # no aim
+            block[:, :, 0] = 0.0  # hull 0: an empty slot
             rows.append(block.reshape(-1, PER_SHIP))
             size += rows[-1].shape[0]
         self.ship = np.concatenate(rows)
-        self.base70 = np.array(base, np.int32)[KIND70]
-        self.sh1 = (t.max_sh.astype(np.int32) + 1)[KIND70]
-        self.hull1 = (t.max_hull.astype(np.int32) + 1)[KIND70]
-        self.ap1 = (t.max_ap.astype(np.int32) + 1)[KIND70]
-        special = np.zeros((3, 16, 2, 20), np.float32)
-        for c in range(3):
-            special[c, :, :, c] = 1.0
-        for a in range(16):
-            special[:, a, :, 3 + a] = 1.0
-        special[:, :, 1, 19] = 1.0
-        self.special = special.reshape(-1, 20)
-        self.scratch: dict[int, np.ndarray] = {}
+        dtype = np.int16 if size < 1 << 15 else np.int64
+        self.base70 = np.array(base, dtype)[KIND70]
+        self.sh1 = (t.max_sh.astype(dtype) + 1)[KIND70]
+        self.hull1 = (t.max_hull.astype(dtype) + 1)[KIND70]
+        self.ap1 = (t.max_ap.astype(dtype) + 1)[KIND70]
+        self.scratch = np.empty((CHUNK, 2 * SLOTS, PER_SHIP), np.float32)
 
 
 def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
@@ -92,37 +89,42 @@ def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
     w = 1 - v
     if out is None:
         out = np.empty((n, HEAD + 2 * SLOTS * PER_SHIP), np.float32)
-    head = out[:, :HEAD]
+    head = np.empty((n, HEAD), np.float32)
     head[:, 0:4] = np.arange(4) == b.phase[:, None]
     head[:, 4] = b.seat == v
     head[:, 5] = b.first == v
     head[:, 6] = b.current_player() == v
     head[:, 7] = b.round / t.turn_limit
-    head[:, 8] = b.minerals[rows, v]
-    head[:, 9] = b.minerals[rows, w]
-    head[:, 10] = b.dark[rows, v]
-    head[:, 11] = b.dark[rows, w]
-    np.minimum(head[:, 8:12], HIGH, out=head[:, 8:12])
+    head[:, 8:12] = np.minimum(np.stack([b.minerals[rows, v], b.minerals[rows, w],
+                                         b.dark[rows, v], b.dark[rows, w]], 1), HIGH)
     head[:, 12:27] = b.holes
     head[:, 27:32] = b.to_place[rows, v]
     head[:, 32:37] = b.to_place[rows, w]
+    out[:, :HEAD] = head
     s = b.ships
-    present = s[P] != 0
     code = ((s[SEC] & 15) * ot.sh1 + s[SH]) * ot.hull1 + s[HULL]
     code = (code * ot.ap1 + s[AP]) * 2 + s[ATT] + ot.base70
-    code = np.where(present, code, 0)
     side = np.stack([v, w], 1)
     code = code.reshape(n, 2, SLOTS)[rows[:, None], side].reshape(n, -1)
-    body = ot.scratch.get(n)
-    if body is None:
-        body = ot.scratch[n] = np.empty((n, 2 * SLOTS, PER_SHIP), np.float32)
-    np.take(ot.ship, code, axis=0, out=body, mode="clip")
-    chg, aim, act = s[CHG], s[AIM], s[ACT]
-    special = present & ((chg != 0) | (aim >= 0) | (act != 0))
-    r, g = np.nonzero(special)
+    scratch = ot.scratch
+    for i in range(0, n, CHUNK):
+        j = min(n, i + CHUNK)
+        part = scratch[:j - i]
+        np.take(ot.ship, code[i:j], axis=0, out=part, mode="clip")
+        out[i:j, HEAD:] = part.reshape(j - i, -1)
+    flat = out.reshape(-1)
+    size = out.shape[1]
+    chg = s[CHG]
+    r, g = np.nonzero(chg)
+    if r.size:  # charge flag 0 -> chg, aim flag "none" -> the aim
+        at = r * size + HEAD + (g % SLOTS + SLOTS * (g // SLOTS != v[r])) * PER_SHIP
+        flat[at + 21] = 0.0
+        flat[at + 39] = 0.0
+        flat[at + 21 + np.clip(chg[r, g], 0, 2)] = 1.0
+        flat[at + 24 + (s[AIM, r, g] & 15)] = 1.0
+    r = np.flatnonzero(b.act >= 0)
     if r.size:
-        pos = g % SLOTS + SLOTS * (g // SLOTS != v[r])
-        c = ((np.clip(chg[r, g], 0, 2) * 16 + (aim[r, g] & 15)) * 2 + act[r, g])
-        body[r, pos, 21:] = ot.special[c]
-    out[:, HEAD:] = body.reshape(n, -1)
+        g = b.act[r]
+        at = r * size + HEAD + (g % SLOTS + SLOTS * (g // SLOTS != v[r])) * PER_SHIP
+        flat[at + PER_SHIP - 1] = 1.0
     return out
