@@ -13,7 +13,9 @@ not counted), with numpy's thread pools held to one thread (the rates are per co
   agent's full observation (tensor and mask) each step (:func:`benchmarks.envs.aec_rate`);
 - ``batched B``: ``BatchedEnv(num_envs=B)`` game-steps/s (B per ``step``): masked uniform
   random actions drawn with numpy from ``info["action_mask"]`` (the draw's cost counted),
-  the observation tensors of every row made each step, same-step autoreset.
+  the observation tensors of every row made each step, same-step autoreset; with new
+  output arrays every step (the default) and with ``copy=False`` (the same two arrays
+  reused).
 
 Printed: each rate and its ratio to ``aec`` and to ``engine``. ``--profile`` adds, per
 batch size, the microseconds per game-step of each part of the batched loop (mask,
@@ -112,28 +114,31 @@ def main() -> None:
     env_bench._CLOCK[0] = clock
     sizes = [int(s) for s in args.sizes.split(",") if s]
     engine = aec = 0.0
-    batched = dict.fromkeys(sizes, 0.0)
+    runs = [(size, copy) for size in sizes for copy in (True, False)]
+    batched = dict.fromkeys(runs, 0.0)
     for _ in range(args.repeat):
         engine = max(engine, env_bench.engine_rate(GAME, 2, args.seconds))
         try:
             aec = max(aec, env_bench.aec_rate(GAME, 2, args.seconds, observe=True))
         except ImportError:  # no rl extra: no AEC column
             aec = float("nan")
-        for size in sizes:
-            batched[size] = max(batched[size], batched_rate(size, args.seconds, clock))
+        for size, copy in runs:
+            batched[size, copy] = max(batched[size, copy],
+                                      batched_rate(size, args.seconds, clock, copy=copy))
     print(f"Galactic Domination, 2 players, {args.clock} clock, best of {args.repeat} x "
           f"{args.seconds:g} s")
-    print(f"{'loop':22} {'steps/s':>10} {'x aec':>7} {'x engine':>9}")
+    print(f"{'loop':28} {'steps/s':>10} {'x aec':>7} {'x engine':>9}")
     rows = [("engine (random)", engine), ("PettingZoo AEC + tensor", aec)]
-    rows += [(f"batched B={size}", rate) for size, rate in batched.items()]
+    rows += [(f"batched B={size}" + ("" if copy else " copy=False"), rate)
+             for (size, copy), rate in batched.items()]
     for name, rate in rows:
-        print(f"{name:22} {rate:>10.0f} {rate / aec:>7.2f} {rate / engine:>9.2f}")
+        print(f"{name:28} {rate:>10.0f} {rate / aec:>7.2f} {rate / engine:>9.2f}")
     if args.profile:
-        print(f"\n{'us per game-step':22} {'mask':>7} {'tensor':>7} {'draw':>7} {'rules':>7}")
+        print(f"\n{'us per game-step':28} {'mask':>7} {'tensor':>7} {'draw':>7} {'rules':>7}")
         for size in sizes:
             parts: dict[str, float] = {}
             batched_rate(size, args.seconds, clock, parts)
-            print(f"{f'batched B={size}':22} {parts['mask']:>7.2f} {parts['tensor']:>7.2f} "
+            print(f"{f'batched B={size}':28} {parts['mask']:>7.2f} {parts['tensor']:>7.2f} "
                   f"{parts['draw']:>7.2f} {parts['rules']:>7.2f}")
 
 

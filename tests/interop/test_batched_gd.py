@@ -222,6 +222,24 @@ def test_env_refuses_bad_steps_and_changes_nothing():
     env.step(legal)  # and the env still steps
 
 
+def test_env_copy_false_reuses_its_two_arrays():
+    fresh = BatchedEnv("galactic-domination", num_envs=4, seed=5)
+    reused = BatchedEnv("galactic-domination", num_envs=4, seed=5, copy=False)
+    obs_a, info_a = fresh.reset()
+    obs_b, info_b = reused.reset()
+    first_obs, first_mask = obs_b, info_b["action_mask"]
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        np.testing.assert_array_equal(obs_a, obs_b)
+        np.testing.assert_array_equal(info_a["action_mask"], info_b["action_mask"])
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info_a["action_mask"]])
+        obs_a2, _, _, _, info_a = fresh.step(actions)
+        assert obs_a2 is not obs_a
+        obs_a = obs_a2
+        obs_b, _, _, _, info_b = reused.step(actions)
+        assert obs_b is first_obs and info_b["action_mask"] is first_mask
+
+
 def test_env_refuses_bad_construction():
     with pytest.raises(BadOptionError, match="batched games: galactic-domination"):
         BatchedEnv("rift-domination")

@@ -5,7 +5,8 @@ The same rules as the reference modules (``setup``, ``turn``, ``fleet``, ``speci
 written over arrays, with the same chance: each game's :class:`~starlanes.engine.GameRng`
 is one uint64 of ``rng``, seeded and drawn exactly as the reference does (``_scramble``,
 ``random()``, ``d6()``), so the same seed and the same action indices give the same game.
-Legal masks are in ``batched_masks``, observation tensors in ``batched_obs``.
+The turn structure is here; the effects of actions are in ``batched_actions``, legal
+masks in ``batched_masks``, observation tensors in ``batched_obs``.
 
 Ships are stored by **slot**, as the fixed action space numbers them (``action_space``):
 slot ``owner * 35 + s``, where ``s`` is the unit type's first slot (command 0, explorer 5,
