@@ -24,8 +24,12 @@ PAGES = {
     "interstellar-ambitions": ("interstellar-ambitions", 4, 100, {}),
     "galactic-empires": ("galactic-empires", 2, 100, {}),
     "galactic-empires-standard": ("galactic-empires", 4, 100, {"structure": "standard"}),
+    "galactic-empires-standard-minor": ("galactic-empires", 4, 100, {
+        "structure": "standard", "decks": "mechad,dragon,corporate,bolaar"}),
 }
-"""Page -> (game, players, games, options), the settings each page was made with."""
+"""Page -> (game, players, games, options), the settings each page was made with
+(``galactic-empires-standard-minor``: the Standard page's section on the deal with both
+minor-empire decks, whose cards the default deal does not hold)."""
 RARE = 0.05
 """An entry used in fewer than this share of games is listed with its reason."""
 
