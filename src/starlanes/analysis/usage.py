@@ -13,6 +13,9 @@ companion module ``starlanes.games.<game>.usage`` declares
   with ``SCORE_LABEL`` naming what is counted and ``SOURCES_SUM_TO_SCORE`` saying whether
   the sources add up to ``state.scores()`` (checked: a difference is reported as
   ``unattributed``);
+- optionally ``log_uses(state) -> [[(category, entry), ...] per seat]`` from the final
+  state (its log): what came into play without being chosen (cards drawn), which no action
+  names;
 - optionally ``decision_kind(state) -> str``; by default a decision's kind is the game's
   phase and the kind of the pending decision on top of its stack (``"move/counter"``) and
   the option taken is the first word of the action's notation.
@@ -86,6 +89,10 @@ class UsageTally:
         and ``catalogue`` (``{category: [entry, ...]}``)."""
         sources: list[dict[str, float]] = [{} for _ in self.uses]
         catalogue: dict[str, list[str]] = {}
+        uses = [Counter(c) for c in self.uses]
+        if self.hooks is not None and hasattr(self.hooks, "log_uses"):
+            for seat, pairs in enumerate(self.hooks.log_uses(state)):
+                uses[seat].update(pairs)
         if self.hooks is not None:
             sources = [dict(d) for d in self.hooks.score_sources(state)]
             catalogue = {k: list(v) for k, v in self.hooks.catalogue(state).items()}
@@ -94,7 +101,7 @@ class UsageTally:
                     rest = score - sum(sources[seat].values())
                     if rest:
                         sources[seat]["unattributed"] = rest
-        return {"uses": [_nest(c) for c in self.uses],
+        return {"uses": [_nest(c) for c in uses],
                 "decisions": [_nest(c) for c in self.decisions],
                 "sources": sources, "catalogue": catalogue}
 

@@ -2,6 +2,8 @@
 
 Categories: ``action taken`` (an Action Track token taken or advanced, ``build:strong``),
 ``tech researched`` and ``starting tech``, ``ship built``, ``mercenary hired``,
+``emergency ship drawn`` and ``colony event drawn`` (cards drawn, not chosen: read from the
+log by :func:`log_uses`),
 ``planet colonised``, ``planet developed``, ``shadow card played`` (``play CARD ...``),
 ``shadow card boosted``, ``shadow card bought``, ``ambition claimed`` and ``special used``
 (raids, invasions, captures, rescues, disruption, stealing, opposing a shadow check,
@@ -61,11 +63,42 @@ def catalogue(state: GameState) -> dict[str, list[str]]:
         "ship built": [ships[i] for i in sorted(set(c.standard_ships))]
         if getattr(c, "standard_ships", None) else ships,
         "mercenary hired": mercs,
+        "emergency ship drawn": sorted({ships[e] for e in c.emergency_cards}),
+        "colony event drawn": list(c.event_ids),
         "planet colonised": [p for i, p in enumerate(c.planet_ids) if i not in set(c.homes)],
         "shadow card played": list(c.shadow_ids),
         "ambition claimed": list(c.ambition_ids),
         "special used": list(SPECIALS),
     }
+
+
+_EMERGENCY = " draws the emergency ship "
+_REDRAW = " (HEAVY: redraw)"
+_EVENT = "colony event: "
+
+
+def log_uses(state: GameState) -> list[list[tuple[str, str]]]:
+    """Per seat, the cards it drew rather than chose, read from the game log: each
+    EMERGENCY ship an outnumbered defender drew into its fleet (IA-RAID-03, IA-INV-02; a
+    HEAVY card drawn in a raid and put back is not counted) and each colony event drawn on
+    a planet's first colonisation (IA-COL-01/02), counted for the colonising seat (the
+    last ``P<n> colonises`` line before it)."""
+    s: Any = state
+    c = s.content
+    emergency = {c.ships[c.ship_ids[e]].name: c.ship_ids[e] for e in set(c.emergency_cards)}
+    events = {c.events[e].name: e for e in c.event_ids}
+    out: list[list[tuple[str, str]]] = [[] for _ in range(s.n)]
+    colonist = -1
+    for line in s.log_lines:
+        if line.startswith(_EVENT):
+            if colonist >= 0:
+                out[colonist].append(("colony event drawn", events[line[len(_EVENT):]]))
+        elif line.startswith("P") and " colonises " in line:
+            colonist = int(line[1:line.index(" ")])
+        elif _EMERGENCY in line and not line.endswith(_REDRAW):
+            seat, name = line.split(_EMERGENCY, 1)
+            out[int(seat[1:])].append(("emergency ship drawn", emergency[name]))
+    return out
 
 
 def score_sources(state: GameState) -> list[dict[str, float]]:
