@@ -202,6 +202,20 @@ def _snapshot(env):
             core.seat.copy(), env.game_seeds.copy(), env.action_masks().copy()]
 
 
+def test_env_seeds_follow_one_sequence():
+    env = BatchedEnv("galactic-domination", num_envs=3, seed=-7)
+    assert env.reset()[1]["game_seed"].tolist() == [-7, -6, -5]
+    assert env.reset()[1]["game_seed"].tolist() == [-4, -3, -2]
+    assert env.reset(seed=100)[1]["game_seed"].tolist() == [100, 101, 102]
+    obs, info = env.reset(seed=100)
+    state = load("galactic-domination", seed=101).new_initial_state()
+    np.testing.assert_array_equal(obs[1], tensor_encoder(state.game)(state, 0))
+    with pytest.raises(BadOptionError, match="seed"):
+        env.reset(seed=2**63)
+    with pytest.raises(BadOptionError, match="seed"):
+        env.reset(seed=1.5)
+
+
 def test_env_refuses_bad_steps_and_changes_nothing():
     env = BatchedEnv("galactic-domination", num_envs=3, seed=2)
     with pytest.raises(StarlanesError, match="reset"):

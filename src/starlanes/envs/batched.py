@@ -31,8 +31,9 @@ a seed starts every row on the next seeds of that sequence (the constructor's ``
 begins it).
 
 Errors (``starlanes.engine``): BadOptionError for an unknown game, a game without a
-batched implementation (the message names those that have one), a bad ``num_envs`` or an
-unknown or bad option, and for ``actions`` of the wrong shape or type; ActionIndexError for
+batched implementation (the message names those that have one), a bad ``num_envs``, a
+seed that is not an integer in -2**63..2**62-1 or an unknown or bad option, and for
+``actions`` of the wrong shape or type; ActionIndexError for
 an action index outside the space or not legal in its row (the message names the row,
 the index and its action). A refused step changes nothing.
 """
@@ -47,6 +48,15 @@ from starlanes.engine import ActionIndexError, BadOptionError, StarlanesError, g
 
 BATCHED_GAMES = ("galactic-domination",)
 """The games with a batched rules implementation."""
+
+
+def _check_seed(seed: Any) -> None:
+    """BadOptionError unless ``seed`` is an integer in the int64 range (the seeds of the
+    games that follow it are kept as int64)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise BadOptionError(f"seed must be an integer, got {seed!r}")
+    if not -(2**63) <= int(seed) < 2**62:
+        raise BadOptionError(f"seed must be in -2**63..2**62-1, got {seed}")
 
 
 class BatchedEnv:
@@ -70,8 +80,7 @@ class BatchedEnv:
                                  f"batched games: {', '.join(BATCHED_GAMES)}")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise BadOptionError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise BadOptionError(f"seed must be an integer, got {seed!r}")
+        _check_seed(seed)
         from starlanes.games.galactic_domination import batched, batched_masks, batched_obs
 
         self.game_id = game
@@ -110,10 +119,10 @@ class BatchedEnv:
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a new game in every row (see the module docstring for the seeds):
-        ``(obs, info)``. BadOptionError for a seed that is not an integer."""
+        ``(obs, info)``. BadOptionError for a seed that is not an integer in
+        -2**63..2**62-1."""
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-                raise BadOptionError(f"seed must be an integer, got {seed!r}")
+            _check_seed(seed)
             self._next_seed = int(seed)
         self._new_games(np.arange(self.num_envs))
         return self._view()
