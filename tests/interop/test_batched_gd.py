@@ -100,17 +100,17 @@ def play_side_by_side(games: int, seed: int, options: dict, counts: Counter,
 
 
 OPTION_SETS = [
-    pytest.param({}, 12, id="defaults"),
-    pytest.param({"turn_limit": 8}, 64, id="turn_limit=8"),
-    pytest.param({"turn_limit": 20, "roll_off": True}, 40, id="roll_off"),
-    pytest.param({"turn_limit": 20, "charge_ends_turn": True}, 40, id="charge_ends_turn"),
-    pytest.param({"turn_limit": 20, "arrive_full": False}, 40, id="arrive_full=false"),
+    pytest.param({}, 10, id="defaults"),
+    pytest.param({"turn_limit": 8}, 48, id="turn_limit=8"),
+    pytest.param({"turn_limit": 20, "roll_off": True}, 32, id="roll_off"),
+    pytest.param({"turn_limit": 20, "charge_ends_turn": True}, 32, id="charge_ends_turn"),
+    pytest.param({"turn_limit": 20, "arrive_full": False}, 32, id="arrive_full=false"),
     pytest.param({"turn_limit": 40, "roll_off": True, "charge_ends_turn": True,
-                  "arrive_full": False}, 24, id="all_changed"),
+                  "arrive_full": False}, 20, id="all_changed"),
     pytest.param({"turn_limit": 15, "content_set": (  # the tables come from the content
         "units.raider.ap=4", "units.explorer.cost=3", "units.command.shields=0",
         "economy.specials.jump_range=2", "economy.specials.black_hole_minerals=2")},
-        24, id="content_set"),
+        20, id="content_set"),
 ]
 _COUNTS: Counter = Counter()
 
