@@ -59,6 +59,11 @@ def fleet(b: GDBatch, field: int, seat: np.ndarray) -> np.ndarray:
     return b.ships[field].reshape(b.n, 2, SLOTS)[np.arange(b.n), seat]
 
 
+def fleets(b: GDBatch, seat: np.ndarray) -> np.ndarray:
+    """Every field of ``seat``'s 35 ship slots in every game: int8 [NF, n, 35]."""
+    return b.ships.reshape(-1, b.n, 2, SLOTS)[:, np.arange(b.n), seat]
+
+
 def sector_load(b: GDBatch) -> np.ndarray:
     """Ships counting towards capacity per sector (GD-MAP-04/06): int64 [n, 15]."""
     n = b.n
@@ -81,9 +86,8 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     seat = b.seat
     acting = b.phase == ACTING
     # the acting seat's fleet and the opponent's, [n, 35]
-    sec = fleet(b, SEC, seat)
-    ap = fleet(b, AP, seat)
-    chg = fleet(b, CHG, seat)
+    own = fleets(b, seat)
+    sec, ap, chg = own[SEC], own[AP], own[CHG]
     sec16 = sec & 15
     opp_sec = fleet(b, SEC, 1 - seat)
     # capacity (GD-MAP-04/06) and black holes, as sector sets
@@ -112,11 +116,11 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     # attach (GD-SPC-01) and warp (GD-DS-01)
     m0 = FIRST[MINER]
     o = t.off["attach"]
-    mask[:, o + m0:o + m0 + 15] = free[:, m0:m0 + 15] & (fleet(b, ATT, seat)[:, m0:m0 + 15] == 0)
+    mask[:, o + m0:o + m0 + 15] = free[:, m0:m0 + 15] & (own[ATT, :, m0:m0 + 15] == 0)
     o = t.off["warp"]
     mask[:, o + 5:o + 10] = free[:, 5:10]
-    _specials(b, mask, can, free, sec16, chg, load, hole_bits)
-    _builds(b, mask, acting, full_bits, hole_bits, fleet(b, P, seat) != 0)
+    _specials(b, mask, can, free, sec16, chg, own[AIM], load, hole_bits)
+    _builds(b, mask, acting, full_bits, hole_bits, own[P] != 0)
     if (b.phase == SETUP).any():
         _places(b, mask, load)
     if (b.dec != 0).any():
@@ -125,7 +129,7 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
 
 
 def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
-              sec16: np.ndarray, chg: np.ndarray, load: np.ndarray,
+              sec16: np.ndarray, chg: np.ndarray, aim: np.ndarray, load: np.ndarray,
               hole_bits: np.ndarray) -> None:
     """Black hole shot (GD-SPC-04..06, ruling GD-OPEN-06) and fleet jump (GD-SPC-07..09,
     ruling GD-OPEN-08): charging needs the costs in hand and a ship not charging already;
@@ -145,7 +149,7 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
                            reach_d & ~hole_bits[:, None], 0).astype(np.int16)
     o = t.off["charge_shot"]
     mask[:, o + d0 * 15:o + (d0 + 5) * 15] = _rows15(t, charge_bits).reshape(n, -1)
-    aim_bit = np.take(_POW2, fleet(b, AIM, seat)[:, dsl] & 15) & 0x7FFF
+    aim_bit = np.take(_POW2, aim[:, dsl] & 15) & 0x7FFF
     o = t.off["fire"]
     mask[:, o + d0:o + d0 + 5] = (can[:, dsl] & (chg[:, dsl] == 2) & (left > 0)[:, None]
                                   & ((reach_d & aim_bit & ~hole_bits[:, None]) != 0))
