@@ -20,6 +20,12 @@ not counted), with numpy's thread pools held to one thread (the rates are per co
 Printed: each rate and its ratio to ``aec`` and to ``engine``. ``--profile`` adds, per
 batch size, the microseconds per game-step of each part of the batched loop (mask,
 tensor, the random draw, the rules' step).
+
+``--all-games`` prints instead one table for the four games (each at its minimum player
+count): the engine's random steps/s, the PettingZoo AEC loop with tensors and the batched
+environment (the largest ``--sizes`` with ``copy=False``, where the game has one; ``-``
+where not), each beside OpenSpiel's C++ backgammon driven by the same Python loop
+(``benchmarks/compiled_speed.py``; ``-`` without ``pyspiel``), all in the same run.
 """
 
 from __future__ import annotations
@@ -97,6 +103,44 @@ def batched_rate(size: int, seconds: float, clock: Callable[[], float],
     return steps / (clock() - start)
 
 
+def all_games(seconds: float, repeat: int, size: int, clock: Callable[[], float]) -> None:
+    """The ``--all-games`` table (see the module docstring)."""
+    from compiled_speed import _backgammon_stepper, _measure
+
+    from starlanes.engine import game_class, game_ids
+    from starlanes.envs.batched import BATCHED_GAMES
+
+    games = [(g, game_class(g).min_players) for g in game_ids()]
+    best: dict[tuple[str, str], float] = {}
+
+    def keep(key: tuple[str, str], rate: float) -> None:
+        best[key] = max(best.get(key, 0.0), rate)
+
+    stepper = _backgammon_stepper()
+    for _ in range(repeat):
+        if stepper is not None:
+            keep(("backgammon", "engine"), _measure(stepper, seconds, clock)[0])
+        for game, players in games:
+            keep((game, "engine"), env_bench.engine_rate(game, players, seconds))
+            keep((game, "aec"), env_bench.aec_rate(game, players, seconds, observe=True))
+            if game in BATCHED_GAMES:
+                keep((game, "batched"), batched_rate(size, seconds, clock, copy=False))
+    bg = best.get(("backgammon", "engine"), float("nan"))
+    print(f"per core, {'CPU' if clock is env_bench.CLOCKS['cpu'] else 'wall'} clock, best of "
+          f"{repeat} x {seconds:g} s; batched: B={size}, copy=False; x bg: over OpenSpiel "
+          "C++ backgammon's steps/s in the same Python loop")
+    print(f"{'game, players':30} {'engine':>9} {'x bg':>6} {'AEC+tensor':>11} {'x bg':>6} "
+          f"{'batched':>9} {'x bg':>6} {'x AEC':>6}")
+    for game, players in games:
+        engine, aec = best[game, "engine"], best[game, "aec"]
+        batched = best.get((game, "batched"))
+        tail = (f"{batched:>9.0f} {batched / bg:>6.2f} {batched / aec:>6.2f}"
+                if batched else f"{'-':>9} {'-':>6} {'-':>6}")
+        print(f"{f'{game}, {players}':30} {engine:>9.0f} {engine / bg:>6.2f} {aec:>11.0f} "
+              f"{aec / bg:>6.2f} {tail}")
+    print(f"{'backgammon (OpenSpiel C++)':30} {bg:>9.0f} {1.0:>6.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0,
@@ -109,10 +153,15 @@ def main() -> None:
                         help="time measured: this process's CPU time (default) or wall")
     parser.add_argument("--profile", action="store_true",
                         help="also print the microseconds per game-step of each part")
+    parser.add_argument("--all-games", action="store_true",
+                        help="one table for the four games beside OpenSpiel backgammon")
     args = parser.parse_args()
     clock = env_bench.CLOCKS[args.clock]
     env_bench._CLOCK[0] = clock
     sizes = [int(s) for s in args.sizes.split(",") if s]
+    if args.all_games:
+        all_games(args.seconds, args.repeat, max(sizes), clock)
+        return
     engine = aec = 0.0
     runs = [(size, copy) for size in sizes for copy in (True, False)]
     batched = dict.fromkeys(runs, 0.0)
