@@ -9,8 +9,8 @@ minor empires) is played in its four rotations (deck ``i`` in seat ``(i + r) mod
 sits in every seat equally often, and every seat holds every deck equally often. Printed
 per deal and seed: each deck's win rate over its seat-games in all seats, and each seat's
 over all decks, with 95% Wilson intervals and Holm-adjusted p-values against the fair 25%
-(:func:`starlanes.analysis.stats.rate_family`, shared wins counted both ways), and the
-deck-by-seat table. The figures are in docs/balance/galactic-empires-decks.md.
+(the lab's own tallies, :func:`starlanes.analysis.lab.group_tallies`, through
+:func:`starlanes.analysis.stats.rate_family`), and the deck-by-seat table. The figures are in docs/balance/galactic-empires-decks.md.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from starlanes.analysis.lab import run_lab
+from starlanes.analysis.lab import group_tallies, run_lab
 from starlanes.analysis.stats import rate_family
 
 DEALS = {
@@ -35,22 +35,6 @@ def rotation(deal: tuple[str, ...], r: int) -> list[str]:
     for i, deck in enumerate(deal):
         seats[(i + r) % PLAYERS] = deck
     return seats
-
-
-def tally(rows: list[dict], decks: list[str], by_deck: dict, by_seat: dict,
-          cell: dict) -> None:
-    """Add each game's wins (a shared win split) to the deck, seat and deck-by-seat
-    tallies ``[wins, seat-games, sole wins, seat-games in a shared win]``."""
-    for row in rows:
-        winners = row["winners"]
-        share = 1.0 / len(winners) if winners else 0.0
-        for seat, deck in enumerate(decks):
-            won = seat in winners
-            for t in (by_deck[deck], by_seat[seat], cell[(deck, seat)]):
-                t[0] += share if won else 0.0
-                t[1] += 1
-                t[2] += 1 if won and len(winners) == 1 else 0
-                t[3] += 1 if won and len(winners) > 1 else 0
 
 
 def _line(name: str, entry: dict) -> str:
@@ -72,17 +56,21 @@ def main() -> None:
         deal = DEALS[deal_name]
         for seed in args.seeds:
             start = time.perf_counter()
-            by_deck = {d: [0.0, 0, 0, 0] for d in deal}
-            by_seat = {s: [0.0, 0, 0, 0] for s in range(PLAYERS)}
-            cell = {(d, s): [0.0, 0, 0, 0] for d in deal for s in range(PLAYERS)}
+            everything: list[dict] = []
+            cell: dict[tuple[str, int], float] = {}
             for r in range(PLAYERS):
                 decks = rotation(deal, r)
                 rows = run_lab("galactic-empires", ["heuristic"], PLAYERS, args.games, seed,
                                {"structure": "standard", "decks": ",".join(decks)},
                                workers=args.workers, progress=False)
-                tally(rows, decks, by_deck, by_seat, cell)
-            decks_family = rate_family({d: tuple(t) for d, t in by_deck.items()}, fair)
-            seats_family = rate_family({f"P{s}": tuple(t) for s, t in by_seat.items()}, fair)
+                everything += rows
+                for s, (wins, n, *_) in group_tallies(rows, "seat")["seat"].items():
+                    cell[decks[int(s)], int(s)] = wins / n
+            # the deck is the seat's empire fact; shared wins split, counted both ways
+            decks_family = rate_family(group_tallies(everything, "fact:empire")["empire"],
+                                       fair)
+            seats_family = rate_family({f"P{s}": v for s, v in group_tallies(
+                everything, "seat")["seat"].items()}, fair)
             print(f"{deal_name} deal {','.join(deal)}, seed {seed}, {args.games} games x "
                   f"{PLAYERS} rotations ({time.perf_counter() - start:.0f} s)", flush=True)
             print(" by deck (every seat):")
@@ -94,8 +82,7 @@ def main() -> None:
             print(" deck by seat (win rate, " + f"{args.games} games a cell):")
             print("  " + " " * 10 + "".join(f"{'P' + str(s):>8}" for s in range(PLAYERS)))
             for d in deal:
-                print(f"  {d:<10}" + "".join(f"{cell[(d, s)][0] / cell[(d, s)][1]:8.1%}"
-                                         for s in range(PLAYERS)))
+                print(f"  {d:<10}" + "".join(f"{cell[d, s]:8.1%}" for s in range(PLAYERS)))
             print(flush=True)
 
 

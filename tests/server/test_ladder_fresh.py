@@ -10,6 +10,7 @@ import pytest
 
 from starlanes.agents.registry import resolved_spec
 from starlanes.server.community.ladder import load_ladder
+from starlanes.server.community.ratings import display
 from starlanes.server.config import ServerConfig
 
 
@@ -76,5 +77,5 @@ def test_the_ratings_page_shows_the_shipped_ladder() -> None:
         for name, bot in entry["bots"].items():
             mu, sigma, shown, seats = rows[name]
             assert (mu, sigma) == (f"{bot['mu']:.2f}", f"{bot['sigma']:.2f}"), (game, name)
-            assert int(shown) == round(1000 + 40 * (bot["mu"] - 3 * bot["sigma"])), (game, name)
+            assert int(shown) == display(bot["mu"], bot["sigma"]), (game, name)
             assert int(seats) == bot["games"], (game, name)

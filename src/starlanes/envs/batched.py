@@ -113,7 +113,7 @@ class BatchedEnv:
         cp = core.current_player()
         mask_out, obs_out = self._buffers if self._buffers is not None else (None, None)
         self._mask = mask = self._masks.legal_mask(core, mask_out)
-        obs = self._obs.observation(core, cp, self._tables, obs_out)
+        obs = self._obs.observation(core, cp, self._tables, obs_out, current=cp)
         return obs, {"action_mask": mask, "current_player": cp,
                      "game_seed": self.game_seeds.copy()}
 

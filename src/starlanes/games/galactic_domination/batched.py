@@ -53,6 +53,8 @@ OWNER70 = np.repeat(np.arange(2), SLOTS)
 GROUP70 = OWNER70 * 5 + KIND70
 """Owner and type of each slot: nondecreasing along the slots (what compaction sorts by)."""
 NONMINER70 = KIND70 != MINER
+_NOT_COUNTED = np.where(NONMINER70, 0, -1).astype(np.int8)
+"""OR-ed into a slot's sector, sends a miner to the "not on the board" bin (GD-MAP-06)."""
 _MUL = np.uint64(6364136223846793005)
 _INC = np.uint64(1442695040888963407)
 _TO_FLOAT = 1.0 / 9007199254740992.0
@@ -122,11 +124,12 @@ class Tables:
         self.jump_bits = np.zeros(16, np.int16)
         self.reach_bits = np.zeros((5, 16), np.int16)
         jump_range = content.specials.jump_range
+        reach = game.new_initial_state().reach  # per type and sector (GD-RNG-01..07)
         for s in range(15):
             self.adj_bits[s] = _bits(t in board.adj[s] for t in range(15))
             self.jump_bits[s] = _bits(1 <= board.dist[s][t] <= jump_range for t in range(15))
             for k in range(5):
-                self.reach_bits[k, s] = _bits(t in game_reach(game, k, s) for t in range(15))
+                self.reach_bits[k, s] = _bits(t in reach[k][s] for t in range(15))
         self.reach35 = self.reach_bits[KIND_OF_SLOT].ravel()
         """Attack reach by ship slot then sector: index ``16 * slot + sector``."""
         self.zone_bits = np.array([_bits(s // 3 == z for s in range(15)) for z in range(5)],
@@ -164,15 +167,6 @@ class Tables:
         bits = np.arange(1 << 15, dtype=np.int64)
         self.bit_rows = ((bits[:, None] >> np.arange(15)) & 1).astype(np.bool_)
         """A 15-bit sector set -> its 15 flags (the mask's per-sector rows)."""
-
-
-def game_reach(game: Any, kind: int, sector: int) -> tuple[int, ...]:
-    """Sectors a ship of ``kind`` in ``sector`` may attack (or aim at, for the destroyer's
-    black hole shot): the reference state's ``reach`` (GD-RNG-01..07, ruling GD-OPEN-03)."""
-    from .content import RANGE_ORDER
-
-    board = game.content.board
-    return board.reach[RANGE_ORDER.index(game.content.units[kind].range)][sector]
 
 
 def resolve_game(options: dict[str, Any]) -> Any:
@@ -286,13 +280,14 @@ class GDBatch:
         draw (ruling GD-OPEN-12, turn limit), 0 while the game goes on."""
         return self.ret.copy()
 
-    def load(self, rows: np.ndarray) -> np.ndarray:
-        """Ships counting towards capacity per sector (GD-MAP-04/06): int64 [len(rows), 15]."""
-        s = self.ships
-        sec = s[SEC, rows].astype(np.int64)
-        ok = (s[P, rows] != 0) & NONMINER70 & (sec >= 0)
-        idx = np.where(ok, sec, 15) + 16 * np.arange(rows.size)[:, None]
-        return np.bincount(idx.ravel(), minlength=16 * rows.size).reshape(-1, 16)[:, :15]
+    def load(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """Ships counting towards capacity per sector (GD-MAP-04/06) of the games ``rows``
+        (all when None): int64 [games, 15]. An empty slot's sector is -1 and a miner's is
+        sent there too: bin 15, off the board."""
+        sec = self.ships[SEC] if rows is None else self.ships[SEC, rows]
+        n = sec.shape[0]
+        idx = ((sec | _NOT_COUNTED) & 15) + (16 * np.arange(n))[:, None]
+        return np.bincount(idx.ravel(), minlength=16 * n).reshape(n, 16)[:, :15]
 
     # ------------------------------------------------------------------ ships
     def _add_ship(self, rows: np.ndarray, owner: np.ndarray, kind: np.ndarray,

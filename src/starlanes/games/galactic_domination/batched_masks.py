@@ -39,8 +39,6 @@ _NONMINER = KIND_OF_SLOT != MINER
 _NONMINER16 = np.where(_NONMINER, -1, 0).astype(np.int16)
 """All bits for a slot whose type counts towards capacity (not the miner, GD-MAP-06)."""
 _SLOT16 = (16 * np.arange(SLOTS)).astype(np.int16)
-_NOT_COUNTED = np.where(NONMINER70, 0, -1).astype(np.int8)
-"""OR-ed into a sector, sends a miner to the "not on the board" bin (GD-MAP-06)."""
 
 
 def _to_bits(flags: np.ndarray) -> np.ndarray:
@@ -64,13 +62,6 @@ def fleets(b: GDBatch, seat: np.ndarray) -> np.ndarray:
     return b.ships.reshape(-1, b.n, 2, SLOTS)[:, np.arange(b.n), seat]
 
 
-def sector_load(b: GDBatch) -> np.ndarray:
-    """Ships counting towards capacity per sector (GD-MAP-04/06): int64 [n, 15]."""
-    n = b.n
-    idx = ((b.ships[SEC] | _NOT_COUNTED) & 15) + (16 * np.arange(n))[:, None]
-    return np.bincount(idx.ravel(), minlength=16 * n).reshape(n, 16)[:, :15]
-
-
 def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     """bool [n, A]: the legal actions of every game (all False for a finished one): set-up
     placement (GD-SET-04), a pending arrival (GD-DS-05) or collision (GD-DS-06) decision,
@@ -91,7 +82,7 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     sec16 = sec & 15
     opp_sec = fleet(b, SEC, 1 - seat)
     # capacity (GD-MAP-04/06) and black holes, as sector sets
-    load = sector_load(b)
+    load = b.load()
     full_bits = _to_bits(load >= CAPACITY)
     hole_bits = _to_bits(b.holes)
     can = (ap > 0) & (sec >= 0) & acting[:, None]

@@ -79,9 +79,11 @@ class ObsTables:
 
 
 def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
-                out: np.ndarray | None = None) -> np.ndarray:
+                out: np.ndarray | None = None,
+                current: np.ndarray | None = None) -> np.ndarray:
     """float32 [n, N]: each game's tensor seen from ``seats`` (int [n], 0 or 1), clipped to
-    the adapters' bounds; written into ``out`` when given (that shape and dtype)."""
+    the adapters' bounds; written into ``out`` when given (that shape and dtype).
+    ``current``: ``b.current_player()`` when the caller has it already."""
     t = b.t
     n = b.n
     rows = np.arange(n)
@@ -93,7 +95,7 @@ def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
     head[:, 0:4] = np.arange(4) == b.phase[:, None]
     head[:, 4] = b.seat == v
     head[:, 5] = b.first == v
-    head[:, 6] = b.current_player() == v
+    head[:, 6] = (b.current_player() if current is None else current) == v
     head[:, 7] = b.round / t.turn_limit
     head[:, 8:12] = np.minimum(np.stack([b.minerals[rows, v], b.minerals[rows, w],
                                          b.dark[rows, v], b.dark[rows, w]], 1), HIGH)
