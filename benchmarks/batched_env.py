@@ -78,14 +78,15 @@ def batched_rate(size: int, seconds: float, clock: Callable[[], float],
             obs, _, _, _, info = env.step(masked_random(info["action_mask"], rng))
             steps += size
         return steps / (clock() - start)
-    from starlanes.games.galactic_domination import batched_masks, batched_obs
+    from starlanes.games.galactic_domination import batched_masks
 
-    core, tables = env.core, env._tables
+    core = env.core
     while clock() < end:  # the parts of one env step, timed one by one
         t0 = clock()
         mask = batched_masks.legal_mask(core)
         t1 = clock()
-        batched_obs.observation(core, np.maximum(core.current_player(), 0), tables)
+        cp = core.current_player()
+        env._stream.update(core, np.maximum(cp, 0), current=cp)
         t2 = clock()
         actions = masked_random(mask, rng)
         t3 = clock()

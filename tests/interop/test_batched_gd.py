@@ -4,7 +4,9 @@ Random games (masked uniform random actions from a seeded numpy Generator) are p
 the batch and, side by side, in reference states loaded with the same seeds and options;
 at every step the legal mask must equal the reference's legal indices, and the seat to
 act, the observation tensor (exactly, float32, as the PettingZoo environment gives it),
-the terminal flags and the returns must agree. ``STARLANES_BATCHED_GAMES=N`` plays N games
+the terminal flags and the returns must agree. The acting seat's tensor is the one the
+environment returns (``ObsStream``: kept up to date block by block), every fifth step the
+other seat's is made whole (``observation``). ``STARLANES_BATCHED_GAMES=N`` plays N games
 per option set instead of the CI's few (``benchmarks/batched_env.py`` reports speed).
 """
 
@@ -20,7 +22,7 @@ from starlanes.engine import ActionIndexError, BadOptionError, StarlanesError, l
 from starlanes.envs import BatchedEnv
 from starlanes.games.galactic_domination.batched import GDBatch
 from starlanes.games.galactic_domination.batched_masks import legal_mask
-from starlanes.games.galactic_domination.batched_obs import ObsTables, observation
+from starlanes.games.galactic_domination.batched_obs import ObsStream, ObsTables, observation
 from starlanes.interop import tensor_encoder
 
 GAMES_ENV = "STARLANES_BATCHED_GAMES"
@@ -50,6 +52,7 @@ def play_side_by_side(games: int, seed: int, options: dict, counts: Counter,
         seeds = [seed + start + i for i in range(n)]
         b = GDBatch(n, **options)
         ot = ObsTables(b.t)
+        stream = ObsStream(ot, n)  # the env's tensors, kept up to date block by block
         b.reset(np.arange(n), seeds)
         ref_games = [load("galactic-domination", seed=s, **options) for s in seeds]
         states = [g.new_initial_state() for g in ref_games]
@@ -63,7 +66,7 @@ def play_side_by_side(games: int, seed: int, options: dict, counts: Counter,
             term = b.terminal()
             ret = b.returns()
             view = np.where(cp >= 0, cp, 0)
-            obs = observation(b, view, ot)
+            obs = stream.update(b, view, current=cp)
             other = observation(b, 1 - view, ot) if steps % 5 == 0 else None
             actions = np.zeros(n, np.int64)
             still = []
@@ -259,6 +262,8 @@ def test_env_copy_false_reuses_its_two_arrays():
         obs_a = obs_a2
         obs_b, _, _, _, info_b = reused.step(actions)
         assert obs_b is first_obs and info_b["action_mask"] is first_mask
+    with pytest.raises(ValueError):  # the env's own tensors, kept up to date between steps
+        obs_b[0, 0] = 1.0
 
 
 def test_env_refuses_bad_construction():

@@ -70,7 +70,10 @@ class BatchedEnv:
     ``copy`` (default True): every ``reset`` and ``step`` returns new observation and mask
     arrays. With ``copy=False`` they are the same two arrays every time, overwritten by the
     next call (no allocation: faster at large ``num_envs``, where fresh arrays of tens of MB
-    cost the kernel's page zeroing); copy what must outlive a step."""
+    cost the kernel's page zeroing); copy what must outlive a step. The observation array
+    is then read-only: it is the environment's own, kept up to date block by block
+    between steps (only the ship blocks an action changed are rewritten), so it must not
+    be written to."""
 
     def __init__(self, game: str = "galactic-domination", num_envs: int = 1, seed: int = 0,
                  copy: bool = True, **options: Any) -> None:
@@ -90,6 +93,9 @@ class BatchedEnv:
         self._masks = batched_masks
         self._obs = batched_obs
         self._tables = batched_obs.ObsTables(self.core.t)
+        self._stream = batched_obs.ObsStream(self._tables, num_envs)
+        self._obs_view = self._stream.buf.view()
+        self._obs_view.flags.writeable = False
         self.action_space = self.core.t.game.action_space()
         self.num_actions = self.action_space.size
         self.observation_shape = (batched_obs.HEAD + 2 * batched.SLOTS * batched_obs.PER_SHIP,)
@@ -97,10 +103,9 @@ class BatchedEnv:
         self._next_seed = seed
         self._mask: np.ndarray | None = None
         self.copy = bool(copy)
-        self._buffers: tuple[np.ndarray, np.ndarray] | None = None
+        self._buffers: np.ndarray | None = None
         if not self.copy:
-            self._buffers = (np.zeros((num_envs, self.num_actions), np.bool_),
-                             np.zeros((num_envs, *self.observation_shape), np.float32))
+            self._buffers = np.zeros((num_envs, self.num_actions), np.bool_)
 
     def _new_games(self, rows: np.ndarray) -> None:
         seeds = self._next_seed + np.arange(rows.size, dtype=np.int64)
@@ -111,9 +116,9 @@ class BatchedEnv:
     def _view(self) -> tuple[np.ndarray, dict[str, Any]]:
         core = self.core
         cp = core.current_player()
-        mask_out, obs_out = self._buffers if self._buffers is not None else (None, None)
-        self._mask = mask = self._masks.legal_mask(core, mask_out)
-        obs = self._obs.observation(core, cp, self._tables, obs_out, current=cp)
+        self._mask = mask = self._masks.legal_mask(core, self._buffers)
+        self._stream.update(core, np.maximum(cp, 0), current=cp)
+        obs = self._stream.buf.copy() if self.copy else self._obs_view
         return obs, {"action_mask": mask, "current_player": cp,
                      "game_seed": self.game_seeds.copy()}
 

@@ -78,20 +78,13 @@ class ObsTables:
         self.scratch = np.empty((CHUNK, 2 * SLOTS, PER_SHIP), np.float32)
 
 
-def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
-                out: np.ndarray | None = None,
-                current: np.ndarray | None = None) -> np.ndarray:
-    """float32 [n, N]: each game's tensor seen from ``seats`` (int [n], 0 or 1), clipped to
-    the adapters' bounds; written into ``out`` when given (that shape and dtype).
-    ``current``: ``b.current_player()`` when the caller has it already."""
+def _head(b: GDBatch, v: np.ndarray, current: np.ndarray | None, out: np.ndarray) -> None:
+    """Write the tensor's head (its first ``HEAD`` values) of every game seen from seats
+    ``v`` (int64 [n]) into ``out`` (float32 [n, >= HEAD])."""
     t = b.t
-    n = b.n
-    rows = np.arange(n)
-    v = np.asarray(seats, np.int64)
+    rows = np.arange(b.n)
     w = 1 - v
-    if out is None:
-        out = np.empty((n, HEAD + 2 * SLOTS * PER_SHIP), np.float32)
-    head = np.empty((n, HEAD), np.float32)
+    head = np.empty((b.n, HEAD), np.float32)
     head[:, 0:4] = np.arange(4) == b.phase[:, None]
     head[:, 4] = b.seat == v
     head[:, 5] = b.first == v
@@ -103,11 +96,38 @@ def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
     head[:, 27:32] = b.to_place[rows, v]
     head[:, 32:37] = b.to_place[rows, w]
     out[:, :HEAD] = head
+
+
+def _codes(b: GDBatch, ot: ObsTables) -> np.ndarray:
+    """Each slot's row of ``ot.ship`` (its block before charge, aim and acting are
+    written over): int [n, 70] in slot order."""
     s = b.ships
     code = ((s[SEC] & 15) * ot.sh1 + s[SH]) * ot.hull1 + s[HULL]
-    code = (code * ot.ap1 + s[AP]) * 2 + s[ATT] + ot.base70
-    side = np.stack([v, w], 1)
-    code = code.reshape(n, 2, SLOTS)[rows[:, None], side].reshape(n, -1)
+    return (code * ot.ap1 + s[AP]) * 2 + s[ATT] + ot.base70
+
+
+def _in_view(a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """A per-slot array [n, 70] reordered to the tensor's order for seats ``v``: the
+    observing seat's 35 slots first."""
+    n = a.shape[0]
+    side = np.stack([v, 1 - v], 1)
+    return a.reshape(n, 2, SLOTS)[np.arange(n)[:, None], side].reshape(n, -1)
+
+
+def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
+                out: np.ndarray | None = None,
+                current: np.ndarray | None = None) -> np.ndarray:
+    """float32 [n, N]: each game's tensor seen from ``seats`` (int [n], 0 or 1), clipped to
+    the adapters' bounds; written into ``out`` when given (that shape and dtype).
+    ``current``: ``b.current_player()`` when the caller has it already. Made whole from
+    the state; :class:`ObsStream` keeps the same tensors up to date instead."""
+    n = b.n
+    v = np.asarray(seats, np.int64)
+    if out is None:
+        out = np.empty((n, HEAD + 2 * SLOTS * PER_SHIP), np.float32)
+    _head(b, v, current, out)
+    s = b.ships
+    code = _in_view(_codes(b, ot), v)
     scratch = ot.scratch
     for i in range(0, n, CHUNK):
         j = min(n, i + CHUNK)
@@ -130,3 +150,53 @@ def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
         at = r * size + HEAD + (g % SLOTS + SLOTS * (g // SLOTS != v[r])) * PER_SHIP
         flat[at + PER_SHIP - 1] = 1.0
     return out
+
+
+_EXTRA = 96
+"""A slot's key is its ``ot.ship`` row times 96 plus charge (0-2) x 32, aim (0-15) x 2 and
+the acting flag: everything its block depends on."""
+
+
+class ObsStream:
+    """The tensors of ``n`` games kept up to date between steps (what
+    :class:`~starlanes.envs.BatchedEnv` returns): after a step most ship blocks are as they
+    were, so :meth:`update` rewrites the head of every row and only the ship blocks whose
+    key (:data:`_EXTRA`) changed, from the same tables as :func:`observation`, which gives
+    the same values. ``buf``: float32 [n, N], the tensors; ``key``: int32 [n, 70], each
+    block's key as last written (-1: never written)."""
+
+    def __init__(self, ot: ObsTables, n: int) -> None:
+        self.ot = ot
+        self.buf = np.zeros((n, HEAD + 2 * SLOTS * PER_SHIP), np.float32)
+        self.key = np.full((n, 2 * SLOTS), -1, np.int32)
+        self._blocks = self.buf[:, HEAD:].reshape(n, 2 * SLOTS, PER_SHIP)
+        assert np.shares_memory(self._blocks, self.buf)  # a view: written through
+
+    def update(self, b: GDBatch, seats: np.ndarray,
+               current: np.ndarray | None = None) -> np.ndarray:
+        """``buf``, each row now ``observation(b, seats, ...)``'s (``seats``, ``current``
+        as there; ``b`` holds as many games as this stream)."""
+        v = np.asarray(seats, np.int64)
+        buf = self.buf
+        _head(b, v, current, buf)
+        s = b.ships
+        key = _codes(b, self.ot).astype(np.int32) * _EXTRA
+        key += np.clip(s[CHG], 0, 2) * 32 + (s[AIM] & 15) * 2
+        r = np.flatnonzero(b.act >= 0)
+        key[r, b.act[r]] += 1
+        key = _in_view(key, v)
+        r, j = np.nonzero(key != self.key)
+        if r.size:
+            k = key[r, j]
+            self.key[r, j] = k
+            vals = self.ot.ship[k // _EXTRA]
+            e = k % _EXTRA
+            c = np.flatnonzero(e >= 32)
+            if c.size:  # charge flag 0 -> the charge, aim flag "none" -> the aim
+                vals[c, 21] = 0.0
+                vals[c, 39] = 0.0
+                vals[c, 21 + e[c] // 32] = 1.0
+                vals[c, 24 + e[c] % 32 // 2] = 1.0
+            vals[:, PER_SHIP - 1] = e & 1
+            self._blocks[r, j] = vals
+        return buf
