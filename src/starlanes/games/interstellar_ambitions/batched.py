@@ -1,0 +1,388 @@
+"""Interstellar Ambitions over arrays, set-up only: B games dealt and taken through the
+game start at once with numpy (no Python loop over games).
+
+**Scope.** This covers the whole set-up (IA-SET-02..24) of a 3-player game with the
+default content and options: the central area and player areas laid out, the start
+player, the Shadow deal, then every game-start decision (keep 2 of 4 Shadow cards, the
+starting techs in reverse order, the Action Tokens placed one at a time, the seat
+compensation). It stops where round 1 begins: a game whose set-up is done is in phase
+``BEYOND`` and takes no more actions here (the turn's rules are not written over arrays
+yet). It is therefore not offered by ``starlanes.envs.BatchedEnv``.
+
+Chance is the reference's: each game's :class:`~starlanes.engine.GameRng` is one uint64
+of ``rng``, seeded and drawn as the reference draws it (``random()`` for the unordered
+piles' draws, ``sample`` and ``randrange`` through ``getrandbits`` with Python's
+rejection loop), so the same seed and action indices give the same game.
+
+Face-down piles are kept as the reference keeps them, ordered, because a draw takes the
+card at a random place and moves the pile's last card there: ``cards[game, i]`` for ``i
+< size[game]`` (:class:`Pile`). Shadow hands are copies per card (their order never
+matters to the rules); the Action Tokens are the six track codes per seat in the
+reference's order (``action * 4 + level``, -1 in the pool).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from starlanes.engine import BadOptionError, load
+
+PLAYERS = 3
+SETUP, BEYOND = 0, 1
+"""Phases: the set-up, and past it (round 1 has begun: not covered here)."""
+NONE, KEEP, START_TECH, PLACE, COMP = range(5)
+"""The pending decision's kind (NONE: past the set-up)."""
+KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp")
+"""The reference's decision kinds, by ``kind``."""
+COMPENSATION = ((0, 0), (0, 1), (1, 1))
+"""Seat position from the start player -> (tokens to advance, resources to take)
+(IA-SET-19/20, three players)."""
+TOKENS = 6
+"""Action Tokens per player (IA-SET-10)."""
+SUPPORTED_OPTIONS = ("round_limit",)
+"""The only option the set-up slice accepts (it only scales the tensor's round)."""
+_MUL = np.uint64(6364136223846793005)
+_INC = np.uint64(1442695040888963407)
+_TO_FLOAT = 1.0 / 9007199254740992.0
+
+
+def scramble(seeds: np.ndarray) -> np.ndarray:
+    """``GameRng``'s seeding (a splitmix64 scramble) of uint64 ``seeds`` [n] -> uint64 [n]."""
+    x = seeds.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def resolve_game(options: dict[str, Any]) -> Any:
+    """The reference Game (3 players) for ``options``: BadOptionError for any option but
+    ``round_limit`` (naming the supported ones) or a bad value."""
+    for name in options:
+        if name not in SUPPORTED_OPTIONS:
+            raise BadOptionError(
+                f"option {name!r} is not supported by the batched Interstellar Ambitions "
+                f"(supported: {', '.join(SUPPORTED_OPTIONS)}; the default content and "
+                "options otherwise, 3 players)")
+    return load("interstellar-ambitions", seed=0, players=PLAYERS, **options)
+
+
+class Pile:
+    """An ordered pile per game: ``cards`` int64 [n, cap] (-1 past the end), ``size``
+    int64 [n]."""
+
+    def __init__(self, n: int, cap: int) -> None:
+        self.cards = np.full((n, cap), -1, np.int64)
+        self.size = np.zeros(n, np.int64)
+
+    def fill(self, rows: np.ndarray, cards: Any) -> None:
+        """Set the piles of ``rows`` to ``cards`` (the same list for each)."""
+        c = np.asarray(cards, np.int64)
+        self.cards[rows] = -1
+        self.cards[rows, :c.size] = c
+        self.size[rows] = c.size
+
+    def push(self, rows: np.ndarray, card: np.ndarray) -> None:
+        """Append ``card`` [len(rows)] to the piles of ``rows``."""
+        self.cards[rows, self.size[rows]] = card
+        self.size[rows] += 1
+
+    def take(self, rows: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """Remove and return the card at ``at`` of each pile of ``rows``, the pile's last
+        card moving there (the reference's draw)."""
+        card = self.cards[rows, at]
+        last = self.size[rows] - 1
+        self.cards[rows, at] = self.cards[rows, last]
+        self.cards[rows, last] = -1
+        self.size[rows] = last
+        return card
+
+
+class IABatch:
+    """``n`` games of Interstellar Ambitions (3 players) through the set-up (see the
+    module docstring).
+
+    Per game: ``rng`` uint64; ``phase`` (SETUP, BEYOND), ``step`` (the reference's set-up
+    stage), ``start`` (the start player, also the seat whose turn it is); ``ambitions``
+    [n, 6] in play; piles ``shadow_deck``, ``shadow_discard``, ``tech_deck``,
+    ``merc_deck``, ``emerg_deck``, ``colony_deck`` and ``planet_decks`` (one per planet
+    type) as :class:`Pile`; face-up ``planet_slots`` [n, 4, 2], ``tech_slots`` [n, 4] and
+    ``merc_slots`` [n, 3]; per seat ``hands`` [n, 3, cards] copies, ``tokens`` [n, 3, 6],
+    ``res`` [n, 3, 4] (food, ore, science, coin), ``known`` [n, 3, techs] bool; and
+    ``tech_owner`` [n, techs] (-1: none). The pending decision: ``kind`` with its
+    ``dec_seat``, ``count`` (cards still to discard), ``adv``/``take`` (compensation left),
+    ``done`` [n, 6] (tokens already advanced) and ``cursor`` (its place in its stage).
+    Construct with the game's options (BadOptionError, see :func:`resolve_game`), then
+    call :meth:`reset`."""
+
+    def __init__(self, n: int, **options: Any) -> None:
+        self.n = n
+        game = self.game = resolve_game(options)
+        c = self.content = game.content
+        self.round_limit = int(game.options["round_limit"])
+        self.n_cards = len(c.shadow_ids)
+        self.n_techs = len(c.tech_ids)
+        self.n_planets = len(c.planet_ids)
+        self.start_techs = np.array(c.start_techs, np.int64)
+        self.passive = [i for i, p in enumerate(c.ambition_passive) if p]
+        self.active = [i for i, p in enumerate(c.ambition_passive) if not p]
+        self.planet_type = np.array(c.planet_type, np.int64)
+        self.homes = np.array(c.homes[:PLAYERS], np.int64)
+        self.first_ships = (c.ship_index["strike_craft"], c.ship_index["destroyer"])
+        rules = c.rules
+        self.rng = np.zeros(n, np.uint64)
+        self.phase = np.full(n, BEYOND, np.int64)
+        self.step = np.zeros(n, np.int64)
+        self.start = np.zeros(n, np.int64)
+        self.ambitions = np.zeros((n, 6), np.int64)
+        self.shadow_deck = Pile(n, len(c.shadow_cards))
+        self.shadow_discard = Pile(n, len(c.shadow_cards))
+        self.tech_deck = Pile(n, self.n_techs)
+        self.merc_deck = Pile(n, len(c.merc_cards))
+        self.emerg_deck = Pile(n, len(c.emergency_cards))
+        self.colony_deck = Pile(n, len(c.event_cards))
+        per_type = [int((self.planet_type == t).sum()) for t in range(4)]
+        self.planet_decks = [Pile(n, per_type[t]) for t in range(4)]
+        self.planet_slots = np.full((n, 4, rules["planet_slots_per_type"]), -1, np.int64)
+        self.tech_slots = np.full((n, rules["tech_slots"]), -1, np.int64)
+        self.merc_slots = np.full((n, rules["merc_slots"]), -1, np.int64)
+        self.hands = np.zeros((n, PLAYERS, self.n_cards), np.int64)
+        self.tokens = np.full((n, PLAYERS, TOKENS), -1, np.int64)
+        self.res = np.zeros((n, PLAYERS, 4), np.int64)
+        self.known = np.zeros((n, PLAYERS, self.n_techs), np.bool_)
+        self.tech_owner = np.full((n, self.n_techs), -1, np.int64)
+        self.kind = np.zeros(n, np.int64)
+        self.dec_seat = np.zeros(n, np.int64)
+        self.count = np.zeros(n, np.int64)
+        self.adv = np.zeros(n, np.int64)
+        self.take = np.zeros(n, np.int64)
+        self.done = np.zeros((n, TOKENS), np.bool_)
+        self.cursor = np.zeros(n, np.int64)
+
+    # ------------------------------------------------------------------ chance
+    def _next(self, rows: np.ndarray) -> np.ndarray:
+        """One LCG step of each game in ``rows``: the new uint64 states (GameRng)."""
+        x = self.rng[rows] * _MUL + _INC
+        self.rng[rows] = x
+        return x
+
+    def _random(self, rows: np.ndarray) -> np.ndarray:
+        """``GameRng.random()``: float64 [len(rows)] in [0, 1)."""
+        return (self._next(rows) >> np.uint64(11)).astype(np.float64) * _TO_FLOAT
+
+    def _below(self, rows: np.ndarray, m: int) -> np.ndarray:
+        """Python's ``_randbelow(m)`` on GameRng (``getrandbits(m.bit_length())`` until
+        below ``m``; one draw each, ``m`` < 2**32): int64 [len(rows)]."""
+        k = np.uint64(64 - m.bit_length())
+        out = np.zeros(rows.size, np.int64)
+        todo = np.arange(rows.size)
+        while todo.size:
+            r = (self._next(rows[todo]) >> k).astype(np.int64)
+            ok = r < m
+            out[todo[ok]] = r[ok]
+            todo = todo[~ok]
+        return out
+
+    def _sample(self, rows: np.ndarray, population: list[int], k: int) -> np.ndarray:
+        """Python's ``random.sample(population, k)`` for a population of at most 21
+        (its pool method): int64 [len(rows), k]."""
+        m = len(population)
+        pool = np.tile(np.asarray(population, np.int64), (rows.size, 1))
+        out = np.zeros((rows.size, k), np.int64)
+        at = np.arange(rows.size)
+        for i in range(k):
+            j = self._below(rows, m - i)
+            out[:, i] = pool[at, j]
+            pool[at, j] = pool[:, m - i - 1]
+        return out
+
+    def _draw(self, rows: np.ndarray, pile: Pile) -> np.ndarray:
+        """A card drawn at random from each pile of ``rows`` (``IAState.draw``; the piles
+        drawn from in the set-up are never empty): int64 [len(rows)]."""
+        at = (self._random(rows) * pile.size[rows]).astype(np.int64)
+        return pile.take(rows, at)
+
+    # ------------------------------------------------------------------ set-up
+    def reset(self, rows: Any, seeds: Any) -> None:
+        """Start new games in ``rows`` (ints) from ``seeds`` (ints, any 64-bit value, as
+        ``load(..., seed=)``), as ``setup.begin``: six Ambitions drawn, 3 Passive then 3
+        Active (IA-SET-02/03), the face-down piles (IA-SET-04, 06, 09), two face-up planets
+        of each type (IA-SET-05), four techs and three Mercs face up (IA-SET-06/09), Home
+        Worlds at level 4 with a Strike Craft and a Destroyer (IA-SET-10..12), the start
+        player at random (IA-SET-13) and four Shadow cards each in turn order (IA-SET-14);
+        then the first decision (keep, the start player first)."""
+        rows = np.asarray(rows, np.int64)
+        c = self.content
+        raw = np.array([int(s) & ((1 << 64) - 1) for s in seeds], np.uint64)
+        self.rng[rows] = scramble(raw)
+        self.phase[rows] = SETUP
+        self.ambitions[rows] = np.concatenate(
+            [self._sample(rows, self.passive, 3), self._sample(rows, self.active, 3)], 1)
+        self.shadow_deck.fill(rows, c.shadow_cards)
+        self.shadow_discard.fill(rows, [])
+        self.emerg_deck.fill(rows, c.emergency_cards)
+        self.colony_deck.fill(rows, c.event_cards)
+        self.merc_deck.fill(rows, c.merc_cards)
+        start = set(c.start_techs)
+        self.tech_deck.fill(rows, [t for t in range(self.n_techs) if t not in start])
+        for t in range(4):  # refill_planets, stack by stack (ruling IA-OPEN-10)
+            self.planet_decks[t].fill(rows, np.flatnonzero(self.planet_type == t))
+            for i in range(self.planet_slots.shape[2]):
+                self.planet_slots[rows, t, i] = self._draw(rows, self.planet_decks[t])
+        for i in range(self.tech_slots.shape[1]):
+            self.tech_slots[rows, i] = self._draw(rows, self.tech_deck)
+        for i in range(self.merc_slots.shape[1]):
+            self.merc_slots[rows, i] = self._draw(rows, self.merc_deck)
+        self.tokens[rows] = -1
+        self.res[rows] = 0
+        self.known[rows] = False
+        self.tech_owner[rows] = -1
+        self.hands[rows] = 0
+        st = self.start[rows] = self._below(rows, PLAYERS)
+        for k in range(PLAYERS):
+            seat = (st + k) % PLAYERS
+            for _ in range(4):
+                card = self._draw(rows, self.shadow_deck)
+                self.hands[rows, seat, card] += 1
+        self.step[rows] = 1
+        self.done[rows] = False
+        self._set(rows, KEEP, st, 0)
+        self.count[rows] = 2
+
+    def _set(self, rows: np.ndarray, kind: int, seat: np.ndarray, cursor: Any) -> None:
+        self.kind[rows] = kind
+        self.dec_seat[rows] = seat
+        self.cursor[rows] = cursor
+
+    def order(self, rows: np.ndarray, pos: np.ndarray) -> np.ndarray:
+        """The seat at ``pos`` in turn order from the start player (IA-SET-13)."""
+        return (self.start[rows] + pos) % PLAYERS
+
+    # ------------------------------------------------------------------ queries
+    def current_player(self) -> np.ndarray:
+        """int64 [n]: the seat to decide; -1 past the set-up (not covered here)."""
+        return np.where(self.kind != NONE, self.dec_seat, -1)
+
+    def can_advance(self, rows: np.ndarray) -> np.ndarray:
+        """bool [len(rows), 3, 6]: each token can move one slot right: placed, not at
+        ULTIMATE (IA-TRK-05), not into a full ULTIMATE slot (IA-TRK-06..08: one token in a
+        3-player game)."""
+        tok = self.tokens[rows]
+        lvl = tok & 3
+        ult = np.zeros((rows.size, 6), np.int64)
+        placed = tok >= 0
+        top = placed & (lvl == 3)
+        np.add.at(ult, (np.nonzero(top)[0], (tok[top] >> 2)), 1)
+        full = np.take_along_axis(ult[:, None, :].repeat(PLAYERS, 1), np.maximum(tok, 0) >> 2, 2)
+        return placed & ((lvl < 2) | ((lvl == 2) & (full < 1)))
+
+    # ------------------------------------------------------------------ step
+    def step_indices(self, actions: np.ndarray) -> None:
+        """Apply one legal action index per game (int [n], see ``batched_view``); games
+        past the set-up are left as they are. Nothing is checked."""
+        from .batched_view import apply
+
+        apply(self, np.asarray(actions, np.int64))
+
+    def discard(self, rows: np.ndarray, card: np.ndarray) -> None:
+        """Keep 2 of 4 (IA-SET-14): one card of the hand to the Shadow discard; the next
+        seat in turn order when two are gone; the starting techs then, the last player
+        first (IA-SET-15)."""
+        seat = self.dec_seat[rows]
+        self.hands[rows, seat, card] -= 1
+        self.shadow_discard.push(rows, card)
+        again = self.count[rows] > 1
+        self.count[rows[again]] -= 1
+        r = rows[~again]
+        cur = self.cursor[r] + 1
+        nxt = cur < PLAYERS
+        self._set(r[nxt], KEEP, self.order(r[nxt], cur[nxt]), cur[nxt])
+        self.count[r[nxt]] = 2
+        r = r[~nxt]
+        self.step[r] = 2
+        self._set(r, START_TECH, self.order(r, np.full(r.size, PLAYERS - 1)), 0)
+
+    def start_tech(self, rows: np.ndarray, k: np.ndarray) -> None:
+        """Claim starting tech ``k`` (IA-SET-15); after the start player, the unclaimed
+        ones go into the Tech deck (IA-SET-16) and the tokens are placed, the start player
+        first (IA-SET-17)."""
+        t = self.start_techs[k]
+        seat = self.dec_seat[rows]
+        self.tech_owner[rows, t] = seat
+        self.known[rows, seat, t] = True
+        cur = self.cursor[rows] + 1
+        nxt = cur < PLAYERS
+        r = rows[nxt]
+        self._set(r, START_TECH, self.order(r, PLAYERS - 1 - cur[nxt]), cur[nxt])
+        r = rows[~nxt]
+        self.step[r] = 3
+        for t in self.start_techs:  # in content order, as the reference extends
+            m = self.tech_owner[r, t] < 0
+            self.tech_deck.push(r[m], np.full(int(m.sum()), t))
+        self._set(r, PLACE, self.start[r], 0)
+
+    def place(self, rows: np.ndarray, act: np.ndarray) -> None:
+        """Place a token on ``act``'s BASIC slot (IA-SET-17): one at a time in turn order
+        until all are placed; then 2 of each resource (IA-SET-18) and the compensation,
+        player 2 first (IA-SET-19/20)."""
+        seat = self.dec_seat[rows]
+        tok = self.tokens[rows, seat]
+        i = (tok < 0).argmax(1)
+        self.tokens[rows, seat, i] = act * 4
+        cur = self.cursor[rows] + 1
+        nxt = cur < PLAYERS * TOKENS
+        r = rows[nxt]
+        self._set(r, PLACE, self.order(r, cur[nxt] % PLAYERS), cur[nxt])
+        r = rows[~nxt]
+        self.step[r] = 4
+        self.res[r] = 2
+        self._comp(r, np.ones(r.size, np.int64))
+
+    def _comp(self, rows: np.ndarray, pos: np.ndarray) -> None:
+        """The compensation of the seat at ``pos`` (IA-SET-19/20); past the last, round 1
+        begins (IA-SET-24): not covered here."""
+        go = pos < PLAYERS
+        r = rows[go]
+        p = pos[go]
+        self._set(r, COMP, self.order(r, p), p)
+        table = np.array(COMPENSATION, np.int64)
+        self.adv[r] = table[p, 0]
+        self.take[r] = table[p, 1]
+        self.done[r] = False
+        r = rows[~go]
+        self.kind[r] = NONE
+        self.phase[r] = BEYOND
+        self.step[r] = 0
+
+    def movable(self, rows: np.ndarray) -> np.ndarray:
+        """bool [len(rows), 6]: the deciding seat's tokens it may still advance in its
+        compensation (IA-SET-20/21: different tokens)."""
+        seat = self.dec_seat[rows]
+        can = self.can_advance(rows)[np.arange(rows.size), seat]
+        return can & ~self.done[rows]
+
+    def advance(self, rows: np.ndarray, code: np.ndarray) -> None:
+        """Advance one token of track code ``code`` one slot (IA-SET-20): the first such
+        token not advanced yet."""
+        seat = self.dec_seat[rows]
+        tok = self.tokens[rows, seat]
+        i = ((tok == code[:, None]) & ~self.done[rows]).argmax(1)
+        self.tokens[rows, seat, i] = code + 1
+        self.done[rows, i] = True
+        self.adv[rows] -= 1
+        self._comp_next(rows)
+
+    def take_res(self, rows: np.ndarray, r: np.ndarray) -> None:
+        """Take one resource ``r`` (IA-SET-19/20); with no token left to advance, the
+        advances still owed lapse."""
+        seat = self.dec_seat[rows]
+        self.res[rows, seat, r] += 1
+        self.take[rows] -= 1
+        self.adv[rows] = np.where(self.movable(rows).any(1), self.adv[rows], 0)
+        self._comp_next(rows)
+
+    def _comp_next(self, rows: np.ndarray) -> None:
+        over = (self.adv[rows] == 0) & (self.take[rows] == 0)
+        r = rows[over]
+        self._comp(r, self.cursor[r] + 1)

@@ -1,0 +1,196 @@
+"""Legal masks, actions and observation tensors of an :class:`~.batched.IABatch` (the
+set-up slice): masks and indices in the numbering of the game's fixed action space
+(``action_space``), tensors exactly ``tensor.encode(state, seat)`` of the reference state
+clipped to the research adapters' bounds (-1 and 1000, ``research.toml``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import tensor
+from .batched import COMP, KEEP, KIND_NAMES, NONE, PLACE, PLAYERS, SETUP, START_TECH, IABatch
+
+LOW, HIGH = -1.0, 1000.0
+"""The adapters' clip bounds of this game's tensor (``research.toml``)."""
+SLOTS = tensor.SLOTS
+
+
+class Offsets:
+    """The action space's family offsets and the tensor's layout for one batch."""
+
+    def __init__(self, b: IABatch) -> None:
+        space = b.game.action_space()
+        self.size = space.size
+        self.off: dict[str, int] = {}
+        for verb in ("discard", "start-tech", "place", "take", "advance"):
+            found = space.family(verb, 1)
+            if found is None:  # pragma: no cover - the families are fixed
+                raise ValueError(f"no {verb!r} family in the action space")
+            self.off[verb] = found[0]
+        movable = [c for c in range(24) if c & 3 != 3]
+        self.movable_code = np.array(movable, np.int64)
+        """``advance`` argument -> track code."""
+        self.movable_arg = np.full(24, -1, np.int64)
+        self.movable_arg[movable] = np.arange(len(movable))
+        self.lay = tensor.layout(b.game)
+
+
+def offsets(b: IABatch) -> Offsets:
+    """The :class:`Offsets` of ``b`` (made once, kept on it)."""
+    got = getattr(b, "offsets", None)
+    if got is None:
+        got = b.offsets = Offsets(b)  # type: ignore[attr-defined]
+    return got
+
+
+def legal_mask(b: IABatch) -> np.ndarray:
+    """bool [n, A]: the legal actions of every game (all False past the set-up): a card of
+    the hand to discard (IA-SET-14), an unclaimed starting tech (IA-SET-15), any of the
+    six tracks (IA-SET-17), a token to advance else a resource to take (IA-SET-19/20).
+    No exchange is offered during the set-up (IA-RES-02)."""
+    o = offsets(b)
+    n = b.n
+    mask = np.zeros((n, o.size), np.bool_)
+    rows = np.arange(n)
+    seat = b.dec_seat
+    r = np.flatnonzero(b.kind == KEEP)
+    at = o.off["discard"]
+    mask[r, at:at + b.n_cards] = b.hands[r, seat[r]] > 0
+    r = np.flatnonzero(b.kind == START_TECH)
+    at = o.off["start-tech"]
+    mask[r, at:at + b.start_techs.size] = b.tech_owner[r][:, b.start_techs] < 0
+    at = o.off["place"]
+    mask[b.kind == PLACE, at:at + 6] = True
+    r = np.flatnonzero(b.kind == COMP)
+    if r.size:
+        mov = b.movable(r) & (b.adv[r] > 0)[:, None]
+        tok = b.tokens[r, seat[r]]
+        cols = o.off["advance"] + o.movable_arg[np.maximum(tok, 0)]
+        rr = np.repeat(r[:, None], 6, 1)
+        mask[rr[mov], cols[mov]] = True
+        takes = ~mov.any(1)
+        at = o.off["take"] + 24
+        mask[r[takes], at:at + 4] = True
+    del rows
+    return mask
+
+
+def apply(b: IABatch, a: np.ndarray) -> None:
+    """Apply one legal action index per game (int64 [n]); games past the set-up are
+    skipped."""
+    o = offsets(b)
+    kinds = np.where(b.phase == SETUP, b.kind, NONE)  # before any handler moves a game on
+    for kind, verb in ((KEEP, "discard"), (START_TECH, "start-tech"), (PLACE, "place")):
+        r = np.flatnonzero(kinds == kind)
+        if r.size:
+            arg = a[r] - o.off[verb]
+            (b.discard if kind == KEEP else b.start_tech if kind == START_TECH
+             else b.place)(r, arg)
+    r = np.flatnonzero(kinds == COMP)
+    if r.size:
+        adv = (a[r] >= o.off["advance"]) & (a[r] < o.off["advance"] + 18)
+        if adv.any():
+            b.advance(r[adv], o.movable_code[a[r[adv]] - o.off["advance"]])
+        take = ~adv
+        if take.any():
+            b.take_res(r[take], a[r[take]] - o.off["take"] - 24)
+
+
+def observation(b: IABatch, seats: Any) -> np.ndarray:
+    """float32 [n, N]: each game's tensor seen from ``seats`` (int [n], 0..2), clipped to
+    the adapters' bounds; games past the set-up are not encoded (rows of zeros). The
+    layout is ``tensor``'s (its module docstring); in the set-up no medal, stat, claim,
+    combat, offer, discarded planet or tech, kept Colony Event or seen card exists yet, so
+    those places stay 0."""
+    o = offsets(b)
+    lay = o.lay
+    n = b.n
+    size = lay.size
+    v = np.asarray(seats, np.int64)
+    live = b.phase == SETUP
+    rows = np.arange(n)
+    slot_of = (np.arange(PLAYERS)[None, :] - v[:, None]) % PLAYERS  # [n, seat]
+    f: list[np.ndarray] = []  # counted positions, [n] or [n, k] each
+    nums: list[tuple[np.ndarray, np.ndarray]] = []  # (positions, values)
+    cur = b.current_player()
+    # 1. head
+    p = lay.at["head"]
+    f.append(p + np.zeros(n, np.int64))  # phase "setup"
+    f.append(p + 3 + np.minimum(b.step, 5))
+    p += 9
+    nums.append((np.full(n, p), np.zeros(n)))  # round 0
+    nums.append((np.full(n, p + 1), np.zeros(n)))
+    f.append(np.where(cur == v, p + 2, lay.trash))
+    seat_slot = slot_of[rows, b.start]  # the seat whose turn it is is the start player
+    f.append(p + 3 + seat_slot)
+    f.append(p + 3 + SLOTS + seat_slot)
+    f.append(np.where(cur >= 0, p + 3 + 2 * SLOTS + slot_of[rows, np.maximum(cur, 0)],
+                      lay.trash))
+    p += 3 + 3 * SLOTS
+    q = p + 1 + SLOTS
+    sizes = [np.zeros(n), b.shadow_deck.size, b.tech_deck.size, b.merc_deck.size,
+             b.emerg_deck.size, b.colony_deck.size,
+             *(d.size for d in b.planet_decks), np.zeros(n)]
+    for k, val in enumerate(sizes):
+        nums.append((np.full(n, q + k), val))
+    # 2. pending decision
+    p = lay.at["decision"]
+    index = np.array([lay.decision_index.get(k, 0) for k in KIND_NAMES], np.int64)
+    f.append(np.where(b.kind != NONE, p + index[b.kind], lay.trash))
+    p += len(tensor.DECISIONS) + 4
+    keep = b.kind == KEEP
+    nums.append((np.where(keep, p, lay.trash), b.count))
+    comp = b.kind == COMP
+    nums.append((np.where(comp, p, lay.trash), b.adv))
+    nums.append((np.where(comp, p + 1, lay.trash), b.take))
+    # 3. seats
+    for i in range(PLAYERS):
+        base = lay.at["seats"] + slot_of[:, i] * lay.seat_size  # [n]
+        f.append(base)
+        tok = b.tokens[:, i]
+        f.append(base[:, None] + 6 + np.where(tok >= 0, tok, 24))
+        t = np.arange(b.n_techs)
+        known = b.known[:, i]
+        f.append(np.where(known, base[:, None] + 36 + t, lay.trash))
+        owned = known & (b.tech_owner == i)
+        f.append(np.where(owned, base[:, None] + 36 + b.n_techs + t, lay.trash))
+        for ship in b.first_ships:
+            f.append(base + (lay.seat[0]["ships"][(ship, 0)] - lay.at["seats"]))
+        numbers = np.array(lay.seat[0]["numbers"]) - lay.at["seats"]
+        vals = [*(b.res[:, i, r] for r in range(4)), b.hands[:, i].sum(1)]
+        for k, val in enumerate(vals):
+            nums.append((base + numbers[k], val))
+    # 5. planets: Home Worlds at level 4, face-up slots, colonised
+    for i in range(PLAYERS):
+        q0 = lay.planet[b.homes[i]]
+        f.append(q0 + slot_of[:, i])
+        nums.append((np.full(n, q0 + SLOTS), np.full(n, 4)))
+        f.append(np.full(n, lay.planet_done[b.homes[i]]))
+    up = np.array(lay.planet_up)
+    f.append(up[b.planet_slots.reshape(n, -1)])
+    # 6. techs, 7. Merc slots, 9. Ambitions
+    f.append(np.array(lay.tech_up)[b.tech_slots])
+    f.append(np.array(lay.merc_up)[b.merc_slots])
+    f.append(np.array(lay.ambition)[b.ambitions])
+    cols = [x.reshape(n, -1) for x in f]
+    pos = np.concatenate(cols, 1) + (size + 1) * rows[:, None]
+    out = np.bincount(pos.ravel(), minlength=n * (size + 1)).reshape(n, size + 1)[:, :size]
+    out = out.astype(np.float32)
+    # 4. own hand and 8. the Shadow discard: copies per card
+    hand = b.hands[rows, v]
+    out[:, lay.at["hand"]:lay.at["hand"] + b.n_cards] = hand
+    at = lay.at["discards"]
+    disc = np.zeros((n, b.n_cards + 1), np.int64)
+    np.add.at(disc, (np.repeat(rows, b.shadow_discard.cards.shape[1]),
+                     b.shadow_discard.cards.ravel()), 1)  # -1 (empty) lands last
+    out[:, at:at + b.n_cards] = disc[:, :b.n_cards]
+    flat = out.reshape(-1)
+    for p_, val in nums:
+        ok = p_ != lay.trash
+        flat[(rows * size + p_)[ok]] = np.asarray(val, np.float32)[ok]
+    np.clip(out, LOW, HIGH, out=out)
+    out[~live] = 0.0
+    return out
