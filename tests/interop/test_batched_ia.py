@@ -105,7 +105,7 @@ def test_batched_setups_match_the_reference_step_by_step():
     """IA-SET-02..24, IA-TRK-05..08, IA-RES-02: the same seeds and actions give the same
     masks, seats, tensors and, at the end of the set-up, the same state."""
     counts: Counter = Counter()
-    n = _games(200)
+    n = _games(500)
     counts["steps"] = play_side_by_side(n, 9000, counts)
     print(f"\n{n} set-ups: {dict(counts)}")
     for verb in ("discard", "start-tech", "place", "advance", "take"):

@@ -54,7 +54,6 @@ def legal_mask(b: IABatch) -> np.ndarray:
     o = offsets(b)
     n = b.n
     mask = np.zeros((n, o.size), np.bool_)
-    rows = np.arange(n)
     seat = b.dec_seat
     r = np.flatnonzero(b.kind == KEEP)
     at = o.off["discard"]
@@ -74,7 +73,6 @@ def legal_mask(b: IABatch) -> np.ndarray:
         takes = ~mov.any(1)
         at = o.off["take"] + 24
         mask[r[takes], at:at + 4] = True
-    del rows
     return mask
 
 
