@@ -1,12 +1,14 @@
 """The batched Interstellar Ambitions set-up against the reference engine, step by step.
 
-Random set-ups (masked uniform random actions from a seeded numpy Generator) are played
-in the batch and, side by side, in reference states loaded with the same seeds; at every
-step the legal mask must equal the reference's legal indices, and the seat to act and the
-observation tensor (exactly, float32, as the PettingZoo environment gives it, from every
-seat) must agree. Where the reference's round 1 begins, the batch's whole state (the RNG,
-every pile in order, hands, tokens, resources, techs) must equal the reference's.
-``STARLANES_BATCHED_GAMES=N`` plays N set-ups instead of the CI's few.
+Random games (masked uniform random actions from a seeded numpy Generator; in a turn,
+85% of the draws leave out taking an ACTION, which is not covered, so that games stay
+longer in what is) are played in the batch and, side by side, in reference states loaded
+with the same seeds; at every step the legal mask must equal the reference's legal
+indices, and the seat to act and the observation tensor (exactly, float32, as the
+PettingZoo environment gives it, from every seat) must agree. Where the reference leaves
+what the arrays cover (``batched_turn``), the batch's whole state (the RNG, every pile in
+order, hands, tokens, resources, techs, claims, the turn and round) must equal the
+reference's. ``STARLANES_BATCHED_GAMES=N`` plays N games instead of the CI's few.
 """
 
 from __future__ import annotations
@@ -33,8 +35,14 @@ def _same_state(b: IABatch, i: int, st) -> None:
     """Every array of game ``i`` equals the reference state's field."""
     seed = st.game.seed
     assert int(b.rng[i]) == st.rng.getstate()[0], seed
-    assert st.phase == "turn" and b.phase[i] == BEYOND
     assert b.start[i] == st.start and list(b.ambitions[i]) == list(st.ambitions)
+    assert (b.seat[i], b.round[i], b.step[i], b.turn_count[i]) == (
+        st.seat, st.round, st.step, st.turn_count), seed
+    assert (b.end_trigger[i], b.final_left[i]) == (st.end_trigger, st.final_left), seed
+    for slot, claims in enumerate(st.claims):
+        for pos, seat in enumerate(claims):
+            assert b.claims[i, slot, seat] == pos + 1, seed
+    assert (b.claims[i] > 0).sum() == sum(map(len, st.claims)), seed
     piles = [(b.shadow_deck, st.shadow_deck), (b.shadow_discard, st.shadow_discard),
              (b.tech_deck, st.tech_deck), (b.merc_deck, st.merc_deck),
              (b.emerg_deck, st.emerg_deck), (b.colony_deck, st.colony_deck)]
@@ -53,10 +61,21 @@ def _same_state(b: IABatch, i: int, st) -> None:
     assert b.tech_owner[i].tolist() == list(st.tech_owner)
 
 
+COVERED = frozenset({"keep", "start_tech", "place_start", "comp", "step2", "advance_more",
+                     "home_pick", "step3", "place", "claim"})
+"""The reference's decisions the arrays cover (``batched_turn``)."""
+
+
+def _covered(st) -> bool:
+    return st.phase in ("setup", "turn") and bool(st.stack) and st.stack[-1].kind in COVERED
+
+
 def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64) -> int:
-    """Play ``games`` random set-ups ``batch`` at a time in the batch and the reference,
-    checking every step (see the module docstring); the steps played. ``counts`` gains
-    the decisions taken by verb."""
+    """Play ``games`` random games ``batch`` at a time in the batch and the reference,
+    checking every step (see the module docstring) as long as the reference's decision
+    is covered; where it leaves what is covered (an ACTION taken, the Shadow step of
+    round 2), the states must be equal. The steps played; ``counts`` gains the decisions
+    taken by verb and the ways out of what is covered."""
     steps = 0
     for start in range(0, games, batch):
         n = min(batch, games - start)
@@ -77,9 +96,11 @@ def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64) -
             still = []
             for i in live:
                 st = states[i]
-                if st.phase != "setup":
+                if not _covered(st):
                     _same_state(b, i, st)
+                    assert b.phase[i] == BEYOND, seeds[i]
                     assert cp[i] == -1 and not mask[i].any()
+                    counts[f"out: {st.stack[-1].kind if st.stack else st.phase}"] += 1
                     continue
                 still.append(i)
                 assert cp[i] == st.current_player(), seeds[i]
@@ -91,9 +112,19 @@ def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64) -
                 for k in range(PLAYERS):
                     np.testing.assert_array_equal(obs[k][i], encode(st, k),
                                                   err_msg=f"seed {seeds[i]}, seat {k}")
-                a = int(got[rng.integers(got.size)])
+                pick = got
+                if st.phase == "turn" and rng.random() < 0.85:  # stay in what is covered
+                    keep = [x for x in got.tolist() if space.key_at(x)[0] != "take"]
+                    pick = np.array(keep or got)
+                a = int(pick[rng.integers(pick.size)])
                 actions[i] = a
-                counts[space.key_at(a)[0]] += 1
+                verb = space.key_at(a)[0]
+                counts[verb] += 1
+                if verb == "take" and st.phase == "turn":  # an ACTION: not covered
+                    _same_state(b, i, st)
+                    counts["out: an action taken"] += 1
+                    still.pop()
+                    continue
                 st.apply(legal[a])
             live = still
             b.step_indices(actions)
@@ -101,14 +132,16 @@ def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64) -
     return steps
 
 
-def test_batched_setups_match_the_reference_step_by_step():
-    """IA-SET-02..24, IA-TRK-05..08, IA-RES-02: the same seeds and actions give the same
-    masks, seats, tensors and, at the end of the set-up, the same state."""
+def test_batched_games_match_the_reference_step_by_step():
+    """IA-SET-02..24, IA-TURN-01..04, IA-PROD-01..04, IA-TRK-02..10, IA-RES-02: the same
+    seeds and actions give the same masks, seats and tensors, and the same state where
+    the reference leaves what is covered."""
     counts: Counter = Counter()
     n = _games(500)
     counts["steps"] = play_side_by_side(n, 9000, counts)
-    print(f"\n{n} set-ups: {dict(counts)}")
-    for verb in ("discard", "start-tech", "place", "advance", "take"):
+    print(f"\n{n} games: {dict(counts)}")
+    for verb in ("discard", "start-tech", "place", "advance", "take", "produce", "home",
+                 "exchange", "plan", "done", "pass", "out: shadow"):
         assert counts[verb] > 0, verb
 
 
@@ -126,3 +159,71 @@ def test_same_seed_same_deal():
     assert (b.hands[0] == b.hands[1]).all() and b.start[0] == b.start[1]
     st = load("interstellar-ambitions", seed=-3, players=PLAYERS).new_initial_state()
     assert b.start[3] == st.start
+
+
+def test_resetting_some_rows_leaves_the_others_alone():
+    """A new deal in some rows (as an autoreset makes) leaves the other games where they
+    are, and the new games start as the reference deals them."""
+    b = IABatch(4)
+    b.reset(np.arange(4), [1, 2, 3, 4])
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        mask = legal_mask(b)
+        b.step_indices(np.array([rng.choice(np.flatnonzero(m)) for m in mask]))
+    before = observation(b, b.current_player())
+    rng_before = b.rng.copy()
+    b.reset(np.array([1, 3]), [2**63 + 5, 10])
+    after = observation(b, b.current_player())
+    np.testing.assert_array_equal(after[[0, 2]], before[[0, 2]])
+    assert (b.rng[[0, 2]] == rng_before[[0, 2]]).all()
+    encode = tensor_encoder(load("interstellar-ambitions", players=PLAYERS))
+    for row, seed in ((1, 2**63 + 5), (3, 10)):
+        st = load("interstellar-ambitions", seed=seed, players=PLAYERS).new_initial_state()
+        np.testing.assert_array_equal(after[row], encode(st, st.current_player()))
+
+
+def test_claims_in_the_same_positions():
+    """IA-AMB-02..08: the resources Ambition is the only one a covered first round could
+    meet, and random play does not reach its 16; so every seat is handed 5 of each
+    resource in both engines at its step 2 decision. Where it is in play each seat's
+    claim takes the next position; masks, tensors and the states agree all along."""
+    n = 16
+    seeds = list(range(300, 300 + n))
+    b = IABatch(n)
+    b.reset(np.arange(n), seeds)
+    states = [load("interstellar-ambitions", seed=s, players=PLAYERS).new_initial_state()
+              for s in seeds]
+    space = states[0].game.action_space()
+    encode = tensor_encoder(states[0].game)
+    rng = np.random.default_rng(1)
+    claimed = 0
+    for _ in range(200):
+        mask = legal_mask(b)
+        obs = observation(b, np.maximum(b.current_player(), 0))
+        actions = np.zeros(n, np.int64)
+        for i, st in enumerate(states):
+            if not _covered(st):
+                continue
+            top = st.stack[-1]
+            if top.kind == "step2" and st.res[top.seat] != (5, 5, 5, 5):
+                st.res[top.seat] = (5, 5, 5, 5)
+                b.res[i, top.seat] = 5
+                mask[i] = legal_mask(b)[i]
+                obs[i] = observation(b, np.maximum(b.current_player(), 0))[i]
+            legal = space.legal_indices(st)
+            got = np.flatnonzero(mask[i])
+            assert sorted(legal) == got.tolist(), seeds[i]
+            np.testing.assert_array_equal(obs[i], encode(st, st.current_player()))
+            keys = {x: space.key_at(x) for x in got.tolist()}
+            pref = ([x for x, k in keys.items() if k[0] == "claim"]
+                    or [x for x, k in keys.items() if k[0] in ("pass", "plan", "place")]
+                    or [x for x, k in keys.items() if k[0] != "take"] or list(keys))
+            a = pref[rng.integers(len(pref))]
+            claimed += keys[a][0] == "claim"
+            actions[i] = a
+            st.apply(legal[a])
+        b.step_indices(actions)
+    assert claimed >= 2 * PLAYERS  # games with that Ambition in play: every seat claims
+    assert (b.claims == 2).any() and (b.claims == 3).any()
+    for i, st in enumerate(states):
+        _same_state(b, i, st)

@@ -1,13 +1,15 @@
-"""Interstellar Ambitions over arrays, set-up only: B games dealt and taken through the
-game start at once with numpy (no Python loop over games).
+"""Interstellar Ambitions over arrays, in part: B games dealt, taken through the game
+start and into the first round at once with numpy (no Python loop over games).
 
-**Scope.** This covers the whole set-up (IA-SET-02..24) of a 3-player game with the
-default content and options: the central area and player areas laid out, the start
-player, the Shadow deal, then every game-start decision (keep 2 of 4 Shadow cards, the
-starting techs in reverse order, the Action Tokens placed one at a time, the seat
-compensation). It stops where round 1 begins: a game whose set-up is done is in phase
-``BEYOND`` and takes no more actions here (the turn's rules are not written over arrays
-yet). It is therefore not offered by ``starlanes.envs.BatchedEnv``.
+**Scope.** The whole set-up (IA-SET-02..24) of a 3-player game with the default content
+and options (``round_limit`` may be set): the central area and player areas laid out, the
+start player, the Shadow deal, then every game-start decision (keep 2 of 4 Shadow cards,
+the starting techs in reverse order, the Action Tokens placed one at a time, the seat
+compensation). Then the turn machine as far as ``batched_turn`` covers it (PRODUCE,
+ADVANCE, PLAN ACTIONS, claims, exchanges, turns and rounds passing). A game that goes
+further (an ACTION taken, the Shadow step of round 2, the game's end) is put in phase
+``BEYOND`` and takes no more actions here. The game is therefore **not** offered by
+``starlanes.envs.BatchedEnv``.
 
 Chance is the reference's: each game's :class:`~starlanes.engine.GameRng` is one uint64
 of ``rng``, seeded and drawn as the reference draws it (``random()`` for the unordered
@@ -16,8 +18,9 @@ rejection loop), so the same seed and action indices give the same game.
 
 Face-down piles are kept as the reference keeps them, ordered, because a draw takes the
 card at a random place and moves the pile's last card there: ``cards[game, i]`` for ``i
-< size[game]`` (:class:`Pile`). Shadow hands are copies per card (their order never
-matters to the rules); the Action Tokens are the six track codes per seat in the
+< size[game]`` (:class:`Pile`). Shadow hands are copies per card: the covered rules never
+read their order (the Pilfer effect, not covered, takes the card at a random place of
+the hand, so covering it needs ordered hands); the Action Tokens are the six track codes per seat in the
 reference's order (``action * 4 + level``, -1 in the pool).
 """
 
@@ -30,11 +33,13 @@ import numpy as np
 from starlanes.engine import BadOptionError, load
 
 PLAYERS = 3
-SETUP, BEYOND = 0, 1
-"""Phases: the set-up, and past it (round 1 has begun: not covered here)."""
-NONE, KEEP, START_TECH, PLACE, COMP = range(5)
-"""The pending decision's kind (NONE: past the set-up)."""
-KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp")
+SETUP, TURN, OVER, BEYOND = range(4)
+"""Phases, the first three in the tensor's order; BEYOND: the game went where these
+arrays do not follow (see ``batched_turn``)."""
+NONE, KEEP, START_TECH, PLACE, COMP, STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM = range(11)
+"""The pending decision's kind (NONE: none, or past what is covered)."""
+KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp", "step2", "advance_more",
+              "home_pick", "step3", "place", "claim")
 """The reference's decision kinds, by ``kind``."""
 COMPENSATION = ((0, 0), (0, 1), (1, 1))
 """Seat position from the start player -> (tokens to advance, resources to take)
@@ -103,8 +108,10 @@ class IABatch:
     """``n`` games of Interstellar Ambitions (3 players) through the set-up (see the
     module docstring).
 
-    Per game: ``rng`` uint64; ``phase`` (SETUP, BEYOND), ``step`` (the reference's set-up
-    stage), ``start`` (the start player, also the seat whose turn it is); ``ambitions``
+    Per game: ``rng`` uint64; ``phase`` (SETUP, TURN, BEYOND), ``step`` (the reference's
+    set-up stage or turn step), ``start`` (the start player), ``seat`` (whose turn it is),
+    ``round``, ``turn_count``, ``claims`` [n, 6, 3] (claim position per Ambition slot and
+    seat, 0: none), ``end_trigger`` and ``final_left`` (IA-END-01/02); ``ambitions``
     [n, 6] in play; piles ``shadow_deck``, ``shadow_discard``, ``tech_deck``,
     ``merc_deck``, ``emerg_deck``, ``colony_deck`` and ``planet_decks`` (one per planet
     type) as :class:`Pile`; face-up ``planet_slots`` [n, 4, 2], ``tech_slots`` [n, 4] and
@@ -112,7 +119,8 @@ class IABatch:
     ``res`` [n, 3, 4] (food, ore, science, coin), ``known`` [n, 3, techs] bool; and
     ``tech_owner`` [n, techs] (-1: none). The pending decision: ``kind`` with its
     ``dec_seat``, ``count`` (cards still to discard), ``adv``/``take`` (compensation left),
-    ``done`` [n, 6] (tokens already advanced) and ``cursor`` (its place in its stage).
+    ``done`` [n, 6] (tokens already advanced) and ``cursor`` (its place in its stage);
+    ``count`` also holds the Home World picks and the tokens to plan still to come.
     Construct with the game's options (BadOptionError, see :func:`resolve_game`), then
     call :meth:`reset`."""
 
@@ -159,6 +167,13 @@ class IABatch:
         self.take = np.zeros(n, np.int64)
         self.done = np.zeros((n, TOKENS), np.bool_)
         self.cursor = np.zeros(n, np.int64)
+        self.round = np.zeros(n, np.int64)
+        self.seat = np.zeros(n, np.int64)
+        self.claims = np.zeros((n, 6, PLAYERS), np.int64)
+        """Per Ambition slot and seat: its claim position (1: 1st ...; 0: none)."""
+        self.end_trigger = np.full(n, -1, np.int64)
+        self.final_left = np.zeros(n, np.int64)
+        self.turn_count = np.zeros(n, np.int64)
 
     # ------------------------------------------------------------------ chance
     def _next(self, rows: np.ndarray) -> np.ndarray:
@@ -239,12 +254,18 @@ class IABatch:
         self.known[rows] = False
         self.tech_owner[rows] = -1
         self.hands[rows] = 0
+        self.round[rows] = 0
+        self.claims[rows] = 0
+        self.end_trigger[rows] = -1
+        self.final_left[rows] = 0
+        self.turn_count[rows] = 0
         st = self.start[rows] = self._below(rows, PLAYERS)
         for k in range(PLAYERS):
             seat = (st + k) % PLAYERS
             for _ in range(4):
                 card = self._draw(rows, self.shadow_deck)
                 self.hands[rows, seat, card] += 1
+        self.seat[rows] = st
         self.step[rows] = 1
         self.done[rows] = False
         self._set(rows, KEEP, st, 0)
@@ -341,7 +362,7 @@ class IABatch:
 
     def _comp(self, rows: np.ndarray, pos: np.ndarray) -> None:
         """The compensation of the seat at ``pos`` (IA-SET-19/20); past the last, round 1
-        begins (IA-SET-24): not covered here."""
+        begins with the start player (IA-SET-24, ``batched_turn``)."""
         go = pos < PLAYERS
         r = rows[go]
         p = pos[go]
@@ -352,8 +373,13 @@ class IABatch:
         self.done[r] = False
         r = rows[~go]
         self.kind[r] = NONE
-        self.phase[r] = BEYOND
+        self.phase[r] = TURN
+        self.round[r] = 1
+        self.seat[r] = self.start[r]
         self.step[r] = 0
+        from .batched_turn import run
+
+        run(self, r)
 
     def movable(self, rows: np.ndarray) -> np.ndarray:
         """bool [len(rows), 6]: the deciding seat's tokens it may still advance in its

@@ -11,7 +11,22 @@ from typing import Any
 import numpy as np
 
 from . import tensor
-from .batched import COMP, KEEP, KIND_NAMES, NONE, PLACE, PLAYERS, SETUP, START_TECH, IABatch
+from .batched import (
+    COMP,
+    HOME_PICK,
+    KEEP,
+    KIND_NAMES,
+    MORE,
+    NONE,
+    PLACE,
+    PLAN,
+    PLAYERS,
+    SETUP,
+    START_TECH,
+    TURN,
+    IABatch,
+)
+from .batched_turn import apply_turn, turn_mask
 
 LOW, HIGH = -1.0, 1000.0
 """The adapters' clip bounds of this game's tensor (``research.toml``)."""
@@ -25,8 +40,10 @@ class Offsets:
         space = b.game.action_space()
         self.size = space.size
         self.off: dict[str, int] = {}
-        for verb in ("discard", "start-tech", "place", "take", "advance"):
-            found = space.family(verb, 1)
+        for verb, arity in (("discard", 1), ("start-tech", 1), ("place", 1), ("take", 1),
+                            ("advance", 1), ("produce", 0), ("pass", 0), ("done", 0),
+                            ("plan", 0), ("exchange", 2), ("home", 1), ("claim", 1)):
+            found = space.family(verb, arity)
             if found is None:  # pragma: no cover - the families are fixed
                 raise ValueError(f"no {verb!r} family in the action space")
             self.off[verb] = found[0]
@@ -73,6 +90,7 @@ def legal_mask(b: IABatch) -> np.ndarray:
         takes = ~mov.any(1)
         at = o.off["take"] + 24
         mask[r[takes], at:at + 4] = True
+    turn_mask(b, mask, o)
     return mask
 
 
@@ -80,7 +98,7 @@ def apply(b: IABatch, a: np.ndarray) -> None:
     """Apply one legal action index per game (int64 [n]); games past the set-up are
     skipped."""
     o = offsets(b)
-    kinds = np.where(b.phase == SETUP, b.kind, NONE)  # before any handler moves a game on
+    kinds = np.where((b.phase == SETUP) | (b.phase == TURN), b.kind, NONE)  # before any handler moves a game on
     for kind, verb in ((KEEP, "discard"), (START_TECH, "start-tech"), (PLACE, "place")):
         r = np.flatnonzero(kinds == kind)
         if r.size:
@@ -95,20 +113,21 @@ def apply(b: IABatch, a: np.ndarray) -> None:
         take = ~adv
         if take.any():
             b.take_res(r[take], a[r[take]] - o.off["take"] - 24)
+    apply_turn(b, a, kinds, o)
 
 
 def observation(b: IABatch, seats: Any) -> np.ndarray:
     """float32 [n, N]: each game's tensor seen from ``seats`` (int [n], 0..2), clipped to
-    the adapters' bounds; games past the set-up are not encoded (rows of zeros). The
-    layout is ``tensor``'s (its module docstring); in the set-up no medal, stat, claim,
-    combat, offer, discarded planet or tech, kept Colony Event or seen card exists yet, so
-    those places stay 0."""
+    the adapters' bounds; games gone past what is covered (phase BEYOND) are not encoded
+    (rows of zeros). The layout is ``tensor``'s (its module docstring); in what is
+    covered (``batched_turn``) no medal, stat, combat, offer, discarded planet or tech,
+    kept Colony Event or seen card exists, so those places stay 0."""
     o = offsets(b)
     lay = o.lay
     n = b.n
     size = lay.size
     v = np.asarray(seats, np.int64)
-    live = b.phase == SETUP
+    live = (b.phase == SETUP) | (b.phase == TURN)
     rows = np.arange(n)
     slot_of = (np.arange(PLAYERS)[None, :] - v[:, None]) % PLAYERS  # [n, seat]
     f: list[np.ndarray] = []  # counted positions, [n] or [n, k] each
@@ -116,20 +135,22 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     cur = b.current_player()
     # 1. head
     p = lay.at["head"]
-    f.append(p + np.zeros(n, np.int64))  # phase "setup"
+    f.append(p + np.minimum(b.phase, 2))
     f.append(p + 3 + np.minimum(b.step, 5))
     p += 9
-    nums.append((np.full(n, p), np.zeros(n)))  # round 0
-    nums.append((np.full(n, p + 1), np.zeros(n)))
+    nums.append((np.full(n, p), b.round))
+    nums.append((np.full(n, p + 1), b.round / b.round_limit))
     f.append(np.where(cur == v, p + 2, lay.trash))
-    seat_slot = slot_of[rows, b.start]  # the seat whose turn it is is the start player
-    f.append(p + 3 + seat_slot)
-    f.append(p + 3 + SLOTS + seat_slot)
+    f.append(p + 3 + slot_of[rows, b.seat])
+    f.append(p + 3 + SLOTS + slot_of[rows, b.start])
     f.append(np.where(cur >= 0, p + 3 + 2 * SLOTS + slot_of[rows, np.maximum(cur, 0)],
                       lay.trash))
     p += 3 + 3 * SLOTS
+    trig = b.end_trigger >= 0
+    f.append(np.where(trig, p, lay.trash))
+    f.append(np.where(trig, p + 1 + slot_of[rows, np.maximum(b.end_trigger, 0)], lay.trash))
     q = p + 1 + SLOTS
-    sizes = [np.zeros(n), b.shadow_deck.size, b.tech_deck.size, b.merc_deck.size,
+    sizes = [b.final_left, b.shadow_deck.size, b.tech_deck.size, b.merc_deck.size,
              b.emerg_deck.size, b.colony_deck.size,
              *(d.size for d in b.planet_decks), np.zeros(n)]
     for k, val in enumerate(sizes):
@@ -139,8 +160,9 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     index = np.array([lay.decision_index.get(k, 0) for k in KIND_NAMES], np.int64)
     f.append(np.where(b.kind != NONE, p + index[b.kind], lay.trash))
     p += len(tensor.DECISIONS) + 4
-    keep = b.kind == KEEP
-    nums.append((np.where(keep, p, lay.trash), b.count))
+    counted = (b.kind == KEEP) | (b.kind == HOME_PICK) | (b.kind == PLAN)
+    nums.append((np.where(counted, p, lay.trash), b.count))
+    nums.append((np.where(b.kind == MORE, p, lay.trash), b.done.sum(1)))
     comp = b.kind == COMP
     nums.append((np.where(comp, p, lay.trash), b.adv))
     nums.append((np.where(comp, p + 1, lay.trash), b.take))
@@ -161,6 +183,9 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
         vals = [*(b.res[:, i, r] for r in range(4)), b.hands[:, i].sum(1)]
         for k, val in enumerate(vals):
             nums.append((base + numbers[k], val))
+        claims = base[:, None] + (lay.seat[0]["claims"] - lay.at["seats"]) + b.ambitions
+        pos = b.claims[:, :, i]
+        nums.append((np.where(pos > 0, claims, lay.trash), pos))
     # 5. planets: Home Worlds at level 4, face-up slots, colonised
     for i in range(PLAYERS):
         q0 = lay.planet[b.homes[i]]
@@ -188,7 +213,8 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     flat = out.reshape(-1)
     for p_, val in nums:
         ok = p_ != lay.trash
-        flat[(rows * size + p_)[ok]] = np.asarray(val, np.float32)[ok]
+        at = rows.reshape(-1, *[1] * (p_.ndim - 1)) * size + p_
+        flat[at[ok]] = np.asarray(val, np.float32)[ok]
     np.clip(out, LOW, HIGH, out=out)
     out[~live] = 0.0
     return out

@@ -1,0 +1,258 @@
+"""The turn machine of an :class:`~.batched.IABatch`, as far as it is written over arrays:
+the four steps of a turn (``turn.run``, IA-TURN-01..04), PRODUCE from the Home World
+(IA-PROD-01..04), ADVANCE (IA-TRK-02..08), PLAN ACTIONS (IA-TRK-10), claiming an Ambition
+(IA-AMB-02..08, IA-END-01/02), the 3:1 exchange (IA-RES-02), and the passing of turns and
+rounds.
+
+**Not covered** (the game goes to phase ``BEYOND``, where these arrays stop following
+it): taking an ACTION from the track (COLONISE, DEVELOP, BUILD, RESEARCH, SHADOW, FLEET:
+IA-TRK-09 and what follows), the Shadow Activities step (round 2 on, IA-SHD-*), and the
+game's end (scoring, IA-END-04..12). So planets are only the Home Worlds at level 4,
+fleets only the starting Strike Craft and Destroyer, and no medal, stat or Merc exists:
+the Ambition conditions that read them take those values (:data:`FIXED`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .batched import (
+    BEYOND,
+    CLAIM,
+    HOME_PICK,
+    MORE,
+    NONE,
+    PLAN,
+    PLAYERS,
+    STEP2,
+    STEP3,
+    TURN,
+    IABatch,
+)
+
+HOME_LEVEL = 4
+"""The Home Worlds' level (IA-SET-11); DEVELOP is not covered."""
+FIXED = {"planets": 1, "max_planets": 0, "ships": 2, "all_types": 0, "fleet_medals": 0,
+         "shadow_medals": 0, "medals": 0, "raids_won": 0, "captures": 0, "techs_taken": 0,
+         "home_level": HOME_LEVEL}
+"""Ambition condition -> its value in every covered game (see the module docstring);
+``fleet_power`` is the starting ships' combat values."""
+TURN_KINDS = (STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM)
+
+
+def produce_extra(b: IABatch) -> np.ndarray:
+    """int64 [techs, 4]: each tech's ``produce_extra`` bonus per resource (IA-PROD-04)."""
+    c = b.content
+    out = np.zeros((b.n_techs, 4), np.int64)
+    for t in range(b.n_techs):
+        for kind, n, arg in c.tech_fx[t]:
+            if kind == "produce_extra":
+                out[t, ("food", "ore", "science", "coin").index(arg)] += n
+    return out
+
+
+def metrics(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> dict[str, np.ndarray]:
+    """Each Ambition condition's value for ``seat`` in ``rows`` (``turn.meets``)."""
+    c = b.content
+    known = b.known[rows, seat]
+    fleet = sum(c.ship_combat[s] for s in b.first_ships)
+    out = {k: np.full(rows.size, v, np.int64) for k, v in FIXED.items()}
+    out["techs"] = known.sum(1)
+    out["owned_techs"] = (known & (b.tech_owner[rows] == seat[:, None])).sum(1)
+    out["resources"] = b.res[rows, seat].sum(1)
+    out["fleet_power"] = np.full(rows.size, fleet, np.int64)
+    return out
+
+
+def claimable(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """bool [len(rows), 6]: the Ambition slots ``seat`` may claim: not claimed by it
+    (IA-AMB-08) and whose condition it meets now (IA-AMB-02, ruling IA-OPEN-21)."""
+    c = b.content
+    m = metrics(b, rows, seat)
+    amb = b.ambitions[rows]
+    ok = np.zeros(amb.shape, np.bool_)
+    for a, (cond, need) in enumerate(c.ambition_cond):
+        here = amb == a
+        if here.any():
+            ok |= here & (m[cond] >= need)[:, None]
+    mine = b.claims[rows, :, seat] if rows.size else np.zeros((0, 6), np.int64)
+    return ok & (mine == 0)
+
+
+def run(b: IABatch, rows: np.ndarray) -> None:
+    """``turn.run`` until each game of ``rows`` waits on a decision or leaves what is
+    covered: step 1 (Shadow Activities from round 2, not covered, IA-TURN-02), step 2
+    PRODUCE or ADVANCE, step 3 TAKE ACTION or PLAN, step 4 a claim when one is possible
+    (IA-AMB-02), then the turn passes clockwise (IA-TURN-01) and a new round begins with
+    the start player; the round limit and the final turns end the game (not covered)."""
+    while True:
+        rows = rows[(b.phase[rows] == TURN) & (b.kind[rows] == NONE)]
+        if not rows.size:
+            return
+        step = b.step[rows].copy()
+        seat = b.seat[rows]
+        b.step[rows] = np.minimum(step + 1, 5)
+        r = rows[step == 1]
+        shadow = (b.round[r] > 1) & b.hands[r, b.seat[r]].any(1)
+        b.phase[r[shadow]] = BEYOND
+        for at, kind in ((2, STEP2), (3, STEP3)):
+            r = rows[step == at]
+            b.kind[r] = kind
+            b.dec_seat[r] = b.seat[r]
+            b.done[r] = False
+        r = rows[step == 4]
+        can = claimable(b, r, b.seat[r]).any(1)
+        b.kind[r[can]] = CLAIM
+        b.dec_seat[r[can]] = b.seat[r[can]]
+        r = rows[step >= 5]
+        _end_turn(b, r, seat[step >= 5])
+
+
+def _end_turn(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> None:
+    """``turn.end_turn``: the final turns count down after a 3rd claim (IA-END-02); the
+    next seat; a new round at the start player; past the round limit or the last final
+    turn the game ends (scoring not covered: BEYOND)."""
+    b.turn_count[rows] += 1
+    trig = b.end_trigger[rows] >= 0
+    b.final_left[rows[trig]] -= 1
+    over = trig & (b.final_left[rows] <= 0)
+    b.phase[rows[over]] = BEYOND
+    rows, seat = rows[~over], seat[~over]
+    nxt = (seat + 1) % PLAYERS
+    b.seat[rows] = nxt
+    b.step[rows] = 0
+    new = nxt == b.start[rows]
+    b.round[rows[new]] += 1
+    b.phase[rows[new & (b.round[rows] > b.round_limit)]] = BEYOND
+
+
+def advance_options(b: IABatch, rows: np.ndarray) -> np.ndarray:
+    """bool [len(rows), 6]: the deciding seat's tokens it may advance now: placed, not
+    advanced this turn (IA-TRK-03: different tokens), able to move (IA-TRK-05..08)."""
+    return b.movable(rows)
+
+
+def _advance(b: IABatch, rows: np.ndarray, code: np.ndarray) -> None:
+    """Move a token of ``code`` one slot right; up to 3 different tokens a turn, asked
+    one at a time (IA-TRK-02/03)."""
+    seat = b.dec_seat[rows]
+    tok = b.tokens[rows, seat]
+    i = ((tok == code[:, None]) & ~b.done[rows]).argmax(1)
+    b.tokens[rows, seat, i] = code + 1
+    b.done[rows, i] = True
+    more = (b.done[rows].sum(1) < 3) & advance_options(b, rows).any(1)
+    b.kind[rows] = np.where(more, MORE, NONE)
+
+
+def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
+    """Apply the action ``a`` [n] of every game whose decision (``kinds``, read before
+    any handler ran) is a turn decision; ``o``: the ``batched_view.Offsets``. The turn
+    machine then runs on."""
+    off = o.off  # type: ignore[attr-defined]
+    rows = np.flatnonzero(np.isin(kinds, TURN_KINDS))
+    if not rows.size:
+        return
+    x = a[rows]
+    ex = (x >= off["exchange"]) & (x < off["exchange"] + 16)
+    if ex.any():  # IA-RES-02: the decision stays pending
+        r = rows[ex]
+        g, t = (x[ex] - off["exchange"]) // 4, (x[ex] - off["exchange"]) % 4
+        seat = b.seat[r]
+        b.res[r, seat, g] -= 3
+        b.res[r, seat, t] += 1
+        rows, x = rows[~ex], x[~ex]
+    k = kinds[rows]
+    seat = b.dec_seat[rows]
+    adv = (x >= off["advance"]) & (x < off["advance"] + 18)
+    r = rows[adv]
+    b.kind[r] = NONE
+    _advance(b, r, o.movable_code[x[adv] - off["advance"]])  # type: ignore[attr-defined]
+    simple = ~adv & ((x == off["pass"]) | (x == off["done"]))
+    b.kind[rows[simple]] = NONE
+    prod = x == off["produce"]
+    if prod.any():  # IA-PROD-02..04; the Home World's yield is picked one at a time
+        r = rows[prod]
+        s = seat[prod]
+        extra = b.known[r, s].astype(np.int64) @ produce_extra(b)
+        b.res[r, s] += extra
+        b.kind[r] = HOME_PICK
+        b.count[r] = HOME_LEVEL
+    home = k == HOME_PICK
+    if home.any():
+        r = rows[home]
+        b.res[r, seat[home], x[home] - off["home"]] += 1
+        b.count[r] -= 1
+        b.kind[r[b.count[r] == 0]] = NONE
+    take = (k == STEP3) & (x >= off["take"]) & (x < off["take"] + 24)
+    b.phase[rows[take]] = BEYOND  # an ACTION: not covered
+    b.kind[rows[take]] = NONE
+    plan = x == off["plan"]
+    if plan.any():  # IA-TRK-10: every pool token, one at a time
+        r = rows[plan]
+        left = (b.tokens[r, seat[plan]] < 0).sum(1)
+        b.kind[r] = np.where(left > 0, PLAN, NONE)
+        b.count[r] = left
+    place = k == PLAN
+    if place.any():
+        r = rows[place]
+        s = seat[place]
+        i = (b.tokens[r, s] < 0).argmax(1)
+        b.tokens[r, s, i] = (x[place] - off["place"]) * 4
+        b.count[r] -= 1
+        b.kind[r[b.count[r] == 0]] = NONE
+    claim = (k == CLAIM) & (x >= off["claim"]) & (x < off["claim"] + len(b.content.ambition_ids))
+    if claim.any():  # the next position (IA-AMB-05); a 3rd claim ends the game soon
+        r = rows[claim]
+        s = seat[claim]
+        slot = (b.ambitions[r] == (x[claim] - off["claim"])[:, None]).argmax(1)
+        b.claims[r, slot, s] = (b.claims[r, slot] > 0).sum(1) + 1
+        b.kind[r] = NONE
+        third = (b.claims[r, :, s] > 0).sum(1) >= 3
+        trig = third & (b.end_trigger[r] < 0)  # IA-END-01/02, ruling IA-OPEN-22
+        b.end_trigger[r[trig]] = s[trig]
+        b.final_left[r[trig]] = PLAYERS + 1
+    run(b, np.flatnonzero(np.isin(kinds, TURN_KINDS)))
+
+
+def turn_mask(b: IABatch, mask: np.ndarray, o: object) -> None:
+    """Write the legal actions of the games waiting on a turn decision into ``mask``."""
+    off = o.off  # type: ignore[attr-defined]
+    kind = b.kind
+    live = b.phase == TURN
+    rows = np.flatnonzero(live & np.isin(kind, TURN_KINDS))
+    if not rows.size:
+        return
+    seat = b.dec_seat[rows]
+    k = kind[rows]
+    # exchanges at each of the turn seat's own decisions (IA-RES-02)
+    res = b.res[rows, b.seat[rows]]
+    give = np.repeat(res >= 3, 4, axis=1) & ~np.eye(4, dtype=np.bool_).ravel()
+    mask[rows, off["exchange"]:off["exchange"] + 16] = give
+    for kk, verb in ((STEP2, "produce"), (STEP2, "pass"), (MORE, "done"), (STEP3, "plan"),
+                     (CLAIM, "pass")):
+        mask[rows[k == kk], off[verb]] = True
+    adv = (k == STEP2) | (k == MORE)
+    if adv.any():
+        r = rows[adv]
+        ok = advance_options(b, r)
+        tok = b.tokens[r, seat[adv]]
+        cols = off["advance"] + o.movable_arg[np.maximum(tok, 0)]  # type: ignore[attr-defined]
+        rr = np.repeat(r[:, None], 6, 1)
+        mask[rr[ok], cols[ok]] = True
+    r = rows[k == HOME_PICK]
+    mask[r, off["home"]:off["home"] + 4] = True
+    r = rows[k == PLAN]
+    mask[r, off["place"]:off["place"] + 6] = True
+    st3 = k == STEP3
+    if st3.any():  # take any placed token; no FLEET in round 1 (IA-TURN-02)
+        r = rows[st3]
+        tok = b.tokens[r, seat[st3]]
+        ok = (tok >= 0) & ~((b.round[r] == 1)[:, None] & ((tok >> 2) == 5))
+        rr = np.repeat(r[:, None], 6, 1)
+        mask[rr[ok], off["take"] + tok[ok]] = True
+    cl = k == CLAIM
+    if cl.any():
+        r = rows[cl]
+        ok = claimable(b, r, seat[cl])
+        rr = np.repeat(r[:, None], 6, 1)
+        mask[rr[ok], off["claim"] + b.ambitions[r][ok]] = True
