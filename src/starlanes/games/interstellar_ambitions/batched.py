@@ -36,10 +36,16 @@ PLAYERS = 3
 SETUP, TURN, OVER, BEYOND = range(4)
 """Phases, the first three in the tensor's order; BEYOND: the game went where these
 arrays do not follow (see ``batched_turn``)."""
-NONE, KEEP, START_TECH, PLACE, COMP, STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM = range(11)
+(NONE, KEEP, START_TECH, PLACE, COMP, STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM,
+ COLONISE, CLEAR, DEVELOP, DEV_PAY) = range(15)
 """The pending decision's kind (NONE: none, or past what is covered)."""
 KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp", "step2", "advance_more",
-              "home_pick", "step3", "place", "claim")
+              "home_pick", "step3", "place", "claim", "colonise", "clear_planets", "develop",
+              "dev_pay")
+MAX_PLANETS = 8
+"""Planets a player may own (IA-PLN-03)."""
+MAX_SHIPS = 8
+"""Ships in a fleet (IA-SHIP-07)."""
 """The reference's decision kinds, by ``kind``."""
 COMPENSATION = ((0, 0), (0, 1), (1, 1))
 """Seat position from the start player -> (tokens to advance, resources to take)
@@ -174,6 +180,24 @@ class IABatch:
         self.end_trigger = np.full(n, -1, np.int64)
         self.final_left = np.zeros(n, np.int64)
         self.turn_count = np.zeros(n, np.int64)
+        self.pl_card = np.full((n, PLAYERS, MAX_PLANETS), -1, np.int64)
+        """Owned planets per seat in the reference's order (-1: none); ``pl_level`` and
+        ``pl_marker`` (the kept Colony Event, -1: none) beside."""
+        self.pl_level = np.zeros((n, PLAYERS, MAX_PLANETS), np.int64)
+        self.pl_marker = np.full((n, PLAYERS, MAX_PLANETS), -1, np.int64)
+        self.ship_card = np.full((n, PLAYERS, MAX_SHIPS), -1, np.int64)
+        """Fleets per seat in the reference's order (-1: none), damage in ``ship_dmg``."""
+        self.ship_dmg = np.zeros((n, PLAYERS, MAX_SHIPS), np.int64)
+        self.medals = np.zeros((n, PLAYERS, 2), np.int64)
+        """Fleet and Shadow medals per seat."""
+        self.colonised = np.zeros((n, self.n_planets), np.bool_)
+        self.planet_discard = Pile(n, self.n_planets)
+        self.colony_discard = Pile(n, len(c.event_cards))
+        self.act_level = np.zeros(n, np.int64)
+        """The planning level of the ACTION being taken (COLONISE, DEVELOP)."""
+        self.dev_left = np.zeros(n, np.int64)
+        """Planets DEVELOP may still raise after the pending payment (0: none)."""
+        self.dev_done = np.zeros((n, self.n_planets), np.bool_)
 
     # ------------------------------------------------------------------ chance
     def _next(self, rows: np.ndarray) -> np.ndarray:
@@ -212,11 +236,22 @@ class IABatch:
             pool[at, j] = pool[:, m - i - 1]
         return out
 
-    def _draw(self, rows: np.ndarray, pile: Pile) -> np.ndarray:
-        """A card drawn at random from each pile of ``rows`` (``IAState.draw``; the piles
-        drawn from in the set-up are never empty): int64 [len(rows)]."""
-        at = (self._random(rows) * pile.size[rows]).astype(np.int64)
-        return pile.take(rows, at)
+    def _draw(self, rows: np.ndarray, pile: Pile, discard: Pile | None = None) -> np.ndarray:
+        """A card drawn at random from each pile of ``rows`` (``IAState.draw``): an empty
+        pile first takes in its ``discard`` in order (IA-COLN-09, IA-SHA-07, ruling
+        IA-OPEN-26); -1 (no draw) where both are empty. int64 [len(rows)]."""
+        if discard is not None:
+            empty = rows[pile.size[rows] == 0]
+            if empty.size:
+                pile.cards[empty] = discard.cards[empty]
+                pile.size[empty] = discard.size[empty]
+                discard.fill(empty, [])
+        out = np.full(rows.size, -1, np.int64)
+        has = pile.size[rows] > 0
+        r = rows[has]
+        at = (self._random(r) * pile.size[r]).astype(np.int64)
+        out[has] = pile.take(r, at)
+        return out
 
     # ------------------------------------------------------------------ set-up
     def reset(self, rows: Any, seeds: Any) -> None:
@@ -254,6 +289,20 @@ class IABatch:
         self.known[rows] = False
         self.tech_owner[rows] = -1
         self.hands[rows] = 0
+        self.pl_card[rows] = -1
+        self.pl_level[rows] = 0
+        self.pl_marker[rows] = -1
+        self.pl_card[rows, :, 0] = self.homes
+        self.pl_level[rows, :, 0] = 4
+        self.ship_card[rows] = -1
+        self.ship_dmg[rows] = 0
+        self.ship_card[rows, :, 0] = self.first_ships[0]
+        self.ship_card[rows, :, 1] = self.first_ships[1]
+        self.medals[rows] = 0
+        self.colonised[rows] = False
+        self.colonised[rows[:, None], self.homes] = True
+        self.planet_discard.fill(rows, [])
+        self.colony_discard.fill(rows, [])
         self.round[rows] = 0
         self.claims[rows] = 0
         self.end_trigger[rows] = -1

@@ -1,24 +1,28 @@
 """The turn machine of an :class:`~.batched.IABatch`, as far as it is written over arrays:
-the four steps of a turn (``turn.run``, IA-TURN-01..04), PRODUCE from the Home World
-(IA-PROD-01..04), ADVANCE (IA-TRK-02..08), PLAN ACTIONS (IA-TRK-10), claiming an Ambition
-(IA-AMB-02..08, IA-END-01/02), the 3:1 exchange (IA-RES-02), and the passing of turns and
-rounds.
+the four steps of a turn (``turn.run``, IA-TURN-01..04), PRODUCE (IA-PROD-01..05),
+ADVANCE (IA-TRK-02..08), taking a COLONISE or DEVELOP ACTION (IA-TRK-09,
+``batched_economy``), PLAN ACTIONS (IA-TRK-10), claiming an Ambition (IA-AMB-02..08,
+IA-END-01/02), the 3:1 exchange (IA-RES-02), and the passing of turns and rounds.
 
 **Not covered** (the game goes to phase ``BEYOND``, where these arrays stop following
-it): taking an ACTION from the track (COLONISE, DEVELOP, BUILD, RESEARCH, SHADOW, FLEET:
-IA-TRK-09 and what follows), the Shadow Activities step (round 2 on, IA-SHD-*), and the
-game's end (scoring, IA-END-04..12). So planets are only the Home Worlds at level 4,
-fleets only the starting Strike Craft and Destroyer, and no medal, stat or Merc exists:
-the Ambition conditions that read them take those values (:data:`FIXED`).
+it): the BUILD, RESEARCH, SHADOW and FLEET ACTIONS, the Shadow Activities step (round 2
+on, IA-SHD-*), the 8-planet give-away, MERC upkeep, and the game's end (scoring,
+IA-END-04..12). So no raid, capture or stolen tech is ever counted and the Ambition
+conditions that read those stats take 0 (:data:`FIXED`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from . import batched_economy as eco
 from .batched import (
     BEYOND,
     CLAIM,
+    CLEAR,
+    COLONISE,
+    DEV_PAY,
+    DEVELOP,
     HOME_PICK,
     MORE,
     NONE,
@@ -30,37 +34,32 @@ from .batched import (
     IABatch,
 )
 
-HOME_LEVEL = 4
-"""The Home Worlds' level (IA-SET-11); DEVELOP is not covered."""
-FIXED = {"planets": 1, "max_planets": 0, "ships": 2, "all_types": 0, "fleet_medals": 0,
-         "shadow_medals": 0, "medals": 0, "raids_won": 0, "captures": 0, "techs_taken": 0,
-         "home_level": HOME_LEVEL}
-"""Ambition condition -> its value in every covered game (see the module docstring);
-``fleet_power`` is the starting ships' combat values."""
-TURN_KINDS = (STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM)
-
-
-def produce_extra(b: IABatch) -> np.ndarray:
-    """int64 [techs, 4]: each tech's ``produce_extra`` bonus per resource (IA-PROD-04)."""
-    c = b.content
-    out = np.zeros((b.n_techs, 4), np.int64)
-    for t in range(b.n_techs):
-        for kind, n, arg in c.tech_fx[t]:
-            if kind == "produce_extra":
-                out[t, ("food", "ore", "science", "coin").index(arg)] += n
-    return out
+FIXED = {"raids_won": 0, "captures": 0, "techs_taken": 0}
+"""Ambition condition -> its value in every covered game (see the module docstring)."""
+TURN_KINDS = (STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM, COLONISE, CLEAR, DEVELOP, DEV_PAY)
 
 
 def metrics(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> dict[str, np.ndarray]:
-    """Each Ambition condition's value for ``seat`` in ``rows`` (``turn.meets``)."""
-    c = b.content
+    """Each Ambition condition's value for ``seat`` in ``rows`` (``turn.meets``; a
+    condition is met at or above its number)."""
+    fx = eco.effects(b)
     known = b.known[rows, seat]
-    fleet = sum(c.ship_combat[s] for s in b.first_ships)
     out = {k: np.full(rows.size, v, np.int64) for k, v in FIXED.items()}
+    cards = b.pl_card[rows, seat]
+    t = fx.ptype[cards]
+    lvl = b.pl_level[rows, seat]
+    out["planets"] = (cards >= 0).sum(1)
+    out["max_planets"] = ((cards >= 0) & (t != eco.HOME) & (lvl == fx.pmax[cards])).sum(1)
+    out["all_types"] = np.all([(t == k).any(1) for k in range(4)], axis=0).astype(np.int64)
+    out["home_level"] = np.where(t == eco.HOME, lvl, 0).max(1)
     out["techs"] = known.sum(1)
     out["owned_techs"] = (known & (b.tech_owner[rows] == seat[:, None])).sum(1)
+    ships = b.ship_card[rows, seat]
+    out["ships"] = (ships >= 0).sum(1)
+    out["fleet_power"] = np.maximum(0, fx.combat[ships] - b.ship_dmg[rows, seat]).sum(1)
     out["resources"] = b.res[rows, seat].sum(1)
-    out["fleet_power"] = np.full(rows.size, fleet, np.int64)
+    m = b.medals[rows, seat]
+    out["fleet_medals"], out["shadow_medals"], out["medals"] = m[:, 0], m[:, 1], m.sum(1)
     return out
 
 
@@ -170,13 +169,9 @@ def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
     simple = ~adv & ((x == off["pass"]) | (x == off["done"]))
     b.kind[rows[simple]] = NONE
     prod = x == off["produce"]
-    if prod.any():  # IA-PROD-02..04; the Home World's yield is picked one at a time
-        r = rows[prod]
-        s = seat[prod]
-        extra = b.known[r, s].astype(np.int64) @ produce_extra(b)
-        b.res[r, s] += extra
-        b.kind[r] = HOME_PICK
-        b.count[r] = HOME_LEVEL
+    if prod.any():  # IA-PROD-01..05; a Home World's yield is picked one at a time
+        b.kind[rows[prod]] = NONE
+        eco.produce(b, rows[prod], seat[prod])
     home = k == HOME_PICK
     if home.any():
         r = rows[home]
@@ -184,8 +179,16 @@ def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
         b.count[r] -= 1
         b.kind[r[b.count[r] == 0]] = NONE
     take = (k == STEP3) & (x >= off["take"]) & (x < off["take"] + 24)
-    b.phase[rows[take]] = BEYOND  # an ACTION: not covered
-    b.kind[rows[take]] = NONE
+    if take.any():  # IA-TRK-09: the token goes back to the pool
+        r, s = rows[take], seat[take]
+        code = x[take] - off["take"]
+        i = (b.tokens[r, s] == code[:, None]).argmax(1)
+        b.tokens[r, s, i] = -1
+        b.kind[r] = NONE
+        econ = (code >> 2) <= 1
+        eco.start(b, r[econ], code[econ] >> 2, code[econ] & 3)
+        b.phase[r[~econ]] = BEYOND  # BUILD, RESEARCH, SHADOW, FLEET: not covered
+    _economy(b, rows, k, x, seat, off)
     plan = x == off["plan"]
     if plan.any():  # IA-TRK-10: every pool token, one at a time
         r = rows[plan]
@@ -214,6 +217,58 @@ def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
     run(b, np.flatnonzero(np.isin(kinds, TURN_KINDS)))
 
 
+def _economy(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.ndarray,
+             off: dict[str, int]) -> None:
+    """The COLONISE and DEVELOP decisions' answers (``batched_economy``)."""
+    nl = off["develop_levels"]
+    m = (k == CLEAR) & (x == off["done"])
+    b.kind[rows[m]] = COLONISE
+    m = (k == CLEAR) & (x >= off["clear"]) & (x < off["clear"] + off["stacked"])
+    if m.any():
+        eco.clear(b, rows[m], off["stacked_ids"][x[m] - off["clear"]])
+    m = (k == COLONISE) & (x >= off["colonise"]) & (x < off["colonise"] + off["stacked"])
+    if m.any():
+        eco.colonise(b, rows[m], seat[m], off["stacked_ids"][x[m] - off["colonise"]])
+    m = (k == COLONISE) & (x == off["pass"])
+    b.kind[rows[m]] = NONE
+    m = (k == DEVELOP) & (x >= off["develop"]) & (x < off["develop"] + b.n_planets * nl)
+    if m.any():
+        y = x[m] - off["develop"]
+        eco.develop(b, rows[m], seat[m], y // nl, y % nl + 2)
+    m = (k == DEVELOP) & (x == off["done"])
+    b.kind[rows[m]] = NONE
+    m = k == DEV_PAY
+    if m.any():
+        eco.dev_pay(b, rows[m], seat[m], x[m] - off["pay"])
+
+
+def _economy_mask(b: IABatch, mask: np.ndarray, rows: np.ndarray, k: np.ndarray,
+                  seat: np.ndarray, off: dict[str, int]) -> None:
+    """The legal answers to COLONISE and DEVELOP decisions."""
+    arg = off["stacked_arg"]
+    for kind, verb, end in ((CLEAR, "clear", "done"), (COLONISE, "colonise", "pass")):
+        m = k == kind
+        if m.any():
+            r = rows[m]
+            up = eco.face_up(b, r)
+            ok = (up >= 0) if kind == CLEAR else eco.colonise_ok(b, r, seat[m])
+            rr = np.repeat(r[:, None], up.shape[1], 1)
+            mask[rr[ok], off[verb] + arg[up[ok]]] = True
+            mask[r, off[end]] = True
+    m = k == DEVELOP
+    if m.any():
+        r = rows[m]
+        ok = eco.develop_options(b, r, seat[m])
+        g, i, lv = np.nonzero(ok)
+        p = b.pl_card[r[g], seat[m][g], i]
+        mask[r[g], off["develop"] + p * off["develop_levels"] + lv] = True
+        mask[r, off["done"]] = True
+    m = k == DEV_PAY
+    if m.any():
+        r = rows[m]
+        mask[r, off["pay"]:off["pay"] + 4] = b.res[r, seat[m]] > 0
+
+
 def turn_mask(b: IABatch, mask: np.ndarray, o: object) -> None:
     """Write the legal actions of the games waiting on a turn decision into ``mask``."""
     off = o.off  # type: ignore[attr-defined]
@@ -227,7 +282,9 @@ def turn_mask(b: IABatch, mask: np.ndarray, o: object) -> None:
     # exchanges at each of the turn seat's own decisions (IA-RES-02)
     res = b.res[rows, b.seat[rows]]
     give = np.repeat(res >= 3, 4, axis=1) & ~np.eye(4, dtype=np.bool_).ravel()
+    give &= (k != DEV_PAY)[:, None]  # not while paying a development (rules.NO_EXCHANGE)
     mask[rows, off["exchange"]:off["exchange"] + 16] = give
+    _economy_mask(b, mask, rows, k, seat, off)
     for kk, verb in ((STEP2, "produce"), (STEP2, "pass"), (MORE, "done"), (STEP3, "plan"),
                      (CLAIM, "pass")):
         mask[rows[k == kk], off[verb]] = True

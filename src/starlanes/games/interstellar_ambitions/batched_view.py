@@ -12,7 +12,10 @@ import numpy as np
 
 from . import tensor
 from .batched import (
+    COLONISE,
     COMP,
+    DEV_PAY,
+    DEVELOP,
     HOME_PICK,
     KEEP,
     KIND_NAMES,
@@ -42,17 +45,37 @@ class Offsets:
         self.off: dict[str, int] = {}
         for verb, arity in (("discard", 1), ("start-tech", 1), ("place", 1), ("take", 1),
                             ("advance", 1), ("produce", 0), ("pass", 0), ("done", 0),
-                            ("plan", 0), ("exchange", 2), ("home", 1), ("claim", 1)):
+                            ("plan", 0), ("exchange", 2), ("home", 1), ("claim", 1),
+                            ("clear", 1), ("colonise", 1), ("develop", 2), ("pay", 1)):
             found = space.family(verb, arity)
             if found is None:  # pragma: no cover - the families are fixed
                 raise ValueError(f"no {verb!r} family in the action space")
             self.off[verb] = found[0]
+        c = b.content
+        stacked = [p for p in range(b.n_planets) if c.planet_type[p] != 4]
+        self.off["stacked"] = len(stacked)
+        self.off["stacked_ids"] = np.array(stacked, np.int64)  # type: ignore[assignment]
+        arg = np.zeros(b.n_planets, np.int64)
+        arg[stacked] = np.arange(len(stacked))
+        self.off["stacked_arg"] = arg  # type: ignore[assignment]
+        self.off["develop_levels"] = max(c.planet_max) - 1
+        rel = np.zeros((len(c.ship_ids), max(c.ship_combat) + 1), np.int64)
+        for (card, dmg), at in self_ships(b).items():
+            rel[card, dmg] = at
+        self.ship_rel = rel
+        """Position of a ship label (card, damage) in a seat slot's part, relative."""
         movable = [c for c in range(24) if c & 3 != 3]
         self.movable_code = np.array(movable, np.int64)
         """``advance`` argument -> track code."""
         self.movable_arg = np.full(24, -1, np.int64)
         self.movable_arg[movable] = np.arange(len(movable))
         self.lay = tensor.layout(b.game)
+
+
+def self_ships(b: IABatch) -> dict[tuple[int, int], int]:
+    """Ship label (card, damage) -> its count's position relative to a seat slot's part."""
+    lay = tensor.layout(b.game)
+    return {k: v - lay.at["seats"] for k, v in lay.seat[0]["ships"].items()}
 
 
 def offsets(b: IABatch) -> Offsets:
@@ -160,8 +183,11 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     index = np.array([lay.decision_index.get(k, 0) for k in KIND_NAMES], np.int64)
     f.append(np.where(b.kind != NONE, p + index[b.kind], lay.trash))
     p += len(tensor.DECISIONS) + 4
-    counted = (b.kind == KEEP) | (b.kind == HOME_PICK) | (b.kind == PLAN)
+    levelled = (b.kind == COLONISE) | (b.kind == DEVELOP)
+    f.append(np.where(levelled, p - 4 + b.act_level, lay.trash))
+    counted = (b.kind == KEEP) | (b.kind == HOME_PICK) | (b.kind == PLAN) | (b.kind == DEV_PAY)
     nums.append((np.where(counted, p, lay.trash), b.count))
+    nums.append((np.where(b.kind == DEVELOP, p, lay.trash), b.dev_left))
     nums.append((np.where(b.kind == MORE, p, lay.trash), b.done.sum(1)))
     comp = b.kind == COMP
     nums.append((np.where(comp, p, lay.trash), b.adv))
@@ -177,23 +203,32 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
         f.append(np.where(known, base[:, None] + 36 + t, lay.trash))
         owned = known & (b.tech_owner == i)
         f.append(np.where(owned, base[:, None] + 36 + b.n_techs + t, lay.trash))
-        for ship in b.first_ships:
-            f.append(base + (lay.seat[0]["ships"][(ship, 0)] - lay.at["seats"]))
+        card = b.ship_card[:, i]
+        rel = o.ship_rel[np.maximum(card, 0), np.minimum(b.ship_dmg[:, i], o.ship_rel.shape[1] - 1)]
+        f.append(np.where(card >= 0, base[:, None] + rel, lay.trash))
         numbers = np.array(lay.seat[0]["numbers"]) - lay.at["seats"]
-        vals = [*(b.res[:, i, r] for r in range(4)), b.hands[:, i].sum(1)]
+        vals = [*(b.res[:, i, r] for r in range(4)), b.hands[:, i].sum(1),
+                b.medals[:, i, 0], b.medals[:, i, 1]]
         for k, val in enumerate(vals):
             nums.append((base + numbers[k], val))
         claims = base[:, None] + (lay.seat[0]["claims"] - lay.at["seats"]) + b.ambitions
         pos = b.claims[:, :, i]
         nums.append((np.where(pos > 0, claims, lay.trash), pos))
-    # 5. planets: Home Worlds at level 4, face-up slots, colonised
+    # 5. planets: owner slot, level and kept event of the owned ones; face up,
+    # discarded, colonised
+    planet = np.array(lay.planet, np.int64)
     for i in range(PLAYERS):
-        q0 = lay.planet[b.homes[i]]
-        f.append(q0 + slot_of[:, i])
-        nums.append((np.full(n, q0 + SLOTS), np.full(n, 4)))
-        f.append(np.full(n, lay.planet_done[b.homes[i]]))
-    up = np.array(lay.planet_up)
-    f.append(up[b.planet_slots.reshape(n, -1)])
+        card = b.pl_card[:, i]
+        q0 = planet[np.maximum(card, 0)]
+        has = card >= 0
+        f.append(np.where(has, q0 + slot_of[:, i, None], lay.trash))
+        nums.append((np.where(has, q0 + SLOTS, lay.trash), b.pl_level[:, i]))
+        mk = b.pl_marker[:, i]
+        f.append(np.where(has & (mk >= 0), q0 + SLOTS + 4 + mk, lay.trash))
+    f.append(np.array(lay.planet_up)[b.planet_slots.reshape(n, -1)])
+    f.append(np.array(lay.planet_gone)[b.planet_discard.cards])
+    f.append(np.where(b.colonised, np.array(lay.planet_done[:-1]), lay.trash))
+    f.append(np.array(lay.event_gone)[b.colony_discard.cards])
     # 6. techs, 7. Merc slots, 9. Ambitions
     f.append(np.array(lay.tech_up)[b.tech_slots])
     f.append(np.array(lay.merc_up)[b.merc_slots])
