@@ -2,7 +2,8 @@
 
 Plays ``--games`` games with the seats alternating (game ``g`` has seed ``--seed + g``;
 the learned agent sits in seat ``g % 2``), counting a draw as half a win, and prints the
-rate with a 95% Wilson interval. ``--weights`` evaluates another weights file than the
+rate with a 95% Wilson interval, then the rate in each seat (the aim is met only when
+both seats reach it). ``--weights`` evaluates another weights file than the
 packaged one.
 
 Run: ``python examples/learned_galactic_domination/evaluate.py --opponent heuristic
@@ -41,6 +42,7 @@ def main() -> None:
         learned.WEIGHTS = Path(args.weights)
         learned.weights.cache_clear()
     won, start = 0.0, time.time()
+    by_seat = [0.0, 0.0]
     for g in range(args.games):
         seed = args.seed + g
         seat = g % 2
@@ -51,9 +53,16 @@ def main() -> None:
         while not state.is_terminal():
             state.apply(agents[state.current_player()].act(state))
         won += state.returns()[seat]
+        by_seat[seat] += state.returns()[seat]
     lo, hi = wilson(won, args.games)
     print(f"learned vs {args.opponent}: {won:g} of {args.games} = {won / args.games:.3f} "
           f"(95% {lo:.3f}-{hi:.3f}), {time.time() - start:.0f} s")
+    for seat in (0, 1):
+        n = len(range(seat, args.games, 2))
+        if n:
+            lo, hi = wilson(by_seat[seat], n)
+            print(f"  in seat {seat}: {by_seat[seat]:g} of {n} = {by_seat[seat] / n:.3f} "
+                  f"(95% {lo:.3f}-{hi:.3f})")
 
 
 if __name__ == "__main__":

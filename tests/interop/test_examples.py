@@ -52,4 +52,4 @@ def test_learned_bot_scripts_record_train_and_evaluate(tmp_path):
     assert "saved" in out and weights.is_file()
     out = _run("learned_galactic_domination/evaluate.py", "--opponent", "random",
                "--games", "1", "--weights", str(weights))
-    assert "learned vs random" in out
+    assert "learned vs random" in out and "in seat 0: " in out
