@@ -3,8 +3,8 @@ games in the common path).
 
 The same rules as the reference modules (``setup``, ``turn``, ``fleet``, ``specials``),
 written over arrays, with the same chance: each game's :class:`~starlanes.engine.GameRng`
-is one uint64 of ``rng``, seeded and drawn exactly as the reference does (``_scramble``,
-``random()``, ``d6()``), so the same seed and the same action indices give the same game.
+is one uint64 of ``rng``, seeded and drawn exactly as the reference does
+(``starlanes.engine.rng_arrays``: its seeding, ``random()``, ``d6()``), so the same seed and the same action indices give the same game.
 The turn structure is here; the effects of actions are in ``batched_actions``, legal
 masks in ``batched_masks``, observation tensors in ``batched_obs``.
 
@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from starlanes.engine import BadOptionError, load
+from starlanes.engine import rng_arrays as ra
 
 P, SEC, SH, HULL, AP, ATT, CHG, AIM, JSEC, PEND, ACT = range(11)
 NF = 11
@@ -55,24 +56,8 @@ GROUP70 = OWNER70 * 5 + KIND70
 NONMINER70 = KIND70 != MINER
 _NOT_COUNTED = np.where(NONMINER70, 0, -1).astype(np.int8)
 """OR-ed into a slot's sector, sends a miner to the "not on the board" bin (GD-MAP-06)."""
-_MUL = np.uint64(6364136223846793005)
-_INC = np.uint64(1442695040888963407)
-_TO_FLOAT = 1.0 / 9007199254740992.0
 SUPPORTED_OPTIONS = ("turn_limit", "roll_off", "charge_ends_turn", "arrive_full", "content",
                      "content_set")
-
-
-def scramble(seeds: np.ndarray) -> np.ndarray:
-    """``GameRng``'s seeding (a splitmix64 scramble) of uint64 ``seeds`` [n] -> uint64 [n]."""
-    x = seeds.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-def _unit(x: np.ndarray) -> np.ndarray:
-    """``GameRng.random()``'s float of new uint64 states ``x``: its top 53 bits / 2**53."""
-    return (x >> np.uint64(11)).astype(np.float64) * _TO_FLOAT
 
 
 def _bits(flags: Any) -> int:
@@ -216,20 +201,13 @@ class GDBatch:
         self.ret = np.zeros((n, 2), np.float64)
 
     # ------------------------------------------------------------------ chance
-    def _draw(self, rows: np.ndarray) -> np.ndarray:
-        """One LCG step of each game in ``rows``; the new uint64 states (GameRng)."""
-        x = self.rng[rows] * _MUL + _INC
-        self.rng[rows] = x
-        return x
-
     def _random(self, rows: np.ndarray) -> np.ndarray:
         """``GameRng.random()`` of each game in ``rows``: float64 in [0, 1)."""
-        return _unit(self._draw(rows))
+        return ra.random(self.rng, rows)
 
     def _d6(self, rows: np.ndarray) -> np.ndarray:
         """``GameRng.d6()`` of each game in ``rows``: int64 1..6."""
-        x = self._draw(rows) >> np.uint64(11)
-        return ((x * np.uint64(6)) >> np.uint64(53)).astype(np.int64) + 1
+        return ra.d6(self.rng, rows)
 
     # ------------------------------------------------------------------ set-up
     def reset(self, rows: np.ndarray, seeds: Any) -> None:
@@ -238,8 +216,7 @@ class GDBatch:
         (GD-SET-03), player 1 by seat order or the D10 roll-off (GD-SET-06, ruling
         GD-OPEN-04: a tie is rolled again), player 1 in the red zone (GD-MAP-03)."""
         rows = np.asarray(rows, np.int64)
-        raw = np.array([int(s) & ((1 << 64) - 1) for s in seeds], np.uint64)
-        self.rng[rows] = scramble(raw)
+        ra.seed(self.rng, rows, seeds)
         self.ships[:, rows] = EMPTY[:, None, None]
         self.round[rows] = 0
         self.phase[rows] = SETUP
@@ -432,11 +409,9 @@ class GDBatch:
                 r2 = rows[:, None]
             g = own[:, 0] + FIRST[EXPLORER] + pend.argmax(1)
             s[PEND, rows, g] = 0
-            x1 = self.rng[rows] * _MUL + _INC  # the D10, then the spinner (GameRng)
-            x2 = x1 * _MUL + _INC
-            self.rng[rows] = x2
-            zone = ((_unit(x1) * 10).astype(np.int64) + 2) // 2 - 1
-            seg = (_unit(x2) * t.spin_minerals.size).astype(np.int64)
+            d10 = ra.random(self.rng, rows)  # the D10, then the spinner (GameRng)
+            zone = ((d10 * 10).astype(np.int64) + 2) // 2 - 1
+            seg = (ra.random(self.rng, rows) * t.spin_minerals.size).astype(np.int64)
             self.minerals[rows, seat] += t.spin_minerals[seg]
             self.dark[rows, seat] += t.spin_dark[seg]
             cg = own + commands
