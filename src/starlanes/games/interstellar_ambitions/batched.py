@@ -37,11 +37,11 @@ SETUP, TURN, OVER, BEYOND = range(4)
 """Phases, the first three in the tensor's order; BEYOND: the game went where these
 arrays do not follow (see ``batched_turn``)."""
 (NONE, KEEP, START_TECH, PLACE, COMP, STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM,
- COLONISE, CLEAR, DEVELOP, DEV_PAY) = range(15)
+ COLONISE, CLEAR, DEVELOP, DEV_PAY, SHADOW, BOOST, OPPOSE) = range(18)
 """The pending decision's kind (NONE: none, or past what is covered)."""
 KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp", "step2", "advance_more",
               "home_pick", "step3", "place", "claim", "colonise", "clear_planets", "develop",
-              "dev_pay")
+              "dev_pay", "shadow", "boost", "oppose")
 MAX_PLANETS = 8
 """Planets a player may own (IA-PLN-03)."""
 MAX_SHIPS = 8
@@ -193,6 +193,21 @@ class IABatch:
         self.colonised = np.zeros((n, self.n_planets), np.bool_)
         self.planet_discard = Pile(n, self.n_planets)
         self.colony_discard = Pile(n, len(c.event_cards))
+        self.tech_discard = Pile(n, self.n_techs)
+        self.merc_discard = Pile(n, len(c.ship_ids))
+        self.stats = np.zeros((n, PLAYERS, 3), np.int64)
+        """Raids won, captures, techs taken per seat."""
+        self.sh_card = np.zeros(n, np.int64)
+        """The Shadow Check under way: the card, its target seat ``sh_target`` and the
+        target's argument ``sh_arg`` (token code, planet, ship card * 16 + damage or
+        tech), the modifier ``sh_mod``, ``sh_boosts``, ``sh_opposes`` and the checking
+        seat ``sh_player`` (IA-SHD-06..11)."""
+        self.sh_target = np.zeros(n, np.int64)
+        self.sh_arg = np.zeros(n, np.int64)
+        self.sh_mod = np.zeros(n, np.int64)
+        self.sh_boosts = np.zeros(n, np.int64)
+        self.sh_opposes = np.zeros(n, np.int64)
+        self.sh_player = np.zeros(n, np.int64)
         self.act_level = np.zeros(n, np.int64)
         """The planning level of the ACTION being taken (COLONISE, DEVELOP)."""
         self.dev_left = np.zeros(n, np.int64)
@@ -303,6 +318,9 @@ class IABatch:
         self.colonised[rows[:, None], self.homes] = True
         self.planet_discard.fill(rows, [])
         self.colony_discard.fill(rows, [])
+        self.tech_discard.fill(rows, [])
+        self.merc_discard.fill(rows, [])
+        self.stats[rows] = 0
         self.round[rows] = 0
         self.claims[rows] = 0
         self.end_trigger[rows] = -1

@@ -7,8 +7,7 @@ IA-END-01/02), the 3:1 exchange (IA-RES-02), and the passing of turns and rounds
 **Not covered** (the game goes to phase ``BEYOND``, where these arrays stop following
 it): the BUILD, RESEARCH, SHADOW and FLEET ACTIONS, the Shadow Activities step (round 2
 on, IA-SHD-*), the 8-planet give-away, MERC upkeep, and the game's end (scoring,
-IA-END-04..12). So no raid, capture or stolen tech is ever counted and the Ambition
-conditions that read those stats take 0 (:data:`FIXED`).
+IA-END-04..12).
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import numpy as np
 from . import batched_economy as eco
 from .batched import (
     BEYOND,
+    BOOST,
     CLAIM,
     CLEAR,
     COLONISE,
@@ -26,17 +26,19 @@ from .batched import (
     HOME_PICK,
     MORE,
     NONE,
+    OPPOSE,
     PLAN,
     PLAYERS,
+    SHADOW,
     STEP2,
     STEP3,
     TURN,
     IABatch,
 )
+from .batched_shadow import shadow_apply, shadow_mask
 
-FIXED = {"raids_won": 0, "captures": 0, "techs_taken": 0}
-"""Ambition condition -> its value in every covered game (see the module docstring)."""
-TURN_KINDS = (STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM, COLONISE, CLEAR, DEVELOP, DEV_PAY)
+TURN_KINDS = (STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM, COLONISE, CLEAR, DEVELOP, DEV_PAY,
+              SHADOW, BOOST, OPPOSE)
 
 
 def metrics(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> dict[str, np.ndarray]:
@@ -44,7 +46,8 @@ def metrics(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> dict[str, np.ndar
     condition is met at or above its number)."""
     fx = eco.effects(b)
     known = b.known[rows, seat]
-    out = {k: np.full(rows.size, v, np.int64) for k, v in FIXED.items()}
+    st = b.stats[rows, seat]
+    out = {"raids_won": st[:, 0], "captures": st[:, 1], "techs_taken": st[:, 2]}
     cards = b.pl_card[rows, seat]
     t = fx.ptype[cards]
     lvl = b.pl_level[rows, seat]
@@ -92,8 +95,9 @@ def run(b: IABatch, rows: np.ndarray) -> None:
         seat = b.seat[rows]
         b.step[rows] = np.minimum(step + 1, 5)
         r = rows[step == 1]
-        shadow = (b.round[r] > 1) & b.hands[r, b.seat[r]].any(1)
-        b.phase[r[shadow]] = BEYOND
+        shadow = r[(b.round[r] > 1) & b.hands[r, b.seat[r]].any(1)]  # IA-TURN-02
+        b.kind[shadow] = SHADOW
+        b.dec_seat[shadow] = b.seat[shadow]
         for at, kind in ((2, STEP2), (3, STEP3)):
             r = rows[step == at]
             b.kind[r] = kind
@@ -189,6 +193,7 @@ def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
         eco.start(b, r[econ], code[econ] >> 2, code[econ] & 3)
         b.phase[r[~econ]] = BEYOND  # BUILD, RESEARCH, SHADOW, FLEET: not covered
     _economy(b, rows, k, x, seat, off)
+    shadow_apply(b, rows, k, x, seat, off)
     plan = x == off["plan"]
     if plan.any():  # IA-TRK-10: every pool token, one at a time
         r = rows[plan]
@@ -282,7 +287,8 @@ def turn_mask(b: IABatch, mask: np.ndarray, o: object) -> None:
     # exchanges at each of the turn seat's own decisions (IA-RES-02)
     res = b.res[rows, b.seat[rows]]
     give = np.repeat(res >= 3, 4, axis=1) & ~np.eye(4, dtype=np.bool_).ravel()
-    give &= (k != DEV_PAY)[:, None]  # not while paying a development (rules.NO_EXCHANGE)
+    give &= ((k != DEV_PAY) & (seat == b.seat[rows]))[:, None]  # rules.NO_EXCHANGE; own
+    shadow_mask(b, mask, rows, k, seat, off)
     mask[rows, off["exchange"]:off["exchange"] + 16] = give
     _economy_mask(b, mask, rows, k, seat, off)
     for kk, verb in ((STEP2, "produce"), (STEP2, "pass"), (MORE, "done"), (STEP3, "plan"),

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import tensor
 from .batched import (
+    BOOST,
     COLONISE,
     COMP,
     DEV_PAY,
@@ -21,6 +22,7 @@ from .batched import (
     KIND_NAMES,
     MORE,
     NONE,
+    OPPOSE,
     PLACE,
     PLAN,
     PLAYERS,
@@ -46,7 +48,8 @@ class Offsets:
         for verb, arity in (("discard", 1), ("start-tech", 1), ("place", 1), ("take", 1),
                             ("advance", 1), ("produce", 0), ("pass", 0), ("done", 0),
                             ("plan", 0), ("exchange", 2), ("home", 1), ("claim", 1),
-                            ("clear", 1), ("colonise", 1), ("develop", 2), ("pay", 1)):
+                            ("clear", 1), ("colonise", 1), ("develop", 2), ("pay", 1),
+                            ("boost", 1), ("oppose", 1)):
             found = space.family(verb, arity)
             if found is None:  # pragma: no cover - the families are fixed
                 raise ValueError(f"no {verb!r} family in the action space")
@@ -188,6 +191,15 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     counted = (b.kind == KEEP) | (b.kind == HOME_PICK) | (b.kind == PLAN) | (b.kind == DEV_PAY)
     nums.append((np.where(counted, p, lay.trash), b.count))
     nums.append((np.where(b.kind == DEVELOP, p, lay.trash), b.dev_left))
+    check = (b.kind == BOOST) | (b.kind == OPPOSE)  # the Shadow Check under way
+    q = p + 2
+    f.append(np.where(check, q + b.sh_card, lay.trash))
+    q += b.n_cards
+    f.append(np.where(check, q + slot_of[rows, b.sh_target], lay.trash))
+    f.append(np.where(check, q + SLOTS + slot_of[rows, b.sh_player], lay.trash))
+    q += 2 * SLOTS
+    for k, val in enumerate((b.sh_mod, b.sh_boosts, b.sh_opposes)):
+        nums.append((np.where(check, q + k, lay.trash), val))
     nums.append((np.where(b.kind == MORE, p, lay.trash), b.done.sum(1)))
     comp = b.kind == COMP
     nums.append((np.where(comp, p, lay.trash), b.adv))
@@ -208,7 +220,7 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
         f.append(np.where(card >= 0, base[:, None] + rel, lay.trash))
         numbers = np.array(lay.seat[0]["numbers"]) - lay.at["seats"]
         vals = [*(b.res[:, i, r] for r in range(4)), b.hands[:, i].sum(1),
-                b.medals[:, i, 0], b.medals[:, i, 1]]
+                b.medals[:, i, 0], b.medals[:, i, 1], *(b.stats[:, i, j] for j in range(3))]
         for k, val in enumerate(vals):
             nums.append((base + numbers[k], val))
         claims = base[:, None] + (lay.seat[0]["claims"] - lay.at["seats"]) + b.ambitions
@@ -231,7 +243,9 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     f.append(np.array(lay.event_gone)[b.colony_discard.cards])
     # 6. techs, 7. Merc slots, 9. Ambitions
     f.append(np.array(lay.tech_up)[b.tech_slots])
+    f.append(np.array(lay.tech_gone)[b.tech_discard.cards])
     f.append(np.array(lay.merc_up)[b.merc_slots])
+    f.append(np.array(lay.merc_gone)[b.merc_discard.cards])
     f.append(np.array(lay.ambition)[b.ambitions])
     cols = [x.reshape(n, -1) for x in f]
     pos = np.concatenate(cols, 1) + (size + 1) * rows[:, None]
