@@ -37,11 +37,13 @@ SETUP, TURN, OVER, BEYOND = range(4)
 """Phases, the first three in the tensor's order; BEYOND: the game went where these
 arrays do not follow (see ``batched_turn``)."""
 (NONE, KEEP, START_TECH, PLACE, COMP, STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM,
- COLONISE, CLEAR, DEVELOP, DEV_PAY, SHADOW, BOOST, OPPOSE) = range(18)
+ COLONISE, CLEAR, DEVELOP, DEV_PAY, SHADOW, BOOST, OPPOSE, BUILD, SCRAP, REPLACE_TECH,
+ RESEARCH) = range(22)
 """The pending decision's kind (NONE: none, or past what is covered)."""
 KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp", "step2", "advance_more",
               "home_pick", "step3", "place", "claim", "colonise", "clear_planets", "develop",
-              "dev_pay", "shadow", "boost", "oppose")
+              "dev_pay", "shadow", "boost", "oppose", "build", "scrap", "replace_tech",
+              "research")
 MAX_PLANETS = 8
 """Planets a player may own (IA-PLN-03)."""
 MAX_SHIPS = 8
@@ -211,7 +213,8 @@ class IABatch:
         self.act_level = np.zeros(n, np.int64)
         """The planning level of the ACTION being taken (COLONISE, DEVELOP)."""
         self.dev_left = np.zeros(n, np.int64)
-        """Planets DEVELOP may still raise after the pending payment (0: none)."""
+        """Planets DEVELOP may still raise after the pending payment (0: none); the
+        markers repaired so far in a BUILD; the techs RESEARCH may still take."""
         self.dev_done = np.zeros((n, self.n_planets), np.bool_)
 
     # ------------------------------------------------------------------ chance

@@ -1,13 +1,14 @@
 """The turn machine of an :class:`~.batched.IABatch`, as far as it is written over arrays:
 the four steps of a turn (``turn.run``, IA-TURN-01..04), PRODUCE (IA-PROD-01..05),
-ADVANCE (IA-TRK-02..08), taking a COLONISE or DEVELOP ACTION (IA-TRK-09,
-``batched_economy``), PLAN ACTIONS (IA-TRK-10), claiming an Ambition (IA-AMB-02..08,
+ADVANCE (IA-TRK-02..08), taking a COLONISE, DEVELOP, BUILD or RESEARCH ACTION
+(IA-TRK-09, ``batched_economy``, ``batched_fleetworks``), the Shadow step
+(``batched_shadow``), PLAN ACTIONS (IA-TRK-10), claiming an Ambition (IA-AMB-02..08,
 IA-END-01/02), the 3:1 exchange (IA-RES-02), and the passing of turns and rounds.
 
 **Not covered** (the game goes to phase ``BEYOND``, where these arrays stop following
-it): the BUILD, RESEARCH, SHADOW and FLEET ACTIONS, the Shadow Activities step (round 2
-on, IA-SHD-*), the 8-planet give-away, MERC upkeep, and the game's end (scoring,
-IA-END-04..12).
+it): the SHADOW and FLEET ACTIONs (buying cards, hiring MERCs, raids and invasions),
+the plays ``batched_shadow`` leaves out, the 8-planet give-away, MERC upkeep, and the
+game's end (scoring, IA-END-04..12).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from . import batched_economy as eco
+from . import batched_fleetworks as fw
 from .batched import (
     BEYOND,
     BOOST,
+    BUILD,
     CLAIM,
     CLEAR,
     COLONISE,
@@ -29,6 +32,9 @@ from .batched import (
     OPPOSE,
     PLAN,
     PLAYERS,
+    REPLACE_TECH,
+    RESEARCH,
+    SCRAP,
     SHADOW,
     STEP2,
     STEP3,
@@ -38,7 +44,7 @@ from .batched import (
 from .batched_shadow import shadow_apply, shadow_mask
 
 TURN_KINDS = (STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM, COLONISE, CLEAR, DEVELOP, DEV_PAY,
-              SHADOW, BOOST, OPPOSE)
+              SHADOW, BOOST, OPPOSE, BUILD, SCRAP, REPLACE_TECH, RESEARCH)
 
 
 def metrics(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> dict[str, np.ndarray]:
@@ -189,11 +195,15 @@ def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
         i = (b.tokens[r, s] == code[:, None]).argmax(1)
         b.tokens[r, s, i] = -1
         b.kind[r] = NONE
-        econ = (code >> 2) <= 1
-        eco.start(b, r[econ], code[econ] >> 2, code[econ] & 3)
-        b.phase[r[~econ]] = BEYOND  # BUILD, RESEARCH, SHADOW, FLEET: not covered
+        act = code >> 2
+        econ = act <= 1
+        eco.start(b, r[econ], act[econ], code[econ] & 3)
+        works = (act == 2) | (act == 3)
+        fw.start(b, r[works], act[works], code[works] & 3)
+        b.phase[r[act >= 4]] = BEYOND  # the SHADOW and FLEET ACTIONs: not covered
     _economy(b, rows, k, x, seat, off)
     shadow_apply(b, rows, k, x, seat, off)
+    fw.works_apply(b, rows, k, x, seat, off)
     plan = x == off["plan"]
     if plan.any():  # IA-TRK-10: every pool token, one at a time
         r = rows[plan]
@@ -289,6 +299,7 @@ def turn_mask(b: IABatch, mask: np.ndarray, o: object) -> None:
     give = np.repeat(res >= 3, 4, axis=1) & ~np.eye(4, dtype=np.bool_).ravel()
     give &= ((k != DEV_PAY) & (seat == b.seat[rows]))[:, None]  # rules.NO_EXCHANGE; own
     shadow_mask(b, mask, rows, k, seat, off)
+    fw.works_mask(b, mask, rows, k, seat, off)
     mask[rows, off["exchange"]:off["exchange"] + 16] = give
     _economy_mask(b, mask, rows, k, seat, off)
     for kk, verb in ((STEP2, "produce"), (STEP2, "pass"), (MORE, "done"), (STEP3, "plan"),

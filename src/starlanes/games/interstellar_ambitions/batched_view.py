@@ -13,6 +13,7 @@ import numpy as np
 from . import tensor
 from .batched import (
     BOOST,
+    BUILD,
     COLONISE,
     COMP,
     DEV_PAY,
@@ -26,6 +27,7 @@ from .batched import (
     PLACE,
     PLAN,
     PLAYERS,
+    RESEARCH,
     SETUP,
     START_TECH,
     TURN,
@@ -49,7 +51,8 @@ class Offsets:
                             ("advance", 1), ("produce", 0), ("pass", 0), ("done", 0),
                             ("plan", 0), ("exchange", 2), ("home", 1), ("claim", 1),
                             ("clear", 1), ("colonise", 1), ("develop", 2), ("pay", 1),
-                            ("boost", 1), ("oppose", 1)):
+                            ("boost", 1), ("oppose", 1), ("repair", 1), ("build", 1),
+                            ("scrap", 1), ("replace", 1), ("research", 1)):
             found = space.family(verb, arity)
             if found is None:  # pragma: no cover - the families are fixed
                 raise ValueError(f"no {verb!r} family in the action space")
@@ -186,11 +189,13 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     index = np.array([lay.decision_index.get(k, 0) for k in KIND_NAMES], np.int64)
     f.append(np.where(b.kind != NONE, p + index[b.kind], lay.trash))
     p += len(tensor.DECISIONS) + 4
-    levelled = (b.kind == COLONISE) | (b.kind == DEVELOP)
+    levelled = np.isin(b.kind, (COLONISE, DEVELOP, BUILD, RESEARCH))
     f.append(np.where(levelled, p - 4 + b.act_level, lay.trash))
-    counted = (b.kind == KEEP) | (b.kind == HOME_PICK) | (b.kind == PLAN) | (b.kind == DEV_PAY)
+    counted = np.isin(b.kind, (KEEP, HOME_PICK, PLAN, DEV_PAY, BUILD))
     nums.append((np.where(counted, p, lay.trash), b.count))
-    nums.append((np.where(b.kind == DEVELOP, p, lay.trash), b.dev_left))
+    nums.append((np.where((b.kind == DEVELOP) | (b.kind == RESEARCH), p, lay.trash),
+                 b.dev_left))
+    nums.append((np.where(b.kind == BUILD, p + 1, lay.trash), b.dev_left))
     check = (b.kind == BOOST) | (b.kind == OPPOSE)  # the Shadow Check under way
     q = p + 2
     f.append(np.where(check, q + b.sh_card, lay.trash))
