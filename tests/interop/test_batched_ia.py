@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from starlanes.engine import BadOptionError, load
-from starlanes.games.interstellar_ambitions.batched import BEYOND, PLAYERS, IABatch
+from starlanes.games.interstellar_ambitions.batched import BEYOND, OVER, PLAYERS, IABatch
 from starlanes.games.interstellar_ambitions.batched_view import legal_mask, observation
 from starlanes.interop import tensor_encoder
 
@@ -80,7 +80,8 @@ def _covered(st) -> bool:
     return st.phase in ("setup", "turn") and bool(st.stack) and st.stack[-1].kind in COVERED
 
 
-def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64) -> int:
+def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64,
+                      **options) -> int:
     """Play ``games`` random games ``batch`` at a time in the batch and the reference,
     checking every step (see the module docstring) as long as the reference's decision
     is covered; where it leaves what is covered (an ACTION taken, the Shadow step of
@@ -90,10 +91,10 @@ def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64) -
     for start in range(0, games, batch):
         n = min(batch, games - start)
         seeds = [seed + start + i for i in range(n)]
-        b = IABatch(n)
+        b = IABatch(n, **options)
         b.reset(np.arange(n), seeds)
-        states = [load("interstellar-ambitions", seed=s, players=PLAYERS).new_initial_state()
-                  for s in seeds]
+        states = [load("interstellar-ambitions", seed=s, players=PLAYERS, **options)
+                  .new_initial_state() for s in seeds]
         space = states[0].game.action_space()
         encode = tensor_encoder(states[0].game)
         rng = np.random.default_rng(seed + start)
@@ -106,6 +107,15 @@ def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64) -
             still = []
             for i in live:
                 st = states[i]
+                if st.is_terminal():  # IA-END-*: the same scores, winners and tensor
+                    _same_state(b, i, st)
+                    assert b.phase[i] == OVER and cp[i] == st.current_player(), seeds[i]
+                    assert list(b.ret[i]) == st.returns(), (seeds[i], b.ret[i])
+                    assert not mask[i].any()
+                    for k in range(PLAYERS):
+                        np.testing.assert_array_equal(obs[k][i], encode(st, k))
+                    counts[f"over: {st.end_reason}"] += 1
+                    continue
                 if not _covered(st):
                     _same_state(b, i, st)
                     assert b.phase[i] == BEYOND, seeds[i]
@@ -148,7 +158,7 @@ def test_batched_games_match_the_reference_step_by_step():
     seeds and actions give the same masks, seats and tensors, and the same state where
     the reference leaves what is covered."""
     counts: Counter = Counter()
-    n = _games(400)
+    n = _games(200)
     counts["steps"] = play_side_by_side(n, 9000, counts)
     print(f"\n{n} games: {dict(counts)}")
     for verb in ("discard", "start-tech", "place", "advance", "take", "produce", "home",
@@ -157,6 +167,16 @@ def test_batched_games_match_the_reference_step_by_step():
                  "research", "repair", "replace",
                  "out: an action taken"):
         assert counts[verb] > 0, verb
+
+
+def test_games_to_the_round_limit_match_the_reference():
+    """IA-END-03..12: with a round limit of 3 many games end before they leave what is
+    covered: the same scores, winners, returns and final tensors."""
+    counts: Counter = Counter()
+    n = max(1, _games(200) // 4)
+    counts["steps"] = play_side_by_side(n, 19000, counts, round_limit=3)
+    print(f"\n{n} games, round_limit=3: {dict(counts)}")
+    assert counts["over: round_limit"] > 0
 
 
 def test_only_the_round_limit_option_is_supported():

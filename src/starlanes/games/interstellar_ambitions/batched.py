@@ -33,6 +33,8 @@ import numpy as np
 from starlanes.engine import BadOptionError, load
 
 PLAYERS = 3
+TERMINAL = -4
+"""``current_player`` of a finished game, as the engine's."""
 SETUP, TURN, OVER, BEYOND = range(4)
 """Phases, the first three in the tensor's order; BEYOND: the game went where these
 arrays do not follow (see ``batched_turn``)."""
@@ -182,6 +184,9 @@ class IABatch:
         self.end_trigger = np.full(n, -1, np.int64)
         self.final_left = np.zeros(n, np.int64)
         self.turn_count = np.zeros(n, np.int64)
+        self.ret = np.zeros((n, PLAYERS), np.float64)
+        """The reference's ``returns()``: 1 split among the winners once the game is
+        over, else 0."""
         self.pl_card = np.full((n, PLAYERS, MAX_PLANETS), -1, np.int64)
         """Owned planets per seat in the reference's order (-1: none); ``pl_level`` and
         ``pl_marker`` (the kept Colony Event, -1: none) beside."""
@@ -329,6 +334,7 @@ class IABatch:
         self.end_trigger[rows] = -1
         self.final_left[rows] = 0
         self.turn_count[rows] = 0
+        self.ret[rows] = 0.0
         st = self.start[rows] = self._below(rows, PLAYERS)
         for k in range(PLAYERS):
             seat = (st + k) % PLAYERS
@@ -352,8 +358,14 @@ class IABatch:
 
     # ------------------------------------------------------------------ queries
     def current_player(self) -> np.ndarray:
-        """int64 [n]: the seat to decide; -1 past the set-up (not covered here)."""
-        return np.where(self.kind != NONE, self.dec_seat, -1)
+        """int64 [n]: the seat to decide; TERMINAL (-4) once the game is over, -1 in phase
+        BEYOND (not covered here)."""
+        cp = np.where(self.kind != NONE, self.dec_seat, -1)
+        return np.where(self.phase == OVER, TERMINAL, cp)
+
+    def terminal(self) -> np.ndarray:
+        """bool [n]: the game is over."""
+        return self.phase == OVER
 
     def can_advance(self, rows: np.ndarray) -> np.ndarray:
         """bool [len(rows), 3, 6]: each token can move one slot right: placed, not at

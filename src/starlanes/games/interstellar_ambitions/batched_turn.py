@@ -2,13 +2,13 @@
 the four steps of a turn (``turn.run``, IA-TURN-01..04), PRODUCE (IA-PROD-01..05),
 ADVANCE (IA-TRK-02..08), taking a COLONISE, DEVELOP, BUILD or RESEARCH ACTION
 (IA-TRK-09, ``batched_economy``, ``batched_fleetworks``), the Shadow step
-(``batched_shadow``), PLAN ACTIONS (IA-TRK-10), claiming an Ambition (IA-AMB-02..08,
+(``batched_shadow``), the game's end and its scores (IA-END-01..12), PLAN ACTIONS (IA-TRK-10), claiming an Ambition (IA-AMB-02..08,
 IA-END-01/02), the 3:1 exchange (IA-RES-02), and the passing of turns and rounds.
 
 **Not covered** (the game goes to phase ``BEYOND``, where these arrays stop following
 it): the SHADOW and FLEET ACTIONs (buying cards, hiring MERCs, raids and invasions),
 the plays ``batched_shadow`` leaves out, the 8-planet give-away, MERC upkeep, and the
-game's end (scoring, IA-END-04..12).
+game's end by a condition not covered here.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from .batched import (
     MORE,
     NONE,
     OPPOSE,
+    OVER,
     PLAN,
     PLAYERS,
     REPLACE_TECH,
@@ -118,21 +119,71 @@ def run(b: IABatch, rows: np.ndarray) -> None:
 
 
 def _end_turn(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> None:
-    """``turn.end_turn``: the final turns count down after a 3rd claim (IA-END-02); the
-    next seat; a new round at the start player; past the round limit or the last final
-    turn the game ends (scoring not covered: BEYOND)."""
+    """``turn.end_turn``: the final turns count down after a 3rd claim and the last one
+    ends the game (IA-END-02, ruling IA-OPEN-22); else the next seat, a new round at the
+    start player, and past the round limit the game ends (IA-END-03)."""
     b.turn_count[rows] += 1
     trig = b.end_trigger[rows] >= 0
     b.final_left[rows[trig]] -= 1
     over = trig & (b.final_left[rows] <= 0)
-    b.phase[rows[over]] = BEYOND
+    finish(b, rows[over])
     rows, seat = rows[~over], seat[~over]
     nxt = (seat + 1) % PLAYERS
     b.seat[rows] = nxt
     b.step[rows] = 0
     new = nxt == b.start[rows]
     b.round[rows[new]] += 1
-    b.phase[rows[new & (b.round[rows] > b.round_limit)]] = BEYOND
+    finish(b, rows[new & (b.round[rows] > b.round_limit)])
+
+
+AMBITION_VP = np.array([0, 12, 6, 3, 3])
+"""VP by claim position (IA-AMB-06); index 0: no claim."""
+SET_BONUS = 12
+
+
+def scores(b: IABatch, rows: np.ndarray) -> np.ndarray:
+    """int64 [len(rows), 3]: ``scoring.score_all`` (IA-END-05..10): planets at their
+    maximum level score their VP, special planets' and kept events' VP while owned, 12
+    for a FOOD, ORE, SCIENCE and COIN planet at maximum, owned techs, ships, medals,
+    Ambitions by claim position."""
+    fx = eco.effects(b)
+    c = b.content
+    cards = b.pl_card[rows]
+    lvl = b.pl_level[rows]
+    top = (cards >= 0) & (lvl == fx.pmax[cards])
+    vp = np.append(fx.vp, 0)
+    pts = np.where(top, vp[cards], 0).sum(2)
+    if ("vp_bonus", "") in fx.planet:
+        pts += fx.planet[("vp_bonus", "")][cards].sum(2)
+    if "vp_marker" in fx.event:
+        pts += fx.event["vp_marker"][b.pl_marker[rows]].sum(2)
+    t = fx.ptype[cards]
+    every = np.all([(top & (t == k)).any(2) for k in range(4)], axis=0)
+    pts += np.where(every, SET_BONUS, 0)
+    tvp = np.array(c.tech_vp, np.int64)
+    owned = b.known[rows] & (b.tech_owner[rows][:, None, :] == np.arange(PLAYERS)[None, :, None])
+    pts += (owned * tvp).sum(2)
+    svp = np.append(np.array(c.ship_vp, np.int64), 0)
+    pts += svp[b.ship_card[rows]].sum(2)
+    pts += b.medals[rows].sum(2)
+    pts += AMBITION_VP[np.minimum(b.claims[rows], 4)].sum(1)
+    return pts
+
+
+def finish(b: IABatch, rows: np.ndarray) -> None:
+    """Game over (``turn.finish``): the most VP wins, ties broken by total fleet combat
+    value, then shared (IA-END-04/11/12); returns 1 split among the winners."""
+    if not rows.size:
+        return
+    fx = eco.effects(b)
+    b.phase[rows] = OVER
+    b.kind[rows] = NONE
+    vp = scores(b, rows)
+    win = vp == vp.max(1, keepdims=True)
+    power = np.maximum(0, fx.combat[b.ship_card[rows]] - b.ship_dmg[rows]).sum(2)
+    power = np.where(win, power, -1)
+    win &= power == power.max(1, keepdims=True)
+    b.ret[rows] = win / win.sum(1, keepdims=True)
 
 
 def advance_options(b: IABatch, rows: np.ndarray) -> np.ndarray:

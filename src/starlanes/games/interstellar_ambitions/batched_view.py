@@ -12,6 +12,7 @@ import numpy as np
 
 from . import tensor
 from .batched import (
+    BEYOND,
     BOOST,
     BUILD,
     COLONISE,
@@ -156,7 +157,7 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     n = b.n
     size = lay.size
     v = np.asarray(seats, np.int64)
-    live = (b.phase == SETUP) | (b.phase == TURN)
+    live = b.phase != BEYOND
     rows = np.arange(n)
     slot_of = (np.arange(PLAYERS)[None, :] - v[:, None]) % PLAYERS  # [n, seat]
     f: list[np.ndarray] = []  # counted positions, [n] or [n, k] each
