@@ -40,12 +40,12 @@ SETUP, TURN, OVER, BEYOND = range(4)
 arrays do not follow (see ``batched_turn``)."""
 (NONE, KEEP, START_TECH, PLACE, COMP, STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM,
  COLONISE, CLEAR, DEVELOP, DEV_PAY, SHADOW, BOOST, OPPOSE, BUILD, SCRAP, REPLACE_TECH,
- RESEARCH) = range(22)
+ RESEARCH, MODE, BUY, HIRE, REPLACE_MERC, UPKEEP) = range(27)
 """The pending decision's kind (NONE: none, or past what is covered)."""
 KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp", "step2", "advance_more",
               "home_pick", "step3", "place", "claim", "colonise", "clear_planets", "develop",
               "dev_pay", "shadow", "boost", "oppose", "build", "scrap", "replace_tech",
-              "research")
+              "research", "shadow_mode", "buy", "hire", "replace_merc", "upkeep")
 MAX_PLANETS = 8
 """Planets a player may own (IA-PLN-03)."""
 MAX_SHIPS = 8
@@ -201,7 +201,7 @@ class IABatch:
         self.planet_discard = Pile(n, self.n_planets)
         self.colony_discard = Pile(n, len(c.event_cards))
         self.tech_discard = Pile(n, self.n_techs)
-        self.merc_discard = Pile(n, len(c.ship_ids))
+        self.merc_discard = Pile(n, len(c.merc_cards))
         self.stats = np.zeros((n, PLAYERS, 3), np.int64)
         """Raids won, captures, techs taken per seat."""
         self.sh_card = np.zeros(n, np.int64)
@@ -215,6 +215,16 @@ class IABatch:
         self.sh_boosts = np.zeros(n, np.int64)
         self.sh_opposes = np.zeros(n, np.int64)
         self.sh_player = np.zeros(n, np.int64)
+        self.offer = Pile(n, 5)
+        """The private offer of Buy Cards (ruling IA-OPEN-15)."""
+        self.count2 = np.zeros(n, np.int64)
+        """MERC upkeeps still to be asked after PRODUCE."""
+        self.scrap_card = np.zeros(n, np.int64)
+        """The ship waiting for a scrap at 8 ships, its cost, the resource paid and the
+        decision asked again after."""
+        self.scrap_cost = np.zeros(n, np.int64)
+        self.scrap_res = np.zeros(n, np.int64)
+        self.scrap_back = np.zeros(n, np.int64)
         self.act_level = np.zeros(n, np.int64)
         """The planning level of the ACTION being taken (COLONISE, DEVELOP)."""
         self.dev_left = np.zeros(n, np.int64)
@@ -266,7 +276,9 @@ class IABatch:
         if discard is not None:
             empty = rows[pile.size[rows] == 0]
             if empty.size:
-                pile.cards[empty] = discard.cards[empty]
+                w = min(pile.cards.shape[1], discard.cards.shape[1])
+                pile.cards[empty] = -1
+                pile.cards[empty, :w] = discard.cards[empty, :w]
                 pile.size[empty] = discard.size[empty]
                 discard.fill(empty, [])
         out = np.full(rows.size, -1, np.int64)
@@ -329,6 +341,8 @@ class IABatch:
         self.tech_discard.fill(rows, [])
         self.merc_discard.fill(rows, [])
         self.stats[rows] = 0
+        self.offer.fill(rows, [])
+        self.count2[rows] = 0
         self.round[rows] = 0
         self.claims[rows] = 0
         self.end_trigger[rows] = -1

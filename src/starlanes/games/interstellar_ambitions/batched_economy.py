@@ -1,7 +1,7 @@
 """PRODUCE, COLONISE and DEVELOP over an :class:`~.batched.IABatch` (the reference's
 ``economy``): effects of techs, planets and kept Colony Events as tables, face-up planet
-refills, Colony Events. The 8-planet give-away (IA-COLN-04..06) and a MERC's upkeep are
-not covered: a game that meets one goes to phase ``BEYOND``.
+refills, Colony Events. The 8-planet give-away (IA-COLN-04..06) is not covered: a game
+that meets it goes to phase ``BEYOND``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from .batched import (
     MAX_PLANETS,
     MAX_SHIPS,
     NONE,
+    UPKEEP,
     IABatch,
 )
 
@@ -98,8 +99,8 @@ def bonus(b: IABatch, rows: np.ndarray, seat: np.ndarray, kind: str,
 def produce(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> None:
     """PRODUCE (IA-PROD-01..05, ruling IA-OPEN-05): every planet yields its type times
     its level (a kept produce marker adds), Home Worlds a total picked one resource at a
-    time, then the ``produce_extra`` bonuses. A MERC's upkeep (IA-PROD-06/07) is not
-    covered (BEYOND)."""
+    time, then the ``produce_extra`` bonuses; then each MERC's upkeep (IA-PROD-06/07,
+    ``batched_hire``)."""
     fx = effects(b)
     cards = b.pl_card[rows, seat]
     t = fx.ptype[cards]
@@ -110,12 +111,9 @@ def produce(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> None:
     for r in range(4):
         got = np.where(t == r, lvl + extra, 0).sum(1)
         b.res[rows, seat, r] += got + bonus(b, rows, seat, "produce_extra", RES[r])
-    mercs = (fx.upkeep[b.ship_card[rows, seat]] > 0).any(1)
-    b.phase[rows[mercs]] = BEYOND
-    b.kind[rows[mercs]] = NONE
-    ok = ~mercs & (home > 0)
-    b.kind[rows[ok]] = HOME_PICK
-    b.count[rows[ok]] = home[ok]
+    b.count2[rows] = (fx.upkeep[b.ship_card[rows, seat]] > 0).sum(1)  # IA-PROD-06
+    b.kind[rows] = np.where(home > 0, HOME_PICK, np.where(b.count2[rows] > 0, UPKEEP, NONE))
+    b.count[rows] = home
 
 
 def refill(b: IABatch, rows: np.ndarray, t: int) -> None:

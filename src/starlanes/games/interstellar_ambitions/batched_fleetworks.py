@@ -10,6 +10,7 @@ import numpy as np
 
 from . import batched_economy as eco
 from .batched import BUILD, MAX_SHIPS, NONE, REPLACE_TECH, RESEARCH, SCRAP, IABatch
+from .batched_hire import add_ship, scrap_first
 from .batched_shadow import remove_ship, tables
 
 BUILDS = (1, 2, 3, 4)
@@ -108,29 +109,22 @@ def build(b: IABatch, rows: np.ndarray, seat: np.ndarray, j: np.ndarray) -> None
     cost = build_cost(b, rows, seat)[np.arange(rows.size), j]
     b.count[rows] -= 1
     full = (b.ship_card[rows, seat] >= 0).sum(1) >= MAX_SHIPS
-    b.kind[rows[full]] = SCRAP
-    b.sh_arg[rows[full]] = w.std[j[full]] * 1000 + cost[full]
-    r = rows[~full]
-    _add(b, r, seat[~full], w.std[j[~full]], cost[~full])
-
-
-def _add(b: IABatch, rows: np.ndarray, seat: np.ndarray, card: np.ndarray,
-         cost: np.ndarray) -> None:
-    b.res[rows, seat, 1] = np.maximum(0, b.res[rows, seat, 1] - cost)
-    k = (b.ship_card[rows, seat] >= 0).sum(1)
-    b.ship_card[rows, seat, k] = card
-    b.ship_dmg[rows, seat, k] = 0
+    scrap_first(b, rows[full], w.std[j[full]], cost[full], 1, BUILD)
+    add_ship(b, rows[~full], seat[~full], w.std[j[~full]], cost[~full], 1)
 
 
 def scrap(b: IABatch, rows: np.ndarray, seat: np.ndarray, label: np.ndarray) -> None:
-    """Discard the first ship of ``label``, then pay for and add the ship being built."""
+    """Discard the first ship of ``label``, then pay for and add the ship waiting (built
+    or hired), and ask its decision again."""
     st = tables(b)
     card, dmg = st.label_card[label], st.label_dmg[label]
     k = ((b.ship_card[rows, seat] == card[:, None])
          & (b.ship_dmg[rows, seat] == dmg[:, None])).argmax(1)
     remove_ship(b, rows, seat, k)
-    _add(b, rows, seat, b.sh_arg[rows] // 1000, b.sh_arg[rows] % 1000)
-    b.kind[rows] = BUILD
+    for res in (1, 3):
+        m = b.scrap_res[rows] == res
+        add_ship(b, rows[m], seat[m], b.scrap_card[rows[m]], b.scrap_cost[rows[m]], res)
+    b.kind[rows] = b.scrap_back[rows]
 
 
 def replace(b: IABatch, rows: np.ndarray, t: np.ndarray) -> None:

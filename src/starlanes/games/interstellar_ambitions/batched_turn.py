@@ -1,14 +1,13 @@
 """The turn machine of an :class:`~.batched.IABatch`, as far as it is written over arrays:
 the four steps of a turn (``turn.run``, IA-TURN-01..04), PRODUCE (IA-PROD-01..05),
-ADVANCE (IA-TRK-02..08), taking a COLONISE, DEVELOP, BUILD or RESEARCH ACTION
-(IA-TRK-09, ``batched_economy``, ``batched_fleetworks``), the Shadow step
+ADVANCE (IA-TRK-02..08), taking a COLONISE, DEVELOP, BUILD, RESEARCH or SHADOW ACTION
+(IA-TRK-09, ``batched_economy``, ``batched_fleetworks``, ``batched_hire``), the Shadow step
 (``batched_shadow``), the game's end and its scores (IA-END-01..12), PLAN ACTIONS (IA-TRK-10), claiming an Ambition (IA-AMB-02..08,
 IA-END-01/02), the 3:1 exchange (IA-RES-02), and the passing of turns and rounds.
 
 **Not covered** (the game goes to phase ``BEYOND``, where these arrays stop following
-it): the SHADOW and FLEET ACTIONs (buying cards, hiring MERCs, raids and invasions),
-the plays ``batched_shadow`` leaves out, the 8-planet give-away, MERC upkeep, and the
-game's end by a condition not covered here.
+it): the FLEET ACTION (raids and invasions, their spoils), the plays ``batched_shadow``
+leaves out and the 8-planet give-away.
 """
 
 from __future__ import annotations
@@ -17,22 +16,27 @@ import numpy as np
 
 from . import batched_economy as eco
 from . import batched_fleetworks as fw
+from . import batched_hire as hr
 from .batched import (
     BEYOND,
     BOOST,
     BUILD,
+    BUY,
     CLAIM,
     CLEAR,
     COLONISE,
     DEV_PAY,
     DEVELOP,
+    HIRE,
     HOME_PICK,
+    MODE,
     MORE,
     NONE,
     OPPOSE,
     OVER,
     PLAN,
     PLAYERS,
+    REPLACE_MERC,
     REPLACE_TECH,
     RESEARCH,
     SCRAP,
@@ -40,12 +44,14 @@ from .batched import (
     STEP2,
     STEP3,
     TURN,
+    UPKEEP,
     IABatch,
 )
 from .batched_shadow import shadow_apply, shadow_mask
 
 TURN_KINDS = (STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM, COLONISE, CLEAR, DEVELOP, DEV_PAY,
-              SHADOW, BOOST, OPPOSE, BUILD, SCRAP, REPLACE_TECH, RESEARCH)
+              SHADOW, BOOST, OPPOSE, BUILD, SCRAP, REPLACE_TECH, RESEARCH, MODE, BUY, HIRE,
+              REPLACE_MERC, UPKEEP)
 
 
 def metrics(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> dict[str, np.ndarray]:
@@ -238,7 +244,8 @@ def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
         r = rows[home]
         b.res[r, seat[home], x[home] - off["home"]] += 1
         b.count[r] -= 1
-        b.kind[r[b.count[r] == 0]] = NONE
+        end = r[b.count[r] == 0]  # then the MERCs' upkeep (IA-PROD-06)
+        b.kind[end] = np.where(b.count2[end] > 0, UPKEEP, NONE)
     take = (k == STEP3) & (x >= off["take"]) & (x < off["take"] + 24)
     if take.any():  # IA-TRK-09: the token goes back to the pool
         r, s = rows[take], seat[take]
@@ -251,10 +258,12 @@ def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
         eco.start(b, r[econ], act[econ], code[econ] & 3)
         works = (act == 2) | (act == 3)
         fw.start(b, r[works], act[works], code[works] & 3)
-        b.phase[r[act >= 4]] = BEYOND  # the SHADOW and FLEET ACTIONs: not covered
+        hr.start(b, r[act == 4], code[act == 4] & 3)
+        b.phase[r[act == 5]] = BEYOND  # the FLEET ACTION: not covered
     _economy(b, rows, k, x, seat, off)
     shadow_apply(b, rows, k, x, seat, off)
     fw.works_apply(b, rows, k, x, seat, off)
+    hr.apply(b, rows, k, x, seat, off)
     plan = x == off["plan"]
     if plan.any():  # IA-TRK-10: every pool token, one at a time
         r = rows[plan]
@@ -351,6 +360,7 @@ def turn_mask(b: IABatch, mask: np.ndarray, o: object) -> None:
     give &= ((k != DEV_PAY) & (seat == b.seat[rows]))[:, None]  # rules.NO_EXCHANGE; own
     shadow_mask(b, mask, rows, k, seat, off)
     fw.works_mask(b, mask, rows, k, seat, off)
+    hr.mask(b, mask, rows, k, seat, off)
     mask[rows, off["exchange"]:off["exchange"] + 16] = give
     _economy_mask(b, mask, rows, k, seat, off)
     for kk, verb in ((STEP2, "produce"), (STEP2, "pass"), (MORE, "done"), (STEP3, "plan"),

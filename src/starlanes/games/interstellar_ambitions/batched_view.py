@@ -19,9 +19,11 @@ from .batched import (
     COMP,
     DEV_PAY,
     DEVELOP,
+    HIRE,
     HOME_PICK,
     KEEP,
     KIND_NAMES,
+    MODE,
     MORE,
     NONE,
     OPPOSE,
@@ -53,7 +55,9 @@ class Offsets:
                             ("plan", 0), ("exchange", 2), ("home", 1), ("claim", 1),
                             ("clear", 1), ("colonise", 1), ("develop", 2), ("pay", 1),
                             ("boost", 1), ("oppose", 1), ("repair", 1), ("build", 1),
-                            ("scrap", 1), ("replace", 1), ("research", 1)):
+                            ("scrap", 1), ("replace", 1), ("research", 1),
+                            ("buy-cards", 0), ("hire-mercs", 0), ("buy", 1), ("hire", 1),
+                            ("upkeep", 2)):
             found = space.family(verb, arity)
             if found is None:  # pragma: no cover - the families are fixed
                 raise ValueError(f"no {verb!r} family in the action space")
@@ -180,9 +184,11 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     f.append(np.where(trig, p, lay.trash))
     f.append(np.where(trig, p + 1 + slot_of[rows, np.maximum(b.end_trigger, 0)], lay.trash))
     q = p + 1 + SLOTS
+    own = (b.offer.size > 0) & (b.kind != NONE) & (b.dec_seat == v)  # the buyer's offer
+    f.append(np.where(own[:, None], np.array(lay.offer)[b.offer.cards], lay.trash))
     sizes = [b.final_left, b.shadow_deck.size, b.tech_deck.size, b.merc_deck.size,
              b.emerg_deck.size, b.colony_deck.size,
-             *(d.size for d in b.planet_decks), np.zeros(n)]
+             *(d.size for d in b.planet_decks), b.offer.size]
     for k, val in enumerate(sizes):
         nums.append((np.full(n, q + k), val))
     # 2. pending decision
@@ -190,9 +196,9 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     index = np.array([lay.decision_index.get(k, 0) for k in KIND_NAMES], np.int64)
     f.append(np.where(b.kind != NONE, p + index[b.kind], lay.trash))
     p += len(tensor.DECISIONS) + 4
-    levelled = np.isin(b.kind, (COLONISE, DEVELOP, BUILD, RESEARCH))
+    levelled = np.isin(b.kind, (COLONISE, DEVELOP, BUILD, RESEARCH, MODE))
     f.append(np.where(levelled, p - 4 + b.act_level, lay.trash))
-    counted = np.isin(b.kind, (KEEP, HOME_PICK, PLAN, DEV_PAY, BUILD))
+    counted = np.isin(b.kind, (KEEP, HOME_PICK, PLAN, DEV_PAY, BUILD, HIRE))
     nums.append((np.where(counted, p, lay.trash), b.count))
     nums.append((np.where((b.kind == DEVELOP) | (b.kind == RESEARCH), p, lay.trash),
                  b.dev_left))
