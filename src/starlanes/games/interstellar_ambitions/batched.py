@@ -1,15 +1,16 @@
-"""Interstellar Ambitions over arrays, in part: B games dealt, taken through the game
-start and into the first round at once with numpy (no Python loop over games).
+"""Interstellar Ambitions over arrays, in part: B games stepped at once with numpy (no
+Python loop over games in the common path).
 
-**Scope.** The whole set-up (IA-SET-02..24) of a 3-player game with the default content
-and options (``round_limit`` may be set): the central area and player areas laid out, the
-start player, the Shadow deal, then every game-start decision (keep 2 of 4 Shadow cards,
-the starting techs in reverse order, the Action Tokens placed one at a time, the seat
-compensation). Then the turn machine as far as ``batched_turn`` covers it (PRODUCE,
-ADVANCE, PLAN ACTIONS, claims, exchanges, turns and rounds passing). A game that goes
-further (an ACTION taken, the Shadow step of round 2, the game's end) is put in phase
-``BEYOND`` and takes no more actions here. The game is therefore **not** offered by
-``starlanes.envs.BatchedEnv``.
+**Scope.** A 3-player game with the default content and options (``round_limit`` may be
+set). Covered: the whole set-up (IA-SET-02..24); the turn machine (``batched_turn``:
+steps 1-4, exchanges, turns, rounds, claims, the game's end and its scores); PRODUCE,
+COLONISE and DEVELOP (``batched_economy``); BUILD and RESEARCH (``batched_fleetworks``);
+Shadow Activities and Checks (``batched_shadow``); the SHADOW ACTION and MERC upkeep
+(``batched_hire``). **Not covered**: the FLEET ACTION (raids, invasions, EMERGENCY ships,
+spoils: ``combat``, ``spoils``), Double Agent's pilfer, Bribed Captain's defection and the
+8-planet give-away. A game that reaches one of those is put in phase ``BEYOND`` and takes
+no more actions here, so the game is **not** offered by ``starlanes.envs.BatchedEnv``.
+Legal masks, actions and tensors are in ``batched_view``.
 
 Chance is the reference's: each game's :class:`~starlanes.engine.GameRng` is one uint64
 of ``rng``, seeded and drawn as the reference draws it (``random()`` for the unordered
