@@ -65,15 +65,14 @@ COVERED = frozenset({"keep", "start_tech", "place_start", "comp", "step2", "adva
                      "home_pick", "step3", "place", "claim", "colonise", "clear_planets",
                      "develop", "dev_pay", "shadow", "boost", "oppose", "build", "scrap",
                      "replace_tech", "research", "shadow_mode", "buy", "hire",
-                     "replace_merc", "upkeep"})
+                     "replace_merc", "upkeep", "give_away"})
 """The reference's decisions the arrays cover (``batched_turn``)."""
 
 
 def _leaves(key: tuple[str, ...]) -> bool:
-    """A turn's ``take`` of a FLEET token, or a play of Double
-    Agent or Bribed Captain (not covered)."""
-    if key[0].startswith("play"):  # Double Agent, Bribed Captain
-        return key[1] in ("double_agent", "bribed_captain")
+    """A turn's ``take`` of a FLEET token, or a play of Double Agent (not covered)."""
+    if key[0].startswith("play"):  # Double Agent
+        return key[1] == "double_agent"
     return key[0] == "take" and key[1].split(":")[0] == "fleet"
 
 
@@ -263,3 +262,85 @@ def test_claims_in_the_same_positions():
     assert (b.claims == 2).any() and (b.claims == 3).any()
     for i, st in enumerate(states):
         _same_state(b, i, st)
+
+
+def _mutate(b: IABatch, i: int, st, rng) -> None:
+    """Hand the seat to decide what the rare rules need, in both engines alike: at its
+    Shadow step a Bribed Captain and an opponent's MERC (and sometimes a full fleet of its
+    own); at COLONISE eight planets."""
+    c = st.content
+    top = st.stack[-1]
+    seat = top.seat
+    if top.kind == "shadow" and rng.random() < 0.5:
+        card = c.shadow_index["bribed_captain"]
+        st.hands[seat] = st.hands[seat] + (card,)
+        b.hands[i, seat, card] += 1
+        o = (seat + 1) % PLAYERS
+        merc = c.merc_cards[int(rng.integers(len(c.merc_cards)))]
+        if len(st.ships[o]) < 8:
+            st.ships[o] = st.ships[o] + ((merc, 0),)
+            b.ship_card[i, o, len(st.ships[o]) - 1] = merc
+        while rng.random() < 0.5 and len(st.ships[seat]) < 8:
+            st.ships[seat] = st.ships[seat] + ((0, 0),)
+            b.ship_card[i, seat, len(st.ships[seat]) - 1] = 0
+    if top.kind == "colonise" and len(st.planets[seat]) < 8:
+        for t in range(4):  # the last planets of the stacks, taken off them alike
+            while len(st.planets[seat]) < 8 and st.planet_decks[t]:
+                p = st.planet_decks[t].pop()
+                pile = b.planet_decks[t]
+                pile.size[i] -= 1
+                assert pile.cards[i, pile.size[i]] == p
+                pile.cards[i, pile.size[i]] = -1
+                k = len(st.planets[seat])
+                st.planets[seat] = st.planets[seat] + ((p, 2, ()),)
+                b.pl_card[i, seat, k], b.pl_level[i, seat, k] = p, 2
+
+
+def test_defection_and_give_away_match_the_reference():
+    """IA-SHD (Bribed Captain), IA-SHIP-07 (its scrap) and IA-COLN-04..07: rare in random
+    play, so the seats are handed what they need in both engines alike (``_mutate``);
+    masks, tensors and states must still agree, and the plays must happen."""
+    n = 48
+    seeds = list(range(700, 700 + n))
+    b = IABatch(n)
+    b.reset(np.arange(n), seeds)
+    states = [load("interstellar-ambitions", seed=s, players=PLAYERS).new_initial_state()
+              for s in seeds]
+    space = states[0].game.action_space()
+    encode = tensor_encoder(states[0].game)
+    rng = np.random.default_rng(5)
+    counts: Counter = Counter()
+    for _ in range(400):
+        for i, st in enumerate(states):
+            if _covered(st) and st.phase == "turn":
+                _mutate(b, i, st, rng)
+        mask = legal_mask(b)
+        obs = observation(b, np.maximum(b.current_player(), 0))
+        actions = np.zeros(n, np.int64)
+        for i, st in enumerate(states):
+            if not _covered(st):
+                continue
+            legal = space.legal_indices(st)
+            got = np.flatnonzero(mask[i])
+            assert sorted(legal) == got.tolist(), seeds[i]
+            np.testing.assert_array_equal(obs[i], encode(st, st.current_player()))
+            keys = {x: space.key_at(x) for x in got.tolist()}
+            pref = ([x for x, k in keys.items() if k[0] in ("give", "discard-planet", "scrap")
+                     or k[:2] in (("play-seat-ship", "bribed_captain"), ("take", "colonise:basic"))]
+                    or [x for x, k in keys.items() if not _leaves(k) and k[0] != "boost"]
+                    or list(keys))
+            a = pref[rng.integers(len(pref))]
+            counts[keys[a][0]] += 1
+            actions[i] = a
+            if _leaves(keys[a]):
+                _same_state(b, i, st)
+                st.phase = "left"  # followed no further
+                continue
+            st.apply(legal[a])
+        b.step_indices(np.where([_covered(s) for s in states], actions, 0))
+    for i, st in enumerate(states):
+        if _covered(st):
+            _same_state(b, i, st)
+    print(dict(counts))
+    assert counts["give"] + counts["discard-planet"] > 0
+    assert counts["play-seat-ship"] > 0 and counts["scrap"] > 0

@@ -7,8 +7,7 @@ steps 1-4, exchanges, turns, rounds, claims, the game's end and its scores); PRO
 COLONISE and DEVELOP (``batched_economy``); BUILD and RESEARCH (``batched_fleetworks``);
 Shadow Activities and Checks (``batched_shadow``); the SHADOW ACTION and MERC upkeep
 (``batched_hire``). **Not covered**: the FLEET ACTION (raids, invasions, EMERGENCY ships,
-spoils: ``combat``, ``spoils``), Double Agent's pilfer, Bribed Captain's defection and the
-8-planet give-away. A game that reaches one of those is put in phase ``BEYOND`` and takes
+spoils: ``combat``, ``spoils``) and Double Agent's pilfer. A game that reaches one of those is put in phase ``BEYOND`` and takes
 no more actions here, so the game is **not** offered by ``starlanes.envs.BatchedEnv``.
 Legal masks, actions and tensors are in ``batched_view``.
 
@@ -41,12 +40,13 @@ SETUP, TURN, OVER, BEYOND = range(4)
 arrays do not follow (see ``batched_turn``)."""
 (NONE, KEEP, START_TECH, PLACE, COMP, STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM,
  COLONISE, CLEAR, DEVELOP, DEV_PAY, SHADOW, BOOST, OPPOSE, BUILD, SCRAP, REPLACE_TECH,
- RESEARCH, MODE, BUY, HIRE, REPLACE_MERC, UPKEEP) = range(27)
+ RESEARCH, MODE, BUY, HIRE, REPLACE_MERC, UPKEEP, GIVE) = range(28)
 """The pending decision's kind (NONE: none, or past what is covered)."""
 KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp", "step2", "advance_more",
               "home_pick", "step3", "place", "claim", "colonise", "clear_planets", "develop",
               "dev_pay", "shadow", "boost", "oppose", "build", "scrap", "replace_tech",
-              "research", "shadow_mode", "buy", "hire", "replace_merc", "upkeep")
+              "research", "shadow_mode", "buy", "hire", "replace_merc", "upkeep",
+              "give_away")
 MAX_PLANETS = 8
 """Planets a player may own (IA-PLN-03)."""
 MAX_SHIPS = 8
@@ -226,6 +226,9 @@ class IABatch:
         self.scrap_cost = np.zeros(n, np.int64)
         self.scrap_res = np.zeros(n, np.int64)
         self.scrap_back = np.zeros(n, np.int64)
+        self.give_planet = np.zeros(n, np.int64)
+        """The planet being colonised while one is given away, and its start level."""
+        self.give_start = np.zeros(n, np.int64)
         self.act_level = np.zeros(n, np.int64)
         """The planning level of the ACTION being taken (COLONISE, DEVELOP)."""
         self.dev_left = np.zeros(n, np.int64)

@@ -1,7 +1,6 @@
 """PRODUCE, COLONISE and DEVELOP over an :class:`~.batched.IABatch` (the reference's
 ``economy``): effects of techs, planets and kept Colony Events as tables, face-up planet
-refills, Colony Events. The 8-planet give-away (IA-COLN-04..06) is not covered: a game
-that meets it goes to phase ``BEYOND``.
+refills, Colony Events, the 8-planet give-away (IA-COLN-04..07).
 """
 
 from __future__ import annotations
@@ -9,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 
 from .batched import (
-    BEYOND,
     CLEAR,
     COLONISE,
     DEV_PAY,
     DEVELOP,
+    GIVE,
     HOME_PICK,
     MAX_PLANETS,
     MAX_SHIPS,
@@ -195,8 +194,8 @@ def clear(b: IABatch, rows: np.ndarray, p: np.ndarray) -> None:
 
 
 def colonise(b: IABatch, rows: np.ndarray, seat: np.ndarray, p: np.ndarray) -> None:
-    """Pay and take face-up planet ``p`` (IA-COLN-02); at 8 planets the give-away is not
-    covered (BEYOND); else ``colonise_finish``."""
+    """Pay and take face-up planet ``p`` (IA-COLN-02); at 8 planets one is given away
+    or discarded first (IA-COLN-04..06); then ``colonise_finish``."""
     fx = effects(b)
     b.res[rows, seat] -= cost_of(b, rows, seat, p[:, None])[:, 0]
     t = fx.ptype[p]
@@ -204,10 +203,48 @@ def colonise(b: IABatch, rows: np.ndarray, seat: np.ndarray, p: np.ndarray) -> N
     b.planet_slots[rows, t, slot] = -1
     b.kind[rows] = NONE
     full = (b.pl_card[rows, seat] >= 0).sum(1) >= MAX_PLANETS
-    b.phase[rows[full]] = BEYOND
+    start = np.array(COLONISE_START)[b.act_level[rows]]
+    b.kind[rows[full]] = GIVE
+    b.give_planet[rows[full]] = p[full]
+    b.give_start[rows[full]] = start[full]
     keep = ~full
-    finish(b, rows[keep], seat[keep], p[keep],
-           np.array(COLONISE_START)[b.act_level[rows[keep]]])
+    finish(b, rows[keep], seat[keep], p[keep], start[keep])
+
+
+def give_targets(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """bool [len(rows), 3]: the other players with the fewest planets among those with
+    fewer than 8 (IA-COLN-04/05; none: the planet is discarded instead)."""
+    count = (b.pl_card[rows] >= 0).sum(2)
+    other = (np.arange(3)[None, :] != seat[:, None]) & (count < MAX_PLANETS)
+    low = np.where(other, count, MAX_PLANETS + 1).min(1)
+    return other & (count == low[:, None])
+
+
+def give(b: IABatch, rows: np.ndarray, seat: np.ndarray, p: np.ndarray, o: np.ndarray) -> None:
+    """Give planet ``p`` to seat ``o`` with its level and kept event (IA-COLN-07), or
+    discard it (``o`` = -1) with its kept event (IA-COL-05); then ``colonise_finish``
+    of the planet waiting (IA-COLN-06; ruling IA-OPEN-29: never a Home World)."""
+    k = (b.pl_card[rows, seat] == p[:, None]).argmax(1)
+    lvl, mk = b.pl_level[rows, seat, k], b.pl_marker[rows, seat, k]
+    after = np.arange(MAX_PLANETS)[None, :] >= k[:, None]
+    nxt = np.minimum(np.arange(MAX_PLANETS) + 1, MAX_PLANETS - 1)
+    for arr, empty in ((b.pl_card, -1), (b.pl_level, 0), (b.pl_marker, -1)):
+        cur = arr[rows, seat]
+        moved = np.where(after, cur[:, nxt], cur)
+        moved[:, -1] = empty
+        arr[rows, seat] = moved
+    to = o >= 0
+    r, oo = rows[to], o[to]
+    j = (b.pl_card[r, oo] >= 0).sum(1)
+    b.pl_card[r, oo, j] = p[to]
+    b.pl_level[r, oo, j] = lvl[to]
+    b.pl_marker[r, oo, j] = mk[to]
+    r = rows[~to]
+    b.planet_discard.push(r, p[~to])
+    m = mk[~to] >= 0
+    b.colony_discard.push(r[m], mk[~to][m])
+    b.kind[rows] = NONE
+    finish(b, rows, seat, b.give_planet[rows], b.give_start[rows])
 
 
 def finish(b: IABatch, rows: np.ndarray, seat: np.ndarray, p: np.ndarray,

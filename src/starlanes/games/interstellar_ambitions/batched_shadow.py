@@ -3,8 +3,7 @@ step 1 play of one Shadow card (IA-SHD-01/02), Shadow Checks with boosts and opp
 (IA-SHD-04..11) and the cards' effects (IA-SHD-12..15 and the content's others).
 
 **Not covered**: Double Agent's pilfer (a random card of a hand changes hands and seats
-start knowing cards of others' hands) and Bribed Captain's defection (it needs a MERC,
-which no covered game has): playing either puts the game in phase ``BEYOND``.
+start knowing cards of others' hands): playing it puts the game in phase ``BEYOND``.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from .batched import BEYOND, BOOST, MAX_SHIPS, NONE, OPPOSE, PLAYERS, SHADOW, IA
 MAX_BOOST = 3
 """Cards a side may discard into a check (IA-SHD-08/09)."""
 WORDS = tuple(dict.fromkeys(w for ws in WORD_EFFECTS.values() for w in ws))
-UNCOVERED = ("pilfer", "defect")
+UNCOVERED = ("pilfer",)
 
 
 class ShadowTables:
@@ -380,15 +379,30 @@ def _effect(b: IABatch, eff: str, n: int, res: str, rows: np.ndarray, seat: np.n
             dmg + n > np.array(b.content.ship_combat, np.int64)[card]
         b.ship_dmg[rows[~gone], o[~gone], k[~gone]] += n
         remove_ship(b, rows[gone], o[gone], k[gone])
+    elif eff == "defect":  # a MERC changes sides; at 8 ships one is scrapped first
+        st = tables(b)
+        card, dmg = st.label_card[arg], st.label_dmg[arg]
+        k = ((b.ship_card[rows, o] == card[:, None])
+             & (b.ship_dmg[rows, o] == dmg[:, None])).argmax(1)
+        remove_ship(b, rows, o, k, to_discard=False)
+        from .batched_hire import add_ship, scrap_first
+
+        full = (b.ship_card[rows, seat] >= 0).sum(1) >= MAX_SHIPS
+        scrap_first(b, rows[full], card[full], np.zeros(int(full.sum()), np.int64), 3, NONE)
+        b.dec_seat[rows[full]] = seat[full]
+        add_ship(b, rows[~full], seat[~full], card[~full], np.zeros(int((~full).sum()),
+                                                                      np.int64), 3)
     elif eff == "steal_tech":  # IA-TECH-01
         new = ~b.known[rows, seat, arg]
         b.known[rows[new], seat[new], arg[new]] = True
         b.stats[rows[new], seat[new], 2] += 1
 
 
-def remove_ship(b: IABatch, rows: np.ndarray, seat: np.ndarray, k: np.ndarray) -> None:
+def remove_ship(b: IABatch, rows: np.ndarray, seat: np.ndarray, k: np.ndarray,
+                to_discard: bool = True) -> None:
     """``remove_ship``: the fleet closes up; a MERC or EMERGENCY card goes to its
-    discard pile (only the MERC one is kept here: no EMERGENCY ship is covered)."""
+    discard pile unless ``to_discard`` is False (only the MERC pile is kept here: no
+    EMERGENCY ship is covered)."""
     st = tables(b)
     card = b.ship_card[rows, seat, k]
     after = np.arange(MAX_SHIPS)[None, :] >= k[:, None]
@@ -398,6 +412,8 @@ def remove_ship(b: IABatch, rows: np.ndarray, seat: np.ndarray, k: np.ndarray) -
         moved = np.where(after, cur[:, nxt], cur)
         moved[:, -1] = -1 if arr is b.ship_card else 0
         arr[rows, seat] = moved
+    if not to_discard:
+        return
     merc = st.deck_of[card] == 1
     b.merc_discard.push(rows[merc], card[merc])
     emerg = st.deck_of[card] == 2

@@ -6,8 +6,8 @@ ADVANCE (IA-TRK-02..08), taking a COLONISE, DEVELOP, BUILD, RESEARCH or SHADOW A
 IA-END-01/02), the 3:1 exchange (IA-RES-02), and the passing of turns and rounds.
 
 **Not covered** (the game goes to phase ``BEYOND``, where these arrays stop following
-it): the FLEET ACTION (raids and invasions, their spoils), the plays ``batched_shadow``
-leaves out and the 8-planet give-away.
+it): the FLEET ACTION (raids and invasions, their spoils) and the play ``batched_shadow``
+leaves out.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from .batched import (
     COLONISE,
     DEV_PAY,
     DEVELOP,
+    GIVE,
     HIRE,
     HOME_PICK,
     MODE,
@@ -51,7 +52,7 @@ from .batched_shadow import shadow_apply, shadow_mask
 
 TURN_KINDS = (STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM, COLONISE, CLEAR, DEVELOP, DEV_PAY,
               SHADOW, BOOST, OPPOSE, BUILD, SCRAP, REPLACE_TECH, RESEARCH, MODE, BUY, HIRE,
-              REPLACE_MERC, UPKEEP)
+              REPLACE_MERC, UPKEEP, GIVE)
 
 
 def metrics(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> dict[str, np.ndarray]:
@@ -306,6 +307,15 @@ def _economy(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: n
         eco.colonise(b, rows[m], seat[m], off["stacked_ids"][x[m] - off["colonise"]])
     m = (k == COLONISE) & (x == off["pass"])
     b.kind[rows[m]] = NONE
+    ns = off["stacked"]
+    m = (k == GIVE) & (x >= off["give"]) & (x < off["give"] + 3 * ns)
+    if m.any():
+        y = x[m] - off["give"]
+        eco.give(b, rows[m], seat[m], off["stacked_ids"][y // 3], y % 3)
+    m = (k == GIVE) & (x >= off["discard-planet"]) & (x < off["discard-planet"] + ns)
+    if m.any():
+        eco.give(b, rows[m], seat[m], off["stacked_ids"][x[m] - off["discard-planet"]],
+                 np.full(int(m.sum()), -1))
     m = (k == DEVELOP) & (x >= off["develop"]) & (x < off["develop"] + b.n_planets * nl)
     if m.any():
         y = x[m] - off["develop"]
@@ -342,6 +352,20 @@ def _economy_mask(b: IABatch, mask: np.ndarray, rows: np.ndarray, k: np.ndarray,
     if m.any():
         r = rows[m]
         mask[r, off["pay"]:off["pay"] + 4] = b.res[r, seat[m]] > 0
+    m = k == GIVE
+    if m.any():  # any planet but a Home World (ruling IA-OPEN-29)
+        r, s = rows[m], seat[m]
+        to = eco.give_targets(b, r, s)
+        cards = b.pl_card[r, s]
+        ok = (cards >= 0) & (eco.effects(b).ptype[cards] != eco.HOME)
+        g, j = np.nonzero(ok)
+        a = arg[cards[g, j]]
+        some = to.any(1)
+        d = ~some[g]
+        mask[r[g[d]], off["discard-planet"] + a[d]] = True
+        for o in range(3):
+            go = some[g] & to[g, o]
+            mask[r[g[go]], off["give"] + a[go] * 3 + o] = True
 
 
 def turn_mask(b: IABatch, mask: np.ndarray, o: object) -> None:

@@ -57,7 +57,7 @@ class Offsets:
                             ("boost", 1), ("oppose", 1), ("repair", 1), ("build", 1),
                             ("scrap", 1), ("replace", 1), ("research", 1),
                             ("buy-cards", 0), ("hire-mercs", 0), ("buy", 1), ("hire", 1),
-                            ("upkeep", 2)):
+                            ("upkeep", 2), ("give", 2), ("discard-planet", 1)):
             found = space.family(verb, arity)
             if found is None:  # pragma: no cover - the families are fixed
                 raise ValueError(f"no {verb!r} family in the action space")
