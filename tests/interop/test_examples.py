@@ -53,3 +53,26 @@ def test_learned_bot_scripts_record_train_and_evaluate(tmp_path):
     out = _run("learned_galactic_domination/evaluate.py", "--opponent", "random",
                "--games", "1", "--weights", str(weights))
     assert "learned vs random" in out and "in seat 0: " in out
+
+
+def test_learned_bot_reinforce_fine_tunes_and_keeps_weights(tmp_path):
+    """reinforce.py plays sampled games, updates the weights, prints the learning curve
+    seat by seat and saves weights that evaluate.py plays; the same seeds give the same
+    weights."""
+    np = pytest.importorskip("numpy", reason="numpy is not installed")
+    init = EXAMPLES.parent / "src" / "starlanes" / "agents" / "learned_galactic_domination.npz"
+    outs = []
+    for run in ("a", "b"):
+        out_path = tmp_path / f"{run}.npz"
+        out = _run("learned_galactic_domination/reinforce.py", "--init", str(init),
+                   "--iterations", "1", "--games", "4", "--eval-games", "2",
+                   "--out", str(out_path))
+        assert "iteration 0: greedy" in out and "iteration 1: sampled" in out
+        assert "in seat 1" in out and out_path.is_file()
+        outs.append(tmp_path / f"{run}.last.npz")
+    a, b, start = np.load(outs[0]), np.load(outs[1]), np.load(init)
+    assert all((a[k] == b[k]).all() for k in a.files)
+    assert (a["w2"] != start["w2"]).any()  # it did learn something
+    out = _run("learned_galactic_domination/evaluate.py", "--opponent", "random",
+               "--games", "2", "--weights", str(outs[0]))
+    assert "in seat 1: " in out
