@@ -12,9 +12,9 @@ no more actions here, so the game is **not** offered by ``starlanes.envs.Batched
 Legal masks, actions and tensors are in ``batched_view``.
 
 Chance is the reference's: each game's :class:`~starlanes.engine.GameRng` is one uint64
-of ``rng``, seeded and drawn as the reference draws it (``random()`` for the unordered
-piles' draws, ``sample`` and ``randrange`` through ``getrandbits`` with Python's
-rejection loop), so the same seed and action indices give the same game.
+of ``rng``, seeded and drawn through ``starlanes.engine.rng_arrays`` as the reference draws
+it (``random()`` for the unordered piles' draws, ``sample``, ``randrange``, ``d6``), so
+the same seed and action indices give the same game.
 
 Face-down piles are kept as the reference keeps them, ordered, because a draw takes the
 card at a random place and moves the pile's last card there: ``cards[game, i]`` for ``i
@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from starlanes.engine import BadOptionError, load
+from starlanes.engine import rng_arrays as ra
 
 PLAYERS = 3
 TERMINAL = -4
@@ -59,19 +60,6 @@ TOKENS = 6
 """Action Tokens per player (IA-SET-10)."""
 SUPPORTED_OPTIONS = ("round_limit",)
 """The only option the set-up slice accepts (it only scales the tensor's round)."""
-_MUL = np.uint64(6364136223846793005)
-_INC = np.uint64(1442695040888963407)
-_TO_FLOAT = 1.0 / 9007199254740992.0
-
-
-def scramble(seeds: np.ndarray) -> np.ndarray:
-    """``GameRng``'s seeding (a splitmix64 scramble) of uint64 ``seeds`` [n] -> uint64 [n]."""
-    x = seeds.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
 def resolve_game(options: dict[str, Any]) -> Any:
     """The reference Game (3 players) for ``options``: BadOptionError for any option but
     ``round_limit`` (naming the supported ones) or a bad value."""
@@ -237,41 +225,17 @@ class IABatch:
         self.dev_done = np.zeros((n, self.n_planets), np.bool_)
 
     # ------------------------------------------------------------------ chance
-    def _next(self, rows: np.ndarray) -> np.ndarray:
-        """One LCG step of each game in ``rows``: the new uint64 states (GameRng)."""
-        x = self.rng[rows] * _MUL + _INC
-        self.rng[rows] = x
-        return x
-
     def _random(self, rows: np.ndarray) -> np.ndarray:
         """``GameRng.random()``: float64 [len(rows)] in [0, 1)."""
-        return (self._next(rows) >> np.uint64(11)).astype(np.float64) * _TO_FLOAT
+        return ra.random(self.rng, rows)
 
     def _below(self, rows: np.ndarray, m: int) -> np.ndarray:
-        """Python's ``_randbelow(m)`` on GameRng (``getrandbits(m.bit_length())`` until
-        below ``m``; one draw each, ``m`` < 2**32): int64 [len(rows)]."""
-        k = np.uint64(64 - m.bit_length())
-        out = np.zeros(rows.size, np.int64)
-        todo = np.arange(rows.size)
-        while todo.size:
-            r = (self._next(rows[todo]) >> k).astype(np.int64)
-            ok = r < m
-            out[todo[ok]] = r[ok]
-            todo = todo[~ok]
-        return out
+        """``GameRng.randrange(m)``: int64 [len(rows)]."""
+        return ra.below(self.rng, rows, m)
 
     def _sample(self, rows: np.ndarray, population: list[int], k: int) -> np.ndarray:
-        """Python's ``random.sample(population, k)`` for a population of at most 21
-        (its pool method): int64 [len(rows), k]."""
-        m = len(population)
-        pool = np.tile(np.asarray(population, np.int64), (rows.size, 1))
-        out = np.zeros((rows.size, k), np.int64)
-        at = np.arange(rows.size)
-        for i in range(k):
-            j = self._below(rows, m - i)
-            out[:, i] = pool[at, j]
-            pool[at, j] = pool[:, m - i - 1]
-        return out
+        """``GameRng.sample(population, k)``: int64 [len(rows), k]."""
+        return ra.sample(self.rng, rows, population, k)
 
     def _draw(self, rows: np.ndarray, pile: Pile, discard: Pile | None = None) -> np.ndarray:
         """A card drawn at random from each pile of ``rows`` (``IAState.draw``): an empty
@@ -303,8 +267,7 @@ class IABatch:
         then the first decision (keep, the start player first)."""
         rows = np.asarray(rows, np.int64)
         c = self.content
-        raw = np.array([int(s) & ((1 << 64) - 1) for s in seeds], np.uint64)
-        self.rng[rows] = scramble(raw)
+        ra.seed(self.rng, rows, seeds)
         self.phase[rows] = SETUP
         self.ambitions[rows] = np.concatenate(
             [self._sample(rows, self.passive, 3), self._sample(rows, self.active, 3)], 1)

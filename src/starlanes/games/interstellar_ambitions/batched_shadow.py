@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from starlanes.engine import rng_arrays as ra
+
 from . import batched_economy as eco
 from .action_space import FORMS, WORD_EFFECTS, ship_labels
 from .batched import BEYOND, BOOST, MAX_SHIPS, NONE, OPPOSE, PLAYERS, SHADOW, IABatch
@@ -304,8 +306,7 @@ def _resolve(b: IABatch, rows: np.ndarray) -> None:
     b.kind[rows] = NONE
     if not rows.size:
         return
-    x = b._next(rows) >> np.uint64(11)
-    roll = ((x * np.uint64(6)) >> np.uint64(53)).astype(np.int64) + 1
+    roll = ra.d6(b.rng, rows)
     ok = roll + b.sh_mod[rows] + b.sh_boosts[rows] - b.sh_opposes[rows] >= 4
     r = rows[ok]
     p = b.sh_player[r]
