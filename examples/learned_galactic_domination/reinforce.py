@@ -2,7 +2,8 @@
 
 Starting from ``--init`` weights, each iteration plays ``--games`` games against
 ``--opponent`` (default ``heuristic``), seats alternating (game ``g`` of iteration ``i``
-has seed ``--seed + i * --games + g`` and the learner in seat ``g % 2``). The learner
+has seed ``--seed + i * --games + g`` and the learner in seat ``g % 2``; ``--seat 1``
+puts it in seat 1 in every game, to work on that seat alone). The learner
 samples its actions from the softmax of its legal logits divided by ``--temperature``.
 Each decision is then pushed towards (or away from) the action it took by its game's
 result less the mean result of its seat in that iteration (REINFORCE with a per-seat
@@ -139,6 +140,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--init", required=True, help="the weights to start from")
     parser.add_argument("--opponent", default="heuristic")
+    parser.add_argument("--seat", type=int, choices=(0, 1), default=None,
+                        help="the learner's seat in every training game (default: both, "
+                        "alternating)")
     parser.add_argument("--iterations", type=int, default=30)
     parser.add_argument("--games", type=int, default=400, help="games an iteration")
     parser.add_argument("--seed", type=int, default=500_000)
@@ -165,20 +169,23 @@ def main() -> None:
         batch, seat_of, result = [], [], []
         won = [0.0, 0.0]
         base = args.seed + it * args.games
+        played = [0, 0]
         for g in range(args.games):
-            rows, ret = play(policy, base + g, g % 2, args.opponent, rng, args.temperature)
-            won[g % 2] += ret
+            seat = g % 2 if args.seat is None else args.seat
+            rows, ret = play(policy, base + g, seat, args.opponent, rng, args.temperature)
+            won[seat] += ret
+            played[seat] += 1
             batch += rows
-            seat_of += [g % 2] * len(rows)
+            seat_of += [seat] * len(rows)
             result += [ret] * len(rows)
         seat_arr, res = np.array(seat_of), np.array(result)
         means = [res[seat_arr == s].mean() if (seat_arr == s).any() else 0.0 for s in (0, 1)]
         adv = res - np.where(seat_arr == 0, means[0], means[1])
         adv /= adv.std() + 1e-6
         update(policy, batch, adv, opt, args, rng)
-        line = (f"iteration {it}: sampled {won[0] / len(range(0, args.games, 2)):.3f} in seat "
-                f"0, {won[1] / len(range(1, args.games, 2)):.3f} in seat 1, {len(batch)} "
-                "decisions")
+        line = f"iteration {it}: sampled " + ", ".join(
+            f"{won[s] / played[s]:.3f} in seat {s}" for s in (0, 1) if played[s])
+        line += f", {len(batch)} decisions"
         if it % args.eval_every == 0 or it == args.iterations:
             rates = evaluate(policy, args.eval_games, args.eval_seed, args.opponent)
             line += f"; greedy {rates[0]:.3f} in seat 0, {rates[1]:.3f} in seat 1"
