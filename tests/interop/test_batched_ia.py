@@ -55,10 +55,16 @@ def _same_state(b: IABatch, i: int, st) -> None:
     for seat in range(PLAYERS):
         counts = np.bincount(st.hands[seat], minlength=b.n_cards)
         assert b.hands[i, seat].tolist() == counts.tolist(), seed
+        seq = b.hand_seq[i, seat]
+        assert seq[seq >= 0].tolist() == list(st.hands[seat]), seed
         assert b.tokens[i, seat].tolist() == list(st.tokens[seat]), seed
         assert b.res[i, seat].tolist() == list(st.res[seat]), seed
         assert np.flatnonzero(b.known[i, seat]).tolist() == sorted(st.known[seat])
     assert b.tech_owner[i].tolist() == list(st.tech_owner)
+    seen = Counter(st.seen_cards)
+    got = {(int(v), int(h), int(x)): int(b.seen[i, v, h, x]) for v, h, x in zip(
+        *np.nonzero(b.seen[i]), strict=True)}
+    assert got == dict(seen), seed
 
 
 COVERED = frozenset({"keep", "start_tech", "place_start", "comp", "step2", "advance_more",
@@ -70,9 +76,7 @@ COVERED = frozenset({"keep", "start_tech", "place_start", "comp", "step2", "adva
 
 
 def _leaves(key: tuple[str, ...]) -> bool:
-    """A turn's ``take`` of a FLEET token, or a play of Double Agent (not covered)."""
-    if key[0].startswith("play"):  # Double Agent
-        return key[1] == "double_agent"
+    """A turn's ``take`` of a FLEET token (not covered)."""
     return key[0] == "take" and key[1].split(":")[0] == "fleet"
 
 
@@ -140,6 +144,7 @@ def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64,
                 actions[i] = a
                 verb = space.key_at(a)[0]
                 counts[verb] += 1
+                counts["double agent"] += space.key_at(a)[1:2] == ("double_agent",)
                 if st.phase == "turn" and _leaves(space.key_at(a)):  # not covered
                     _same_state(b, i, st)
                     counts["out: an action taken"] += 1
@@ -164,9 +169,8 @@ def test_batched_games_match_the_reference_step_by_step():
     for verb in ("discard", "start-tech", "place", "advance", "take", "produce", "home",
                  "exchange", "plan", "done", "pass", "colonise", "clear", "develop", "pay",
                  "play", "play-seat", "play-seat-ship", "boost", "oppose", "build",
-                 "research", "repair", "replace", "buy-cards", "buy", "hire-mercs",
-                 "hire", "upkeep",
-                 "out: an action taken"):
+                 "research", "replace", "buy-cards", "buy", "hire-mercs", "hire", "upkeep",
+                 "double agent", "out: an action taken"):
         assert counts[verb] > 0, verb
 
 
@@ -273,11 +277,20 @@ def _mutate(b: IABatch, i: int, st, rng) -> None:
     seat = top.seat
     if top.kind == "shadow" and rng.random() < 0.5:
         card = c.shadow_index["bribed_captain"]
-        st.hands[seat] = st.hands[seat] + (card,)
-        b.hands[i, seat, card] += 1
+        if card in st.shadow_deck:  # taken out of the Shadow deck alike (a draw's swap)
+            at = st.shadow_deck.index(card)
+            st.shadow_deck[at] = st.shadow_deck[-1]
+            st.shadow_deck.pop()
+            got = b.shadow_deck.take(np.array([i]), np.array([at]))
+            assert got[0] == card
+            st.hands[seat] = st.hands[seat] + (card,)
+            b.hand_add(np.array([i]), np.array([seat]), np.array([card]))
         o = (seat + 1) % PLAYERS
-        merc = c.merc_cards[int(rng.integers(len(c.merc_cards)))]
-        if len(st.ships[o]) < 8:
+        if len(st.ships[o]) < 8 and st.merc_deck:  # the Merc deck's last card, alike
+            merc = st.merc_deck.pop()
+            b.merc_deck.size[i] -= 1
+            assert b.merc_deck.cards[i, b.merc_deck.size[i]] == merc
+            b.merc_deck.cards[i, b.merc_deck.size[i]] = -1
             st.ships[o] = st.ships[o] + ((merc, 0),)
             b.ship_card[i, o, len(st.ships[o]) - 1] = merc
         while rng.random() < 0.5 and len(st.ships[seat]) < 8:
@@ -331,6 +344,7 @@ def test_defection_and_give_away_match_the_reference():
                     or list(keys))
             a = pref[rng.integers(len(pref))]
             counts[keys[a][0]] += 1
+            counts["bribed captain"] += keys[a][1:2] == ("bribed_captain",)
             actions[i] = a
             if _leaves(keys[a]):
                 _same_state(b, i, st)
@@ -343,4 +357,4 @@ def test_defection_and_give_away_match_the_reference():
             _same_state(b, i, st)
     print(dict(counts))
     assert counts["give"] + counts["discard-planet"] > 0
-    assert counts["play-seat-ship"] > 0 and counts["scrap"] > 0
+    assert counts["bribed captain"] > 0 and counts["scrap"] > 0

@@ -56,6 +56,8 @@ MAX_SHIPS = 8
 COMPENSATION = ((0, 0), (0, 1), (1, 1))
 """Seat position from the start player -> (tokens to advance, resources to take)
 (IA-SET-19/20, three players)."""
+HAND_MAX = 8
+"""Room for a Shadow hand: the limit of 7 (IA-SHA-04) and one."""
 TOKENS = 6
 """Action Tokens per player (IA-SET-10)."""
 SUPPORTED_OPTIONS = ("round_limit",)
@@ -155,6 +157,12 @@ class IABatch:
         self.tech_slots = np.full((n, rules["tech_slots"]), -1, np.int64)
         self.merc_slots = np.full((n, rules["merc_slots"]), -1, np.int64)
         self.hands = np.zeros((n, PLAYERS, self.n_cards), np.int64)
+        self.hand_seq = np.full((n, PLAYERS, HAND_MAX), -1, np.int64)
+        """Each Shadow hand in the reference's order (-1 past its end): Double Agent takes
+        the card at a random place of it; ``hands`` counts the same cards per card."""
+        self.seen = np.zeros((n, PLAYERS, PLAYERS, self.n_cards), np.int64)
+        """``seen_cards`` as counts: ``seen[game, viewer, holder, card]`` copies of a card
+        the viewer knows the holder holds (Double Agent's victim knows the card taken)."""
         self.tokens = np.full((n, PLAYERS, TOKENS), -1, np.int64)
         self.res = np.zeros((n, PLAYERS, 4), np.int64)
         self.known = np.zeros((n, PLAYERS, self.n_techs), np.bool_)
@@ -291,6 +299,8 @@ class IABatch:
         self.known[rows] = False
         self.tech_owner[rows] = -1
         self.hands[rows] = 0
+        self.hand_seq[rows] = -1
+        self.seen[rows] = 0
         self.pl_card[rows] = -1
         self.pl_level[rows] = 0
         self.pl_marker[rows] = -1
@@ -321,12 +331,39 @@ class IABatch:
             seat = (st + k) % PLAYERS
             for _ in range(4):
                 card = self._draw(rows, self.shadow_deck)
-                self.hands[rows, seat, card] += 1
+                self.hand_add(rows, seat, card)
         self.seat[rows] = st
         self.step[rows] = 1
         self.done[rows] = False
         self._set(rows, KEEP, st, 0)
         self.count[rows] = 2
+
+    def hand_add(self, rows: np.ndarray, seat: np.ndarray, card: np.ndarray) -> None:
+        """Put ``card`` at the end of each hand (``hands[seat] + (card,)``)."""
+        k = (self.hand_seq[rows, seat] >= 0).sum(1)
+        self.hand_seq[rows, seat, k] = card
+        self.hands[rows, seat, card] += 1
+
+    def hand_take(self, rows: np.ndarray, seat: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """Take the card at place ``k`` of each hand, the later ones moving up."""
+        seq = self.hand_seq[rows, seat]
+        card = seq[np.arange(rows.size), k]
+        nxt = np.minimum(np.arange(HAND_MAX) + 1, HAND_MAX - 1)
+        moved = np.where(np.arange(HAND_MAX)[None, :] >= k[:, None], seq[:, nxt], seq)
+        moved[:, -1] = -1
+        self.hand_seq[rows, seat] = moved
+        self.hands[rows, seat, card] -= 1
+        return card
+
+    def hand_discard(self, rows: np.ndarray, seat: np.ndarray, card: np.ndarray) -> None:
+        """``common.discard_card``: the first copy of ``card`` leaves the hand face up to
+        the Shadow discard (ruling IA-OPEN-15); each seat that knew ``seat`` held one
+        forgets one."""
+        k = (self.hand_seq[rows, seat] == card[:, None]).argmax(1)
+        self.hand_take(rows, seat, k)
+        self.shadow_discard.push(rows, card)
+        have = self.seen[rows, :, seat, card]  # [len(rows), viewers]
+        self.seen[rows, :, seat, card] = np.maximum(0, have - 1)
 
     def _set(self, rows: np.ndarray, kind: int, seat: np.ndarray, cursor: Any) -> None:
         self.kind[rows] = kind
@@ -374,8 +411,7 @@ class IABatch:
         seat in turn order when two are gone; the starting techs then, the last player
         first (IA-SET-15)."""
         seat = self.dec_seat[rows]
-        self.hands[rows, seat, card] -= 1
-        self.shadow_discard.push(rows, card)
+        self.hand_discard(rows, seat, card)
         again = self.count[rows] > 1
         self.count[rows[again]] -= 1
         r = rows[~again]

@@ -303,7 +303,7 @@ def _event(b: IABatch, row: int, seat: int, e: int, j: int, level: np.ndarray,
             if b.hands[row, seat].sum() < HAND_LIMIT:
                 card = int(b._draw(np.array([row]), b.shadow_deck, b.shadow_discard)[0])
                 if card >= 0:
-                    b.hands[row, seat, card] += 1
+                    b.hand_add(np.array([row]), np.array([seat]), np.array([card]))
     elif kind == "medal":
         b.medals[row, seat, 1] += n
 

@@ -150,15 +150,14 @@ def apply(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.n
     m = (k == BUY) & (x >= off["discard"]) & (x < off["discard"] + b.n_cards)
     if m.any():  # at 7 cards, one is discarded first (IA-SHA-04)
         r, s, c = rows[m], seat[m], x[m] - off["discard"]
-        b.hands[r, s, c] -= 1
-        b.shadow_discard.push(r, c)
+        b.hand_discard(r, s, c)
     m = (k == BUY) & (x >= off["buy"]) & (x < off["buy"] + b.n_cards)
     if m.any():  # IA-SHA-03: 1 COIN each
         r, s, c = rows[m], seat[m], x[m] - off["buy"]
         at = (b.offer.cards[r] == c[:, None]).argmax(1)
         _take_at(b, r, at)
         b.res[r, s, 3] -= 1
-        b.hands[r, s, c] += 1
+        b.hand_add(r, s, c)
         b.kind[r[b.offer.size[r] == 0]] = NONE
     m = (k == REPLACE_MERC) & (x == off["done"])
     b.kind[rows[m]] = HIRE

@@ -2,8 +2,9 @@
 step 1 play of one Shadow card (IA-SHD-01/02), Shadow Checks with boosts and opposes
 (IA-SHD-04..11) and the cards' effects (IA-SHD-12..15 and the content's others).
 
-**Not covered**: Double Agent's pilfer (a random card of a hand changes hands and seats
-start knowing cards of others' hands): playing it puts the game in phase ``BEYOND``.
+Double Agent's pilfer takes the card at a random place of the victim's ordered hand; the
+victim then knows that card is in the thief's hand, and a third seat's knowledge of the
+victim's hand lapses (``seen``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .batched import BEYOND, BOOST, MAX_SHIPS, NONE, OPPOSE, PLAYERS, SHADOW, IA
 MAX_BOOST = 3
 """Cards a side may discard into a check (IA-SHD-08/09)."""
 WORDS = tuple(dict.fromkeys(w for ws in WORD_EFFECTS.values() for w in ws))
-UNCOVERED = ("pilfer",)
+UNCOVERED: tuple[str, ...] = ()
 
 
 class ShadowTables:
@@ -191,8 +192,7 @@ def shadow_apply(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray,
         r, s, y = rows[m], seat[m], x[m]
         card = y - off[verb]
         put = (card >= 0) & (card < b.n_cards)
-        b.hands[r[put], s[put], card[put]] -= 1
-        b.shadow_discard.push(r[put], card[put])
+        b.hand_discard(r[put], s[put], card[put])
         count[r[put]] += 1
         again = put & (count[r] < MAX_BOOST) & (b.hands[r, s].sum(1) > 0)
         rest = r[~again]
@@ -215,8 +215,7 @@ def _play(b: IABatch, rows: np.ndarray, seat: np.ndarray, x: np.ndarray) -> None
         hit = (x >= lo) & (x < lo + width)
         card[hit] = c
         rest[hit] = x[hit] - lo
-    b.hands[rows, seat, card] -= 1
-    b.shadow_discard.push(rows, card)
+    b.hand_discard(rows, seat, card)
     b.kind[rows] = NONE
     o, arg = _decode(b, card, rest)
     b.sh_card[rows] = card
@@ -365,7 +364,7 @@ def _effect(b: IABatch, eff: str, n: int, res: str, rows: np.ndarray, seat: np.n
             r, s = rows[ok], seat[ok]
             got = b._draw(r, b.shadow_deck, b.shadow_discard)
             d = got >= 0
-            b.hands[r[d], s[d], got[d]] += 1
+            b.hand_add(r[d], s[d], got[d])
     elif eff in ("plague", "riot"):  # IA-SHD-14
         fx = eco.effects(b)
         k = (b.pl_card[rows, o] == arg[:, None]).argmax(1)
@@ -393,6 +392,19 @@ def _effect(b: IABatch, eff: str, n: int, res: str, rows: np.ndarray, seat: np.n
         b.dec_seat[rows[full]] = seat[full]
         add_ship(b, rows[~full], seat[~full], card[~full], np.zeros(int((~full).sum()),
                                                                       np.int64), 3)
+    elif eff == "pilfer":  # one card at random from the victim's hand, below the limit
+        ok = ((b.hand_seq[rows, o] >= 0).sum(1) > 0) \
+            & (b.hands[rows, seat].sum(1) < eco.HAND_LIMIT)
+        r, s, oo = rows[ok], seat[ok], o[ok]
+        size = (b.hand_seq[r, oo] >= 0).sum(1)
+        j = (ra.random(b.rng, r) * size).astype(np.int64)
+        taken = b.hand_take(r, oo, j)
+        b.hand_add(r, s, taken)
+        third = 3 - s - oo  # ``forget_seen`` with the thief and the victim knowing
+        b.seen[r, third, oo] = 0
+        for v in (s, oo):
+            b.seen[r, v, oo, taken] = np.maximum(0, b.seen[r, v, oo, taken] - 1)
+        b.seen[r, oo, s, taken] += 1
     elif eff == "steal_tech":  # IA-TECH-01
         new = ~b.known[rows, seat, arg]
         b.known[rows[new], seat[new], arg[new]] = True

@@ -235,6 +235,9 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
                 b.medals[:, i, 0], b.medals[:, i, 1], *(b.stats[:, i, j] for j in range(3))]
         for k, val in enumerate(vals):
             nums.append((base + numbers[k], val))
+        seen = base[:, None] + (lay.seat[0]["seen"][0] - lay.at["seats"]) + np.arange(b.n_cards)
+        known = b.seen[rows, v, i] * (v != i)[:, None]  # the cards the observer saw go in
+        nums.append((np.where(known > 0, seen, lay.trash), known))
         claims = base[:, None] + (lay.seat[0]["claims"] - lay.at["seats"]) + b.ambitions
         pos = b.claims[:, :, i]
         nums.append((np.where(pos > 0, claims, lay.trash), pos))
