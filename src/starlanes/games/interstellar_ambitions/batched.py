@@ -7,8 +7,9 @@ steps 1-4, exchanges, turns, rounds, claims, the game's end and its scores); PRO
 COLONISE and DEVELOP (``batched_economy``); BUILD and RESEARCH (``batched_fleetworks``);
 Shadow Activities and Checks (``batched_shadow``); the SHADOW ACTION and MERC upkeep
 (``batched_hire``). **Not covered**: the FLEET ACTION (raids, invasions, EMERGENCY ships,
-spoils: ``combat``, ``spoils``) and Double Agent's pilfer. A game that reaches one of those is put in phase ``BEYOND`` and takes
-no more actions here, so the game is **not** offered by ``starlanes.envs.BatchedEnv``.
+spoils: the reference's ``combat`` and ``spoils``). A game whose player takes a FLEET
+token is put in phase ``BEYOND`` and takes no more actions here, so the game is **not**
+offered by ``starlanes.envs.BatchedEnv``.
 Legal masks, actions and tensors are in ``batched_view``.
 
 Chance is the reference's: each game's :class:`~starlanes.engine.GameRng` is one uint64
@@ -18,10 +19,10 @@ the same seed and action indices give the same game.
 
 Face-down piles are kept as the reference keeps them, ordered, because a draw takes the
 card at a random place and moves the pile's last card there: ``cards[game, i]`` for ``i
-< size[game]`` (:class:`Pile`). Shadow hands are copies per card: the covered rules never
-read their order (the Pilfer effect, not covered, takes the card at a random place of
-the hand, so covering it needs ordered hands); the Action Tokens are the six track codes per seat in the
-reference's order (``action * 4 + level``, -1 in the pool).
+< size[game]`` (:class:`Pile`). Shadow hands are kept both as copies per card
+(``hands``) and in order (``hand_seq``: Double Agent takes the card at a random place);
+the Action Tokens are the six track codes per seat in the reference's order
+(``action * 4 + level``, -1 in the pool); planets and fleets are per seat in order.
 """
 
 from __future__ import annotations

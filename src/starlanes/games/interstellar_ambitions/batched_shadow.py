@@ -20,7 +20,6 @@ from .batched import BEYOND, BOOST, MAX_SHIPS, NONE, OPPOSE, PLAYERS, SHADOW, IA
 MAX_BOOST = 3
 """Cards a side may discard into a check (IA-SHD-08/09)."""
 WORDS = tuple(dict.fromkeys(w for ws in WORD_EFFECTS.values() for w in ws))
-UNCOVERED: tuple[str, ...] = ()
 
 
 class ShadowTables:
@@ -222,11 +221,9 @@ def _play(b: IABatch, rows: np.ndarray, seat: np.ndarray, x: np.ndarray) -> None
     b.sh_target[rows] = o
     b.sh_arg[rows] = arg
     b.sh_player[rows] = seat
-    gone = np.isin(np.array(st.eff, dtype=object)[card], UNCOVERED)
-    b.phase[rows[gone]] = BEYOND
-    std = ~gone & (np.array(st.kind, dtype=object)[card] == "standard")
+    std = np.array(st.kind, dtype=object)[card] == "standard"
     enact(b, rows[std], seat[std], card[std], o[std], arg[std])
-    chk = ~gone & ~std
+    chk = ~std
     r, s = rows[chk], seat[chk]
     if r.size:
         b.sh_mod[r] = _modifier(b, r, s, card[chk], o[chk], arg[chk])

@@ -1,13 +1,13 @@
 """The turn machine of an :class:`~.batched.IABatch`, as far as it is written over arrays:
 the four steps of a turn (``turn.run``, IA-TURN-01..04), PRODUCE (IA-PROD-01..05),
 ADVANCE (IA-TRK-02..08), taking a COLONISE, DEVELOP, BUILD, RESEARCH or SHADOW ACTION
-(IA-TRK-09, ``batched_economy``, ``batched_fleetworks``, ``batched_hire``), the Shadow step
-(``batched_shadow``), the game's end and its scores (IA-END-01..12), PLAN ACTIONS (IA-TRK-10), claiming an Ambition (IA-AMB-02..08,
-IA-END-01/02), the 3:1 exchange (IA-RES-02), and the passing of turns and rounds.
+(IA-TRK-09, ``batched_economy``, ``batched_fleetworks``, ``batched_hire``), the Shadow
+step (``batched_shadow``), PLAN ACTIONS (IA-TRK-10), claiming an Ambition
+(IA-AMB-02..08), the 3:1 exchange (IA-RES-02), the passing of turns and rounds, and the
+game's end with its scores (IA-END-01..12).
 
 **Not covered** (the game goes to phase ``BEYOND``, where these arrays stop following
-it): the FLEET ACTION (raids and invasions, their spoils) and the play ``batched_shadow``
-leaves out.
+it): the FLEET ACTION (raids and invasions, their spoils).
 """
 
 from __future__ import annotations
@@ -97,10 +97,10 @@ def claimable(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
 
 def run(b: IABatch, rows: np.ndarray) -> None:
     """``turn.run`` until each game of ``rows`` waits on a decision or leaves what is
-    covered: step 1 (Shadow Activities from round 2, not covered, IA-TURN-02), step 2
-    PRODUCE or ADVANCE, step 3 TAKE ACTION or PLAN, step 4 a claim when one is possible
-    (IA-AMB-02), then the turn passes clockwise (IA-TURN-01) and a new round begins with
-    the start player; the round limit and the final turns end the game (not covered)."""
+    covered: step 1 Shadow Activities (from round 2, with a card in hand, IA-TURN-02),
+    step 2 PRODUCE or ADVANCE, step 3 TAKE ACTION or PLAN, step 4 a claim when one is
+    possible (IA-AMB-02), then the turn passes clockwise (IA-TURN-01) and a new round
+    begins with the start player; the round limit and the final turns end the game."""
     while True:
         rows = rows[(b.phase[rows] == TURN) & (b.kind[rows] == NONE)]
         if not rows.size:
