@@ -79,3 +79,20 @@ def test_the_ratings_page_shows_the_shipped_ladder() -> None:
             assert (mu, sigma) == (f"{bot['mu']:.2f}", f"{bot['sigma']:.2f}"), (game, name)
             assert int(shown) == display(bot["mu"], bot["sigma"]), (game, name)
             assert int(seats) == bot["games"], (game, name)
+
+
+def test_new_learned_weights_make_its_ladder_entry_stale(tmp_path, monkeypatch) -> None:
+    """The learned bot's recorded agent names its weights (a digest of the file), so new
+    weights are another player: the server stops trusting the old rating and the test
+    above fails until the ladder is measured again."""
+    from starlanes.agents import learned
+    from starlanes.server.community.ratings import _still_measured
+
+    game = "galactic-domination"
+    entry = load_ladder(None)["games"][game]["bots"]["learned"]
+    assert _still_measured(entry, game)
+    other = tmp_path / "other.npz"
+    other.write_bytes(learned.WEIGHTS.read_bytes() + b"\0")
+    monkeypatch.setattr(learned, "WEIGHTS", other)
+    assert resolved_spec("learned", game) != entry["resolved"]
+    assert not _still_measured(entry, game)

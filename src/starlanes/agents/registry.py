@@ -14,6 +14,7 @@ started with ``spawn`` as in the parent.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import re
 from importlib.metadata import entry_points
@@ -192,9 +193,18 @@ def resolved_spec(spec: str, game_id: str) -> str:
     """The agent ``spec`` will build in ``game_id``, written out: for ``mcts`` every
     parameter with the game's defaults and ``scale`` applied, sorted by name
     (``"mcts:c=0.7,..."``; a spec relative to the game's tuned search changes meaning when
-    those defaults change); any other spec as given, stripped. AgentSpecError as for
-    :func:`make_agent`."""
+    those defaults change); ``learned`` with the first 12 hex digits of its weights file's
+    SHA-256 (``"learned:weights=0123456789ab"``: new weights are another player); any other
+    spec as given, stripped. AgentSpecError as for :func:`make_agent`."""
     name, params = parse_spec(spec)
+    if name == "learned":
+        from . import learned
+
+        if not learned.WEIGHTS.is_file():
+            raise AgentSpecError(f"the learned agent's weights are missing "
+                                 f"({learned.WEIGHTS.name})")
+        digest = hashlib.sha256(learned.WEIGHTS.read_bytes()).hexdigest()[:12]
+        return f"learned:weights={digest}"
     if name != "mcts":
         return spec.strip()
     merged = _mcts_parameters(game_id, params)
