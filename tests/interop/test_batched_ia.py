@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from starlanes.engine import BadOptionError, load
-from starlanes.games.interstellar_ambitions.batched import BEYOND, OVER, PLAYERS, IABatch
+from starlanes.games.interstellar_ambitions.batched import OVER, PLAYERS, IABatch
 from starlanes.games.interstellar_ambitions.batched_view import legal_mask, observation
 from starlanes.interop import tensor_encoder
 
@@ -71,12 +71,13 @@ COVERED = frozenset({"keep", "start_tech", "place_start", "comp", "step2", "adva
                      "home_pick", "step3", "place", "claim", "colonise", "clear_planets",
                      "develop", "dev_pay", "shadow", "boost", "oppose", "build", "scrap",
                      "replace_tech", "research", "shadow_mode", "buy", "hire",
-                     "replace_merc", "upkeep", "give_away"})
-"""The reference's decisions the arrays cover (``batched_turn``)."""
+                     "replace_merc", "upkeep", "give_away", "fleet", "order", "fire",
+                     "steal", "spoil", "capture", "rescue", "disrupt", "def_repair"})
+"""The reference's decisions: every one of them is covered."""
 
 
 def _leaves(key: tuple[str, ...]) -> bool:
-    """A turn's ``take`` of a FLEET token (not covered)."""
+    """A turn's ``take`` of a FLEET token."""
     return key[0] == "take" and key[1].split(":")[0] == "fleet"
 
 
@@ -84,13 +85,32 @@ def _covered(st) -> bool:
     return st.phase in ("setup", "turn") and bool(st.stack) and st.stack[-1].kind in COVERED
 
 
+def _combat_events(st, before, counts: Counter) -> None:
+    """Count what the reference's last step did in a fight: EMERGENCY draws, ships
+    destroyed before the battle or leaving it, ships destroyed by damage, totals."""
+    if len(st.emerg_deck) + len(st.emerg_discard) < before[0]:
+        counts["emergency draw"] += 1
+    cb = st.combat
+    if cb is None:
+        return
+    key = id(cb)
+    if key in before[1]:
+        return
+    if cb.stage in ("repair", "done"):
+        before[1].add(key)
+        statuses = Counter(e[3] for side in cb.entries for e in side)
+        for k, word in ((1, "destroyed before the battle"), (2, "left the battle"),
+                        (3, "destroyed by damage")):
+            counts[word] += statuses[k] > 0
+        counts[f"{cb.kind} fought"] += 1
+
+
 def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64,
-                      **options) -> int:
+                      avoid: float = 0.0, **options) -> int:
     """Play ``games`` random games ``batch`` at a time in the batch and the reference,
-    checking every step (see the module docstring) as long as the reference's decision
-    is covered; where it leaves what is covered (an ACTION taken, the Shadow step of
-    round 2), the states must be equal. The steps played; ``counts`` gains the decisions
-    taken by verb and the ways out of what is covered."""
+    checking every step to the end of each game (see the module docstring); ``avoid``:
+    the share of the turn's draws that leave out taking a FLEET token. The steps played;
+    ``counts`` gains the decisions taken by verb and kind, and the combat events."""
     steps = 0
     for start in range(0, games, batch):
         n = min(batch, games - start)
@@ -102,6 +122,7 @@ def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64,
         space = states[0].game.action_space()
         encode = tensor_encoder(states[0].game)
         rng = np.random.default_rng(seed + start)
+        seen_fights: set = set()
         live = list(range(n))
         while live:
             mask = legal_mask(b)
@@ -120,12 +141,7 @@ def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64,
                         np.testing.assert_array_equal(obs[k][i], encode(st, k))
                     counts[f"over: {st.end_reason}"] += 1
                     continue
-                if not _covered(st):
-                    _same_state(b, i, st)
-                    assert b.phase[i] == BEYOND, seeds[i]
-                    assert cp[i] == -1 and not mask[i].any()
-                    counts[f"out: {st.stack[-1].kind if st.stack else st.phase}"] += 1
-                    continue
+                assert _covered(st), (seeds[i], st.stack[-1].kind if st.stack else st.phase)
                 still.append(i)
                 assert cp[i] == st.current_player(), seeds[i]
                 legal = space.legal_indices(st)
@@ -137,20 +153,26 @@ def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64,
                     np.testing.assert_array_equal(obs[k][i], encode(st, k),
                                                   err_msg=f"seed {seeds[i]}, seat {k}")
                 pick = got
-                if st.phase == "turn" and rng.random() < 0.85:  # stay in what is covered
+                if st.phase == "turn" and avoid and rng.random() < avoid:
                     keep = [x for x in got.tolist() if not _leaves(space.key_at(x))]
                     pick = np.array(keep or got)
                 a = int(pick[rng.integers(pick.size)])
                 actions[i] = a
-                verb = space.key_at(a)[0]
-                counts[verb] += 1
-                counts["double agent"] += space.key_at(a)[1:2] == ("double_agent",)
-                if st.phase == "turn" and _leaves(space.key_at(a)):  # not covered
-                    _same_state(b, i, st)
-                    counts["out: an action taken"] += 1
-                    still.pop()
-                    continue
+                key = space.key_at(a)
+                counts[key[0]] += 1
+                counts["double agent"] += key[1:2] == ("double_agent",)
+                top = st.stack[-1]
+                counts[f"kind: {top.kind}"] += 1
+                if top.kind == "scrap" and top.data[:1] == ("emergency",):
+                    counts["emergency scrap"] += 1
+                if top.kind == "give_away" and top.data[:1] == ("capture",):
+                    counts["capture give away"] += 1
+                if top.kind == "def_repair" and key[0] == "repair":
+                    counts["defender repair"] += 1
+                counts["fleet take"] += _leaves(key)
+                before = (len(st.emerg_deck) + len(st.emerg_discard), seen_fights)
                 st.apply(legal[a])
+                _combat_events(st, before, counts)
             live = still
             b.step_indices(actions)
             steps += len(live)

@@ -42,13 +42,16 @@ SETUP, TURN, OVER, BEYOND = range(4)
 arrays do not follow (see ``batched_turn``)."""
 (NONE, KEEP, START_TECH, PLACE, COMP, STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM,
  COLONISE, CLEAR, DEVELOP, DEV_PAY, SHADOW, BOOST, OPPOSE, BUILD, SCRAP, REPLACE_TECH,
- RESEARCH, MODE, BUY, HIRE, REPLACE_MERC, UPKEEP, GIVE) = range(28)
-"""The pending decision's kind (NONE: none, or past what is covered)."""
+ RESEARCH, MODE, BUY, HIRE, REPLACE_MERC, UPKEEP, GIVE, FLEET, ORDER, FIRE, STEAL, SPOIL,
+ CAPTURE, RESCUE, DISRUPT, DEF_REPAIR, CAP_GIVE, EM_SCRAP) = range(39)
+"""The pending decision's kind (NONE: none); CAP_GIVE and EM_SCRAP are the reference's
+``give_away`` of a capture and ``scrap`` before an EMERGENCY draw."""
 KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp", "step2", "advance_more",
               "home_pick", "step3", "place", "claim", "colonise", "clear_planets", "develop",
               "dev_pay", "shadow", "boost", "oppose", "build", "scrap", "replace_tech",
               "research", "shadow_mode", "buy", "hire", "replace_merc", "upkeep",
-              "give_away")
+              "give_away", "fleet", "order", "fire", "steal", "spoil", "capture", "rescue",
+              "disrupt", "def_repair", "give_away", "scrap")
 MAX_PLANETS = 8
 """Planets a player may own (IA-PLN-03)."""
 MAX_SHIPS = 8
@@ -151,6 +154,7 @@ class IABatch:
         self.tech_deck = Pile(n, self.n_techs)
         self.merc_deck = Pile(n, len(c.merc_cards))
         self.emerg_deck = Pile(n, len(c.emergency_cards))
+        self.emerg_discard = Pile(n, len(c.emergency_cards))
         self.colony_deck = Pile(n, len(c.event_cards))
         per_type = [int((self.planet_type == t).sum()) for t in range(4)]
         self.planet_decks = [Pile(n, per_type[t]) for t in range(4)]
@@ -232,6 +236,9 @@ class IABatch:
         """Planets DEVELOP may still raise after the pending payment (0: none); the
         markers repaired so far in a BUILD; the techs RESEARCH may still take."""
         self.dev_done = np.zeros((n, self.n_planets), np.bool_)
+        from .batched_combat import alloc
+
+        alloc(self)  # the fight's ``cb_*`` arrays (``batched_combat``)
 
     # ------------------------------------------------------------------ chance
     def _random(self, rows: np.ndarray) -> np.ndarray:
@@ -283,6 +290,10 @@ class IABatch:
         self.shadow_deck.fill(rows, c.shadow_cards)
         self.shadow_discard.fill(rows, [])
         self.emerg_deck.fill(rows, c.emergency_cards)
+        self.emerg_discard.fill(rows, [])
+        from .batched_combat import clear
+
+        clear(self, rows)
         self.colony_deck.fill(rows, c.event_cards)
         self.merc_deck.fill(rows, c.merc_cards)
         start = set(c.start_techs)

@@ -15,7 +15,7 @@ from starlanes.engine import rng_arrays as ra
 
 from . import batched_economy as eco
 from .action_space import FORMS, WORD_EFFECTS, ship_labels
-from .batched import BEYOND, BOOST, MAX_SHIPS, NONE, OPPOSE, PLAYERS, SHADOW, IABatch
+from .batched import BOOST, MAX_SHIPS, NONE, OPPOSE, PLAYERS, SHADOW, IABatch
 
 MAX_BOOST = 3
 """Cards a side may discard into a check (IA-SHD-08/09)."""
@@ -411,8 +411,7 @@ def _effect(b: IABatch, eff: str, n: int, res: str, rows: np.ndarray, seat: np.n
 def remove_ship(b: IABatch, rows: np.ndarray, seat: np.ndarray, k: np.ndarray,
                 to_discard: bool = True) -> None:
     """``remove_ship``: the fleet closes up; a MERC or EMERGENCY card goes to its
-    discard pile unless ``to_discard`` is False (only the MERC pile is kept here: no
-    EMERGENCY ship is covered)."""
+    discard pile unless ``to_discard`` is False."""
     st = tables(b)
     card = b.ship_card[rows, seat, k]
     after = np.arange(MAX_SHIPS)[None, :] >= k[:, None]
@@ -427,7 +426,7 @@ def remove_ship(b: IABatch, rows: np.ndarray, seat: np.ndarray, k: np.ndarray,
     merc = st.deck_of[card] == 1
     b.merc_discard.push(rows[merc], card[merc])
     emerg = st.deck_of[card] == 2
-    b.phase[rows[emerg]] = BEYOND
+    b.emerg_discard.push(rows[emerg], card[emerg])
 
 
 def _renew(b: IABatch, rows: np.ndarray, word: np.ndarray) -> None:

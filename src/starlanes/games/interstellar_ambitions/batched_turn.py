@@ -4,29 +4,36 @@ ADVANCE (IA-TRK-02..08), taking a COLONISE, DEVELOP, BUILD, RESEARCH or SHADOW A
 (IA-TRK-09, ``batched_economy``, ``batched_fleetworks``, ``batched_hire``), the Shadow
 step (``batched_shadow``), PLAN ACTIONS (IA-TRK-10), claiming an Ambition
 (IA-AMB-02..08), the 3:1 exchange (IA-RES-02), the passing of turns and rounds, and the
-game's end with its scores (IA-END-01..12).
-
-**Not covered** (the game goes to phase ``BEYOND``, where these arrays stop following
-it): the FLEET ACTION (raids and invasions, their spoils).
+game's end with its scores (IA-END-01..12), and the FLEET ACTION: a fight under way
+(``batched_combat``) runs its stages before the turn's next step, its spoils in
+``batched_spoils``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from . import batched_combat as cb
 from . import batched_economy as eco
 from . import batched_fleetworks as fw
 from . import batched_hire as hr
+from . import batched_spoils as sp
 from .batched import (
-    BEYOND,
     BOOST,
     BUILD,
     BUY,
+    CAP_GIVE,
+    CAPTURE,
     CLAIM,
     CLEAR,
     COLONISE,
+    DEF_REPAIR,
     DEV_PAY,
     DEVELOP,
+    DISRUPT,
+    EM_SCRAP,
+    FIRE,
+    FLEET,
     GIVE,
     HIRE,
     HOME_PICK,
@@ -34,14 +41,18 @@ from .batched import (
     MORE,
     NONE,
     OPPOSE,
+    ORDER,
     OVER,
     PLAN,
     PLAYERS,
     REPLACE_MERC,
     REPLACE_TECH,
+    RESCUE,
     RESEARCH,
     SCRAP,
     SHADOW,
+    SPOIL,
+    STEAL,
     STEP2,
     STEP3,
     TURN,
@@ -52,7 +63,10 @@ from .batched_shadow import shadow_apply, shadow_mask
 
 TURN_KINDS = (STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM, COLONISE, CLEAR, DEVELOP, DEV_PAY,
               SHADOW, BOOST, OPPOSE, BUILD, SCRAP, REPLACE_TECH, RESEARCH, MODE, BUY, HIRE,
-              REPLACE_MERC, UPKEEP, GIVE)
+              REPLACE_MERC, UPKEEP, GIVE, FLEET, ORDER, FIRE, STEAL, SPOIL, CAPTURE, RESCUE,
+              DISRUPT, DEF_REPAIR, CAP_GIVE, EM_SCRAP)
+NO_EXCHANGE = (DEV_PAY, ORDER, FIRE)
+"""``rules.NO_EXCHANGE``: the turn seat's decisions without the 3:1 exchange."""
 
 
 def metrics(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> dict[str, np.ndarray]:
@@ -101,10 +115,14 @@ def run(b: IABatch, rows: np.ndarray) -> None:
     step 2 PRODUCE or ADVANCE, step 3 TAKE ACTION or PLAN, step 4 a claim when one is
     possible (IA-AMB-02), then the turn passes clockwise (IA-TURN-01) and a new round
     begins with the start player; the round limit and the final turns end the game."""
+    every = rows
     while True:
-        rows = rows[(b.phase[rows] == TURN) & (b.kind[rows] == NONE)]
-        if not rows.size:
+        every = every[(b.phase[every] == TURN) & (b.kind[every] == NONE)]
+        if not every.size:
             return
+        fight = b.cb_stage[every] >= 0  # a fight's stages first (``batched_combat``)
+        cb.run(b, every[fight])
+        rows = every[~fight]
         step = b.step[rows].copy()
         seat = b.seat[rows]
         b.step[rows] = np.minimum(step + 1, 5)
@@ -260,11 +278,16 @@ def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
         works = (act == 2) | (act == 3)
         fw.start(b, r[works], act[works], code[works] & 3)
         hr.start(b, r[act == 4], code[act == 4] & 3)
-        b.phase[r[act == 5]] = BEYOND  # the FLEET ACTION: not covered
+        fl = act == 5  # the FLEET ACTION: raid, invade or pass (IA-RAID-01, IA-INV-01)
+        b.kind[r[fl]] = FLEET
+        b.dec_seat[r[fl]] = s[fl]
+        b.act_level[r[fl]] = code[fl] & 3
     _economy(b, rows, k, x, seat, off)
     shadow_apply(b, rows, k, x, seat, off)
     fw.works_apply(b, rows, k, x, seat, off)
     hr.apply(b, rows, k, x, seat, off)
+    cb.apply(b, rows, k, x, seat, off)
+    sp.apply(b, rows, k, x, seat, off)
     plan = x == off["plan"]
     if plan.any():  # IA-TRK-10: every pool token, one at a time
         r = rows[plan]
@@ -381,10 +404,12 @@ def turn_mask(b: IABatch, mask: np.ndarray, o: object) -> None:
     # exchanges at each of the turn seat's own decisions (IA-RES-02)
     res = b.res[rows, b.seat[rows]]
     give = np.repeat(res >= 3, 4, axis=1) & ~np.eye(4, dtype=np.bool_).ravel()
-    give &= ((k != DEV_PAY) & (seat == b.seat[rows]))[:, None]  # rules.NO_EXCHANGE; own
+    give &= (~np.isin(k, NO_EXCHANGE) & (seat == b.seat[rows]))[:, None]  # own decisions
     shadow_mask(b, mask, rows, k, seat, off)
     fw.works_mask(b, mask, rows, k, seat, off)
     hr.mask(b, mask, rows, k, seat, off)
+    cb.mask(b, mask, rows, k, seat, off)
+    sp.mask(b, mask, rows, k, seat, off)
     mask[rows, off["exchange"]:off["exchange"] + 16] = give
     _economy_mask(b, mask, rows, k, seat, off)
     for kk, verb in ((STEP2, "produce"), (STEP2, "pass"), (MORE, "done"), (STEP3, "plan"),

@@ -17,8 +17,11 @@ from .batched import (
     BUILD,
     COLONISE,
     COMP,
+    DEF_REPAIR,
     DEV_PAY,
     DEVELOP,
+    DISRUPT,
+    FLEET,
     HIRE,
     HOME_PICK,
     KEEP,
@@ -33,9 +36,11 @@ from .batched import (
     RESEARCH,
     SETUP,
     START_TECH,
+    STEAL,
     TURN,
     IABatch,
 )
+from .batched_combat import encode as combat_section
 from .batched_turn import apply_turn, turn_mask
 
 LOW, HIGH = -1.0, 1000.0
@@ -57,7 +62,10 @@ class Offsets:
                             ("boost", 1), ("oppose", 1), ("repair", 1), ("build", 1),
                             ("scrap", 1), ("replace", 1), ("research", 1),
                             ("buy-cards", 0), ("hire-mercs", 0), ("buy", 1), ("hire", 1),
-                            ("upkeep", 2), ("give", 2), ("discard-planet", 1)):
+                            ("upkeep", 2), ("give", 2), ("discard-planet", 1), ("raid", 1),
+                            ("invade", 1), ("order", 1), ("fire", 1), ("steal", 1),
+                            ("spoil", 1), ("spoil-tech", 1), ("spoil-bombard", 1),
+                            ("capture", 1), ("rescue", 1), ("disrupt", 1)):
             found = space.family(verb, arity)
             if found is None:  # pragma: no cover - the families are fixed
                 raise ValueError(f"no {verb!r} family in the action space")
@@ -196,9 +204,10 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     index = np.array([lay.decision_index.get(k, 0) for k in KIND_NAMES], np.int64)
     f.append(np.where(b.kind != NONE, p + index[b.kind], lay.trash))
     p += len(tensor.DECISIONS) + 4
-    levelled = np.isin(b.kind, (COLONISE, DEVELOP, BUILD, RESEARCH, MODE))
+    levelled = np.isin(b.kind, (COLONISE, DEVELOP, BUILD, RESEARCH, MODE, FLEET))
     f.append(np.where(levelled, p - 4 + b.act_level, lay.trash))
-    counted = np.isin(b.kind, (KEEP, HOME_PICK, PLAN, DEV_PAY, BUILD, HIRE))
+    counted = np.isin(b.kind, (KEEP, HOME_PICK, PLAN, DEV_PAY, BUILD, HIRE, STEAL, DISRUPT,
+                               DEF_REPAIR))
     nums.append((np.where(counted, p, lay.trash), b.count))
     nums.append((np.where((b.kind == DEVELOP) | (b.kind == RESEARCH), p, lay.trash),
                  b.dev_left))
@@ -261,6 +270,7 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
     f.append(np.array(lay.tech_gone)[b.tech_discard.cards])
     f.append(np.array(lay.merc_up)[b.merc_slots])
     f.append(np.array(lay.merc_gone)[b.merc_discard.cards])
+    f.append(np.array(lay.emerg_gone)[b.emerg_discard.cards])
     f.append(np.array(lay.ambition)[b.ambitions])
     cols = [x.reshape(n, -1) for x in f]
     pos = np.concatenate(cols, 1) + (size + 1) * rows[:, None]
@@ -279,6 +289,7 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
         ok = p_ != lay.trash
         at = rows.reshape(-1, *[1] * (p_.ndim - 1)) * size + p_
         flat[at[ok]] = np.asarray(val, np.float32)[ok]
+    combat_section(b, out, v, lay)  # 10. the fight under way
     np.clip(out, LOW, HIGH, out=out)
     out[~live] = 0.0
     return out

@@ -1,0 +1,540 @@
+"""The FLEET ACTION over arrays: RAID and INVADE of an :class:`~.batched.IABatch`, as the
+reference's ``combat`` (IA-RAID-*, IA-INV-*, IA-SHIP-05..13); the spoils of a won invasion
+are in ``batched_spoils``.
+
+A fight is held per game in ``cb_*`` arrays (made by :func:`alloc`): ``cb_stage`` int64
+[n] (the reference's ``tensor.STAGES`` index, -1: no fight), ``cb_kind`` (0 raid, 1
+invade), ``cb_att``/``cb_dfn`` seats, ``cb_level``, ``cb_cursor`` (unmatched shots
+fired), ``cb_open`` (a damaged ship fights: its place shows), ``cb_tot`` [n, 2]; the ships
+in the fight per side as ``cb_card``, ``cb_dmg``, ``cb_pos`` (place in the owner's
+fleet) and ``cb_st`` (0 in the fight, 1 destroyed before the battle, 2 left it, 3
+destroyed by damage), int64 [n, 2, 8] with ``cb_len`` [n, 2]; the secret combat orders
+``cb_ord`` [n, 2, 8] (entries, the placed ones while a side is still choosing) with
+``cb_olen`` [n, 2] and ``cb_comm`` bool [n, 2] (committed; both: revealed).
+
+Stages (one per call of :func:`run`): EMERGENCY (an outnumbered DEFENDER at 8 ships
+scraps one first, then draws one EMERGENCY ship, a raid redrawing HEAVY ones: IA-RAID-03,
+IA-INV-02), pre-battle ship effects (IA-SHIP-11/12), secret orders (attacker first;
+every place but the last asked, IA-RAID-05/06, IA-INV-04), matched pairs fire together
+(IA-RAID-07/08), the larger side's unmatched ships fire at a chosen enemy (IA-RAID-09),
+the result (IA-SHIP-09, IA-RAID-10..20, IA-INV-07/08/12..14) and the DEFENDER's repair
+(IA-RAID-16, IA-INV-10). The stages step each game in a fight one by one (a Python loop
+over those games only: a fight is sequential, die by die); chance is drawn through
+``rng_arrays`` as the reference draws it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from starlanes.engine import rng_arrays as ra
+
+from . import batched_economy as eco
+from .batched import (
+    DEF_REPAIR,
+    EM_SCRAP,
+    FIRE,
+    FLEET,
+    MAX_SHIPS,
+    NONE,
+    ORDER,
+    PLAYERS,
+    SPOIL,
+    STEAL,
+    IABatch,
+)
+from .batched_shadow import remove_ship, tables
+from .tensor import SLOTS, STAGES
+
+EMERG, EMERG_DRAW, PRE, ORDERS, FIGHT, UNMATCHED, RESULT, REPAIR, DONE = range(9)
+"""``cb_stage`` values, the reference's stage names in ``tensor.STAGES`` order."""
+assert len(STAGES) == 9
+
+
+class CombatTables:
+    """Content figures per ship card: combat value, HEAVY, BOMBARD, its hooks."""
+
+    def __init__(self, b: IABatch) -> None:
+        c = b.content
+        self.combat = [int(x) for x in c.ship_combat]
+        self.heavy = [bool(x) for x in c.ship_heavy]
+        self.bombard = [int(x) for x in c.ship_bombard]
+        self.fx = [tuple(fx) for fx in c.ship_fx]
+        self.ids = list(c.ship_ids)
+        self.defence_only = [any(k == "defence_only" for k, _n, _a in fx) for fx in self.fx]
+        self.n_emerg = len(c.emergency_cards)
+
+
+def ctab(b: IABatch) -> CombatTables:
+    """The :class:`CombatTables` of ``b`` (made once, kept on it)."""
+    got = getattr(b, "combat_tables", None)
+    if got is None:
+        got = b.combat_tables = CombatTables(b)  # type: ignore[attr-defined]
+    return got
+
+
+def alloc(b: IABatch) -> None:
+    """Make the ``cb_*`` arrays of ``b`` (see the module docstring), no fight anywhere."""
+    n = b.n
+    b.cb_stage = np.full(n, -1, np.int64)
+    for name in ("cb_kind", "cb_att", "cb_dfn", "cb_level", "cb_cursor", "dec_side",
+                 "cap_planet"):
+        setattr(b, name, np.zeros(n, np.int64))
+    b.cb_open = np.zeros(n, np.bool_)
+    b.cb_tot = np.zeros((n, 2), np.int64)
+    for name in ("cb_card", "cb_dmg", "cb_pos", "cb_st", "cb_ord"):
+        setattr(b, name, np.zeros((n, 2, MAX_SHIPS), np.int64))
+    b.cb_len = np.zeros((n, 2), np.int64)
+    b.cb_olen = np.zeros((n, 2), np.int64)
+    b.cb_comm = np.zeros((n, 2), np.bool_)
+
+
+def clear(b: IABatch, rows: np.ndarray) -> None:
+    """No fight in ``rows`` (a new game)."""
+    b.cb_stage[rows] = -1
+
+
+def begin(b: IABatch, rows: np.ndarray, att: np.ndarray, dfn: np.ndarray, invade: np.ndarray,
+          level: np.ndarray) -> None:
+    """Start a RAID (IA-RAID-02) or an INVADE (IA-INV-01) at the planning ``level``."""
+    b.cb_stage[rows] = EMERG
+    b.cb_kind[rows] = invade.astype(np.int64)
+    b.cb_att[rows], b.cb_dfn[rows], b.cb_level[rows] = att, dfn, level
+    b.cb_cursor[rows] = 0
+    b.cb_open[rows] = False
+    b.cb_tot[rows] = 0
+    b.cb_len[rows] = 0
+    b.cb_olen[rows] = 0
+    b.cb_comm[rows] = False
+    b.cb_ord[rows] = -1
+    b.kind[rows] = NONE
+
+
+def _ask(b: IABatch, i: int, kind: int, seat: int) -> None:
+    b.kind[i] = kind
+    b.dec_seat[i] = seat
+
+
+def _fleet(b: IABatch, i: int, seat: int) -> list[int]:
+    return [int(x) for x in b.ship_card[i, seat] if x >= 0]
+
+
+def eligible(b: IABatch, i: int, seat: int, raid: bool, attacking: bool) -> list[int]:
+    """Fleet places of ``seat``'s ships that may fight: no HEAVY in a raid (IA-RAID-04,
+    IA-INV-03), no ``defence_only`` ship attacking."""
+    t = ctab(b)
+    return [k for k, card in enumerate(_fleet(b, i, seat))
+            if not (raid and t.heavy[card]) and not (attacking and t.defence_only[card])]
+
+
+def _d6(b: IABatch, i: int) -> int:
+    return int(ra.d6(b.rng, np.array([i]))[0])
+
+
+def _label(b: IABatch, i: int, side: int, e: int) -> tuple[int, int]:
+    return int(b.cb_card[i, side, e]), int(b.cb_dmg[i, side, e])
+
+
+def alive(b: IABatch, i: int, side: int) -> list[int]:
+    """The side's entries still in the fight."""
+    return [e for e in range(int(b.cb_len[i, side])) if b.cb_st[i, side, e] == 0]
+
+
+def _commit(b: IABatch, i: int, side: int, seq: list[int]) -> None:
+    b.cb_ord[i, side] = -1
+    b.cb_ord[i, side, :len(seq)] = seq
+    b.cb_olen[i, side] = len(seq)
+    b.cb_comm[i, side] = True
+
+
+def order_of(b: IABatch, i: int, side: int) -> list[int]:
+    return [int(x) for x in b.cb_ord[i, side, :b.cb_olen[i, side]]]
+
+
+def run(b: IABatch, rows: np.ndarray) -> None:
+    """Advance the fight of each game of ``rows`` by one stage (or ask its decision)."""
+    for i in rows.tolist():
+        _stage(b, i)
+
+
+def _stage(b: IABatch, i: int) -> None:
+    t = ctab(b)
+    att, dfn = int(b.cb_att[i]), int(b.cb_dfn[i])
+    raid = b.cb_kind[i] == 0
+    st = b.cb_stage[i]
+    if st == EMERG:
+        a, d = eligible(b, i, att, raid, True), eligible(b, i, dfn, raid, False)
+        b.cb_stage[i] = EMERG_DRAW
+        if len(d) < len(a) and len(_fleet(b, i, dfn)) >= MAX_SHIPS:
+            _ask(b, i, EM_SCRAP, dfn)
+    elif st == EMERG_DRAW:
+        a, d = eligible(b, i, att, raid, True), eligible(b, i, dfn, raid, False)
+        if len(d) < len(a) and len(_fleet(b, i, dfn)) < MAX_SHIPS:
+            r = np.array([i])
+            for _ in range(t.n_emerg + 1):
+                card = int(b._draw(r, b.emerg_deck, b.emerg_discard)[0])
+                if card < 0:
+                    break
+                if raid and t.heavy[card]:  # a raid redraws HEAVY ones (IA-RAID-03)
+                    b.emerg_discard.push(r, np.array([card]))
+                    continue
+                k = len(_fleet(b, i, dfn))
+                b.ship_card[i, dfn, k], b.ship_dmg[i, dfn, k] = card, 0
+                break
+            d = eligible(b, i, dfn, raid, False)
+        for side, places, seat in ((0, a, att), (1, d, dfn)):
+            b.cb_len[i, side] = len(places)
+            for e, k in enumerate(places):
+                b.cb_card[i, side, e] = b.ship_card[i, seat, k]
+                b.cb_dmg[i, side, e] = b.ship_dmg[i, seat, k]
+                b.cb_pos[i, side, e] = k
+                b.cb_st[i, side, e] = 0
+        b.cb_stage[i] = PRE
+    elif st == PRE:
+        _prebattle(b, i)
+        b.cb_open[i] = any(b.cb_dmg[i, s, e] for s in (0, 1) for e in alive(b, i, s))
+        b.cb_stage[i] = ORDERS
+    elif st == ORDERS:
+        for side, seat in ((0, att), (1, dfn)):  # the attacker arranges first
+            if b.cb_comm[i, side]:
+                continue
+            ents = alive(b, i, side)
+            if len({_label(b, i, side, e) for e in ents}) <= 1:  # nothing to choose
+                _commit(b, i, side, ents)
+                continue
+            b.dec_side[i] = side
+            _ask(b, i, ORDER, seat)
+            return
+        b.cb_stage[i] = FIGHT
+    elif st == FIGHT:
+        ao, do = order_of(b, i, 0), order_of(b, i, 1)
+        for k in range(min(len(ao), len(do))):  # IA-RAID-07: both roll, then damage
+            ha = _hits(b, i, 0, ao[k], do[k])
+            hd = _hits(b, i, 1, do[k], ao[k])
+            b.cb_dmg[i, 1, do[k]] += ha
+            b.cb_dmg[i, 0, ao[k]] += hd
+        b.cb_cursor[i] = min(len(ao), len(do))
+        b.cb_stage[i] = UNMATCHED
+    elif st == UNMATCHED:
+        la, ld = int(b.cb_olen[i, 0]), int(b.cb_olen[i, 1])
+        side = 0 if la > ld else 1 if ld > la else -1
+        if side >= 0:
+            seq = order_of(b, i, side)
+            while b.cb_cursor[i] < len(seq):
+                targets = fire_targets(b, i, 1 - side)
+                if not targets:
+                    break
+                if len(targets) > 1:  # the owner chooses the target (IA-RAID-09)
+                    b.dec_side[i] = side
+                    _ask(b, i, FIRE, int(b.cb_att[i] if side == 0 else b.cb_dfn[i]))
+                    return
+                _fire(b, i, side, seq[int(b.cb_cursor[i])], next(iter(targets.values())))
+                b.cb_cursor[i] += 1
+        b.cb_stage[i] = RESULT
+    elif st == RESULT:
+        _result(b, i)
+        b.cb_stage[i] = REPAIR
+    elif st == REPAIR:
+        b.cb_stage[i] = DONE
+        if (b.ship_dmg[i, dfn] > 0).any() and b.res[i, dfn, 1] > 0:  # IA-RAID-16, IA-INV-10
+            b.count[i] = 0
+            _ask(b, i, DEF_REPAIR, dfn)
+    else:
+        b.cb_stage[i] = -1
+
+
+def _prebattle(b: IABatch, i: int) -> None:
+    """Ship effects "before any battle": ``pre_battle_destroy`` (IA-SHIP-11) and
+    ``pre_battle_leave`` (a d6 at or under n, IA-SHIP-12), side by side in entry order."""
+    t = ctab(b)
+    for side in (0, 1):
+        for e in range(int(b.cb_len[i, side])):
+            if b.cb_st[i, side, e]:
+                continue
+            card = int(b.cb_card[i, side, e])
+            for kind, n, arg in t.fx[card]:
+                if kind == "pre_battle_destroy":
+                    for f in range(int(b.cb_len[i, 1 - side])):
+                        if b.cb_st[i, 1 - side, f] == 0 and t.ids[b.cb_card[i, 1 - side, f]] == arg:
+                            b.cb_st[i, 1 - side, f] = 1
+                            break
+                elif kind == "pre_battle_leave" and _d6(b, i) <= n:
+                    b.cb_st[i, side, e] = 2
+
+
+def volley(b: IABatch, i: int, side: int, e: int, target: int) -> tuple[int, int, int, int]:
+    """``combat.volley``: dice (combat value less damage, plus ``ally_extra_die`` of
+    allies in the fight and ``extra_die_vs`` the target's class), the roll that hits,
+    extra hits of a natural 6, hits the target's ``armour`` ignores (IA-RAID-08,
+    IA-SHIP-05..13)."""
+    t = ctab(b)
+    card, dmg = _label(b, i, side, e)
+    n = max(0, t.combat[card] - dmg)
+    sid = t.ids[card]
+    for f in alive(b, i, side):
+        for kind, k, arg in t.fx[int(b.cb_card[i, side, f])]:
+            if kind == "ally_extra_die" and arg == sid:
+                n += k
+    heavy = t.heavy[int(b.cb_card[i, 1 - side, target])]
+    need, six, armour = 4, 0, 0
+    for kind, k, arg in t.fx[card]:
+        if kind == "extra_die_vs" and (arg == "heavy") == heavy:
+            n += k
+    for kind, k, _arg in t.fx[card]:
+        if kind == "hit_on":
+            need = k
+            break
+    for kind, k, _arg in t.fx[card]:
+        if kind == "natural6_extra_hit":
+            six = k
+            break
+    for kind, k, _arg in t.fx[int(b.cb_card[i, 1 - side, target])]:
+        if kind == "armour":
+            armour = k
+            break
+    return n, need, six, armour
+
+
+def _hits(b: IABatch, i: int, side: int, e: int, target: int) -> int:
+    n, need, six, armour = volley(b, i, side, e, target)
+    hits = 0
+    for _ in range(n):
+        r = _d6(b, i)
+        if r >= need:
+            hits += 1 + (six if r == 6 else 0)
+    return max(0, hits - armour)
+
+
+def fire_targets(b: IABatch, i: int, side: int) -> dict[tuple[int, int], int]:
+    """Label -> the first entry of ``side`` in the fight with that label."""
+    out: dict[tuple[int, int], int] = {}
+    for e in alive(b, i, side):
+        out.setdefault(_label(b, i, side, e), e)
+    return out
+
+
+def _fire(b: IABatch, i: int, side: int, e: int, target: int) -> None:
+    """An unmatched ship fires at an enemy ship, which does not fire back."""
+    b.cb_dmg[i, 1 - side, target] += _hits(b, i, side, e, target)
+
+
+def _result(b: IABatch, i: int) -> None:
+    """Over-damaged ships are destroyed (IA-SHIP-09, ruling IA-OPEN-07); totals with the
+    planning level and TECH (IA-RAID-10/17..20, IA-INV-12..14); damage goes back to the
+    fleets, destroyed ships leave them; MORE wins a raid (IA-RAID-12/14: the steal),
+    EQUAL OR MORE an invasion (IA-INV-07/08: medal and spoil)."""
+    t = ctab(b)
+    att, dfn = int(b.cb_att[i]), int(b.cb_dfn[i])
+    tot = [0, 0]
+    for side, seat in ((0, att), (1, dfn)):
+        gone = []
+        for e in range(int(b.cb_len[i, side])):
+            card, dmg = _label(b, i, side, e)
+            if b.cb_st[i, side, e] == 0 and dmg > t.combat[card]:
+                b.cb_st[i, side, e] = 3
+            elif b.cb_st[i, side, e] == 0:
+                tot[side] += t.combat[card] - dmg
+                for kind, k, _a in t.fx[card]:
+                    if kind == "total_bonus":
+                        tot[side] += k
+                        break
+            if b.cb_st[i, side, e]:
+                gone.append(int(b.cb_pos[i, side, e]))
+            else:
+                b.ship_dmg[i, seat, b.cb_pos[i, side, e]] = dmg
+        r = np.array([i])
+        for pos in sorted(gone, reverse=True):
+            remove_ship(b, r, np.array([seat]), np.array([pos]))
+    r = np.array([i])
+    if b.cb_kind[i] == 0:
+        tot[0] += 2 * int(b.cb_level[i]) + int(eco.bonus(b, r, np.array([att]), "raid_bonus")[0])
+    else:
+        tot[0] += 2 * (int(b.cb_level[i]) - 1) + int(
+            eco.bonus(b, r, np.array([att]), "invade_bonus")[0])
+    tot[1] += int(eco.bonus(b, r, np.array([dfn]), "defence_bonus")[0])
+    b.cb_tot[i] = tot
+    if b.cb_kind[i] == 0:
+        if tot[0] > tot[1]:
+            b.stats[i, att, 0] += 1
+            margin = min(tot[0] - tot[1], int(b.res[i, dfn].sum()))
+            if margin:
+                b.count[i] = margin
+                _ask(b, i, STEAL, att)
+    elif tot[0] >= tot[1]:
+        b.medals[i, att, 0] += 1
+        _ask(b, i, SPOIL, att)
+    else:
+        b.medals[i, dfn, 0] += 1
+
+
+# ---------------------------------------------------------------------- decisions
+def can_attack(b: IABatch, i: int, seat: int, raid: bool) -> bool:
+    """``fleetworks.can_attack_with``."""
+    return bool(eligible(b, i, seat, raid, True))
+
+
+def mask(b: IABatch, out: np.ndarray, rows: np.ndarray, k: np.ndarray, seat: np.ndarray,
+         off: dict[str, int]) -> None:
+    """The legal answers to the FLEET decision (IA-RAID-17..20; INVADE not at BASIC,
+    IA-INV-11), combat orders, unmatched fire (``fire pos<k>``: the lowest place of the
+    enemy order holding each label), the steal (ruling IA-OPEN-06: "up to"), the
+    DEFENDER's repair and its scrap before an EMERGENCY draw."""
+    st = tables(b)
+    for j in np.flatnonzero(np.isin(k, (FLEET, ORDER, FIRE, STEAL, DEF_REPAIR, EM_SCRAP))):
+        i, kind, s = int(rows[j]), int(k[j]), int(seat[j])
+        if kind == FLEET:
+            for verb, raid in (("raid", True), ("invade", False)):
+                if (raid or b.act_level[i] >= 1) and can_attack(b, i, s, raid):
+                    for o in range(PLAYERS):
+                        if o != s:
+                            out[i, off[verb] + o] = True
+            out[i, off["pass"]] = True
+        elif kind == ORDER:
+            side = int(b.dec_side[i])
+            placed = set(order_of(b, i, side))
+            for e in alive(b, i, side):
+                if e not in placed:
+                    card, dmg = _label(b, i, side, e)
+                    out[i, off["order"] + st.label_base[card] + dmg] = True
+        elif kind == FIRE:
+            enemy = 1 - int(b.dec_side[i])
+            seen = set()
+            for pos, e in enumerate(order_of(b, i, enemy)):
+                lb = _label(b, i, enemy, e)
+                if b.cb_st[i, enemy, e] == 0 and lb not in seen:
+                    seen.add(lb)
+                    out[i, off["fire"] + pos] = True
+        elif kind == STEAL:
+            out[i, off["steal"]:off["steal"] + 4] = b.res[i, b.cb_dfn[i]] > 0
+            out[i, off["done"]] = True
+        elif kind == DEF_REPAIR:
+            ore = int(b.res[i, s, 1])
+            for card, dmg in zip(b.ship_card[i, s].tolist(), b.ship_dmg[i, s].tolist(),
+                                 strict=True):
+                if card >= 0 and dmg and ore >= _repair_cost(int(b.count[i]), dmg):
+                    out[i, off["repair"] + st.label_base[card] + dmg] = True
+            out[i, off["done"]] = True
+        else:
+            for card, dmg in zip(b.ship_card[i, s].tolist(), b.ship_dmg[i, s].tolist(),
+                                 strict=True):
+                if card >= 0:
+                    out[i, off["scrap"] + st.label_base[card] + dmg] = True
+
+
+def _repair_cost(before: int, removed: int) -> int:
+    return (before + removed + 1) // 2 - (before + 1) // 2
+
+
+def _first_ship(b: IABatch, i: int, seat: int, card: int, dmg: int) -> int:
+    return int(((b.ship_card[i, seat] == card) & (b.ship_dmg[i, seat] == dmg)).argmax())
+
+
+def apply(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.ndarray,
+          off: dict[str, int]) -> None:
+    """The answers to the decisions of :func:`mask` (``pass``/``done`` ending one is the
+    turn machine's generic handler)."""
+    st = tables(b)
+    for j in np.flatnonzero(np.isin(k, (FLEET, ORDER, FIRE, STEAL, DEF_REPAIR, EM_SCRAP))):
+        i, kind, s, a = int(rows[j]), int(k[j]), int(seat[j]), int(x[j])
+        r = np.array([i])
+        if kind == FLEET and a != off["pass"]:
+            invade = off["invade"] <= a < off["invade"] + PLAYERS
+            o = a - (off["invade"] if invade else off["raid"])
+            begin(b, r, np.array([s]), np.array([o]), np.array([invade]),
+                  b.act_level[r].copy())
+        elif kind == ORDER:
+            _order(b, i, s, int(st.label_card[a - off["order"]]),
+                   int(st.label_dmg[a - off["order"]]))
+        elif kind == FIRE:
+            side = int(b.dec_side[i])
+            enemy = 1 - side
+            target = fire_targets(b, i, enemy)[_label(b, i, enemy,
+                                                      order_of(b, i, enemy)[a - off["fire"]])]
+            _fire(b, i, side, order_of(b, i, side)[int(b.cb_cursor[i])], target)
+            b.cb_cursor[i] += 1
+            b.kind[i] = NONE
+        elif kind == STEAL and a != off["done"]:  # the attacker chooses (IA-RAID-13)
+            res, dfn = a - off["steal"], int(b.cb_dfn[i])
+            b.res[i, dfn, res] = max(0, b.res[i, dfn, res] - 1)
+            b.res[i, s, res] += 1
+            b.count[i] -= 1
+            b.kind[i] = STEAL if b.count[i] > 0 and b.res[i, dfn].sum() else NONE
+        elif kind == DEF_REPAIR and a != off["done"]:  # ruling IA-OPEN-28
+            lb = a - off["repair"]
+            card, dmg = int(st.label_card[lb]), int(st.label_dmg[lb])
+            p = _first_ship(b, i, s, card, dmg)
+            b.res[i, s, 1] = max(0, b.res[i, s, 1] - _repair_cost(int(b.count[i]), dmg))
+            b.ship_dmg[i, s, p] = 0
+            b.count[i] += dmg
+        elif kind == EM_SCRAP:
+            lb = a - off["scrap"]
+            p = _first_ship(b, i, s, int(st.label_card[lb]), int(st.label_dmg[lb]))
+            remove_ship(b, r, np.array([s]), np.array([p]))
+            b.kind[i] = NONE
+
+
+def _order(b: IABatch, i: int, seat: int, card: int, dmg: int) -> None:
+    """The next place of the order: the first ship of that label left; the last ship
+    takes the last place by itself, and the order is committed."""
+    side = int(b.dec_side[i])
+    placed = order_of(b, i, side)
+    rest = [e for e in alive(b, i, side) if e not in placed]
+    placed.append(next(e for e in rest if _label(b, i, side, e) == (card, dmg)))
+    rest = [e for e in rest if e not in placed]
+    if len(rest) <= 1:
+        _commit(b, i, side, placed + rest)
+        b.kind[i] = NONE
+    else:
+        b.cb_ord[i, side, len(placed) - 1] = placed[-1]
+        b.cb_olen[i, side] = len(placed)
+
+
+# ---------------------------------------------------------------------- tensor
+def encode(b: IABatch, out: np.ndarray, v: np.ndarray, lay: Any) -> None:
+    """Section 10 of the tensor (``tensor._combat``) into ``out`` float32 [n, size] for
+    the games in a fight, each seen from ``v[game]``: orders not yet revealed show only
+    their filled places, damaged ships' places too once the fight is open."""
+    ns = lay.ns
+    place = 2 + ns + 1
+    for i in np.flatnonzero(b.cb_stage >= 0).tolist():
+        row = out[i]
+        seat = int(v[i])
+        p = lay.at["combat"]
+        row[p] += 1
+        row[p + 1 + int(b.cb_kind[i])] += 1
+        row[p + 3 + int(b.cb_level[i])] += 1
+        p += 7
+        row[p + int(b.cb_stage[i])] += 1
+        p += len(STAGES)
+        seats = (int(b.cb_att[i]), int(b.cb_dfn[i]))
+        row[p + (seats[0] - seat) % PLAYERS] += 1
+        row[p + SLOTS + (seats[1] - seat) % PLAYERS] += 1
+        p += 2 * SLOTS
+        for side in (0, 1):
+            if b.cb_comm[i, side]:
+                row[p + side] += 1
+        row[p + 2] = b.cb_cursor[i]
+        row[p + 3], row[p + 4] = b.cb_tot[i]
+        p += 5
+        revealed = bool(b.cb_comm[i].all())
+        for side in (0, 1):
+            q = p + side * lay.side_size
+            for e in range(int(b.cb_len[i, side])):
+                card, dmg = _label(b, i, side, e)
+                status = int(b.cb_st[i, side, e])
+                row[q + card * 5 + status] += 1
+                if status == 0 and dmg:
+                    row[q + card * 5 + 4] += dmg
+            q += ns * 5
+            shown = revealed or seats[side] == seat
+            for k, e in enumerate(order_of(b, i, side)):
+                r = q + k * place
+                card, dmg = _label(b, i, side, e)
+                row[r] += 1
+                if shown or (b.cb_open[i] and dmg):
+                    row[r + 2 + card] += 1
+                    row[r + 2 + ns] = dmg
+                else:
+                    row[r + 1] += 1
