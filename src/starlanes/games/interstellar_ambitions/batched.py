@@ -1,16 +1,14 @@
-"""Interstellar Ambitions over arrays, in part: B games stepped at once with numpy (no
-Python loop over games in the common path).
+"""Interstellar Ambitions over arrays: B games stepped at once with numpy (no Python loop
+over games in the common path), offered by ``starlanes.envs.BatchedEnv``.
 
 **Scope.** A 3-player game with the default content and options (``round_limit`` may be
-set). Covered: the whole set-up (IA-SET-02..24); the turn machine (``batched_turn``:
+set), followed whole: the set-up (IA-SET-02..24); the turn machine (``batched_turn``:
 steps 1-4, exchanges, turns, rounds, claims, the game's end and its scores); PRODUCE,
 COLONISE and DEVELOP (``batched_economy``); BUILD and RESEARCH (``batched_fleetworks``);
 Shadow Activities and Checks (``batched_shadow``); the SHADOW ACTION and MERC upkeep
-(``batched_hire``). **Not covered**: the FLEET ACTION (raids, invasions, EMERGENCY ships,
-spoils: the reference's ``combat`` and ``spoils``). A game whose player takes a FLEET
-token is put in phase ``BEYOND`` and takes no more actions here, so the game is **not**
-offered by ``starlanes.envs.BatchedEnv``.
-Legal masks, actions and tensors are in ``batched_view``.
+(``batched_hire``); the FLEET ACTION: raids, invasions, EMERGENCY ships, combat orders
+and fire (``batched_combat``, which steps the games in a fight one by one) and the
+spoils (``batched_spoils``). Legal masks, actions and tensors are in ``batched_view``.
 
 Chance is the reference's: each game's :class:`~starlanes.engine.GameRng` is one uint64
 of ``rng``, seeded and drawn through ``starlanes.engine.rng_arrays`` as the reference draws
@@ -37,9 +35,8 @@ from starlanes.engine import rng_arrays as ra
 PLAYERS = 3
 TERMINAL = -4
 """``current_player`` of a finished game, as the engine's."""
-SETUP, TURN, OVER, BEYOND = range(4)
-"""Phases, the first three in the tensor's order; BEYOND: the game went where these
-arrays do not follow (see ``batched_turn``)."""
+SETUP, TURN, OVER = range(3)
+"""Phases, in the tensor's order (a row not yet reset is OVER)."""
 (NONE, KEEP, START_TECH, PLACE, COMP, STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM,
  COLONISE, CLEAR, DEVELOP, DEV_PAY, SHADOW, BOOST, OPPOSE, BUILD, SCRAP, REPLACE_TECH,
  RESEARCH, MODE, BUY, HIRE, REPLACE_MERC, UPKEEP, GIVE, FLEET, ORDER, FIRE, STEAL, SPOIL,
@@ -65,7 +62,7 @@ HAND_MAX = 8
 TOKENS = 6
 """Action Tokens per player (IA-SET-10)."""
 SUPPORTED_OPTIONS = ("round_limit",)
-"""The only option the set-up slice accepts (it only scales the tensor's round)."""
+"""The only option accepted (the rest are the defaults)."""
 def resolve_game(options: dict[str, Any]) -> Any:
     """The reference Game (3 players) for ``options``: BadOptionError for any option but
     ``round_limit`` (naming the supported ones) or a bad value."""
@@ -110,10 +107,9 @@ class Pile:
 
 
 class IABatch:
-    """``n`` games of Interstellar Ambitions (3 players) through the set-up (see the
-    module docstring).
+    """``n`` games of Interstellar Ambitions (3 players) (see the module docstring).
 
-    Per game: ``rng`` uint64; ``phase`` (SETUP, TURN, BEYOND), ``step`` (the reference's
+    Per game: ``rng`` uint64; ``phase`` (SETUP, TURN, OVER), ``step`` (the reference's
     set-up stage or turn step), ``start`` (the start player), ``seat`` (whose turn it is),
     ``round``, ``turn_count``, ``claims`` [n, 6, 3] (claim position per Ambition slot and
     seat, 0: none), ``end_trigger`` and ``final_left`` (IA-END-01/02); ``ambitions``
@@ -145,7 +141,7 @@ class IABatch:
         self.first_ships = (c.ship_index["strike_craft"], c.ship_index["destroyer"])
         rules = c.rules
         self.rng = np.zeros(n, np.uint64)
-        self.phase = np.full(n, BEYOND, np.int64)
+        self.phase = np.full(n, OVER, np.int64)
         self.step = np.zeros(n, np.int64)
         self.start = np.zeros(n, np.int64)
         self.ambitions = np.zeros((n, 6), np.int64)
@@ -388,8 +384,7 @@ class IABatch:
 
     # ------------------------------------------------------------------ queries
     def current_player(self) -> np.ndarray:
-        """int64 [n]: the seat to decide; TERMINAL (-4) once the game is over, -1 in phase
-        BEYOND (not covered here)."""
+        """int64 [n]: the seat to decide; TERMINAL (-4) once the game is over."""
         cp = np.where(self.kind != NONE, self.dec_seat, -1)
         return np.where(self.phase == OVER, TERMINAL, cp)
 
@@ -413,7 +408,7 @@ class IABatch:
     # ------------------------------------------------------------------ step
     def step_indices(self, actions: np.ndarray) -> None:
         """Apply one legal action index per game (int [n], see ``batched_view``); games
-        past the set-up are left as they are. Nothing is checked."""
+        over are left as they are. Nothing is checked."""
         from .batched_view import apply
 
         apply(self, np.asarray(actions, np.int64))

@@ -110,8 +110,8 @@ def claimable(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
 
 
 def run(b: IABatch, rows: np.ndarray) -> None:
-    """``turn.run`` until each game of ``rows`` waits on a decision or leaves what is
-    covered: step 1 Shadow Activities (from round 2, with a card in hand, IA-TURN-02),
+    """``turn.run`` until each game of ``rows`` waits on a decision or is over: a fight
+    under way runs its stages first (``batched_combat.run``); step 1 Shadow Activities (from round 2, with a card in hand, IA-TURN-02),
     step 2 PRODUCE or ADVANCE, step 3 TAKE ACTION or PLAN, step 4 a claim when one is
     possible (IA-AMB-02), then the turn passes clockwise (IA-TURN-01) and a new round
     begins with the start player; the round limit and the final turns end the game."""

@@ -1,5 +1,5 @@
 """Legal masks, actions and observation tensors of an :class:`~.batched.IABatch` (the
-set-up slice): masks and indices in the numbering of the game's fixed action space
+whole game): masks and indices in the numbering of the game's fixed action space
 (``action_space``), tensors exactly ``tensor.encode(state, seat)`` of the reference state
 clipped to the research adapters' bounds (-1 and 1000, ``research.toml``).
 """
@@ -12,7 +12,6 @@ import numpy as np
 
 from . import tensor
 from .batched import (
-    BEYOND,
     BOOST,
     BUILD,
     COLONISE,
@@ -106,10 +105,11 @@ def offsets(b: IABatch) -> Offsets:
 
 
 def legal_mask(b: IABatch) -> np.ndarray:
-    """bool [n, A]: the legal actions of every game (all False past the set-up): a card of
+    """bool [n, A]: the legal actions of every game (all False once it is over): a card of
     the hand to discard (IA-SET-14), an unclaimed starting tech (IA-SET-15), any of the
     six tracks (IA-SET-17), a token to advance else a resource to take (IA-SET-19/20).
-    No exchange is offered during the set-up (IA-RES-02)."""
+    No exchange is offered during the set-up (IA-RES-02); the turn's decisions are
+    ``batched_turn.turn_mask``'s."""
     o = offsets(b)
     n = b.n
     mask = np.zeros((n, o.size), np.bool_)
@@ -137,8 +137,7 @@ def legal_mask(b: IABatch) -> np.ndarray:
 
 
 def apply(b: IABatch, a: np.ndarray) -> None:
-    """Apply one legal action index per game (int64 [n]); games past the set-up are
-    skipped."""
+    """Apply one legal action index per game (int64 [n]); games over are skipped."""
     o = offsets(b)
     kinds = np.where((b.phase == SETUP) | (b.phase == TURN), b.kind, NONE)  # before any handler moves a game on
     for kind, verb in ((KEEP, "discard"), (START_TECH, "start-tech"), (PLACE, "place")):
@@ -160,16 +159,13 @@ def apply(b: IABatch, a: np.ndarray) -> None:
 
 def observation(b: IABatch, seats: Any) -> np.ndarray:
     """float32 [n, N]: each game's tensor seen from ``seats`` (int [n], 0..2), clipped to
-    the adapters' bounds; games gone past what is covered (phase BEYOND) are not encoded
-    (rows of zeros). The layout is ``tensor``'s (its module docstring); in what is
-    covered (``batched_turn``) no medal, stat, combat, offer, discarded planet or tech,
-    kept Colony Event or seen card exists, so those places stay 0."""
+    the adapters' bounds. The layout is ``tensor``'s (its module docstring); section 10,
+    the fight under way, is ``batched_combat.encode``'s."""
     o = offsets(b)
     lay = o.lay
     n = b.n
     size = lay.size
     v = np.asarray(seats, np.int64)
-    live = b.phase != BEYOND
     rows = np.arange(n)
     slot_of = (np.arange(PLAYERS)[None, :] - v[:, None]) % PLAYERS  # [n, seat]
     f: list[np.ndarray] = []  # counted positions, [n] or [n, k] each
@@ -291,5 +287,4 @@ def observation(b: IABatch, seats: Any) -> np.ndarray:
         flat[at[ok]] = np.asarray(val, np.float32)[ok]
     combat_section(b, out, v, lay)  # 10. the fight under way
     np.clip(out, LOW, HIGH, out=out)
-    out[~live] = 0.0
     return out
