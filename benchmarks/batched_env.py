@@ -63,10 +63,12 @@ def masked_random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def batched_rate(size: int, seconds: float, clock: Callable[[], float],
-                 parts: dict[str, float] | None = None, copy: bool = True) -> float:
-    """Game-steps/s of ``BatchedEnv(num_envs=size)`` under masked random play (see the
-    module docstring); with ``parts``, the seconds spent in each part are added to it."""
-    env = BatchedEnv(GAME, num_envs=size, seed=0, copy=copy)
+                 parts: dict[str, float] | None = None, copy: bool = True,
+                 game: str = GAME) -> float:
+    """Game-steps/s of ``BatchedEnv(game, num_envs=size)`` under masked random play (see
+    the module docstring); with ``parts`` (Galactic Domination only), the seconds spent in
+    each part are added to it."""
+    env = BatchedEnv(game, num_envs=size, seed=0, copy=copy)
     rng = np.random.default_rng(0)
     obs, info = env.reset()
     for _ in range(50):  # past the set-up, into the common path
@@ -125,7 +127,8 @@ def all_games(seconds: float, repeat: int, size: int, clock: Callable[[], float]
             keep((game, "engine"), env_bench.engine_rate(game, players, seconds))
             keep((game, "aec"), env_bench.aec_rate(game, players, seconds, observe=True))
             if game in BATCHED_GAMES:
-                keep((game, "batched"), batched_rate(size, seconds, clock, copy=False))
+                keep((game, "batched"), batched_rate(size, seconds, clock, copy=False,
+                                                     game=game))
     bg = best.get(("backgammon", "engine"), float("nan"))
     print(f"per core, {'CPU' if clock is env_bench.CLOCKS['cpu'] else 'wall'} clock, best of "
           f"{repeat} x {seconds:g} s; batched: B={size}, copy=False; x bg: over OpenSpiel "

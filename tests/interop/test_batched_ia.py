@@ -1,30 +1,36 @@
-"""The batched Interstellar Ambitions set-up against the reference engine, step by step.
+"""The batched Interstellar Ambitions against the reference engine, step by step, and its
+``BatchedEnv``.
 
-Random games (masked uniform random actions from a seeded numpy Generator; in a turn,
-85% of the draws leave out taking an ACTION that is not covered, so that games stay
-longer in what is) are played in the batch and, side by side, in reference states loaded
-with the same seeds; at every step the legal mask must equal the reference's legal
-indices, and the seat to act and the observation tensor (exactly, float32, as the
-PettingZoo environment gives it, from every seat) must agree. Where the reference leaves
-what the arrays cover (``batched_turn``), the batch's whole state (the RNG, every pile in
-order, hands, tokens, resources, techs, claims, the turn and round) must equal the
-reference's. ``STARLANES_BATCHED_GAMES=N`` plays N games instead of the CI's few.
+Random games (masked uniform random actions from a seeded numpy Generator, FLEET takes
+included) are played in the batch and, side by side, in reference states loaded with the
+same seeds, each to its end; at every step the legal mask must equal the reference's
+legal indices, and the seat to act and the observation tensor (exactly, float32, as the
+PettingZoo environment gives it, from every seat) must agree; at the end the batch's
+whole state (the RNG, every pile in order, hands, tokens, resources, techs, claims, the
+turn and round) and the returns must equal the reference's. The run counts the fights'
+events (raids, invasions, orders, fire, steals, each spoil, EMERGENCY draws, the
+defender's repair) and must meet them. ``STARLANES_BATCHED_GAMES=N`` plays N games
+instead of the CI's few.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections import Counter
 
 import numpy as np
 import pytest
 
-from starlanes.engine import BadOptionError, load
+from starlanes.engine import ActionIndexError, BadOptionError, StarlanesError, load
+from starlanes.envs import BatchedEnv
 from starlanes.games.interstellar_ambitions.batched import OVER, PLAYERS, IABatch
 from starlanes.games.interstellar_ambitions.batched_view import legal_mask, observation
 from starlanes.interop import tensor_encoder
 
 GAMES_ENV = "STARLANES_BATCHED_GAMES"
+CI_GAMES = 12
+"""Random games of the CI run (about a thousand steps each)."""
 
 
 def _games(default: int) -> int:
@@ -93,7 +99,7 @@ def _combat_events(st, before, counts: Counter) -> None:
     cb = st.combat
     if cb is None:
         return
-    key = id(cb)
+    key = before[2]
     if key in before[1]:
         return
     if cb.stage in ("repair", "done"):
@@ -102,7 +108,6 @@ def _combat_events(st, before, counts: Counter) -> None:
         for k, word in ((1, "destroyed before the battle"), (2, "left the battle"),
                         (3, "destroyed by damage")):
             counts[word] += statuses[k] > 0
-        counts[f"{cb.kind} fought"] += 1
 
 
 def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64,
@@ -170,7 +175,8 @@ def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64,
                 if top.kind == "def_repair" and key[0] == "repair":
                     counts["defender repair"] += 1
                 counts["fleet take"] += _leaves(key)
-                before = (len(st.emerg_deck) + len(st.emerg_discard), seen_fights)
+                before = (len(st.emerg_deck) + len(st.emerg_discard), seen_fights,
+                          (seeds[i], st.turn_count))
                 st.apply(legal[a])
                 _combat_events(st, before, counts)
             live = still
@@ -179,28 +185,36 @@ def play_side_by_side(games: int, seed: int, counts: Counter, batch: int = 64,
     return steps
 
 
+COMBAT_EVENTS = ("raid", "invade", "order", "fire", "steal", "spoil", "spoil-tech",
+                 "spoil-bombard", "disrupt", "defender repair", "emergency draw",
+                 "destroyed by damage", "kind: def_repair", "kind: fleet")
+"""What the CI-sized random run must meet in its fights."""
+
+
 def test_batched_games_match_the_reference_step_by_step():
     """IA-SET-02..24, IA-TURN-01..04, IA-PROD-01..05, IA-TRK-02..10, IA-RES-02,
-    IA-COLN-*, IA-COL-*, IA-DEV-*, IA-SHD-01..15, IA-AMB-02..08: the same
-    seeds and actions give the same masks, seats and tensors, and the same state where
-    the reference leaves what is covered."""
+    IA-COLN-*, IA-COL-*, IA-DEV-*, IA-SHD-01..15, IA-AMB-02..08, IA-RAID-*, IA-INV-*,
+    IA-SHIP-05..13, IA-SPOIL-*, IA-END-*: the same seeds and actions give the same masks,
+    seats, tensors and returns, every game followed to its end."""
     counts: Counter = Counter()
-    n = _games(120)
+    n = _games(CI_GAMES)
+    start = time.process_time()
     counts["steps"] = play_side_by_side(n, 9000, counts)
-    print(f"\n{n} games: {dict(counts)}")
+    print(f"\n{n} games, {time.process_time() - start:.1f} s CPU: {dict(counts)}")
     for verb in ("discard", "start-tech", "place", "advance", "take", "produce", "home",
                  "exchange", "plan", "done", "pass", "colonise", "clear", "develop", "pay",
                  "play", "play-seat", "play-seat-ship", "boost", "oppose", "build",
                  "research", "replace", "buy-cards", "buy", "hire-mercs", "hire", "upkeep",
-                 "double agent", "out: an action taken"):
+                 "double agent", "fleet take", *COMBAT_EVENTS):
         assert counts[verb] > 0, verb
+    assert sum(v for k, v in counts.items() if k.startswith("over: ")) == n
 
 
 def test_games_to_the_round_limit_match_the_reference():
-    """IA-END-03..12: with a round limit of 3 many games end before they leave what is
-    covered: the same scores, winners, returns and final tensors."""
+    """IA-END-03..12: with a round limit of 3 the games end at the limit: the same scores,
+    winners, returns and final tensors."""
     counts: Counter = Counter()
-    n = max(1, _games(120) // 3)
+    n = max(1, _games(CI_GAMES) // 4)
     counts["steps"] = play_side_by_side(n, 19000, counts, round_limit=3)
     print(f"\n{n} games, round_limit=3: {dict(counts)}")
     assert counts["over: round_limit"] > 0
@@ -368,10 +382,6 @@ def test_defection_and_give_away_match_the_reference():
             counts[keys[a][0]] += 1
             counts["bribed captain"] += keys[a][1:2] == ("bribed_captain",)
             actions[i] = a
-            if _leaves(keys[a]):
-                _same_state(b, i, st)
-                st.phase = "left"  # followed no further
-                continue
             st.apply(legal[a])
         b.step_indices(np.where([_covered(s) for s in states], actions, 0))
     for i, st in enumerate(states):
@@ -380,3 +390,250 @@ def test_defection_and_give_away_match_the_reference():
     print(dict(counts))
     assert counts["give"] + counts["discard-planet"] > 0
     assert counts["bribed captain"] > 0 and counts["scrap"] > 0
+
+
+
+def _arm(b: IABatch, i: int, st, rng) -> bool:
+    """At a FLEET decision, hand both sides what the rare fights need, in both engines
+    alike: the attacker two Siege Barges, a Corvette, three Strike Craft, MERCs with
+    pre-battle effects (taken off the Merc deck alike) and 9 of each resource, sometimes
+    eight planets; the others either eight ships, six of them HEAVY (a raid's EMERGENCY
+    scrap: the result, True, asks for a raid), or a Home World alone with weak ships (its
+    capture and the rescue)."""
+    c = st.content
+    att = st.stack[-1].seat
+    ix = c.ship_index
+    fleet = [ix["siege_barge"]] * 2 + [ix["corvette"]] + [ix["strike_craft"]] * 3
+    for merc in ("captain_rogers", "bounty_hunter", "squadron_leader"):
+        card = ix[merc]
+        if card in st.merc_deck and len(fleet) < 8:
+            at = st.merc_deck.index(card)
+            st.merc_deck[at] = st.merc_deck[-1]
+            st.merc_deck.pop()
+            assert b.merc_deck.take(np.array([i]), np.array([at]))[0] == card
+            fleet.append(card)
+    heavy = rng.random() < 0.5
+    for seat in range(PLAYERS):
+        if seat == att:
+            ships = fleet
+            st.res[seat] = (9, 9, 9, 9)
+            b.res[i, seat] = 9
+        elif heavy:
+            ships = [ix["cruiser"]] * 6 + [ix["strike_craft"]] * 2
+        else:
+            ships = [ix["strike_craft"], ix["corvette"]]
+            st.planets[seat] = st.planets[seat][:1]
+            b.pl_card[i, seat, 1:], b.pl_level[i, seat, 1:], b.pl_marker[i, seat, 1:] = -1, 0, -1
+        st.ships[seat] = tuple((x, 0) for x in ships)
+        b.ship_card[i, seat] = -1
+        b.ship_dmg[i, seat] = 0
+        b.ship_card[i, seat, :len(ships)] = ships
+    if rng.random() < 0.5:
+        for t in range(4):  # the last planets of the stacks, taken off them alike
+            while len(st.planets[att]) < 8 and st.planet_decks[t]:
+                p = st.planet_decks[t].pop()
+                pile = b.planet_decks[t]
+                pile.size[i] -= 1
+                assert pile.cards[i, pile.size[i]] == p
+                pile.cards[i, pile.size[i]] = -1
+                k = len(st.planets[att])
+                st.planets[att] = st.planets[att] + ((p, 2, ()),)
+                b.pl_card[i, att, k], b.pl_level[i, att, k] = p, 2
+    return heavy
+
+
+FIGHT_PREFERENCE = (("take", "fleet"), ("invade",), ("raid",), ("spoil-bombard",), ("capture",),
+                    ("rescue",), ("give",), ("order",), ("fire",), ("scrap",))
+
+
+def test_rare_fights_match_the_reference():
+    """IA-RAID-03 (the EMERGENCY scrap at 8 ships), IA-SHIP-11/13 (pre-battle destroy,
+    allies' extra dice), IA-SPOIL-05..08 (bombard, capture, its give-away, the rescue):
+    rare in random play, so both sides of each FLEET decision are armed alike
+    (``_arm``) and the fights' choices preferred; masks, tensors and states agree."""
+    n = 24
+    seeds = list(range(900, 900 + n))
+    b = IABatch(n)
+    b.reset(np.arange(n), seeds)
+    states = [load("interstellar-ambitions", seed=s, players=PLAYERS).new_initial_state()
+              for s in seeds]
+    space = states[0].game.action_space()
+    encode = tensor_encoder(states[0].game)
+    rng = np.random.default_rng(3)
+    counts: Counter = Counter()
+    armed = [-1] * n  # the turn whose FLEET decision was armed, per game
+    raid = [False] * n
+    for _ in range(700):
+        for i, st in enumerate(states):
+            if _covered(st) and st.stack[-1].kind == "fleet" and armed[i] != st.turn_count:
+                armed[i] = st.turn_count
+                raid[i] = _arm(b, i, st, rng)
+        mask = legal_mask(b)
+        obs = observation(b, np.maximum(b.current_player(), 0))
+        actions = np.zeros(n, np.int64)
+        covered = [_covered(st) for st in states]
+        for i, st in enumerate(states):
+            if not covered[i]:
+                continue
+            legal = space.legal_indices(st)
+            got = np.flatnonzero(mask[i])
+            assert sorted(legal) == got.tolist(), seeds[i]
+            assert b.current_player()[i] == st.current_player(), seeds[i]
+            np.testing.assert_array_equal(obs[i], encode(st, st.current_player()))
+            keys = {x: space.key_at(x) for x in got.tolist()}
+            pref = []
+            for want in (("raid",), *FIGHT_PREFERENCE) if raid[i] else FIGHT_PREFERENCE:
+                pref = [x for x, k in keys.items()
+                        if k[0] == want[0] and (len(want) == 1 or k[1].startswith(want[1]))]
+                if pref:
+                    break
+            pref = pref or [x for x, k in keys.items() if k[0] != "boost"] or list(keys)
+            a = pref[rng.integers(len(pref))]
+            top = st.stack[-1]
+            counts[top.kind] += 1
+            counts["emergency scrap"] += top.kind == "scrap" and top.data[:1] == ("emergency",)
+            counts["capture give away"] += top.kind == "give_away" and top.data[:1] == (
+                "capture",)
+            actions[i] = a
+            st.apply(legal[a])
+            cb = st.combat
+            if cb is not None and cb.stage in ("order", "fight"):
+                counts["destroyed before the battle"] += any(
+                    e[3] == 1 for side in cb.entries for e in side)
+        b.step_indices(np.where(covered, actions, 0))
+    for i, st in enumerate(states):
+        if _covered(st) or st.is_terminal():
+            _same_state(b, i, st)
+    print(dict(counts))
+    for event in ("capture", "rescue", "emergency scrap", "capture give away",
+                  "destroyed before the battle"):
+        assert counts[event] > 0, event
+
+
+# ---------------------------------------------------------------------- BatchedEnv
+GAME = "interstellar-ambitions"
+
+
+def test_env_shapes_and_dtypes():
+    env = BatchedEnv(GAME, num_envs=4, seed=11)
+    obs, info = env.reset()
+    game = load(GAME, players=PLAYERS)
+    assert env.players == PLAYERS
+    assert obs.shape == (4, *game.observation_tensor_shape()) and obs.dtype == np.float32
+    assert env.observation_shape == game.observation_tensor_shape()
+    mask = info["action_mask"]
+    assert mask.shape == (4, game.num_distinct_actions()) and mask.dtype == np.bool_
+    assert env.num_actions == game.num_distinct_actions()
+    assert info["current_player"].dtype == np.int64 and info["game_seed"].tolist() == [
+        11, 12, 13, 14]
+    actions = np.array([np.flatnonzero(m)[0] for m in mask])
+    obs, rewards, term, trunc, info = env.step(actions)
+    assert rewards.shape == (4, PLAYERS) and rewards.dtype == np.float64
+    assert term.shape == trunc.shape == (4,) and term.dtype == trunc.dtype == np.bool_
+    assert env.action_masks() is info["action_mask"]
+
+
+def test_env_matches_the_reference_through_autoreset():
+    """Rows reset in the step their game ends (here at a round limit of 2, FLEET takes
+    allowed from round 2), with the seeds ``s + num_envs``, ... in order; rewards are the
+    ended game's returns, the new game's tensor and mask follow."""
+    n, seed = 4, 40
+    env = BatchedEnv(GAME, num_envs=n, seed=0, round_limit=2)
+    obs, info = env.reset(seed=seed)
+    game = load(GAME, players=PLAYERS, round_limit=2)
+    space, encode = game.action_space(), tensor_encoder(game)
+
+    def fresh(s):
+        return load(GAME, seed=s, players=PLAYERS, round_limit=2).new_initial_state()
+
+    states = [fresh(seed + i) for i in range(n)]
+    rng = np.random.default_rng(1)
+    next_seed, ended = seed + n, 0
+    while ended < 2 * n:
+        for i, st in enumerate(states):
+            assert info["current_player"][i] == st.current_player()
+            assert sorted(space.legal_indices(st)) == np.flatnonzero(info["action_mask"][i]).tolist()
+            np.testing.assert_array_equal(obs[i], encode(st, st.current_player()))
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        expected = np.zeros((n, PLAYERS))
+        for i, st in enumerate(states):
+            st.apply(space.legal_indices(st)[int(actions[i])])
+            if st.is_terminal():
+                expected[i] = st.returns()
+                states[i] = fresh(next_seed)
+                next_seed += 1
+                ended += 1
+        obs, rewards, term, trunc, info = env.step(actions)
+        np.testing.assert_array_equal(rewards, expected)
+        assert term.tolist() == expected.any(1).tolist() and not trunc.any()
+        assert info["game_seed"].tolist() == [s.game.seed for s in states]
+
+
+def _snapshot(env):
+    core = env.core
+    return [core.tokens.copy(), core.rng.copy(), core.res.copy(), core.phase.copy(),
+            core.kind.copy(), env.game_seeds.copy(), env.action_masks().copy()]
+
+
+def test_env_seeds_follow_one_sequence():
+    env = BatchedEnv(GAME, num_envs=3, seed=-7)
+    assert env.reset()[1]["game_seed"].tolist() == [-7, -6, -5]
+    assert env.reset()[1]["game_seed"].tolist() == [-4, -3, -2]
+    obs, info = env.reset(seed=100)
+    assert info["game_seed"].tolist() == [100, 101, 102]
+    state = load(GAME, seed=101, players=PLAYERS).new_initial_state()
+    np.testing.assert_array_equal(obs[1], tensor_encoder(state.game)(state, state.current_player()))
+    with pytest.raises(BadOptionError, match="seed"):
+        env.reset(seed=2**63)
+    with pytest.raises(BadOptionError, match="seed"):
+        env.reset(seed=1.5)
+
+
+def test_env_refuses_bad_steps_and_changes_nothing():
+    env = BatchedEnv(GAME, num_envs=3, seed=2)
+    with pytest.raises(StarlanesError, match="reset"):
+        env.step(np.zeros(3, np.int64))
+    obs, info = env.reset()
+    legal = np.array([np.flatnonzero(m)[0] for m in info["action_mask"]])
+    before = _snapshot(env)
+    bad = legal.copy()
+    bad[1] = np.flatnonzero(~info["action_mask"][1])[0]
+    with pytest.raises(ActionIndexError, match=rf"row 1: action {bad[1]} \("):
+        env.step(bad)
+    bad[1] = env.num_actions
+    with pytest.raises(ActionIndexError, match=f"row 1: action {env.num_actions} is outside"):
+        env.step(bad)
+    with pytest.raises(BadOptionError, match="shape"):
+        env.step(legal[:2])
+    with pytest.raises(BadOptionError, match="integers"):
+        env.step(legal.astype(np.float64))
+    for x, y in zip(before, _snapshot(env), strict=True):
+        np.testing.assert_array_equal(x, y)
+    env.step(legal)  # and the env still steps
+
+
+def test_env_copy_false_reuses_its_two_arrays():
+    fresh = BatchedEnv(GAME, num_envs=3, seed=5)
+    reused = BatchedEnv(GAME, num_envs=3, seed=5, copy=False)
+    obs_a, info_a = fresh.reset()
+    obs_b, info_b = reused.reset()
+    first_obs, first_mask = obs_b, info_b["action_mask"]
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        np.testing.assert_array_equal(obs_a, obs_b)
+        np.testing.assert_array_equal(info_a["action_mask"], info_b["action_mask"])
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info_a["action_mask"]])
+        obs_a2, _, _, _, info_a = fresh.step(actions)
+        assert obs_a2 is not obs_a
+        obs_a = obs_a2
+        obs_b, _, _, _, info_b = reused.step(actions)
+        assert obs_b is first_obs and info_b["action_mask"] is first_mask
+    with pytest.raises(ValueError):  # the env's own array
+        obs_b[0, 0] = 1.0
+
+
+def test_env_refuses_bad_options():
+    with pytest.raises(BadOptionError, match="supported: round_limit"):
+        BatchedEnv(GAME, ambitions="core")
+    with pytest.raises(BadOptionError, match="interstellar-ambitions"):
+        BatchedEnv("rift-domination")

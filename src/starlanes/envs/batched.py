@@ -3,8 +3,10 @@
 ``BatchedEnv("galactic-domination", num_envs=1024, seed=0, **options)`` holds the games as
 arrays (:mod:`starlanes.games.galactic_domination.batched`) and steps them all with one
 call: no Python object per game, no loop over games. Only games with a batched rules
-implementation are offered (:data:`BATCHED_GAMES`); it needs numpy only (not the ``rl``
-extra).
+implementation are offered (:data:`BATCHED_GAMES`): Galactic Domination (2 players) and
+Interstellar Ambitions (3 players, the default content and options but ``round_limit``:
+:mod:`starlanes.games.interstellar_ambitions.batched`; its fights step the games in a
+fight one by one). It needs numpy only (not the ``rl`` extra).
 
 ``reset(seed=None) -> (obs, info)`` and ``step(actions) -> (obs, rewards, terminated,
 truncated, info)``:
@@ -17,9 +19,9 @@ truncated, info)``:
   ``info["current_player"]``: int64 ``[num_envs]``; ``info["game_seed"]``: int64
   ``[num_envs]``, the seed of the game now in each row;
 - ``rewards``: float64 ``[num_envs, players]``, 0 except in a row whose game ended in this
-  step, which holds that game's ``returns()`` (1 to the winner, 0.5 each on a draw);
+  step, which holds that game's ``returns()`` (1 split among the winners);
 - ``terminated``: bool ``[num_envs]``, the row's game ended in this step; ``truncated``:
-  bool ``[num_envs]``, always False (the game's own ``turn_limit`` ends a game as a draw,
+  bool ``[num_envs]``, always False (a game's own ``turn_limit`` or ``round_limit`` ends it,
   which is a termination).
 
 Autoreset is in the same step (Gymnasium's ``SAME_STEP``): a row whose game ends is given
@@ -46,7 +48,7 @@ import numpy as np
 
 from starlanes.engine import ActionIndexError, BadOptionError, StarlanesError, game_ids
 
-BATCHED_GAMES = ("galactic-domination",)
+BATCHED_GAMES = ("galactic-domination", "interstellar-ambitions")
 """The games with a batched rules implementation."""
 
 
@@ -63,7 +65,7 @@ class BatchedEnv:
     """See the module docstring. ``num_envs`` games of ``game`` with the game's
     ``options``; ``seed`` starts the seed sequence of the first ``reset()`` without a seed.
 
-    Attributes: ``num_envs``, ``players`` (2), ``num_actions`` (A), ``observation_shape``
+    Attributes: ``num_envs``, ``players`` (the game's: 2 or 3), ``num_actions`` (A), ``observation_shape``
     (``(N,)``), ``action_space`` (the game's fixed ActionSpace: ``key_at(index)`` names an
     action), ``game_seeds`` (int64 [num_envs]) and ``core`` (the batched games).
 
@@ -84,10 +86,18 @@ class BatchedEnv:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise BadOptionError(f"num_envs must be a positive integer, got {num_envs!r}")
         _check_seed(seed)
-        from starlanes.games.galactic_domination import batched, batched_masks, batched_obs
-
         self.game_id = game
         self.num_envs = num_envs
+        self.game_seeds = np.zeros(num_envs, np.int64)
+        self._next_seed = seed
+        self._mask: np.ndarray | None = None
+        self.copy = bool(copy)
+        self._buffers: np.ndarray | None = None
+        if game == "interstellar-ambitions":
+            self._init_ia(options)
+            return
+        from starlanes.games.galactic_domination import batched, batched_masks, batched_obs
+
         self.players = 2
         self.core = batched.GDBatch(num_envs, **options)
         self._masks = batched_masks
@@ -99,13 +109,23 @@ class BatchedEnv:
         self.action_space = self.core.t.game.action_space()
         self.num_actions = self.action_space.size
         self.observation_shape = (batched_obs.HEAD + 2 * batched.SLOTS * batched_obs.PER_SHIP,)
-        self.game_seeds = np.zeros(num_envs, np.int64)
-        self._next_seed = seed
-        self._mask: np.ndarray | None = None
-        self.copy = bool(copy)
-        self._buffers: np.ndarray | None = None
         if not self.copy:
             self._buffers = np.zeros((num_envs, self.num_actions), np.bool_)
+
+    def _init_ia(self, options: dict[str, Any]) -> None:
+        from starlanes.games.interstellar_ambitions import batched, batched_view
+
+        self.core = batched.IABatch(self.num_envs, **options)
+        self.players = batched.PLAYERS
+        self._ia_view = batched_view
+        self.action_space = self.core.game.action_space()
+        self.num_actions = self.action_space.size
+        self.observation_shape = (batched_view.offsets(self.core).lay.size,)
+        self._ia_obs = np.zeros((self.num_envs, *self.observation_shape), np.float32)
+        self._obs_view = self._ia_obs.view()
+        self._obs_view.flags.writeable = False
+        if not self.copy:
+            self._buffers = np.zeros((self.num_envs, self.num_actions), np.bool_)
 
     def _new_games(self, rows: np.ndarray) -> None:
         seeds = self._next_seed + np.arange(rows.size, dtype=np.int64)
@@ -116,6 +136,16 @@ class BatchedEnv:
     def _view(self) -> tuple[np.ndarray, dict[str, Any]]:
         core = self.core
         cp = core.current_player()
+        if self.game_id == "interstellar-ambitions":
+            mask = self._ia_view.legal_mask(core)
+            obs = self._ia_view.observation(core, np.maximum(cp, 0))
+            if not self.copy:
+                np.copyto(self._buffers, mask)
+                np.copyto(self._ia_obs, obs)
+                mask, obs = self._buffers, self._obs_view
+            self._mask = mask
+            return obs, {"action_mask": mask, "current_player": cp,
+                         "game_seed": self.game_seeds.copy()}
         self._mask = mask = self._masks.legal_mask(core, self._buffers)
         self._stream.update(core, np.maximum(cp, 0), current=cp)
         obs = self._stream.buf.copy() if self.copy else self._obs_view
@@ -171,7 +201,10 @@ class BatchedEnv:
         end (see the module docstring): ``(obs, rewards, terminated, truncated, info)``."""
         a = self._check(actions)
         core = self.core
-        core.step(a)
+        if self.game_id == "interstellar-ambitions":
+            core.step_indices(a)
+        else:
+            core.step(a)
         terminated = core.terminal()
         rewards = np.zeros((self.num_envs, self.players), np.float64)
         done = np.flatnonzero(terminated)
