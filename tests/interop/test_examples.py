@@ -77,14 +77,3 @@ def test_learned_bot_reinforce_fine_tunes_and_keeps_weights(tmp_path):
                "--games", "2", "--weights", str(outs[0]))
     assert "in seat 1: " in out
 
-
-def test_learned_bot_pipeline_runs_every_stage(tmp_path):
-    """pipeline.py chains imitation, DAgger and policy gradient on a tiny budget and names
-    its last weights."""
-    pytest.importorskip("numpy", reason="numpy is not installed")
-    out = _run("learned_galactic_domination/pipeline.py", "--dir", str(tmp_path), "--games",
-               "2", "--dagger-games", "2", "--rounds", "1", "--hidden", "8", "--epochs", "1",
-               "--dagger-epochs", "1", "--rl-iterations", "1", "--rl-games", "4",
-               "--rl-eval-games", "2")
-    assert "v1 against heuristic" in out and "iteration 1: sampled" in out
-    assert f"result: {tmp_path / 'v3.npz'}" in out and (tmp_path / "v3.npz").is_file()

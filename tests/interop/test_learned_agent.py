@@ -68,11 +68,14 @@ def test_other_games_are_refused_by_name():
 
 def test_pipeline_chains_imitation_and_a_dagger_round(tmp_path):
     """pipeline.py (the recipe of the packaged weights) on a tiny budget: imitation
-    weights, one DAgger round that reports their result, fine-tuned weights."""
+    weights, one DAgger round that reports their result, fine-tuned weights, then one
+    policy-gradient iteration whose last weights are the result."""
     done = subprocess.run(
         [sys.executable, str(PIPELINE), "--dir", str(tmp_path), "--games", "2",
          "--dagger-games", "1", "--rounds", "1", "--hidden", "8", "--epochs", "1",
-         "--dagger-epochs", "1"], capture_output=True, text=True, timeout=300)
+         "--dagger-epochs", "1", "--rl-iterations", "1", "--rl-games", "4",
+         "--rl-eval-games", "2"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "v1 against heuristic" in done.stdout
+    assert "v1 against heuristic" in done.stdout and "iteration 1: sampled" in done.stdout
     assert (tmp_path / "v1.npz").is_file() and (tmp_path / "v2.npz").is_file()
+    assert f"result: {tmp_path / 'v3.npz'}" in done.stdout and (tmp_path / "v3.npz").is_file()
