@@ -72,8 +72,9 @@ DEFAULT_BOTS = (
                   "most five seconds)"),
     BotEntry(name="learned", spec="learned", games=["galactic-domination"],
              help="a small neural network that learnt this game from the rule-of-thumb "
-                  "player (no search): quick; about as strong overall, stronger as the "
-                  "first player and weaker as the second"),
+                  "player and from games against it (no search): quick; beats it about two "
+                  "games in three, much more often as the first player, a little less "
+                  "than half the time as the second"),
 )
 """The default catalogue. The search bots have fixed playout budgets, multiples
 (``scale``) of each game's tuned MCTS defaults, so their strength (and their ladder rating,
