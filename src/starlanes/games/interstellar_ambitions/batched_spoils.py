@@ -18,6 +18,7 @@ from . import batched_economy as eco
 from .batched import CAP_GIVE, CAPTURE, DISRUPT, MAX_PLANETS, NONE, RESCUE, SPOIL, IABatch
 from .batched_combat import alive, ctab
 from .batched_shadow import tables
+from .common import can_pay_exchanging
 
 KINDS = (SPOIL, CAPTURE, RESCUE, DISRUPT, CAP_GIVE)
 DISRUPT_LIMIT = 3
@@ -26,18 +27,6 @@ DISRUPT_LIMIT = 3
 
 def _planets(b: IABatch, i: int, seat: int) -> list[int]:
     return [int(p) for p in b.pl_card[i, seat] if p >= 0]
-
-
-def can_pay_exchanging(res: list[int], cost: list[int]) -> bool:
-    """``common.can_pay_exchanging``: the whole threes of each surplus cover the
-    shortfall (IA-RES-02, ruling IA-OPEN-18)."""
-    short = spare = 0
-    for have, need in zip(res, cost, strict=False):
-        if have < need:
-            short += need - have
-        else:
-            spare += (have - need) // 3
-    return spare >= short
 
 
 def mask(b: IABatch, out: np.ndarray, rows: np.ndarray, k: np.ndarray, seat: np.ndarray,
