@@ -25,6 +25,8 @@ from starlanes.games.galactic_domination.batched_masks import legal_mask
 from starlanes.games.galactic_domination.batched_obs import ObsStream, ObsTables, observation
 from starlanes.interop import tensor_encoder
 
+from .batched_env_checks import env_matches_reference_through_autoreset
+
 GAMES_ENV = "STARLANES_BATCHED_GAMES"
 EVENTS = {  # what a reference log line says happened
     "explorer return": " returns ",
@@ -167,36 +169,7 @@ def test_env_shapes_and_dtypes():
 def test_env_matches_the_reference_through_autoreset():
     """Rows reset in the step their game ends, with the seeds ``s + num_envs``, ... in
     order; rewards are the ended game's returns, the new game's tensor and mask follow."""
-    n, seed = 6, 40
-    env = BatchedEnv("galactic-domination", num_envs=n, seed=0, turn_limit=2)
-    obs, info = env.reset(seed=seed)
-    game = load("galactic-domination", turn_limit=2)
-    space, encode = game.action_space(), tensor_encoder(game)
-
-    def fresh(s):
-        return load("galactic-domination", seed=s, turn_limit=2).new_initial_state()
-
-    states = [fresh(seed + i) for i in range(n)]
-    rng = np.random.default_rng(1)
-    next_seed, ended = seed + n, 0
-    while ended < 3 * n:
-        for i, st in enumerate(states):
-            assert info["current_player"][i] == st.current_player()
-            assert sorted(space.legal_indices(st)) == np.flatnonzero(info["action_mask"][i]).tolist()
-            np.testing.assert_array_equal(obs[i], encode(st, st.current_player()))
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
-        expected = np.zeros((n, 2))
-        for i, st in enumerate(states):
-            st.apply(space.legal_indices(st)[int(actions[i])])
-            if st.is_terminal():
-                expected[i] = st.returns()
-                states[i] = fresh(next_seed)
-                next_seed += 1
-                ended += 1
-        obs, rewards, term, trunc, info = env.step(actions)
-        np.testing.assert_array_equal(rewards, expected)
-        assert term.tolist() == expected.any(1).tolist() and not trunc.any()
-        assert info["game_seed"].tolist() == [s.game.seed for s in states]
+    env_matches_reference_through_autoreset("galactic-domination", 6, 40, 18, turn_limit=2)
 
 
 def _snapshot(env):

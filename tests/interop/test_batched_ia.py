@@ -28,6 +28,8 @@ from starlanes.games.interstellar_ambitions.batched import OVER, PLAYERS, IABatc
 from starlanes.games.interstellar_ambitions.batched_view import legal_mask, observation
 from starlanes.interop import tensor_encoder
 
+from .batched_env_checks import env_matches_reference_through_autoreset
+
 GAMES_ENV = "STARLANES_BATCHED_GAMES"
 CI_GAMES = 12
 """Random games of the CI run (about a thousand steps each)."""
@@ -537,36 +539,7 @@ def test_env_matches_the_reference_through_autoreset():
     """Rows reset in the step their game ends (here at a round limit of 2, FLEET takes
     allowed from round 2), with the seeds ``s + num_envs``, ... in order; rewards are the
     ended game's returns, the new game's tensor and mask follow."""
-    n, seed = 4, 40
-    env = BatchedEnv(GAME, num_envs=n, seed=0, round_limit=2)
-    obs, info = env.reset(seed=seed)
-    game = load(GAME, players=PLAYERS, round_limit=2)
-    space, encode = game.action_space(), tensor_encoder(game)
-
-    def fresh(s):
-        return load(GAME, seed=s, players=PLAYERS, round_limit=2).new_initial_state()
-
-    states = [fresh(seed + i) for i in range(n)]
-    rng = np.random.default_rng(1)
-    next_seed, ended = seed + n, 0
-    while ended < 2 * n:
-        for i, st in enumerate(states):
-            assert info["current_player"][i] == st.current_player()
-            assert sorted(space.legal_indices(st)) == np.flatnonzero(info["action_mask"][i]).tolist()
-            np.testing.assert_array_equal(obs[i], encode(st, st.current_player()))
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
-        expected = np.zeros((n, PLAYERS))
-        for i, st in enumerate(states):
-            st.apply(space.legal_indices(st)[int(actions[i])])
-            if st.is_terminal():
-                expected[i] = st.returns()
-                states[i] = fresh(next_seed)
-                next_seed += 1
-                ended += 1
-        obs, rewards, term, trunc, info = env.step(actions)
-        np.testing.assert_array_equal(rewards, expected)
-        assert term.tolist() == expected.any(1).tolist() and not trunc.any()
-        assert info["game_seed"].tolist() == [s.game.seed for s in states]
+    env_matches_reference_through_autoreset(GAME, 4, 40, 8, round_limit=2)
 
 
 def _snapshot(env):
