@@ -342,3 +342,41 @@ def test_an_uploaded_record_is_stepped_through_from_a_seat_with_its_hand(browser
     page.wait_for_selector("body[data-step='0']", state="attached")
     assert not errors, errors
     page.close()
+
+
+def test_a_ship_picked_while_the_last_action_is_on_its_way_stays_picked(browser, server):  # noqa: F811
+    """The view after a player's action may come (and be drawn) before the server's answer
+    to that action. A ship the player picks on the board in between keeps its actions on
+    show when the answer arrives: the answer clears only the pick the action was sent
+    from. (The answer is held back here until the ship has been picked.)"""
+    gid, tokens = _human_game(server, "galactic-domination", 2, 7)
+    seat, view = _drive(server, gid, tokens, lambda v: any(
+        a["notation"].startswith("move ") for a in v["legal"]), ("place", "move"),
+        random.Random(3))
+    token = tokens[seat]
+    errors: list[str] = []
+    page = _page(browser, errors)
+    held: list = []
+
+    def hold(route):
+        held.append((route, route.fetch()))  # the server takes the action; its answer waits
+
+    page.route("**/api/games/*/actions", hold)
+    page.goto(server.url(f"/games/{gid}?token={token}"))
+    page.wait_for_selector("body[data-turn='yours']", state="attached")
+    seq = page.locator("body").get_attribute("data-seq")
+    first = next(a["notation"] for a in view["legal"] if a["notation"].startswith("move "))
+    open_groups(page)
+    page.locator(f'#groups button[data-notation="{first}"]').first.click()
+    page.wait_for_selector(f"body[data-seq]:not([data-seq='{seq}'])", state="attached")
+    assert len(held) == 1
+    ship = first.split()[1]  # the ship that moved: still on the board
+    page.locator(f'#board [data-ship="{ship}"]').first.click()
+    page.wait_for_selector("#selection:not([hidden])")
+    route, response = held.pop()
+    route.fulfill(response=response)
+    page.wait_for_timeout(500)  # the table has the answer in hand
+    assert page.locator("#selection").is_visible()
+    assert page.locator("#selection-list button.action").first.is_visible()
+    assert not errors, errors
+    page.close()

@@ -214,6 +214,9 @@ async function play(notation) {
   $("act-error").textContent = "";
   try {
     const step = guide?.current ?? null;
+    // what the player picks on the board while the action is on its way stays picked:
+    // the view that follows may come (and be drawn) before the server's answer
+    const picked = selections;
     await api.act(gameId, token, ctx.view.seq, notation);
     if (guide) {
       guide.played(notation, step);
@@ -223,7 +226,7 @@ async function play(notation) {
     const searched = $("search").value !== "";
     $("search").value = "";
     if (searched) drawActions(ctx.view);
-    select(null);
+    if (selections === picked) select(null);
     return true;
   } catch (e) {
     $("act-error").textContent = e.message;
@@ -239,12 +242,19 @@ async function play(notation) {
 // of items the popover lists, hint what else to tap). They are listed beside the
 // object on the board (boardplay.js) and in the decision panel. { go: true }: a destination
 // was tapped, and the one action that goes there is played at once.
-function select(objectId, title, { go = false } = {}) {
+let selections = 0; // counts the player's picks (select), not the redraws of one (draw)
+function select(objectId, title, options = {}) {
+  selections += 1;
+  showSelection(objectId, title, options);
+}
+
+function showSelection(objectId, title, { go = false } = {}) {
   ctx.selected = objectId;
   ctx.selectedTitle = title;
   const box = $("selection");
   if (!objectId || !ctx.view) {
     box.hidden = true;
+    $("selection-list").replaceChildren();
     factsPinned = false;
     $("facts").hidden = true;
     onBoard.hide();
@@ -352,7 +362,7 @@ function draw(view) {
   ctx.moves = drawLastMoves($("last-list"), view);
   since.update(view, $("since"));
   if (seqChanged) $("announce").textContent = announcement(view);
-  if (ctx.selected) select(ctx.selected, ctx.selectedTitle);
+  if (ctx.selected) showSelection(ctx.selected, ctx.selectedTitle);
   else drawBoard();
   drawResult(view);
   // the table's other panels (clocks, chat, turn signals) follow the views through this
