@@ -85,7 +85,7 @@ def test_a_game_against_a_bot_is_played_to_its_end_by_clicking(browser, server):
     assert page.locator('#seats select >> nth=1 >> option[value="learned"]').count() == 0
     page.locator("#seats select").nth(1).select_option("heuristic")
     page.locator("#options-box summary").click()
-    page.fill('[data-option="round_limit"]', "4")
+    page.fill('[data-option="round_limit"]', "2")
     page.fill("#name", "Ann")
     page.screenshot(path=SHOTS / "lobby.png")
     page.click("#create-button")
@@ -155,7 +155,7 @@ def test_two_seat_links_and_a_spectator_see_only_their_own_cards(browser, server
         page.wait_for_selector(".rd-board")
     rng = random.Random(4)
     layout = httpx.get(server.url(f"/api/games/{gid}/layout")).json()
-    for _ in range(40):
+    for _ in range(20):
         views = [httpx.get(server.url(f"/api/games/{gid}/view"),
                            headers={"Authorization": f"Bearer {j['token']}"}).json()
                  for j in joined]

@@ -111,8 +111,8 @@ def _play_from_lobby(browser, server, game, players, option, limit, board, shots
 
 def test_galactic_domination_is_played_to_its_end_by_clicking(browser, server):  # noqa: F811
     SHOTS.mkdir(parents=True, exist_ok=True)
-    _play_from_lobby(browser, server, "galactic-domination", 2, "turn_limit", 3, ".gd-board",
-                     {8: "galactic-domination-setup.png", 30: "galactic-domination-table.png"})
+    _play_from_lobby(browser, server, "galactic-domination", 2, "turn_limit", 2, ".gd-board",
+                     {8: "galactic-domination-setup.png", 20: "galactic-domination-table.png"})
 
 
 def test_interstellar_ambitions_is_played_to_its_end_by_clicking(browser, server):  # noqa: F811
