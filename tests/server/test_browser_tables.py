@@ -373,9 +373,10 @@ def test_a_ship_picked_while_the_last_action_is_on_its_way_stays_picked(browser,
     ship = first.split()[1]  # the ship that moved: still on the board
     page.locator(f'#board [data-ship="{ship}"]').first.click()
     page.wait_for_selector("#selection:not([hidden])")
+    assert page.locator("body").get_attribute("data-sending") == first  # still on its way
     route, response = held.pop()
     route.fulfill(response=response)
-    page.wait_for_timeout(500)  # the table has the answer in hand
+    page.wait_for_selector("body:not([data-sending])", state="attached")  # answer handled
     assert page.locator("#selection").is_visible()
     assert page.locator("#selection-list button.action").first.is_visible()
     assert not errors, errors

@@ -211,6 +211,7 @@ async function play(notation) {
     return undefined;
   }
   busy = true;
+  document.body.dataset.sending = notation; // an action on its way (what it is, for tests)
   $("act-error").textContent = "";
   try {
     const step = guide?.current ?? null;
@@ -232,6 +233,7 @@ async function play(notation) {
     $("act-error").textContent = e.message;
   } finally {
     busy = false;
+    delete document.body.dataset.sending;
   }
 }
 
