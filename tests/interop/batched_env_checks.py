@@ -28,14 +28,15 @@ def env_matches_reference_through_autoreset(game_id: str, n: int, seed: int, end
     rng = np.random.default_rng(1)
     next_seed, ended = seed + n, 0
     while ended < endings:
+        legal = [space.legal_indices(st) for st in states]
         for i, st in enumerate(states):
             assert info["current_player"][i] == st.current_player()
-            assert sorted(space.legal_indices(st)) == np.flatnonzero(info["action_mask"][i]).tolist()
+            assert sorted(legal[i]) == np.flatnonzero(info["action_mask"][i]).tolist()
             np.testing.assert_array_equal(obs[i], encode(st, st.current_player()))
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         expected = np.zeros((n, env.players))
         for i, st in enumerate(states):
-            st.apply(space.legal_indices(st)[int(actions[i])])
+            st.apply(legal[i][int(actions[i])])
             if st.is_terminal():
                 expected[i] = st.returns()
                 states[i] = fresh(next_seed)

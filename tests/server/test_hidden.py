@@ -107,15 +107,13 @@ def test_no_payload_reveals_what_its_viewer_may_not_see(client, game, players):
     log_seen = dict.fromkeys(viewers, 0)
     public_ever: set[str] = set()
 
-    known: dict[int, dict[int | None, set[str]]] = {}
+    last: list = [-1, None]  # the position the secrets below were found for, and them
 
     def secrets() -> dict[int | None, set[str]]:
         """What each viewer may not see in the current position (found once a position)."""
-        at = len(local.history)
-        if at not in known:
-            known.clear()
-            known[at] = secrets_by_viewer(local, players, public_ever)
-        return known[at]
+        if last[0] != len(local.history):
+            last[:] = [len(local.history), secrets_by_viewer(local, players, public_ever)]
+        return last[1]
 
     def receive_pushes(note: str) -> None:
         forbidden = secrets()

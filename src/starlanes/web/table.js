@@ -75,7 +75,6 @@ function drawBoard() {
   ctx.afterDraw?.();
 }
 let module = null;
-let busy = false;
 let offline = false;
 let guide = null; // the guided first game, when the table was opened with ?guide=1
 const since = new Since(gameId);
@@ -202,16 +201,16 @@ async function showOdds(items) {
 }
 
 // ------------------------------------------------------------------ acting
+const sending = () => "sending" in document.body.dataset; // an action is on its way
 // Returns false without sending when another action is still on its way (the caller may
 // try again), true once the server took this one, undefined when it refused it.
 async function play(notation) {
-  if (busy || !ctx.view) return false;
+  if (sending() || !ctx.view) return false;
   if (offline) {
     $("act-error").textContent = "You are offline: your move waits until the table is connected again.";
     return undefined;
   }
-  busy = true;
-  document.body.dataset.sending = notation; // an action on its way (what it is, for tests)
+  document.body.dataset.sending = notation; // the action on its way (tests wait on it)
   $("act-error").textContent = "";
   try {
     const step = guide?.current ?? null;
@@ -232,7 +231,6 @@ async function play(notation) {
   } catch (e) {
     $("act-error").textContent = e.message;
   } finally {
-    busy = false;
     delete document.body.dataset.sending;
   }
 }
