@@ -63,8 +63,9 @@ def _token(page) -> tuple[str, str]:
 
 
 def _finish(server: Server, gid: str, tokens: list[str]) -> dict:
-    """Play both seats (each time the last legal action: the shortest game found) until
-    the game is over."""
+    """Play both seats until the game is over: an attack where one is legal, else the last
+    legal action. (The last legal action alone played 7,180 actions on one of 30 deals;
+    with attacks first, 200 deals ended within 150-458 actions.)"""
     api = httpx.Client(base_url=server.url(""), timeout=10)
     for _ in range(5000):
         views = [api.get(f"/api/games/{gid}/view",
@@ -73,8 +74,9 @@ def _finish(server: Server, gid: str, tokens: list[str]) -> dict:
             return views[0]
         for token, v in zip(tokens, views, strict=True):
             if v["your_turn"]:
-                r = api.post(f"/api/games/{gid}/actions",
-                             json={"seq": v["seq"], "action": v["legal"][-1]["notation"]},
+                notations = [a["notation"] for a in v["legal"]]
+                pick = next((n for n in notations if n.startswith("attack ")), notations[-1])
+                r = api.post(f"/api/games/{gid}/actions", json={"seq": v["seq"], "action": pick},
                              headers={"Authorization": f"Bearer {token}"})
                 assert r.status_code in (200, 409), r.text
     raise AssertionError("the game did not end")
