@@ -35,9 +35,13 @@ class Act(Action):
         return self.verb
 
 
+TOKEN_NAMES = tuple(f"{ACTIONS[code >> 2]}:{LEVELS[code & 3]}" for code in range(24))
+"""Notation of every track code ``action * 4 + level``, in code order."""
+
+
 def token_name(code: int) -> str:
-    """``colonise:basic`` for a track code ``action * 4 + level``."""
-    return f"{ACTIONS[code >> 2]}:{LEVELS[code & 3]}"
+    """``colonise:basic`` for a track code ``action * 4 + level`` (0..23)."""
+    return TOKEN_NAMES[code]
 
 
 def parse_token(text: str) -> int:
@@ -53,3 +57,9 @@ EXCHANGES = tuple(
     (g, t, Act("exchange", RES[g], RES[t])) for g in range(4) for t in range(4) if g != t
 )
 """3:1 exchanges (give 3 of one type for 1 of another, IA-RES-02)."""
+EXCHANGES_OF = tuple(tuple(act for g2, _t, act in EXCHANGES if g2 == g) for g in range(4))
+"""The exchanges giving resource ``g``, per ``g`` (``EXCHANGES`` is in that order)."""
+ADVANCE = tuple(Act("advance", name) for name in TOKEN_NAMES)
+"""``advance <token>`` per track code: one shared action each (actions are immutable)."""
+TAKE = tuple(Act("take", name) for name in TOKEN_NAMES)
+"""``take <token>`` per track code."""

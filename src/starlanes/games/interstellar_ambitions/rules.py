@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from starlanes.engine import Action, Decision
 
 from . import combat, economy, fleetworks, setup, shadow, spoils, turn
-from .actions import EXCHANGES
+from .actions import EXCHANGES_OF
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import IAState
@@ -35,9 +35,9 @@ def legal_actions(s: IAState) -> list[Action]:
     out = DECISIONS[d.kind][0](s, d)
     if d.seat == s.seat and s.phase == "turn" and d.kind not in NO_EXCHANGE:
         r = s.res[d.seat]
-        for g, _t, act in EXCHANGES:
+        for g in range(4):
             if r[g] >= 3:
-                out.append(act)
+                out.extend(EXCHANGES_OF[g])
     return out
 
 

@@ -12,8 +12,20 @@ from typing import TYPE_CHECKING
 
 from starlanes.engine import Action, Decision
 
-from .actions import ACTIONS, DONE, PASS, PLAN, PRODUCE, RES, Act, parse_token, token_name
-from .common import can_advance, fleet_value, set_token
+from . import economy, fleetworks
+from .actions import (
+    ACTIONS,
+    ADVANCE,
+    DONE,
+    PASS,
+    PLAN,
+    PRODUCE,
+    RES,
+    TAKE,
+    Act,
+    parse_token,
+)
+from .common import HOME, can_advance, fleet_value, set_token
 from .texts import token_words
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -91,7 +103,7 @@ def exchange(s: IAState, seat: int, a: Action) -> None:
 # ---------------------------------------------------------------------- step 2
 def _advance_options(s: IAState, seat: int, done: tuple[int, ...]) -> list[Action]:
     codes = {c for i, c in enumerate(s.tokens[seat]) if c >= 0 and i not in done}
-    return [Act("advance", token_name(c)) for c in sorted(codes) if can_advance(s, c)]
+    return [ADVANCE[c] for c in sorted(codes) if can_advance(s, c)]
 
 
 def step2_legal(s: IAState, d: Decision) -> list[Action]:
@@ -100,9 +112,7 @@ def step2_legal(s: IAState, d: Decision) -> list[Action]:
 
 def step2_apply(s: IAState, d: Decision, a: Act) -> None:
     if a.verb == "produce":
-        from .economy import produce
-
-        produce(s, d.seat)
+        economy.produce(s, d.seat)
     elif a.verb == "advance":
         advance_token(s, d, a, ())
 
@@ -131,7 +141,7 @@ def more_apply(s: IAState, d: Decision, a: Act) -> None:
 def step3_legal(s: IAState, d: Decision) -> list[Action]:
     codes = sorted({c for c in s.tokens[d.seat] if c >= 0})
     out: list[Action] = [
-        Act("take", token_name(c)) for c in codes if not (s.round == 1 and c >> 2 == 5)
+        TAKE[c] for c in codes if not (s.round == 1 and c >> 2 == 5)
     ]
     out.append(PLAN)
     return out
@@ -148,8 +158,6 @@ def step3_apply(s: IAState, d: Decision, a: Act) -> None:
     toks = s.tokens[seat]
     set_token(s, seat, toks.index(code), -1)  # IA-TRK-09
     s.log(f"P{seat} takes {token_words(code)}")
-    from . import economy, fleetworks
-
     act, level = code >> 2, code & 3
     if act == 0:
         economy.start_colonise(s, seat, level)
@@ -187,8 +195,6 @@ def place_apply(s: IAState, d: Decision, a: Act) -> None:
 # ---------------------------------------------------------------------- step 4
 def meets(s: IAState, seat: int, amb: int) -> bool:
     """Does ``seat`` meet ambition ``amb``'s condition now (ruling IA-OPEN-21)?"""
-    from .common import HOME
-
     c = s.content
     cond, n = c.ambition_cond[amb]
     if cond == "planets":
