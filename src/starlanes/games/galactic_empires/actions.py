@@ -21,9 +21,14 @@ End of turn: ``discard``, ``scuttle``, ``withdraw``, ``draw`` (``a`` cards), ``c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from starlanes.engine import Action
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GEState
 
 NONE = -1
 FLEET0 = -10
@@ -65,3 +70,42 @@ class GEAction(Action):
 
     def notation(self) -> str:
         return self.label or self.kind
+
+
+_MADE: dict[int, tuple[tuple[str, ...], dict[tuple[str, int, int, int], GEAction]]] = {}
+"""Per card list (``GEState.defs``, by identity, shared by every state of one game): the
+actions made so far, by (kind, a, b, c)."""
+MADE_CAP = 4096
+"""Actions kept per game before its table starts again (a game meets a few hundred)."""
+
+
+def made(s: GEState, kind: str, a: int, b: int, c: int,
+         label: Callable[[GEState, str, int, int, int], str]) -> GEAction:
+    """The action ``(kind, a, b, c)`` of ``s``'s game, labelled ``label(s, kind, a, b, c)`` the
+    first time: one shared, immutable object per game, so that listing legal actions does
+    not build the same action and its notation again at every step. ``label`` must depend
+    only on its arguments and the game's card list (``defs``), as notation does."""
+    defs = s.defs
+    hit = _MADE.get(id(defs))
+    if hit is None or hit[0] is not defs:
+        if len(_MADE) >= 64:
+            _MADE.clear()
+        hit = _MADE[id(defs)] = (defs, {})
+    table = hit[1]
+    key = (kind, a, b, c)
+    act = table.get(key)
+    if act is None:
+        if len(table) >= MADE_CAP:
+            table.clear()
+        act = table[key] = GEAction(kind, a, b, c, label(s, kind, a, b, c))
+    return act
+
+
+def card_label(s: GEState, kind: str, a: int, _b: int, _c: int) -> str:
+    """``<kind> <card a>``: the label of an action on one card instance."""
+    return f"{kind} {s.name(a)}"
+
+
+def one_card(s: GEState, kind: str, inst: int) -> GEAction:
+    """The action ``kind`` on card instance ``inst`` alone, labelled ``<kind> <card>``."""
+    return made(s, kind, inst, NONE, NONE, card_label)

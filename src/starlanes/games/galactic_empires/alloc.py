@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import GEAction
+from .actions import GEAction, one_card
 from .state import A, E, H, P, S, X
 from .units import heavy_count, lead, needs_points, repairable, vessels_of
 
@@ -72,7 +72,7 @@ def alloc_actions(s: GEState) -> list[GEAction]:
         if not u.engaged and u.half < 0:
             e, sp = cost(s, v)
             if can_pay(pool, e, sp):
-                out.append(GEAction("engage", v, label=f"engage {s.name(v)}"))
+                out.append(one_card(s, "engage", v))
             if u.partner >= 0:
                 for part in (v, u.partner):
                     e, sp = cost(s, v, part)
@@ -91,27 +91,27 @@ def alloc_actions(s: GEState) -> list[GEAction]:
             if not u.engaged and needs_points(c) and host.engaged and c.type in "CE":
                 r = c.requires
                 if can_pay(pool, r.energy, r.supply):
-                    out.append(GEAction("engage", i, label=f"engage {s.name(i)}"))
+                    out.append(one_card(s, "engage", i))
         active = u.engaged or (u.host >= 0 and s.units[u.host].engaged and not needs_points(c))
         if active and ammo and u.ammo < heavy_count(s, i):
-            out.append(GEAction("arm", i, label=f"arm {s.name(i)}"))
+            out.append(one_card(s, "arm", i))
         if energy and u.engaged and (c.nodes or c.vmax) and _variplaz_or_emf_room(s, i):
-            out.append(GEAction("charge", i, label=f"charge {s.name(i)}"))
+            out.append(one_card(s, "charge", i))
         if c.type == "M":
             if pool[H] and u.dmg and not c.has("no_repair"):
-                out.append(GEAction("heal", i, label=f"heal {s.name(i)}"))
+                out.append(one_card(s, "heal", i))
             continue
         if u.partner >= 0 and lead(s, i) != i:
             continue
         if rep and c.type != "D" and repairable(s, i):
-            out.append(GEAction("repair", i, label=f"repair {s.name(i)}"))
+            out.append(one_card(s, "repair", i))
         if pool[H] and c.type == "D" and u.dmg > u.perm:
-            out.append(GEAction("heal", i, label=f"heal {s.name(i)}"))
+            out.append(one_card(s, "heal", i))
     for i, u in s.units.items():  # healing points on friendly monsters against others
         c = s.cards[u.card]
         if u.owner == seat and u.against >= 0 and c.type == "M" and pool[H] and u.dmg \
                 and not c.has("no_repair"):
-            out.append(GEAction("heal", i, label=f"heal {s.name(i)}"))
+            out.append(one_card(s, "heal", i))
     if warped:  # only D dragons escape a time warp: no occurrence acts on them (GE-EMP-DRG-02)
         out = [a for a in out if s.card(a.a).type == "D"]
     out.append(DONE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import NONE, GEAction, code_seat, fleet_code, hq_code, is_fleet, is_hq
+from .actions import NONE, GEAction, code_seat, fleet_code, hq_code, is_fleet, is_hq, made, one_card
 from .effects import operate, resolve_card
 from .empires import (
     can_join,
@@ -133,6 +133,28 @@ def targets(s: GEState, inst: int) -> list[tuple[int, int]]:
     return []  # pragma: no cover - every kind is listed above
 
 
+def _play_label(s: GEState, _kind: str, inst: int, tgt: int, partner: int) -> str:
+    lab = f"play {s.name(inst)}"
+    if partner >= 0:
+        lab += f"+{s.name(partner)}"
+    return lab + tlabel(s, tgt)
+
+
+def _swap_label(s: GEState, _kind: str, h: int, r: int, _seat: int) -> str:
+    return f"swap {s.name(h)} {s.name(r)}"
+
+
+def _combine_label(s: GEState, _kind: str, i: int, j: int, _c: int) -> str:
+    return f"combine {s.name(i)} {s.name(j)}"
+
+
+def _operate_label(s: GEState, _kind: str, i: int, tgt: int, _c: int) -> str:
+    return f"operate {s.name(i)} on {s.name(tgt)}"
+
+
+DONE = GEAction("done", label="done")
+
+
 def play_actions(s: GEState) -> list[GEAction]:
     """Legal actions of Play Cards Phase A or B."""
     seat = s.seat
@@ -140,33 +162,28 @@ def play_actions(s: GEState) -> list[GEAction]:
     if s.plays < 3:
         for inst in s.hands[seat]:
             for tgt, partner in targets(s, inst):
-                lab = f"play {s.name(inst)}"
-                if partner >= 0:
-                    lab += f"+{s.name(partner)}"
-                out.append(GEAction("play", inst, tgt, partner, lab + tlabel(s, tgt)))
+                out.append(made(s, "play", inst, tgt, partner, _play_label))
         for h in s.hands[seat]:
             hs = s.card(h).strength
             for r in s.reserve[seat]:
                 if hs >= s.card(r).strength:
-                    out.append(GEAction("swap", h, r, seat,
-                                        label=f"swap {s.name(h)} {s.name(r)}"))
+                    out.append(made(s, "swap", h, r, seat, _swap_label))
         turn = s.turns[seat]
         for i in vessels_of(s, seat):
             u = s.units[i]
             if u.partner >= 0 and command_room(s, seat, None) and split_options(s, i):
-                out.append(GEAction("separate", i, label=f"separate {s.name(i)}"))
+                out.append(one_card(s, "separate", i))
             elif u.partner < 0 and s.card(i).krebiz == "cruiser" and u.split != turn:
                 for j in vessels_of(s, seat):
                     if can_join(s, i, j) and s.units[j].split != turn:
-                        out.append(GEAction("combine", i, j,
-                                            label=f"combine {s.name(i)} {s.name(j)}"))
+                        out.append(made(s, "combine", i, j, NONE, _combine_label))
     out += operate_actions(s)
     research = s.pool[3] + s.pool[6]
     if research:
         for i, u in s.units.items():
             if s.cards[u.card].type == "M":
-                out.append(GEAction("study", i, label=f"study {s.name(i)}"))
-    out.append(GEAction("done", label="done"))
+                out.append(one_card(s, "study", i))
+    out.append(DONE)
     return out
 
 
@@ -191,7 +208,7 @@ def operate_actions(s: GEState) -> list[GEAction]:
         elif u.turn_in >= s.turns[seat]:
             continue  # GE-TURN-04: only hazards and monsters played on earlier turns act
         for tgt in _op_targets(s, i, c, u):
-            out.append(GEAction("operate", i, tgt, label=f"operate {s.name(i)} on {s.name(tgt)}"))
+            out.append(made(s, "operate", i, tgt, NONE, _operate_label))
     return out
 
 

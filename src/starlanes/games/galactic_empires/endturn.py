@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from starlanes.engine import Decision
 
-from .actions import GEAction
+from .actions import GEAction, one_card
 from .effects import discard_unit
 from .empires import finish_split, split_options
 from .setup import begin_turn
@@ -29,10 +29,10 @@ def discard_actions(s: GEState) -> list[GEAction]:
     seat = s.seat
     out = []
     if s.plays < 3:
-        out += [GEAction("discard", i, label=f"discard {s.name(i)}") for i in s.hands[seat]]
+        out += [one_card(s, "discard", i) for i in s.hands[seat]]
     for i, u in s.units.items():
         if u.owner == seat and u.against < 0 and (u.partner < 0 or i < u.partner):
-            out.append(GEAction("scuttle", i, label=f"scuttle {s.name(i)}"))
+            out.append(one_card(s, "scuttle", i))
     if s.options["withdrawal"]:
         out.append(GEAction("withdraw", label="withdraw"))
     out.append(DONE)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import GEAction, code_seat, hq_code, is_hq
+from .actions import GEAction, code_seat, hq_code, is_hq, one_card
 from .content import HEAVY
 from .empires import indirigan_blocks
 from .units import attachment_active, damage, lead, ships_of, slots, vessels_of
@@ -128,7 +128,7 @@ def aim_actions(s: GEState) -> list[GEAction]:
             out.append(GEAction("shoot", i, j, label=f"shoot {s.name(i)}.{j}"))
             seen_units.add(i)
     for i in sorted(seen_units):
-        out.append(GEAction("volley", i, label=f"volley {s.name(i)}"))
+        out.append(one_card(s, "volley", i))
     if s.picks:
         out.append(COMMIT)
     return out

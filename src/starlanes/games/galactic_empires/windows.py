@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from starlanes.engine import Decision
 
-from .actions import GEAction, code_seat, is_hq
+from .actions import GEAction, code_seat, is_hq, one_card
 from .units import damage, lead, repair, repairable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,13 +57,13 @@ def reaction_actions(s: GEState, seat: int) -> list[GEAction]:
             k = e.kind
             if p[0] == "card":
                 if k == "cancel_card" and "cancel_card" not in played:
-                    out.append(GEAction("react", inst, label=f"react {s.name(inst)}"))
+                    out.append(one_card(s, "react", inst))
                 continue
             target = p[1]
             if k == "deflect" and not is_hq(target) or k == "hq_screen" and is_hq(target) or \
                     k == "evade" and "evade" not in played and not is_hq(target) \
                     and s.card(target).type in "SD" and s.units[target].engaged:
-                out.append(GEAction("react", inst, label=f"react {s.name(inst)}"))
+                out.append(one_card(s, "react", inst))
             elif k == "return_fire":
                 for f in p[3]:
                     if f in s.units:
