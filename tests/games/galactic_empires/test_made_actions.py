@@ -52,9 +52,9 @@ def test_the_tables_stay_bounded_however_many_actions_and_games_are_met():
     for i in range(A.MADE_CAP * 2 + 10):  # more distinct actions than a table keeps
         made = A.made(state, "probe", i, -1, -1, lambda _s, kind, a, _b, _c: f"{kind} {a}")
         assert made.a == i
-    table = A._MADE[id(state.defs)][1]
+    table = state.game.made_actions
     assert len(table) <= A.MADE_CAP
-    for seed in range(100):  # more games than tables are kept
-        A.one_card(load("galactic-empires", players=2, seed=1000 + seed).new_initial_state(),
-                   "discard", 0)
-    assert len(A._MADE) <= 64
+    games = [load("galactic-empires", players=2, seed=1000 + seed) for seed in range(100)]
+    for game in games:  # each game keeps its own table, gone with the game
+        A.one_card(game.new_initial_state(), "discard", 0)
+    assert all(len(game.made_actions) == 1 for game in games)

@@ -72,26 +72,22 @@ class GEAction(Action):
         return self.label or self.kind
 
 
-_MADE: dict[int, tuple[tuple[str, ...], dict[tuple[str, int, int, int], GEAction]]] = {}
-"""Per card list (``GEState.defs``, by identity, shared by every state of one game): the
-actions made so far, by (kind, a, b, c)."""
+DONE = GEAction("done", label="done")
+"""Ending a phase or window: one shared action."""
+
 MADE_CAP = 4096
-"""Actions kept per game before its table starts again (a game meets a few hundred)."""
+"""Actions kept per game (``GalacticEmpires.made_actions``) before its table starts again
+(a game meets a few hundred)."""
 
 
 def made(s: GEState, kind: str, a: int, b: int, c: int,
          label: Callable[[GEState, str, int, int, int], str]) -> GEAction:
     """The action ``(kind, a, b, c)`` of ``s``'s game, labelled ``label(s, kind, a, b, c)`` the
     first time: one shared, immutable object per game, so that listing legal actions does
-    not build the same action and its notation again at every step. ``label`` must depend
-    only on its arguments and the game's card list (``defs``), as notation does."""
-    defs = s.defs
-    hit = _MADE.get(id(defs))
-    if hit is None or hit[0] is not defs:
-        if len(_MADE) >= 64:
-            _MADE.clear()
-        hit = _MADE[id(defs)] = (defs, {})
-    table = hit[1]
+    not build the same action and its notation again at every step. The table is the game's
+    (``made_actions``), which all its states share and which goes with it. ``label`` must
+    depend only on its arguments and the game's card list (``defs``), as notation does."""
+    table = s.game.made_actions  # type: ignore[attr-defined]
     key = (kind, a, b, c)
     act = table.get(key)
     if act is None:

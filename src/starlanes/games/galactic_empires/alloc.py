@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import GEAction, one_card
+from .actions import DONE, GEAction, one_card
 from .state import A, E, H, P, S, X
 from .units import heavy_count, lead, needs_points, repairable, vessels_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
 
-DONE = GEAction("done", label="done")
 
 
 def time_warped(s: GEState, seat: int) -> bool:

@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import NONE, GEAction, code_seat, fleet_code, hq_code, is_fleet, is_hq, made, one_card
+from .actions import (
+    DONE,
+    NONE,
+    GEAction,
+    code_seat,
+    fleet_code,
+    hq_code,
+    is_fleet,
+    is_hq,
+    made,
+    one_card,
+)
 from .effects import operate, resolve_card
 from .empires import (
     can_join,
@@ -152,7 +163,6 @@ def _operate_label(s: GEState, _kind: str, i: int, tgt: int, _c: int) -> str:
     return f"operate {s.name(i)} on {s.name(tgt)}"
 
 
-DONE = GEAction("done", label="done")
 
 
 def play_actions(s: GEState) -> list[GEAction]:

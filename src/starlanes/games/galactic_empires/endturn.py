@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from starlanes.engine import Decision
 
-from .actions import GEAction, one_card
+from .actions import DONE, GEAction, one_card
 from .effects import discard_unit
 from .empires import finish_split, split_options
 from .setup import begin_turn
@@ -15,7 +15,6 @@ from .setup import begin_turn
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
 
-DONE = GEAction("done", label="done")
 
 
 def draw_allowance(hand: int) -> int:

@@ -18,6 +18,7 @@ from starlanes.engine import (
     register,
 )
 
+from .actions import GEAction
 from .content import BASIC_SETS, deck_problems, load_content
 from .seat_setup import KIND, seat_decks
 from .setup import begin, deck_lists
@@ -96,6 +97,8 @@ class GalacticEmpires(Game):
                 random.Random(derive_seed(seed, "own deck", seat)).shuffle(lists[seat])
         self.defs = tuple(cid for lst in lists for cid in lst)
         self.deck_of = tuple(k for k, lst in enumerate(lists) for _ in lst)
+        self.made_actions: dict[tuple[str, int, int, int], GEAction] = {}
+        """The actions of this game made so far, by (kind, a, b, c) (``actions.made``)."""
 
     def seat_setup_kind(self) -> str:
         """``"deck"`` in the Standard Game (each seat may bring its own deck as a deck

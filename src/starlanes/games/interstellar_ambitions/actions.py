@@ -53,12 +53,10 @@ DONE = Act("done")
 PASS = Act("pass")
 PRODUCE = Act("produce")
 PLAN = Act("plan")
-EXCHANGES = tuple(
-    (g, t, Act("exchange", RES[g], RES[t])) for g in range(4) for t in range(4) if g != t
+EXCHANGES_OF = tuple(
+    tuple(Act("exchange", RES[g], RES[t]) for t in range(4) if t != g) for g in range(4)
 )
-"""3:1 exchanges (give 3 of one type for 1 of another, IA-RES-02)."""
-EXCHANGES_OF = tuple(tuple(act for g2, _t, act in EXCHANGES if g2 == g) for g in range(4))
-"""The exchanges giving resource ``g``, per ``g`` (``EXCHANGES`` is in that order)."""
+"""3:1 exchanges (give 3 of one type for 1 of another, IA-RES-02), per resource given."""
 ADVANCE = tuple(Act("advance", name) for name in TOKEN_NAMES)
 """``advance <token>`` per track code: one shared action each (actions are immutable)."""
 TAKE = tuple(Act("take", name) for name in TOKEN_NAMES)
