@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .actions import DONE, GEAction, one_card
 from .state import A, E, H, P, S, X
-from .units import heavy_count, lead, needs_points, repairable, vessels_of
+from .units import heavy_count, lead, needs_points, repair, repairable, vessels_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
@@ -118,8 +118,6 @@ def alloc_actions(s: GEState) -> list[GEAction]:
 
 
 def apply_alloc(s: GEState, a: GEAction) -> None:
-    from .units import repair
-
     pool = s.pool
     k = a.kind
     if k == "engage":

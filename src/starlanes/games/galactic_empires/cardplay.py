@@ -32,8 +32,10 @@ from .empires import (
     split_options,
     tech_allowed,
 )
+from .fire import fire_possible
 from .state import Unit
-from .units import attachment_active, lead, repairable, vessels_of
+from .units import attachment_active, damage, lead, repairable, shield_cap, vessels_of
+from .windows import open_card_window
 
 if TYPE_CHECKING:  # pragma: no cover
     from .content import Card
@@ -67,19 +69,67 @@ def _fleet_targets(s: GEState) -> list[int]:
     return [fleet_code(t) for t in range(s.n) if s.alive[t]]
 
 
-def targets(s: GEState, inst: int) -> list[tuple[int, int]]:
-    """(target, Krebiz partner) pairs card ``inst`` may be played on now by ``s.seat``."""
+class Fleet:
+    """What listing ``seat``'s card plays asks of his fleet again and again (his vessels and
+    units, the turn number, command room and the one-empire rule per kind of card), each
+    read once: the state must not change while one is in use."""
+
+    __slots__ = ("s", "seat", "turn", "_vessels", "_units", "_room", "_allowed")
+
+    def __init__(self, s: GEState, seat: int) -> None:
+        self.s = s
+        self.seat = seat
+        self.turn = turn_no(s)
+        self._vessels: list[int] | None = None
+        self._units: list[int] | None = None
+        self._room: dict[tuple[str, str] | None, bool] = {}
+        self._allowed: dict[tuple[str, str], bool] = {}
+
+    def vessels(self) -> list[int]:
+        """``vessels_of(s, seat)``."""
+        if self._vessels is None:
+            self._vessels = vessels_of(self.s, self.seat)
+        return self._vessels
+
+    def units(self) -> list[int]:
+        """The seat's own units in play that sit on no other card."""
+        if self._units is None:
+            self._units = _units_of(self.s, self.seat)
+        return self._units
+
+    def room(self, c: Card | None) -> bool:
+        """``command_room(s, seat, c)``, which reads only ``c``'s empire and type."""
+        key = None if c is None else (c.empire, c.type)
+        got = self._room.get(key)
+        if got is None:
+            got = self._room[key] = command_room(self.s, self.seat, c)
+        return got
+
+    def allowed(self, c: Card) -> bool:
+        """``empire_allowed(s, seat, c)``, which reads only ``c``'s empire and type."""
+        key = (c.empire, c.type)
+        got = self._allowed.get(key)
+        if got is None:
+            got = self._allowed[key] = empire_allowed(self.s, self.seat, c)
+        return got
+
+
+def targets(s: GEState, inst: int, fleet: Fleet | None = None) -> list[tuple[int, int]]:
+    """(target, Krebiz partner) pairs card ``inst`` may be played on now by ``s.seat``;
+    ``fleet``: a :class:`Fleet` of ``s.seat`` shared by the calls of one listing."""
     seat = s.seat
+    if fleet is None:
+        fleet = Fleet(s, seat)
     c = s.card(inst)
     t = c.type
-    turn = turn_no(s)
+    turn = fleet.turn
     if t == "T":
         return [(NONE, NONE)]
     if t in "SBD":
-        if turn == 1 or (turn == 2 and s.ship_plays >= 1) or not empire_allowed(s, seat, c):
+        if turn == 1 or (turn == 2 and s.ship_plays >= 1) or not fleet.allowed(c):
             return []
         out = []
-        room = command_room(s, seat, c)
+        room = fleet.room(c)
         if room:
             out.append((NONE, NONE))
         if c.krebiz:
@@ -87,16 +137,16 @@ def targets(s: GEState, inst: int) -> list[tuple[int, int]]:
             if room:
                 out += [(NONE, h) for h in s.hands[seat]
                         if h != inst and s.card(h).krebiz == other]
-            out += [(i, NONE) for i in vessels_of(s, seat)
+            out += [(i, NONE) for i in fleet.vessels()
                     if s.card(i).krebiz == other and s.units[i].partner < 0]
         return out
     if t in "CE":
         if turn == 1:
             return []
         if c.located:
-            return [(i, NONE) for i in _units_of(s, seat) if s.card(i).type == "T"]
+            return [(i, NONE) for i in fleet.units() if s.card(i).type == "T"]
         out = []
-        for i in vessels_of(s, seat):
+        for i in fleet.vessels():
             for h in (i, s.units[i].partner):
                 if h < 0:
                     continue
@@ -110,10 +160,10 @@ def targets(s: GEState, inst: int) -> list[tuple[int, int]]:
                     continue
                 out.append((h, NONE))
         return out
-    kinds = {e.kind for e in c.effects}
+    kinds = c.kinds
     if c.reaction:
         if "emergency_repair" in kinds:
-            return [(i, NONE) for i in _units_of(s, seat)
+            return [(i, NONE) for i in fleet.units()
                     if s.card(i).type not in "DM" and repairable(s, i) and lead(s, i) == i]
         return []
     if t in "HM" or kinds & {"time_warp", "economic_crisis", "damage_fleet",
@@ -170,21 +220,28 @@ def play_actions(s: GEState) -> list[GEAction]:
     seat = s.seat
     out: list[GEAction] = []
     if s.plays < 3:
-        for inst in s.hands[seat]:
-            for tgt, partner in targets(s, inst):
+        fleet = Fleet(s, seat)
+        hand = s.hands[seat]
+        for inst in hand:
+            for tgt, partner in targets(s, inst, fleet):
                 out.append(made(s, "play", inst, tgt, partner, _play_label))
-        for h in s.hands[seat]:
-            hs = s.card(h).strength
-            for r in s.reserve[seat]:
-                if hs >= s.card(r).strength:
-                    out.append(made(s, "swap", h, r, seat, _swap_label))
+        reserve = s.reserve[seat]
+        if reserve:
+            card = s.card
+            strengths = [card(r).strength for r in reserve]
+            for h in hand:
+                hs = card(h).strength
+                for r, rs in zip(reserve, strengths, strict=True):
+                    if hs >= rs:
+                        out.append(made(s, "swap", h, r, seat, _swap_label))
         turn = s.turns[seat]
-        for i in vessels_of(s, seat):
+        vessels = fleet.vessels()
+        for i in vessels:
             u = s.units[i]
-            if u.partner >= 0 and command_room(s, seat, None) and split_options(s, i):
+            if u.partner >= 0 and fleet.room(None) and split_options(s, i):
                 out.append(one_card(s, "separate", i))
             elif u.partner < 0 and s.card(i).krebiz == "cruiser" and u.split != turn:
-                for j in vessels_of(s, seat):
+                for j in vessels:
                     if can_join(s, i, j) and s.units[j].split != turn:
                         out.append(made(s, "combine", i, j, NONE, _combine_label))
     out += operate_actions(s)
@@ -208,7 +265,7 @@ def operate_actions(s: GEState) -> list[GEAction]:
         if u.owner != seat or u.used:
             continue
         c = s.cards[u.card]
-        if not c.effects or not any(e.kind.startswith("op_") for e in c.effects):
+        if not c.operates:
             continue
         if u.host >= 0:
             if not (s.units[u.host].engaged and attachment_active(s, i)):
@@ -234,8 +291,6 @@ def _op_targets(s: GEState, inst: int, c: Card, u: Unit) -> list[int]:
         if not any(v.host == host and s.cards[v.card].has("transporter")
                    for v in s.units.values()):
             return []
-        from .units import shield_cap
-
         out = []
         for i in (i for o in range(s.n) if o != seat for i in vessels_of(s, o)):
             tc = s.card(i)
@@ -252,19 +307,14 @@ def apply_play(s: GEState, a: GEAction) -> None:
     k = a.kind
     if k == "done":
         s.phase = "fire" if s.phase == "playA" else "discard"
-        if s.phase == "fire":
-            from .fire import fire_possible
-
-            if not fire_possible(s):
-                s.phase = "playB"
+        if s.phase == "fire" and not fire_possible(s):
+            s.phase = "playB"
         return
     if k == "operate":
         operate(s, a.a, a.b)
         return
     if k == "study":
         s.pool[3 if s.pool[3] else 6] -= 1
-        from .units import damage
-
         damage(s, a.a, 1, seat, research=True)
         return
     s.plays += 1
@@ -312,11 +362,9 @@ def play_card(s: GEState, inst: int, target: int, partner: int = NONE) -> None:
         s.log(f"P{seat} plays {s.title(inst)} on {s.title(target)}")
     else:
         owner = _target_owner(s, target)
-        if owner >= 0 and owner != seat and s.alive[owner] and _hostile(c):
-            from .windows import open_card_window
-
-            if open_card_window(s, owner, inst, target):
-                return
+        if owner >= 0 and owner != seat and s.alive[owner] and _hostile(c) \
+                and open_card_window(s, owner, inst, target):
+            return
         resolve_card(s, seat, inst, target)
 
 

@@ -24,14 +24,15 @@ overrides the rulebook where it says so (GE-PLAY-14).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from starlanes.engine.content import ContentEntry, ContentFiles
 from starlanes.engine.errors import ContentError
+from starlanes.engine.plain import plain_class, plain_copy
 
 CONTENT_DIR = Path(__file__).with_name("content")
 
@@ -198,8 +199,19 @@ class Card(ContentEntry):
             raise ValueError("an R card needs a reaction or counter function")
         return self
 
+    @cached_property
+    def kinds(self) -> frozenset[str]:
+        """The kinds of the card's effects (read once: the card never changes)."""
+        return frozenset(e.kind for e in self.effects)
+
+    @cached_property
+    def operates(self) -> bool:
+        """Has the card a function operated from play (an ``op_*`` effect, GE-TURN-04/05)?"""
+        return any(k.startswith("op_") for k in self.kinds)
+
     def has(self, kind: str) -> bool:
-        return any(e.kind == kind for e in self.effects)
+        """Has the card an effect of ``kind``?"""
+        return kind in self.kinds
 
     def amount(self, kind: str) -> int:
         return sum(e.n for e in self.effects if e.kind == kind)
@@ -226,15 +238,29 @@ class EmpireEntry(ContentEntry):
     text: str = Field(min_length=1)
 
 
+PlainPoints = plain_class(Points, "PlainPoints")
+PlainEffect = plain_class(Effect, "PlainEffect")
+PlainCard = plain_class(Card, "PlainCard")
+"""The cards as the rules read them during play (``Content.rule_cards``): plain, read-only
+copies, about six times faster to read a field of than the pydantic models
+(``starlanes.engine.plain``)."""
+
+
 @dataclass(frozen=True)
 class Content:
     """The loaded pool (``cards``), ready-made decks (``decks``) and the empires, with the
-    fingerprint of the merged content."""
+    fingerprint of the merged content. ``rule_cards``: ``cards`` as :data:`PlainCard`
+    copies, made with the content, for the rules to read in play (``GEState.cards``)."""
 
     cards: dict[str, Card]
     decks: dict[str, Deck]
     empires: dict[str, EmpireEntry] = field(default_factory=dict)
     fingerprint: str = ""
+    rule_cards: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rule_cards",
+                           {k: plain_copy(c) for k, c in self.cards.items()})
 
 
 #: The decks the game itself names: the Basic Sets of option ``deck`` (GE-DECK-01) and the

@@ -49,7 +49,7 @@ def command_limit(s: GEState, seat: int) -> int:
     for i, u in s.units.items():
         if u.owner == seat and u.against < 0:
             c = s.cards[u.card]
-            if c.effects and (u.host < 0 or attachment_active(s, i)):
+            if "command" in c.kinds and (u.host < 0 or attachment_active(s, i)):
                 extra += c.amount("command")
     return s.n + extra
 
@@ -61,8 +61,9 @@ def command_used(s: GEState, seat: int, extra: Card | None = None) -> int:
     and bases the player lost in his own current turn still count until his next turn
     ("may not play it until the turn after one of his current ships is destroyed",
     GE-FLEET-06)."""
-    empires = [s.card(i).empire for i in vessels_of(s, seat)]
-    kinds = [s.card(i).type for i in vessels_of(s, seat)]
+    cards = [s.card(i) for i in vessels_of(s, seat)]
+    empires = [c.empire for c in cards]
+    kinds = [c.type for c in cards]
     if seat == s.seat and s.lost:
         empires += [s.cards[cid].empire for cid in s.lost]
         kinds += [s.cards[cid].type for cid in s.lost]

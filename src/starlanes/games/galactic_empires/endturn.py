@@ -7,14 +7,15 @@ from typing import TYPE_CHECKING
 
 from starlanes.engine import Decision
 
-from .actions import DONE, GEAction, one_card
-from .effects import discard_unit
+from .actions import DONE, NONE, GEAction, made, one_card
+from .effects import discard_unit, hq_damage
 from .empires import finish_split, split_options
 from .setup import begin_turn
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
 
+WITHDRAW = GEAction("withdraw", label="withdraw")
 
 
 def draw_allowance(hand: int) -> int:
@@ -33,7 +34,7 @@ def discard_actions(s: GEState) -> list[GEAction]:
         if u.owner == seat and u.against < 0 and (u.partner < 0 or i < u.partner):
             out.append(one_card(s, "scuttle", i))
     if s.options["withdrawal"]:
-        out.append(GEAction("withdraw", label="withdraw"))
+        out.append(WITHDRAW)
     out.append(DONE)
     return out
 
@@ -55,8 +56,6 @@ def apply_discard(s: GEState, a: GEAction) -> None:
     else:
         s.phase = "draw"
         if exhausted(s, seat):
-            from .effects import hq_damage
-
             s.log(f"P{seat}'s deck is exhausted")
             hq_damage(s, seat, 1, -1)
             if not s.alive[seat]:
@@ -77,7 +76,11 @@ def exhausted(s: GEState, seat: int) -> bool:
 
 def draw_actions(s: GEState) -> list[GEAction]:
     """GE-TURN-11: drawing is never required: ``draw 0`` is always legal."""
-    return [GEAction("draw", k, label=f"draw {k}") for k in range(s.draw_allow + 1)]
+    return [made(s, "draw", k, NONE, NONE, _draw_label) for k in range(s.draw_allow + 1)]
+
+
+def _draw_label(_s: GEState, _kind: str, k: int, _b: int, _c: int) -> str:
+    return f"draw {k}"
 
 
 def apply_draw(s: GEState, a: GEAction) -> None:

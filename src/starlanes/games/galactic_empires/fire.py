@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import GEAction, code_seat, hq_code, is_hq, one_card
+from .actions import NONE, GEAction, code_seat, hq_code, is_hq, made, one_card
 from .content import HEAVY
 from .empires import indirigan_blocks
 from .units import attachment_active, damage, lead, ships_of, slots, vessels_of
+from .windows import open_fire_window
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
@@ -102,19 +103,31 @@ def fire_targets(s: GEState) -> list[int]:
     return [t for t in out if t not in s.fired_at]
 
 
+def _aim_label(s: GEState, _kind: str, t: int, _b: int, _c: int) -> str:
+    return f"aim HQ{code_seat(t)}" if is_hq(t) else f"aim {s.name(t)}"
+
+
+def _distort_label(s: GEState, _kind: str, i: int, j: int, o: int) -> str:
+    return f"distort {s.name(i)}.{j} P{o}"
+
+
+def _shoot_label(s: GEState, _kind: str, i: int, j: int, _c: int) -> str:
+    return f"shoot {s.name(i)}.{j}"
+
+
 def fire_actions(s: GEState) -> list[GEAction]:
     seat = s.seat
     src = weapon_sources(s, seat)
     out = []
-    for t in fire_targets(s):
-        if any(can_hit(s, i, sym, t) for i, _, sym in src):
-            lab = f"HQ{code_seat(t)}" if is_hq(t) else s.name(t)
-            out.append(GEAction("aim", t, label=f"aim {lab}"))
-    for i, j, sym in src:
-        if sym == "X":
-            for o in range(s.n):
-                if s.alive[o]:
-                    out.append(GEAction("distort", i, j, o, label=f"distort {s.name(i)}.{j} P{o}"))
+    if src:
+        for t in fire_targets(s):
+            if any(can_hit(s, i, sym, t) for i, _, sym in src):
+                out.append(made(s, "aim", t, NONE, NONE, _aim_label))
+        for i, j, sym in src:
+            if sym == "X":
+                for o in range(s.n):
+                    if s.alive[o]:
+                        out.append(made(s, "distort", i, j, o, _distort_label))
     out.append(CEASE)
     return out
 
@@ -125,7 +138,7 @@ def aim_actions(s: GEState) -> list[GEAction]:
     seen_units = set()
     for i, j, sym in weapon_sources(s, s.seat):
         if can_hit(s, i, sym, t):
-            out.append(GEAction("shoot", i, j, label=f"shoot {s.name(i)}.{j}"))
+            out.append(made(s, "shoot", i, j, NONE, _shoot_label))
             seen_units.add(i)
     for i in sorted(seen_units):
         out.append(one_card(s, "volley", i))
@@ -135,7 +148,15 @@ def aim_actions(s: GEState) -> list[GEAction]:
 
 
 def fire_possible(s: GEState) -> bool:
-    return len(fire_actions(s)) > 1
+    """Has the player to act anything to do in the Weapons Fire Phase but cease: a
+    distortion cannon to fire, or a target one of his weapons can score on? (The
+    actions of :func:`fire_actions` but ``cease``, without listing them.)"""
+    src = weapon_sources(s, s.seat)
+    if not src:
+        return False
+    if any(sym == "X" for _, _, sym in src):
+        return True  # his own fleet is always a distortion target
+    return any(can_hit(s, i, sym, t) for t in fire_targets(s) for i, _, sym in src)
 
 
 def apply_fire(s: GEState, a: GEAction) -> None:
@@ -167,8 +188,6 @@ def apply_aim(s: GEState, a: GEAction) -> None:
 def commit(s: GEState) -> None:
     """Allocate the picked weapons' damage to the aimed target (GE-FIRE-01/02/10): 1 point a
     weapon, a variplaz its energy (all on this one target, GE-EMP-CORP-03)."""
-    from .windows import open_fire_window
-
     dmg = 0
     heavy = False
     for i, j in s.picks:

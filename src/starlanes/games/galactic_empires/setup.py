@@ -125,11 +125,14 @@ def begin_turn(s: GEState) -> None:
         if u.owner != seat:
             continue
         if u.against >= 0:
-            s.units[i] = u._replace(used=False)
+            if u.used:
+                s.units[i] = u._replace(used=False)
             continue
-        s.units[i] = u._replace(fired=0, used=False, nofire=False, ammo=0, charge=0,
-                                engaged=False, half=-1,
-                                sdmg=0 if c.nodes else u.sdmg)
+        if u.engaged or u.fired or u.used or u.nofire or u.ammo or u.charge \
+                or u.half != -1 or (c.nodes and u.sdmg):
+            s.units[i] = u._replace(fired=0, used=False, nofire=False, ammo=0, charge=0,
+                                    engaged=False, half=-1,
+                                    sdmg=0 if c.nodes else u.sdmg)
         if c.type == "T" and u.turn_in >= turn:
             continue
         g = c.generates

@@ -76,7 +76,7 @@ class GEState(GameState):
                  deck_of: tuple[int, ...]) -> None:
         super().__init__(game)
         self.content = content
-        self.cards: dict[str, Card] = content.cards
+        self.cards: dict[str, Card] = content.rule_cards  # plain copies: fast to read
         self.defs = defs
         self.deck_of = deck_of
         self.options = game.options
