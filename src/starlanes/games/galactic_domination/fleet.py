@@ -13,8 +13,8 @@ from starlanes.engine import Action
 
 from . import actions as A
 from . import specials
-from .content import MINER, UNIT_IDS
-from .state import AP, CHG, HULL, KIND, OWNER, SEC, SH
+from .content import EXPLORER, MINER, RAIDER, UNIT_IDS
+from .state import AP, ATT, CHG, HULL, KIND, OWNER, SEC, SH
 from .turn import check_end, destroy, end_turn
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -25,26 +25,6 @@ TYPE_MAX = 5
 MINER_MAX = 15
 CAPACITY = 3
 """Team size (GD-LIM-01..03) and sector capacity (GD-MAP-04), printed in the rulebook."""
-
-_MOVE: dict[tuple[int, int], Action] = {}
-_ATTACK: dict[tuple[int, int], Action] = {}
-
-
-def _move(uid: int, sec: int, names: tuple[str, ...]) -> Action:
-    key = (uid, sec)
-    a = _MOVE.get(key)
-    if a is None:
-        a = _MOVE[key] = A.Move(uid, names[sec])
-    return a
-
-
-def _attack(uid: int, target: int) -> Action:
-    key = (uid, target)
-    a = _ATTACK.get(key)
-    if a is None:
-        a = _ATTACK[key] = A.Attack(uid, target)
-    return a
-
 
 def can_build(s: GDState, seat: int, kind: int) -> bool:
     """Affordable (GD-BLD-03) and within the team limits (GD-LIM-01..03)."""
@@ -82,17 +62,22 @@ def turn_actions(s: GDState) -> list[Action]:
     money = s.minerals[seat]
     if money >= min(s.cost) and sum(counts) < TEAM_MAX:
         zone = b.zone_sectors[s.start[seat]]
+        build_rows = s.game.build_rows  # type: ignore[attr-defined]
         for k in range(5):
             if s.cost[k] <= money and counts[k] < (MINER_MAX if k == MINER else TYPE_MAX):
-                kid = UNIT_IDS[k]
+                row = build_rows[k]
                 for t in zone:
                     if not holes[t] and (k == MINER or load[t] < CAPACITY):
-                        out.append(A.get(A.Build, kid, names[t]))
+                        a = row[t]
+                        if a is None:
+                            a = row[t] = A.get(A.Build, UNIT_IDS[k], names[t])
+                        out.append(a)
     adj = b.adj
-    move_cache = _MOVE
-    attack_cache = _ATTACK
+    move_rows = s.game.move_rows  # type: ignore[attr-defined]
+    attack_rows = s.game.attack_rows  # type: ignore[attr-defined]
     damage = s.damage
     reach = s.reach
+    shot = None  # can the seat pay for a black hole shot? asked at its first destroyer
     for uid in mine:
         x = ships[uid]
         k = x[KIND]
@@ -100,18 +85,36 @@ def turn_actions(s: GDState) -> list[Action]:
         if x[CHG] == 2:
             out.extend(specials.charged_actions(s, uid, x, load))
             continue
+        row = move_rows.get(uid)
+        if row is None:
+            row = move_rows[uid] = [None] * len(names)
         for t in adj[sec]:
             if not holes[t] and (k == MINER or load[t] < CAPACITY):
-                a = move_cache.get((uid, t))
-                out.append(a if a is not None else _move(uid, t, names))
+                a = row[t]
+                if a is None:
+                    a = row[t] = A.Move(uid, names[t])
+                out.append(a)
         if damage[k]:
+            hits = attack_rows.get(uid)
+            if hits is None:
+                hits = attack_rows[uid] = {}
             for t in reach[k][sec]:
-                if t in foes:
-                    for f in foes[t]:
-                        a = attack_cache.get((uid, f))
-                        out.append(a if a is not None else _attack(uid, f))
-        if k != 4:
-            out.extend(specials.special_actions(s, uid, x))
+                near = foes.get(t)
+                if near is not None:
+                    for f in near:
+                        a = hits.get(f)
+                        if a is None:
+                            a = hits[f] = A.Attack(uid, f)
+                        out.append(a)
+        if k == MINER:  # the cheap specials here, the others in specials (GD-SPC-01)
+            if not x[ATT]:
+                out.append(specials.one_special(s, uid, k))
+        elif k == EXPLORER:  # GD-DS-01
+            out.append(specials.one_special(s, uid, k))
+        elif k != RAIDER:  # the Raider Ship has no special (GD-UNIT-09)
+            if shot is None:
+                shot = specials.can_charge_shot(s, seat)
+            out.extend(specials.special_actions(s, uid, x, shot))
     return out
 
 

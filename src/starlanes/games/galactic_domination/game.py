@@ -7,6 +7,7 @@ from typing import Any
 from starlanes.engine import (
     CONTENT_OPTION,
     CONTENT_SET_OPTION,
+    Action,
     Game,
     OptionSet,
     OptionSpec,
@@ -51,6 +52,16 @@ class GalacticDomination(Game):
     def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
         super().__init__(players=players, seed=seed, **options)
         self.content = load_content(self.content_dir(), self.content_overrides())
+        self.move_rows: dict[int, list[Action | None]] = {}
+        """Ship id -> its move action to each sector index, made on first use
+        (``fleet.turn_actions``); every state of this game shares them."""
+        self.attack_rows: dict[int, dict[int, Action]] = {}
+        """Ship id -> target ship id -> its attack action, made on first use."""
+        self.build_rows: list[list[Action | None]] = [
+            [None] * len(self.content.board.names) for _ in range(5)]
+        """Unit kind -> its build action in each sector index, made on first use."""
+        self.special_rows: dict[int, Action] = {}
+        """Ship id -> its one special action (attach, warp, charge), made on first use."""
 
     def new_initial_state(self) -> GDState:
         from . import setup

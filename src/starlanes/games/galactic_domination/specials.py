@@ -38,25 +38,40 @@ def can_charge_shot(s: GDState, seat: int) -> bool:
             and s.minerals[seat] >= sp.black_hole_minerals and holes_left(s) > 0)
 
 
-def special_actions(s: GDState, uid: int, x: Ship) -> list[Action]:
+ONE_SPECIAL = {MINER: A.Attach, EXPLORER: A.Warp, COMMAND: A.ChargeJump}
+"""The unit kinds whose special is one action naming the ship alone, and its class."""
+
+
+def one_special(s: GDState, uid: int, kind: int) -> Action:
+    """Ship ``uid``'s one special action (``kind`` in :data:`ONE_SPECIAL`), made once per
+    game (``game.special_rows``)."""
+    rows = s.game.special_rows  # type: ignore[attr-defined]
+    a = rows.get(uid)
+    if a is None:
+        a = rows[uid] = ONE_SPECIAL[kind](uid)
+    return a
+
+
+def special_actions(s: GDState, uid: int, x: Ship, shot: bool | None = None) -> list[Action]:
     """The specials ship ``uid`` may use now (it has at least 1 AP). A ship that charged
-    this turn may not charge again (GD-SPC-05/07)."""
+    this turn may not charge again (GD-SPC-05/07). ``shot``: whether its owner can pay for
+    a black hole shot (:func:`can_charge_shot`), where the caller knows it already."""
     k = x[KIND]
-    seat = x[OWNER]
     if k == MINER:
-        return [] if x[6] else [A.get(A.Attach, uid)]
+        return [] if x[6] else [one_special(s, uid, k)]
     if k == EXPLORER:
-        return [A.get(A.Warp, uid)]
+        return [one_special(s, uid, k)]
     if x[CHG]:
         return []
+    seat = x[OWNER]
     if k == DESTROYER:
-        if not can_charge_shot(s, seat):
+        if not (can_charge_shot(s, seat) if shot is None else shot):
             return []
         names = s.board.names
         return [A.get(A.ChargeShot, uid, names[t])
                 for t in s.reach[DESTROYER][x[SEC]] if not s.holes[t]]
     if k == COMMAND and s.minerals[seat] >= s.content.specials.jump_minerals:
-        return [A.get(A.ChargeJump, uid)]
+        return [one_special(s, uid, k)]
     return []
 
 

@@ -1,0 +1,15 @@
+# Declarations for the compiled build only (Cython reads this file beside fleet.py; the
+# pure install never does): C integers for the rules' small numbers and exact types for
+# the lists, dicts and tuples turn_actions reads (a ship is always a plain tuple).
+# The rules stay in fleet.py (docs/engine.md, "Compiled build").
+cimport cython
+
+cdef int TEAM_MAX, TYPE_MAX, MINER_MAX, CAPACITY
+cdef int AP, ATT, CHG, KIND, OWNER, SEC, MINER, EXPLORER, RAIDER
+
+@cython.locals(seat=cython.int, k=cython.int, sec=cython.int, t=cython.int,
+               money=cython.int, load=list, foes=dict, mine=list, counts=list, out=list,
+               move_rows=dict, attack_rows=dict, row=list, hits=dict, near=list,
+               x=tuple, ships=dict, holes=list, names=tuple, adj=tuple, damage=tuple,
+               reach=tuple)
+cpdef list turn_actions(object s)
