@@ -21,6 +21,17 @@ Columns: actions/s and playouts/s per build, the compiled/pure speed-up, and eac
 actions/s over backgammon's (the "per core" ratio of ``docs/engine.md``'s Compiled build
 section). ``--clock cpu`` (the default) times the child's CPU time, steadier on a shared
 machine.
+
+Two more modes, for a machine whose speed drifts between processes:
+
+- ``--paired N``: in this process alone (the build it imports, or ``--builds pure``), N
+  pairs of a quarter second of backgammon then a quarter second of each game, and per game
+  the median of the N ratios with their quartiles: the two measures of a pair run moments
+  apart, so a drift of the machine's speed cancels out;
+- ``--steps N --games G``: exactly N random steps of G (or ``backgammon``) from seed 0,
+  and nothing printed, to run under an instruction counter: ``valgrind --tool=callgrind``
+  of ``--steps 2N`` less that of ``--steps N`` is the instructions of steps N..2N, a
+  deterministic figure that compares two versions of the same code.
 """
 
 from __future__ import annotations
@@ -134,6 +145,53 @@ def _measure(run, seconds: float, clock) -> tuple[float, float]:
     return steps / took, ended / took
 
 
+def paired(args: argparse.Namespace) -> None:
+    """The ``--paired`` mode: median game/backgammon ratios of adjacent quarter seconds."""
+    import statistics
+
+    if args.builds == "pure":
+        _force_pure()
+    clock = time.process_time
+
+    def rate(run) -> float:
+        steps, start = 0, clock()
+        while clock() - start < 0.25:
+            run(200)
+            steps += 200
+        return steps / (clock() - start)
+
+    bg = _backgammon_stepper()
+    if bg is None:
+        raise SystemExit("--paired needs open_spiel (pyspiel) for backgammon")
+    games = args.games.split(",")
+    steppers = {g: _game_stepper(g, GAMES[g]) for g in games}
+    ratios: dict[str, list[float]] = {g: [] for g in games}
+    for _ in range(args.paired):
+        for g in games:
+            reference = rate(bg)
+            ratios[g].append(rate(steppers[g]) / reference)
+    print(f"{_loaded_build()}: {args.paired} pairs of 0.25 s (CPU time)")
+    print("| game | median / backgammon | quartiles |")
+    print("|---|---|---|")
+    for g in games:
+        spread = "-"
+        if len(ratios[g]) > 1:
+            q1, _, q3 = statistics.quantiles(ratios[g], n=4)
+            spread = f"{q1:.2f}-{q3:.2f}"
+        print(f"| {g} | {statistics.median(ratios[g]):.2f}x | {spread} |")
+
+
+def fixed_steps(args: argparse.Namespace) -> None:
+    """The ``--steps`` mode: exactly ``--steps`` random steps of one game, for a counter."""
+    if args.builds == "pure":
+        _force_pure()
+    name = args.games
+    run = _backgammon_stepper() if name == "backgammon" else _game_stepper(name, GAMES[name])
+    if run is None:
+        raise SystemExit("backgammon needs open_spiel (pyspiel)")
+    run(args.steps)
+
+
 def child(args: argparse.Namespace) -> None:
     """One build's figures, as a JSON line on stdout."""
     if args.child == "pure":
@@ -157,10 +215,20 @@ def main() -> None:
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--builds", default="pure,installed")
+    parser.add_argument("--paired", type=int, default=0, metavar="N",
+                        help="N paired quarter-second measures in this process (see above)")
+    parser.add_argument("--steps", type=int, default=0, metavar="N",
+                        help="run exactly N steps of one game and print nothing")
     parser.add_argument("--child", choices=("pure", "installed"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args)
+        return
+    if args.paired:
+        paired(args)
+        return
+    if args.steps:
+        fixed_steps(args)
         return
     builds = args.builds.split(",")
     best: dict[str, dict] = {b: {} for b in builds}

@@ -29,6 +29,19 @@ def test_listed_modules_are_real_rules_modules() -> None:
         assert PACKAGE.joinpath(*parts[1:]).with_suffix(".py").is_file(), name
 
 
+def test_each_declarations_file_types_a_listed_module() -> None:
+    """A ``.pxd`` beside a rules module gives the compiled build C types for it (Cython's
+    augmenting declarations): it must sit beside a listed module's ``.py``, or it would
+    declare nothing."""
+    src = Path(__file__).resolve().parents[1] / "src"
+    found = sorted(src.rglob("*.pxd"))
+    assert found, "no declarations file in src/"
+    for pxd in found:
+        name = ".".join(pxd.relative_to(src).with_suffix("").parts)
+        assert name in build_kind.COMPILED_MODULES, name
+        assert pxd.with_suffix(".py").is_file(), name
+
+
 def test_describe_counts_the_extensions_found() -> None:
     found = build_kind.compiled_modules()
     assert set(found) <= set(build_kind.COMPILED_MODULES)
