@@ -49,13 +49,18 @@ def turn_actions(s: GDState) -> list[Action]:
     counts = [0] * 5
     for uid, x in ships.items():
         sec = x[SEC]
+        k = x[KIND]
         if x[OWNER] == seat:
-            counts[x[KIND]] += 1
+            counts[k] += 1
             if x[AP] > 0 and sec >= 0:
                 mine.append(uid)
         elif sec >= 0:
-            foes.setdefault(sec, []).append(uid)
-        if sec >= 0 and x[KIND] != MINER:
+            near = foes.get(sec)
+            if near is None:
+                foes[sec] = [uid]
+            else:
+                near.append(uid)
+        if sec >= 0 and k != MINER:
             load[sec] += 1
     out: list[Action] = [A.END]
     # building (GD-BLD-01..04, GD-LIM-*)
@@ -78,6 +83,7 @@ def turn_actions(s: GDState) -> list[Action]:
     damage = s.damage
     reach = s.reach
     shot = None  # can the seat pay for a black hole shot? asked at its first destroyer
+    special_rows = s.game.special_rows  # type: ignore[attr-defined]
     for uid in mine:
         x = ships[uid]
         k = x[KIND]
@@ -106,11 +112,10 @@ def turn_actions(s: GDState) -> list[Action]:
                         if a is None:
                             a = hits[f] = A.Attack(uid, f)
                         out.append(a)
-        if k == MINER:  # the cheap specials here, the others in specials (GD-SPC-01)
-            if not x[ATT]:
-                out.append(specials.one_special(s, uid, k))
-        elif k == EXPLORER:  # GD-DS-01
-            out.append(specials.one_special(s, uid, k))
+        if k in (MINER, EXPLORER):  # the cheap specials here (GD-SPC-01, GD-DS-01)
+            if k == EXPLORER or not x[ATT]:
+                a = special_rows.get(uid)
+                out.append(a if a is not None else specials.one_special(s, uid, k))
         elif k != RAIDER:  # the Raider Ship has no special (GD-UNIT-09)
             if shot is None:
                 shot = specials.can_charge_shot(s, seat)
