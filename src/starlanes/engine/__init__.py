@@ -10,7 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .action import Action, HiddenAction
-from .decision import Decision, SecretChoices
+from .decision import Decision, SecretChoices, decision
 from .errors import (
     ActionIndexError,
     AgentSpecError,
@@ -67,7 +67,7 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
 
 __all__ = [
-    "Action", "ActionIndexError", "ActionDescription", "EntryText", "Refusal", "AgentSpecError", "CONTENT_OPTION", "CONTENT_SET_OPTION", "SEAT_SETUP", "SEAT_SETUP_OPTION", "BadOptionError", "BadSeatError", "ContentEntry", "ContentError", "Decision",
+    "Action", "ActionIndexError", "ActionDescription", "EntryText", "Refusal", "AgentSpecError", "CONTENT_OPTION", "CONTENT_SET_OPTION", "SEAT_SETUP", "SEAT_SETUP_OPTION", "BadOptionError", "BadSeatError", "ContentEntry", "ContentError", "Decision", "decision",
     "Game", "GameRecord", "HiddenAction", "GameRng", "GameState", "IllegalActionError", "NotationError",
     "OptionSet", "OptionSpec", "RecordError", "SecretChoices", "SPECTATOR", "StarlanesError", "TERMINAL",
     "UnknownGameError", "derive_seed", "game_class", "game_ids", "game_module", "margin_values", "load", "load_table",

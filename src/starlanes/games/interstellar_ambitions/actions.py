@@ -35,6 +35,26 @@ class Act(Action):
         return self.verb
 
 
+MADE_CAP = 4096
+"""Actions kept by :func:`act` before its table starts again (the packaged content names
+a few hundred)."""
+
+_MADE: dict[tuple[str, str, str], Act] = {}
+
+
+def act(verb: str, a: str = "", b: str = "") -> Act:
+    """``Act(verb, a, b)``, one shared object per distinct action: listing the legal actions
+    anew at every step would otherwise build the same frozen dataclass again and again
+    (about a microsecond each)."""
+    key = (verb, a, b)
+    got = _MADE.get(key)
+    if got is None:
+        if len(_MADE) >= MADE_CAP:
+            _MADE.clear()
+        got = _MADE[key] = Act(verb, a, b)
+    return got
+
+
 TOKEN_NAMES = tuple(f"{ACTIONS[code >> 2]}:{LEVELS[code & 3]}" for code in range(24))
 """Notation of every track code ``action * 4 + level``, in code order."""
 

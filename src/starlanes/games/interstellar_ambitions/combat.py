@@ -20,9 +20,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from starlanes.engine import Action, Decision, SecretChoices
+from starlanes.engine import Action, Decision, SecretChoices, decision
 
-from .actions import DONE, RES, Act
+from .actions import DONE, RES, Act, act
 from .common import (
     MAX_SHIPS,
     add_medal,
@@ -163,7 +163,7 @@ def run(s: IAState) -> None:
         d = _eligible(s, dfn, raid, False)
         cb.stage = "emergency_draw"
         if len(d) < len(a) and len(s.ships[dfn]) >= MAX_SHIPS:
-            s.push(Decision(dfn, "scrap", ("emergency",)))
+            s.push(decision(dfn, "scrap", ("emergency",)))
     elif st == "emergency_draw":
         a = _eligible(s, att, raid, True)
         d = _eligible(s, dfn, raid, False)
@@ -200,7 +200,7 @@ def run(s: IAState) -> None:
                 # ships all alike (public: every ship in the fight shows): nothing to choose
                 cb.secret.commit(seat, tuple(alive))
                 continue
-            s.push(Decision(seat, "order", (side,)))
+            s.push(decision(seat, "order", (side,)))
             return
         s._reveal_secrets("order")  # all orders are turned face up together
         cb.stage = "fight"
@@ -220,7 +220,7 @@ def run(s: IAState) -> None:
                 if not targets:
                     break
                 if len(targets) > 1:  # the owner chooses the target (IA-RAID-09)
-                    s.push(Decision(cb.seats[side], "fire", (side,)))
+                    s.push(decision(cb.seats[side], "fire", (side,)))
                     return
                 _fire(s, cb, side, seq[cb.cursor], targets[0][1])
                 cb.cursor += 1
@@ -231,7 +231,7 @@ def run(s: IAState) -> None:
     elif st == "repair":
         cb.stage = "done"
         if any(d for _c, d in s.ships[dfn]) and s.res[dfn][1] > 0:
-            s.push(Decision(dfn, "def_repair", (0,)))  # IA-RAID-16, IA-INV-10
+            s.push(decision(dfn, "def_repair", (0,)))  # IA-RAID-16, IA-INV-10
     else:
         s.combat = None
 
@@ -368,15 +368,15 @@ def _result(s: IAState, cb: Combat) -> None:
             add_stat(s, att, 0)
             margin = min(totals[0] - totals[1], sum(s.res[dfn]))
             if margin:
-                s.push(Decision(att, "steal", (margin,)))
+                s.push(decision(att, "steal", (margin,)))
     elif totals[0] >= totals[1]:  # EQUAL OR MORE wins an invasion (IA-INV-07)
         add_medal(s, att, fleet=1)
-        s.push(Decision(att, "spoil"))
+        s.push(decision(att, "spoil"))
     else:
         add_medal(s, dfn, fleet=1)  # IA-INV-08
 
 
-_STEAL = tuple(Act("steal", r) for r in RES)
+_STEAL = tuple(act("steal", r) for r in RES)
 
 
 def steal_legal(s: IAState, d: Decision) -> list[Action]:
@@ -397,7 +397,7 @@ def steal_apply(s: IAState, d: Decision, a: Act) -> None:
     gain(s, dfn, r, -1)
     gain(s, d.seat, r, 1)  # the attacker chooses the types (IA-RAID-13)
     if d.data[0] > 1 and sum(s.res[dfn]):
-        s.push(Decision(d.seat, "steal", (d.data[0] - 1,)))
+        s.push(decision(d.seat, "steal", (d.data[0] - 1,)))
 
 
 def order_legal(s: IAState, d: Decision) -> list[Action]:
@@ -411,7 +411,7 @@ def order_legal(s: IAState, d: Decision) -> list[Action]:
     placed = set(cb.partial[side])
     labels = sorted({label(s, e) for i, e in enumerate(cb.entries[side])
                      if e[3] == 0 and i not in placed})
-    return [Act("order", lb) for lb in labels]
+    return [act("order", lb) for lb in labels]
 
 
 def order_apply(s: IAState, d: Decision, a: Act) -> None:
@@ -435,12 +435,12 @@ def order_apply(s: IAState, d: Decision, a: Act) -> None:
         cb.secret.commit(d.seat, tuple(placed))
     else:
         cb.partial[side] = tuple(placed)
-        s.push(Decision(d.seat, "order", (side,)))
+        s.push(decision(d.seat, "order", (side,)))
 
 
 def fire_legal(s: IAState, d: Decision) -> list[Action]:
     assert s.combat is not None
-    return [Act("fire", lb) for lb, _i in _targets(s, s.combat, 1 - d.data[0])]
+    return [act("fire", lb) for lb, _i in _targets(s, s.combat, 1 - d.data[0])]
 
 
 def fire_apply(s: IAState, d: Decision, a: Act) -> None:
@@ -463,7 +463,7 @@ def repair_legal(s: IAState, d: Decision) -> list[Action]:
             seen.add(sh)
             if ore >= repair_cost(d.data[0], sh[1]):
                 lb = s.content.ship_ids[sh[0]] + f"/{sh[1]}"
-                out.append(Act("repair", lb))
+                out.append(act("repair", lb))
     out.append(DONE)
     return out
 
@@ -480,7 +480,7 @@ def repair_apply(s: IAState, d: Decision, a: Act) -> None:
     ships = list(s.ships[d.seat])
     ships[i] = (card, 0)
     s.ships[d.seat] = tuple(ships)
-    s.push(Decision(d.seat, "def_repair", (d.data[0] + dmg,)))
+    s.push(decision(d.seat, "def_repair", (d.data[0] + dmg,)))
 
 
 DECISIONS = {

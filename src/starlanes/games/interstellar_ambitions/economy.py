@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starlanes.engine import Action, Decision
+from starlanes.engine import Action, Decision, decision
 
-from .actions import DONE, PASS, RES, Act
+from .actions import DONE, PASS, RES, Act, act
 from .common import (
     HOME,
     MAX_PLANETS,
@@ -40,8 +40,8 @@ COLONISE_VP_CAP = (3, 5, 99, 99)
 COLONISE_START = (2, 2, 2, 4)
 DEVELOP_CAP = (3, 4, 5, 5)
 DEVELOP_COUNT = (1, 1, 1, 3)
-_HOME_PICK = tuple(Act("home", r) for r in RES)
-_PAY = tuple(Act("pay", r) for r in RES)
+_HOME_PICK = tuple(act("home", r) for r in RES)
+_PAY = tuple(act("pay", r) for r in RES)
 
 
 # ---------------------------------------------------------------------- PRODUCE
@@ -62,9 +62,9 @@ def produce(s: IAState, seat: int) -> None:
     s.res[seat] = (r[0], r[1], r[2], r[3])
     mercs = tuple(i for i, (card, _d) in enumerate(s.ships[seat]) if c.ship_upkeep[card] > 0)
     if mercs:
-        s.push(Decision(seat, "upkeep", mercs[::-1]))
+        s.push(decision(seat, "upkeep", mercs[::-1]))
     if home:
-        s.push(Decision(seat, "home_pick", (home,)))
+        s.push(decision(seat, "home_pick", (home,)))
     s.log(f"P{seat} produces")
 
 
@@ -75,7 +75,7 @@ def home_legal(s: IAState, d: Decision) -> list[Action]:
 def home_apply(s: IAState, d: Decision, a: Act) -> None:
     gain(s, d.seat, RES.index(a.a), 1)
     if d.data[0] > 1:
-        s.push(Decision(d.seat, "home_pick", (d.data[0] - 1,)))
+        s.push(decision(d.seat, "home_pick", (d.data[0] - 1,)))
 
 
 def upkeep_legal(s: IAState, d: Decision) -> list[Action]:
@@ -84,8 +84,8 @@ def upkeep_legal(s: IAState, d: Decision) -> list[Action]:
     sid = s.content.ship_ids[card]
     out: list[Action] = []
     if s.res[d.seat][3] >= s.content.ship_upkeep[card]:
-        out.append(Act("upkeep", sid, "pay"))
-    out.append(Act("upkeep", sid, "discard"))
+        out.append(act("upkeep", sid, "pay"))
+    out.append(act("upkeep", sid, "discard"))
     return out
 
 
@@ -98,7 +98,7 @@ def upkeep_apply(s: IAState, d: Decision, a: Act) -> None:
         remove_ship(s, d.seat, i)  # IA-PROD-07
         s.log(f"P{d.seat} discards the unpaid merc {s.content.ships[a.a].name}")
     if len(d.data) > 1:
-        s.push(Decision(d.seat, "upkeep", d.data[1:]))
+        s.push(decision(d.seat, "upkeep", d.data[1:]))
 
 
 # ---------------------------------------------------------------------- COLONISE
@@ -110,9 +110,9 @@ def colonise_cost(s: IAState, seat: int, p: int) -> tuple[int, int, int, int]:
 
 
 def start_colonise(s: IAState, seat: int, level: int) -> None:
-    s.push(Decision(seat, "colonise", (level,)))
+    s.push(decision(seat, "colonise", (level,)))
     if level == 3:  # ULTIMATE: first discard any face-up planets (IA-COLN-13)
-        s.push(Decision(seat, "clear_planets"))
+        s.push(decision(seat, "clear_planets"))
 
 
 def face_up_planets(s: IAState) -> list[int]:
@@ -121,7 +121,7 @@ def face_up_planets(s: IAState) -> list[int]:
 
 def clear_legal(s: IAState, d: Decision) -> list[Action]:
     ids = s.content.planet_ids
-    return [*(Act("clear", ids[p]) for p in face_up_planets(s)), DONE]
+    return [*(act("clear", ids[p]) for p in face_up_planets(s)), DONE]
 
 
 def clear_apply(s: IAState, d: Decision, a: Act) -> None:
@@ -133,7 +133,7 @@ def clear_apply(s: IAState, d: Decision, a: Act) -> None:
     slots[slots.index(p)] = -1
     s.planet_discard.append(p)
     refill_planets(s, t)
-    s.push(Decision(d.seat, "clear_planets"))
+    s.push(decision(d.seat, "clear_planets"))
 
 
 def colonise_legal(s: IAState, d: Decision) -> list[Action]:
@@ -142,7 +142,7 @@ def colonise_legal(s: IAState, d: Decision) -> list[Action]:
     cap = COLONISE_VP_CAP[level]
     r = s.res[d.seat]
     out: list[Action] = [
-        Act("colonise", c.planet_ids[p]) for p in face_up_planets(s)
+        act("colonise", c.planet_ids[p]) for p in face_up_planets(s)
         if c.planet_vp[p] <= cap and can_pay(r, colonise_cost(s, d.seat, p))
     ]
     out.append(PASS)
@@ -160,7 +160,7 @@ def colonise_apply(s: IAState, d: Decision, a: Act) -> None:
     slots[slots.index(p)] = -1
     s.log(f"P{seat} colonises {s.content.planets[a.a].name}")
     if len(s.planets[seat]) >= MAX_PLANETS:  # give away first (IA-COLN-04..06)
-        s.push(Decision(seat, "give_away", ("colonise", p, COLONISE_START[level])))
+        s.push(decision(seat, "give_away", ("colonise", p, COLONISE_START[level])))
     else:
         colonise_finish(s, seat, p, COLONISE_START[level])
 
@@ -225,9 +225,9 @@ def give_legal(s: IAState, d: Decision) -> list[Action]:
         if c.planet_type[p] == HOME:
             continue  # ruling IA-OPEN-29
         if targets:
-            out.extend(Act("give", c.planet_ids[p], f"P{o}") for o in targets)
+            out.extend(act("give", c.planet_ids[p], f"P{o}") for o in targets)
         else:
-            out.append(Act("discard-planet", c.planet_ids[p]))
+            out.append(act("discard-planet", c.planet_ids[p]))
     return out
 
 
@@ -253,7 +253,7 @@ def give_apply(s: IAState, d: Decision, a: Act) -> None:
 
 # ---------------------------------------------------------------------- DEVELOP
 def start_develop(s: IAState, seat: int, level: int) -> None:
-    s.push(Decision(seat, "develop", (level, DEVELOP_COUNT[level], ())))
+    s.push(decision(seat, "develop", (level, DEVELOP_COUNT[level], ())))
 
 
 def develop_legal(s: IAState, d: Decision) -> list[Action]:
@@ -271,7 +271,7 @@ def develop_legal(s: IAState, d: Decision) -> list[Action]:
         top = min(cap, c.planet_max[p])  # IA-PLN-05, IA-DEV-05..08
         for to in range(lvl + 1, top + 1):
             if have >= 2 * (to - lvl):
-                out.append(Act("develop", c.planet_ids[p], str(to)))
+                out.append(act("develop", c.planet_ids[p], str(to)))
     out.append(DONE)
     return out
 
@@ -288,10 +288,10 @@ def develop_apply(s: IAState, d: Decision, a: Act) -> None:
     set_level(s, seat, i, to)
     s.log(f"P{seat} develops {s.content.planets[a.a].name} to level {to}")
     if left > 1:
-        s.push(Decision(seat, "develop", (level, left - 1, done + (p,))))
+        s.push(decision(seat, "develop", (level, left - 1, done + (p,))))
     t = s.content.planet_type[p]
     if t == HOME:
-        s.push(Decision(seat, "dev_pay", (units,)))  # any 2 per level (IA-DEV-03)
+        s.push(decision(seat, "dev_pay", (units,)))  # any 2 per level (IA-DEV-03)
     else:
         gain(s, seat, t, -units)
 
@@ -304,7 +304,7 @@ def pay_legal(s: IAState, d: Decision) -> list[Action]:
 def pay_apply(s: IAState, d: Decision, a: Act) -> None:
     gain(s, d.seat, RES.index(a.a), -1)
     if d.data[0] > 1:
-        s.push(Decision(d.seat, "dev_pay", (d.data[0] - 1,)))
+        s.push(decision(d.seat, "dev_pay", (d.data[0] - 1,)))
 
 
 DECISIONS = {

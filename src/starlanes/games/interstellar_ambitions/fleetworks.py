@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starlanes.engine import Action, Decision
+from starlanes.engine import Action, Decision, decision
 
-from .actions import DONE, PASS, Act
+from .actions import DONE, PASS, Act, act
 from .common import (
     HAND_LIMIT,
     MAX_SHIPS,
@@ -58,7 +58,7 @@ def build_cost(s: IAState, seat: int, card: int, level: int) -> int:
 def start_build(s: IAState, seat: int, level: int) -> None:
     if level == 3 or bonus(s, seat, "repair_free"):  # ULTIMATE: free repair
         s.ships[seat] = tuple((c, 0) for c, _d in s.ships[seat])
-    s.push(Decision(seat, "build", (level, BUILDS[level], 0)))
+    s.push(decision(seat, "build", (level, BUILDS[level], 0)))
 
 
 def build_legal(s: IAState, d: Decision) -> list[Action]:
@@ -72,13 +72,13 @@ def build_legal(s: IAState, d: Decision) -> list[Action]:
         if sh[1] and sh not in seen:
             seen.add(sh)
             if ore >= repair_cost(repaired, sh[1]):
-                out.append(Act("repair", ship_label(s, sh)))
+                out.append(act("repair", ship_label(s, sh)))
     if left:
         for card in c.standard_ships:
             if level == 0 and c.ship_heavy[card]:
                 continue  # IA-BLD-03
             if ore >= build_cost(s, d.seat, card, level):
-                out.append(Act("build", c.ship_ids[card]))
+                out.append(act("build", c.ship_ids[card]))
     out.append(DONE)
     return out
 
@@ -95,13 +95,13 @@ def build_apply(s: IAState, d: Decision, a: Act) -> None:
         ships = list(s.ships[seat])
         ships[i] = (card, 0)
         s.ships[seat] = tuple(ships)
-        s.push(Decision(seat, "build", (level, left, repaired + dmg)))
+        s.push(decision(seat, "build", (level, left, repaired + dmg)))
         return
     card = s.content.ship_index[a.a]
     cost = build_cost(s, seat, card, level)
-    s.push(Decision(seat, "build", (level, left - 1, repaired)))
+    s.push(decision(seat, "build", (level, left - 1, repaired)))
     if len(s.ships[seat]) >= MAX_SHIPS:  # discard first (IA-SHIP-07)
-        s.push(Decision(seat, "scrap", ("build", card, cost)))
+        s.push(decision(seat, "scrap", ("build", card, cost)))
     else:
         gain(s, seat, 1, -cost)
         add_ship(s, seat, card)
@@ -110,7 +110,7 @@ def build_apply(s: IAState, d: Decision, a: Act) -> None:
 
 def scrap_legal(s: IAState, d: Decision) -> list[Action]:
     labels = sorted({ship_label(s, sh) for sh in s.ships[d.seat]})
-    return [Act("scrap", lb) for lb in labels]
+    return [act("scrap", lb) for lb in labels]
 
 
 def scrap_apply(s: IAState, d: Decision, a: Act) -> None:
@@ -137,14 +137,14 @@ def research_cost(s: IAState, seat: int, t: int, level: int) -> int:
 
 
 def start_research(s: IAState, seat: int, level: int) -> None:
-    s.push(Decision(seat, "research", (level, RESEARCH_COUNT[level])))
+    s.push(decision(seat, "research", (level, RESEARCH_COUNT[level])))
     if level == 3:
-        s.push(Decision(seat, "replace_tech"))
+        s.push(decision(seat, "replace_tech"))
 
 
 def replace_legal(s: IAState, d: Decision) -> list[Action]:
     ids = s.content.tech_ids
-    return [*(Act("replace", ids[t]) for t in s.tech_slots if t >= 0), DONE]
+    return [*(act("replace", ids[t]) for t in s.tech_slots if t >= 0), DONE]
 
 
 def replace_apply(s: IAState, d: Decision, a: Act) -> None:
@@ -154,7 +154,7 @@ def replace_apply(s: IAState, d: Decision, a: Act) -> None:
     s.tech_slots[s.tech_slots.index(t)] = -1
     s.tech_discard.append(t)
     refill_techs(s)
-    s.push(Decision(d.seat, "replace_tech"))
+    s.push(decision(d.seat, "replace_tech"))
 
 
 def research_legal(s: IAState, d: Decision) -> list[Action]:
@@ -162,7 +162,7 @@ def research_legal(s: IAState, d: Decision) -> list[Action]:
     c = s.content
     sci = s.res[d.seat][2]
     out: list[Action] = [
-        Act("research", c.tech_ids[t]) for t in s.tech_slots
+        act("research", c.tech_ids[t]) for t in s.tech_slots
         if t >= 0 and c.tech_vp[t] <= RESEARCH_VP_CAP[level]
         and sci >= research_cost(s, d.seat, t, level)
     ]
@@ -183,18 +183,18 @@ def research_apply(s: IAState, d: Decision, a: Act) -> None:
     refill_techs(s)  # IA-RSCH-04
     s.log(f"P{seat} researches {s.content.techs[a.a].name}")
     if left > 1:
-        s.push(Decision(seat, "research", (level, left - 1)))
+        s.push(decision(seat, "research", (level, left - 1)))
 
 
 # ---------------------------------------------------------------------- SHADOW
 def start_shadow(s: IAState, seat: int, level: int) -> None:
-    s.push(Decision(seat, "shadow_mode", (level,)))
+    s.push(decision(seat, "shadow_mode", (level,)))
 
 
 def mode_legal(s: IAState, d: Decision) -> list[Action]:
-    out: list[Action] = [Act("buy-cards")]
+    out: list[Action] = [act("buy-cards")]
     if HIRE_LIMIT[d.data[0]]:
-        out.append(Act("hire-mercs"))
+        out.append(act("hire-mercs"))
     out.append(PASS)
     return out
 
@@ -209,11 +209,11 @@ def mode_apply(s: IAState, d: Decision, a: Act) -> None:
             if card >= 0:
                 offer.append(card)
         s.offer = tuple(offer)
-        s.push(Decision(seat, "buy", (BUY_LIMIT[level],)))
+        s.push(decision(seat, "buy", (BUY_LIMIT[level],)))
     elif a.verb == "hire-mercs":
-        s.push(Decision(seat, "hire", (HIRE_LIMIT[level],)))
+        s.push(decision(seat, "hire", (HIRE_LIMIT[level],)))
         if level == 3:
-            s.push(Decision(seat, "replace_merc"))
+            s.push(decision(seat, "replace_merc"))
 
 
 def buy_legal(s: IAState, d: Decision) -> list[Action]:
@@ -221,9 +221,9 @@ def buy_legal(s: IAState, d: Decision) -> list[Action]:
     ids = s.content.shadow_ids
     if s.res[d.seat][3] >= 1 and s.offer:
         if len(s.hands[d.seat]) >= HAND_LIMIT:  # at 7, discard one first (IA-SHA-04)
-            out.extend(Act("discard", ids[c]) for c in sorted(set(s.hands[d.seat])))
+            out.extend(act("discard", ids[c]) for c in sorted(set(s.hands[d.seat])))
         else:
-            out.extend(Act("buy", ids[c]) for c in sorted(set(s.offer)))
+            out.extend(act("buy", ids[c]) for c in sorted(set(s.offer)))
     out.append(DONE)
     return out
 
@@ -237,7 +237,7 @@ def buy_apply(s: IAState, d: Decision, a: Act) -> None:
     card = s.content.shadow_index[a.a]
     if a.verb == "discard":
         hand_apply(s, d, a)
-        s.push(Decision(seat, "buy", d.data))
+        s.push(decision(seat, "buy", d.data))
         return
     s._keep_secret((seat,), "buy ?")  # the others see a card bought, not which
     offer = list(s.offer)
@@ -246,7 +246,7 @@ def buy_apply(s: IAState, d: Decision, a: Act) -> None:
     gain(s, seat, 3, -1)  # IA-SHA-03
     s.hands[seat] = s.hands[seat] + (card,)
     if s.offer:
-        s.push(Decision(seat, "buy", d.data))
+        s.push(decision(seat, "buy", d.data))
 
 
 def hand_apply(s: IAState, d: Decision, a: Act) -> None:
@@ -255,7 +255,7 @@ def hand_apply(s: IAState, d: Decision, a: Act) -> None:
 
 def rmerc_legal(s: IAState, d: Decision) -> list[Action]:
     ids = s.content.ship_ids
-    return [*(Act("replace", ids[m]) for m in sorted(set(s.merc_slots)) if m >= 0), DONE]
+    return [*(act("replace", ids[m]) for m in sorted(set(s.merc_slots)) if m >= 0), DONE]
 
 
 def rmerc_apply(s: IAState, d: Decision, a: Act) -> None:
@@ -265,14 +265,14 @@ def rmerc_apply(s: IAState, d: Decision, a: Act) -> None:
     s.merc_slots[s.merc_slots.index(m)] = -1
     s.merc_discard.append(m)
     refill_mercs(s)
-    s.push(Decision(d.seat, "replace_merc"))
+    s.push(decision(d.seat, "replace_merc"))
 
 
 def hire_legal(s: IAState, d: Decision) -> list[Action]:
     c = s.content
     coin = s.res[d.seat][3]
     out: list[Action] = [
-        Act("hire", c.ship_ids[m]) for m in sorted(set(s.merc_slots))
+        act("hire", c.ship_ids[m]) for m in sorted(set(s.merc_slots))
         if m >= 0 and coin >= c.ship_cost[m]
     ]
     out.append(DONE)
@@ -288,12 +288,12 @@ def hire_apply(s: IAState, d: Decision, a: Act) -> None:
     s.merc_slots[s.merc_slots.index(m)] = -1
     cost = s.content.ship_cost[m]
     if d.data[0] > 1:
-        s.push(Decision(seat, "hire", (d.data[0] - 1,)))
+        s.push(decision(seat, "hire", (d.data[0] - 1,)))
     else:
-        s.push(Decision(seat, "hire", (0,)))
+        s.push(decision(seat, "hire", (0,)))
     s.log(f"P{seat} hires {s.content.ships[a.a].name}")
     if len(s.ships[seat]) >= MAX_SHIPS:
-        s.push(Decision(seat, "scrap", ("hire", m, cost)))
+        s.push(decision(seat, "scrap", ("hire", m, cost)))
     else:
         gain(s, seat, 3, -cost)
         add_ship(s, seat, m)
@@ -315,7 +315,7 @@ def can_attack_with(s: IAState, seat: int, raid: bool) -> bool:
 
 
 def start_fleet(s: IAState, seat: int, level: int) -> None:
-    s.push(Decision(seat, "fleet", (level,)))
+    s.push(decision(seat, "fleet", (level,)))
 
 
 def fleet_legal(s: IAState, d: Decision) -> list[Action]:
@@ -323,9 +323,9 @@ def fleet_legal(s: IAState, d: Decision) -> list[Action]:
     out: list[Action] = []
     others = [o for o in range(s.n) if o != d.seat]
     if can_attack_with(s, d.seat, True):
-        out.extend(Act("raid", f"P{o}") for o in others)  # any level (IA-RAID-17..20)
+        out.extend(act("raid", f"P{o}") for o in others)  # any level (IA-RAID-17..20)
     if level >= 1 and can_attack_with(s, d.seat, False):  # not at BASIC (IA-INV-11)
-        out.extend(Act("invade", f"P{o}") for o in others)
+        out.extend(act("invade", f"P{o}") for o in others)
     out.append(PASS)
     return out
 

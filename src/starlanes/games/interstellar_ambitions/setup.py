@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starlanes.engine import Action, Decision
+from starlanes.engine import Action, Decision, decision
 
-from .actions import ACTIONS, RES, Act
+from .actions import ACTIONS, RES, Act, act
 from .common import (
     can_advance,
     discard_card,
@@ -91,25 +91,25 @@ def run(s: IAState) -> None:
     if s.step == 0:
         s.step = 1
         for seat in reversed(seats):
-            s.push(Decision(seat, "keep", (2,)))
+            s.push(decision(seat, "keep", (2,)))
     elif s.step == 1:
         s.step = 2
         for seat in seats:  # last player decides first: pushed last, on top
-            s.push(Decision(seat, "start_tech"))
+            s.push(decision(seat, "start_tech"))
     elif s.step == 2:
         s.step = 3
         unclaimed = [t for t in s.content.start_techs if s.tech_owner[t] < 0]
         s.tech_deck.extend(unclaimed)  # IA-SET-16
         pushes = [seat for _ in range(6) for seat in seats]
         for seat in reversed(pushes):
-            s.push(Decision(seat, "place_start"))
+            s.push(decision(seat, "place_start"))
     elif s.step == 3:
         s.step = 4
         for seat in range(s.n):
             s.res[seat] = (2, 2, 2, 2)  # IA-SET-18
         for pos in range(s.n - 1, 0, -1):
             adv, take = COMPENSATION[pos]
-            s.push(Decision(seats[pos], "comp", (adv, take, ())))
+            s.push(decision(seats[pos], "comp", (adv, take, ())))
     else:
         s.phase = "turn"
         s.round = 1
@@ -120,18 +120,18 @@ def run(s: IAState) -> None:
 
 def keep_legal(s: IAState, d: Decision) -> list[Action]:
     ids = s.content.shadow_ids
-    return [Act("discard", ids[c]) for c in sorted(set(s.hands[d.seat]))]
+    return [act("discard", ids[c]) for c in sorted(set(s.hands[d.seat]))]
 
 
 def keep_apply(s: IAState, d: Decision, a: Act) -> None:
     discard_card(s, d.seat, s.content.shadow_index[a.a])
     if d.data[0] > 1:
-        s.push(Decision(d.seat, "keep", (d.data[0] - 1,)))
+        s.push(decision(d.seat, "keep", (d.data[0] - 1,)))
 
 
 def tech_legal(s: IAState, d: Decision) -> list[Action]:
     ids = s.content.tech_ids
-    return [Act("start-tech", ids[t]) for t in s.content.start_techs if s.tech_owner[t] < 0]
+    return [act("start-tech", ids[t]) for t in s.content.start_techs if s.tech_owner[t] < 0]
 
 
 def tech_apply(s: IAState, d: Decision, a: Act) -> None:
@@ -141,7 +141,7 @@ def tech_apply(s: IAState, d: Decision, a: Act) -> None:
     s.log(f"P{d.seat} owns the starting tech {s.content.techs[a.a].name}")
 
 
-_PLACE = tuple(Act("place", name) for name in ACTIONS)
+_PLACE = tuple(act("place", name) for name in ACTIONS)
 
 
 def place_legal(s: IAState, d: Decision) -> list[Action]:
@@ -161,10 +161,10 @@ def comp_legal(s: IAState, d: Decision) -> list[Action]:
                         if c >= 0 and i not in done and can_advance(s, c)})
         from .actions import token_name
 
-        out: list[Action] = [Act("advance", token_name(c)) for c in codes]
+        out: list[Action] = [act("advance", token_name(c)) for c in codes]
         if out:
             return out
-    return [Act("take", r) for r in RES]
+    return [act("take", r) for r in RES]
 
 
 def comp_apply(s: IAState, d: Decision, a: Act) -> None:
@@ -187,7 +187,7 @@ def comp_apply(s: IAState, d: Decision, a: Act) -> None:
         ):
             adv = 0
     if adv or take:
-        s.push(Decision(d.seat, "comp", (adv, take, done)))
+        s.push(decision(d.seat, "comp", (adv, take, done)))
 
 
 DECISIONS = {

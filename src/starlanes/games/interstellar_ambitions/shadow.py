@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starlanes.engine import Action, Decision
+from starlanes.engine import Action, Decision, decision
 
-from .actions import ACTIONS, DONE, PASS, RES, Act, parse_token, token_name
+from .actions import ACTIONS, DONE, PASS, RES, Act, act, parse_token, token_name
 from .common import (
     HAND_LIMIT,
     MAX_SHIPS,
@@ -98,7 +98,7 @@ def shadow_legal(s: IAState, d: Decision) -> list[Action]:
     ids = s.content.shadow_ids
     out: list[Action] = []
     for card in sorted(set(s.hands[d.seat])):
-        out.extend(Act("play", ids[card], t) for t in _targets(s, d.seat, card))
+        out.extend(act("play", ids[card], t) for t in _targets(s, d.seat, card))
     out.append(PASS)
     return out
 
@@ -119,7 +119,7 @@ def shadow_apply(s: IAState, d: Decision, a: Act) -> None:
     target = int(a.b.split(".")[0][1:])
     mod = check_modifier(s, seat, target, card, a.b)
     if s.hands[seat]:
-        s.push(Decision(seat, "boost", (card, a.b, target, mod, 0, 0)))
+        s.push(decision(seat, "boost", (card, a.b, target, mod, 0, 0)))
     else:
         _to_opponent(s, (card, a.b, target, mod, 0, 0, seat))
 
@@ -143,7 +143,7 @@ def boost_legal(s: IAState, d: Decision) -> list[Action]:
     ids = s.content.shadow_ids
     out: list[Action] = []
     if d.data[4] < MAX_BOOST:
-        out.extend(Act("boost", ids[c]) for c in sorted(set(s.hands[d.seat])))
+        out.extend(act("boost", ids[c]) for c in sorted(set(s.hands[d.seat])))
     out.append(DONE)
     return out
 
@@ -154,7 +154,7 @@ def boost_apply(s: IAState, d: Decision, a: Act) -> None:
         discard_card(s, d.seat, s.content.shadow_index[a.a])
         boosts += 1
         if boosts < MAX_BOOST and s.hands[d.seat]:
-            s.push(Decision(d.seat, "boost", (card, arg, target, mod, boosts, opposes)))
+            s.push(decision(d.seat, "boost", (card, arg, target, mod, boosts, opposes)))
             return
     _to_opponent(s, (card, arg, target, mod, boosts, 0, d.seat))
 
@@ -162,7 +162,7 @@ def boost_apply(s: IAState, d: Decision, a: Act) -> None:
 def _to_opponent(s: IAState, data: tuple) -> None:
     """The target may oppose if it holds Shadow cards; else the die is rolled."""
     if s.hands[data[2]]:
-        s.push(Decision(data[2], "oppose", data))
+        s.push(decision(data[2], "oppose", data))
     else:
         resolve_check(s, data)
 
@@ -171,7 +171,7 @@ def oppose_legal(s: IAState, d: Decision) -> list[Action]:
     ids = s.content.shadow_ids
     out: list[Action] = []
     if d.data[5] < MAX_BOOST:
-        out.extend(Act("oppose", ids[c]) for c in sorted(set(s.hands[d.seat])))
+        out.extend(act("oppose", ids[c]) for c in sorted(set(s.hands[d.seat])))
     out.append(PASS)
     return out
 
@@ -183,7 +183,7 @@ def oppose_apply(s: IAState, d: Decision, a: Act) -> None:
         opposes += 1
         data = (card, arg, target, mod, boosts, opposes, player)
         if opposes < MAX_BOOST and s.hands[d.seat]:
-            s.push(Decision(d.seat, "oppose", data))
+            s.push(decision(d.seat, "oppose", data))
             return
     resolve_check(s, (card, arg, target, mod, boosts, opposes, player))
 
@@ -284,7 +284,7 @@ def enact(s: IAState, seat: int, card: int, arg: str) -> None:
         shp = s.ships[o][i][0]
         remove_ship(s, o, i, to_discard=False)
         if len(s.ships[seat]) >= MAX_SHIPS:
-            s.push(Decision(seat, "scrap", ("take", shp, 0)))
+            s.push(decision(seat, "scrap", ("take", shp, 0)))
         else:
             add_ship(s, seat, shp)
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starlanes.engine import Action, Decision
+from starlanes.engine import Action, Decision, decision
 
-from .actions import DONE, PASS, Act, parse_token, token_name
+from .actions import DONE, PASS, Act, act, parse_token, token_name
 from .common import (
     MAX_PLANETS,
     add_stat,
@@ -44,10 +44,10 @@ def spoil_legal(s: IAState, d: Decision) -> list[Action]:
     c = s.content
     out: list[Action] = []
     if any(t >= 0 and t & 3 for t in s.tokens[dfn]):
-        out.append(Act("spoil", "disrupt"))
-    out.extend(Act("spoil", "tech", c.tech_ids[t]) for t in sorted(set(s.known[dfn]))
+        out.append(act("spoil", "disrupt"))
+    out.extend(act("spoil", "tech", c.tech_ids[t]) for t in sorted(set(s.known[dfn]))
                if t not in s.known[att])
-    out.extend(Act("spoil", "bombard", c.planet_ids[p]) for p, _l, _m in s.planets[dfn])
+    out.extend(act("spoil", "bombard", c.planet_ids[p]) for p, _l, _m in s.planets[dfn])
     out.append(PASS)
     return out
 
@@ -58,7 +58,7 @@ def spoil_apply(s: IAState, d: Decision, a: Act) -> None:
     att, dfn = _sides(s)
     c = s.content
     if a.a == "disrupt":
-        s.push(Decision(att, "disrupt", (s.options["disrupt_limit"],)))
+        s.push(decision(att, "disrupt", (s.options["disrupt_limit"],)))
     elif a.a == "tech":
         t = c.tech_index[a.b]
         s.known[att] = s.known[att] + (t,)  # a marker, not the owner (IA-SPOIL-03)
@@ -94,7 +94,7 @@ def bombard(s: IAState, att: int, dfn: int, pid: str) -> None:
     s.log(f"P{att} bombards {s.content.planets[pid].name} with {pts} points: level {lvl} -> "
           f"{new}")
     if new == 1 and can_pay_exchanging(s.res[att], s.content.planet_cost[p]):  # IA-SPOIL-06
-        s.push(Decision(att, "capture", (p,)))
+        s.push(decision(att, "capture", (p,)))
 
 
 def capture_legal(s: IAState, d: Decision) -> list[Action]:
@@ -102,7 +102,7 @@ def capture_legal(s: IAState, d: Decision) -> list[Action]:
     3:1 exchanges (offered with every decision of its turn, IA-RES-02) or pass."""
     p = d.data[0]
     if can_pay(s.res[d.seat], s.content.planet_cost[p]):
-        return [Act("capture", s.content.planet_ids[p]), PASS]
+        return [act("capture", s.content.planet_ids[p]), PASS]
     return [PASS]
 
 
@@ -114,7 +114,7 @@ def capture_apply(s: IAState, d: Decision, a: Act) -> None:
     pay(s, att, s.content.planet_cost[p])
     data = ("capture", p, 1, dfn)
     if len(s.planets[att]) >= MAX_PLANETS:  # IA-SPOIL-07
-        s.push(Decision(att, "give_away", data))
+        s.push(decision(att, "give_away", data))
     else:
         capture_finish(s, att, data)
 
@@ -128,12 +128,12 @@ def capture_finish(s: IAState, att: int, data: tuple) -> None:
     add_stat(s, att, 1)
     s.log(f"P{att} captures {s.content.planets[s.content.planet_ids[p]].name} from P{dfn}")
     if not s.planets[dfn]:  # last-planet rescue (IA-SPOIL-08)
-        s.push(Decision(dfn, "rescue"))
+        s.push(decision(dfn, "rescue"))
 
 
 def rescue_legal(s: IAState, d: Decision) -> list[Action]:
     ids = s.content.planet_ids
-    out: list[Action] = [Act("rescue", ids[p]) for slots in s.planet_slots for p in slots if p >= 0]
+    out: list[Action] = [act("rescue", ids[p]) for slots in s.planet_slots for p in slots if p >= 0]
     return out or [PASS]
 
 
@@ -153,7 +153,7 @@ def rescue_apply(s: IAState, d: Decision, a: Act) -> None:
 def disrupt_legal(s: IAState, d: Decision) -> list[Action]:
     _att, dfn = _sides(s)
     codes = sorted({t for t in s.tokens[dfn] if t >= 0 and t & 3})
-    return [*(Act("disrupt", token_name(t)) for t in codes), DONE]
+    return [*(act("disrupt", token_name(t)) for t in codes), DONE]
 
 
 def disrupt_apply(s: IAState, d: Decision, a: Act) -> None:
@@ -163,7 +163,7 @@ def disrupt_apply(s: IAState, d: Decision, a: Act) -> None:
     code = parse_token(a.a)
     set_token(s, dfn, s.tokens[dfn].index(code), code & ~3)  # back to BASIC
     if d.data[0] > 1 and any(t >= 0 and t & 3 for t in s.tokens[dfn]):
-        s.push(Decision(d.seat, "disrupt", (d.data[0] - 1,)))
+        s.push(decision(d.seat, "disrupt", (d.data[0] - 1,)))
 
 
 DECISIONS = {

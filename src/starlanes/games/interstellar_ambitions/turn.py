@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starlanes.engine import Action, Decision
+from starlanes.engine import Action, Decision, decision
 
 from . import economy, fleetworks
 from .actions import (
@@ -23,6 +23,7 @@ from .actions import (
     RES,
     TAKE,
     Act,
+    act,
     parse_token,
 )
 from .common import HOME, can_advance, fleet_value, set_token
@@ -42,17 +43,17 @@ def run(s: IAState) -> None:
     elif step == 1:
         s.step = 2
         if s.round > 1 and s.hands[seat]:  # IA-TURN-02
-            s.push(Decision(seat, "shadow"))
+            s.push(decision(seat, "shadow"))
     elif step == 2:
         s.step = 3
-        s.push(Decision(seat, "step2"))
+        s.push(decision(seat, "step2"))
     elif step == 3:
         s.step = 4
-        s.push(Decision(seat, "step3"))
+        s.push(decision(seat, "step3"))
     elif step == 4:
         s.step = 5
         if claimable(s, seat):
-            s.push(Decision(seat, "claim"))
+            s.push(decision(seat, "claim"))
     else:
         end_turn(s)
 
@@ -125,7 +126,7 @@ def advance_token(s: IAState, d: Decision, a: Act, done: tuple[int, ...]) -> Non
     set_token(s, d.seat, i, code + 1)
     done = done + (i,)
     if len(done) < 3 and _advance_options(s, d.seat, done):
-        s.push(Decision(d.seat, "advance_more", done))
+        s.push(decision(d.seat, "advance_more", done))
 
 
 def more_legal(s: IAState, d: Decision) -> list[Action]:
@@ -152,7 +153,7 @@ def step3_apply(s: IAState, d: Decision, a: Act) -> None:
     if a.verb == "plan":
         left = s.tokens[seat].count(-1)
         if left:
-            s.push(Decision(seat, "place", (left,)))
+            s.push(decision(seat, "place", (left,)))
         return
     code = parse_token(a.a)
     toks = s.tokens[seat]
@@ -173,7 +174,7 @@ def step3_apply(s: IAState, d: Decision, a: Act) -> None:
         fleetworks.start_fleet(s, seat, level)
 
 
-_PLACE = tuple(Act("place", name) for name in ACTIONS)
+_PLACE = tuple(act("place", name) for name in ACTIONS)
 
 
 def place_legal(s: IAState, d: Decision) -> list[Action]:
@@ -189,7 +190,7 @@ def place_apply(s: IAState, d: Decision, a: Act) -> None:
     i = s.tokens[d.seat].index(-1)
     set_token(s, d.seat, i, ACTIONS.index(a.a) * 4)  # BASIC slot (IA-TRK-10)
     if d.data[0] > 1:
-        s.push(Decision(d.seat, "place", (d.data[0] - 1,)))
+        s.push(decision(d.seat, "place", (d.data[0] - 1,)))
 
 
 # ---------------------------------------------------------------------- step 4
@@ -243,7 +244,7 @@ def claimable(s: IAState, seat: int) -> list[int]:
 
 def claim_legal(s: IAState, d: Decision) -> list[Action]:
     ids = s.content.ambition_ids
-    return [*(Act("claim", ids[s.ambitions[i]]) for i in claimable(s, d.seat)), PASS]
+    return [*(act("claim", ids[s.ambitions[i]]) for i in claimable(s, d.seat)), PASS]
 
 
 def claim_apply(s: IAState, d: Decision, a: Act) -> None:
