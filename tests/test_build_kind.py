@@ -42,6 +42,39 @@ def test_each_declarations_file_types_a_listed_module() -> None:
         assert pxd.with_suffix(".py").is_file(), name
 
 
+def _imported_names(src: Path) -> set[tuple[str, str]]:
+    """(module, name) of every ``from module import name`` in the package's sources,
+    relative imports resolved."""
+    import ast
+
+    found = set()
+    for path in src.rglob("*.py"):
+        package = ".".join(path.relative_to(src).with_suffix("").parts[:-1])
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.update((module, alias.name) for alias in node.names)
+    return found
+
+
+def test_names_other_modules_import_survive_the_declarations() -> None:
+    """A name a ``.pxd`` declares ``cdef`` becomes a C variable of the compiled module and
+    stops being a Python attribute: every name another module imports from a module with
+    declarations must still be there (run on the compiled build, this fails where a
+    declaration hid one)."""
+    src = Path(__file__).resolve().parents[1] / "src"
+    typed = {".".join(p.relative_to(src).with_suffix("").parts) for p in src.rglob("*.pxd")}
+    wanted = sorted((m, n) for m, n in _imported_names(src) if m in typed)
+    assert wanted, "no module imports a name from a module with declarations"
+    for module, name in wanted:
+        assert hasattr(importlib.import_module(module), name), f"{module}.{name}"
+
+
 def test_describe_counts_the_extensions_found() -> None:
     found = build_kind.compiled_modules()
     assert set(found) <= set(build_kind.COMPILED_MODULES)

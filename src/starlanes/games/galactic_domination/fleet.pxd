@@ -4,7 +4,9 @@
 # The rules stay in fleet.py (docs/engine.md, "Compiled build").
 cimport cython
 
-cdef int TEAM_MAX, TYPE_MAX, MINER_MAX, CAPACITY
+# A name declared `cdef` here is a C variable of the compiled module and no longer one of
+# its Python attributes: only the index constants this module imports for its own use are
+# (the limits other modules import from it, CAPACITY and the team sizes, stay Python).
 cdef int AP, ATT, CHG, KIND, OWNER, SEC, MINER, EXPLORER, RAIDER
 
 @cython.locals(seat=cython.int, k=cython.int, sec=cython.int, t=cython.int,
