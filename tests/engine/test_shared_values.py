@@ -1,11 +1,11 @@
-"""Shared immutable values: ``engine.decision`` (a pending decision) and Interstellar
-Ambitions' ``actions.act`` give one object per distinct value, equal to a fresh one, and
-keep their tables bounded."""
+"""Shared immutable values (``engine.shared``): ``engine.decision`` (a pending decision)
+and Interstellar Ambitions' ``actions.act`` give one object per distinct value, equal to
+a fresh one, and keep their table bounded."""
 
 from __future__ import annotations
 
 from starlanes.engine import Decision, SecretChoices, decision
-from starlanes.engine.decision import _SHARED, SHARED_CAP
+from starlanes.engine.action import _SHARED, SHARED_CAP
 from starlanes.games.interstellar_ambitions import actions as ia
 
 
@@ -37,6 +37,6 @@ def test_interstellar_ambitions_actions_are_shared_per_value() -> None:
     a = ia.act("clear", "p12")
     assert a is ia.act("clear", "p12") and a == ia.Act("clear", "p12")
     assert a.notation() == "clear p12" and ia.act("give", "p3", "P1").notation() == "give p3 P1"
-    for i in range(ia.MADE_CAP + 10):
+    for i in range(SHARED_CAP + 10):
         ia.act("bounded", str(i))
-    assert len(ia._MADE) <= ia.MADE_CAP
+    assert len(_SHARED) <= SHARED_CAP

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .action import Action, HiddenAction
+from .action import Action, HiddenAction, shared
 from .decision import Decision, SecretChoices, decision
 from .errors import (
     ActionIndexError,
@@ -70,7 +70,7 @@ __all__ = [
     "Action", "ActionIndexError", "ActionDescription", "EntryText", "Refusal", "AgentSpecError", "CONTENT_OPTION", "CONTENT_SET_OPTION", "SEAT_SETUP", "SEAT_SETUP_OPTION", "BadOptionError", "BadSeatError", "ContentEntry", "ContentError", "Decision", "decision",
     "Game", "GameRecord", "HiddenAction", "GameRng", "GameState", "IllegalActionError", "NotationError",
     "OptionSet", "OptionSpec", "RecordError", "SecretChoices", "SPECTATOR", "StarlanesError", "TERMINAL",
-    "UnknownGameError", "derive_seed", "game_class", "game_ids", "game_module", "margin_values", "load", "load_table",
+    "UnknownGameError", "derive_seed", "shared", "game_class", "game_ids", "game_module", "margin_values", "load", "load_table",
     "softmax_values", "weighted_positions",
     "quick_shuffle", "read_toml", "register", "replay", "shared_returns",
 ]

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .action import shared
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -28,27 +30,11 @@ class Decision:
         return {"seat": self.seat, "kind": self.kind}
 
 
-SHARED_CAP = 4096
-"""Shared decisions kept (:func:`decision`) before the table starts again."""
-
-_SHARED: dict[tuple[int, str, tuple], Decision] = {}
-
-
 def decision(seat: int, kind: str, data: tuple = ()) -> Decision:
-    """``Decision(seat, kind, data)``, one shared object per distinct value: decisions are
-    immutable, and building a frozen dataclass costs about a microsecond, which rules that
-    push a decision at every step pay again and again. ``data`` that cannot be hashed (it
-    holds a list) gets a new object each time."""
-    key = (seat, kind, data)
-    try:
-        got = _SHARED.get(key)
-    except TypeError:
-        return Decision(seat, kind, data)
-    if got is None:
-        if len(_SHARED) >= SHARED_CAP:
-            _SHARED.clear()
-        got = _SHARED[key] = Decision(seat, kind, data)
-    return got
+    """``Decision(seat, kind, data)``, one shared object per distinct value
+    (:func:`~starlanes.engine.action.shared`): decisions are immutable. ``data`` that cannot
+    be hashed (it holds a list or a :class:`SecretChoices`) gets a new object each time."""
+    return shared(Decision, seat, kind, data)
 
 
 @dataclass(slots=True)

@@ -149,13 +149,3 @@ class Sacrifice(Action):
 
 
 END = EndTurn()
-_CACHE: dict[tuple, Action] = {}
-
-
-def get(cls: type[Action], *args: object) -> Action:
-    """The interned action ``cls(*args)``."""
-    key = (cls, *args)
-    a = _CACHE.get(key)
-    if a is None:
-        a = _CACHE[key] = cls(*args)
-    return a

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starlanes.engine import Action
+from starlanes.engine import Action, shared
 
 from . import actions as A
 from . import specials
@@ -75,7 +75,7 @@ def turn_actions(s: GDState) -> list[Action]:
                     if not holes[t] and (k == MINER or load[t] < CAPACITY):
                         a = row[t]
                         if a is None:
-                            a = row[t] = A.get(A.Build, UNIT_IDS[k], names[t])
+                            a = row[t] = shared(A.Build, UNIT_IDS[k], names[t])
                         out.append(a)
     adj = b.adj
     move_rows = s.game.move_rows  # type: ignore[attr-defined]

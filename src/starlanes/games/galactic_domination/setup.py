@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starlanes.engine import Action
+from starlanes.engine import Action, shared
 
 from . import actions as A
 from .content import MINER, UNIT_IDS
@@ -54,7 +54,7 @@ def place_actions(s: GDState) -> list[Action]:
         full = s.load_at(sec) >= 3
         for k in range(5):
             if left[k] and (k == MINER or not full):
-                out.append(A.get(A.Place, UNIT_IDS[k], s.board.names[sec]))
+                out.append(shared(A.Place, UNIT_IDS[k], s.board.names[sec]))
     return out
 
 

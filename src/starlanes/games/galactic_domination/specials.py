@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starlanes.engine import Action
+from starlanes.engine import Action, shared
 
 from . import actions as A
 from .content import COMMAND, DESTROYER, EXPLORER, MINER
@@ -68,7 +68,7 @@ def special_actions(s: GDState, uid: int, x: Ship, shot: bool | None = None) -> 
         if not (can_charge_shot(s, seat) if shot is None else shot):
             return []
         names = s.board.names
-        return [A.get(A.ChargeShot, uid, names[t])
+        return [shared(A.ChargeShot, uid, names[t])
                 for t in s.reach[DESTROYER][x[SEC]] if not s.holes[t]]
     if k == COMMAND and s.minerals[seat] >= s.content.specials.jump_minerals:
         return [one_special(s, uid, k)]
@@ -93,14 +93,14 @@ def charged_actions(s: GDState, uid: int, x: Ship, load: list[int]) -> list[Acti
         aim = x[8]
         if (aim >= 0 and not s.holes[aim] and holes_left(s) > 0
                 and aim in s.reach[DESTROYER][x[SEC]]):
-            return [A.get(A.Fire, uid)]
+            return [shared(A.Fire, uid)]
         return []
     group = [uid, *jump_group(s, uid)]
     need = sum(1 for u in group if s.ships[u][KIND] != MINER)
     here = x[SEC]
     dist = s.board.dist[here]
     reach = s.content.specials.jump_range
-    return [A.get(A.Jump, uid, names[t]) for t in range(15)
+    return [shared(A.Jump, uid, names[t]) for t in range(15)
             if 1 <= dist[t] <= reach and not s.holes[t] and load[t] + need <= CAPACITY]
 
 

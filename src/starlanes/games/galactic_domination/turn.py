@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starlanes.engine import Action, Decision
+from starlanes.engine import Action, Decision, shared
 
 from . import actions as A
 from .content import COMMAND, EXPLORER, MINER
@@ -145,7 +145,7 @@ def arrival_sectors(s: GDState, zone: int) -> list[int]:
 
 def arrive_actions(s: GDState, d: Decision) -> list[Action]:
     uid, zone = d.data
-    return [A.get(A.Arrive, uid, s.board.names[t]) for t in arrival_sectors(s, zone)]
+    return [shared(A.Arrive, uid, s.board.names[t]) for t in arrival_sectors(s, zone)]
 
 
 def apply_arrive(s: GDState, d: Decision, a: Action) -> None:
@@ -156,7 +156,7 @@ def apply_arrive(s: GDState, d: Decision, a: Action) -> None:
 def collide_actions(s: GDState, d: Decision) -> list[Action]:
     """The defender's non-miner ships in the full sector (GD-DS-06, GD-OPEN-10)."""
     uid, sector = d.data
-    return [A.get(A.Sacrifice, u) for u, y in s.ships.items()
+    return [shared(A.Sacrifice, u) for u, y in s.ships.items()
             if y[SEC] == sector and y[OWNER] == d.seat and y[KIND] != MINER]
 
 

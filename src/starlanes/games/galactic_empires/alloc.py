@@ -21,7 +21,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
 
 
-
 def time_warped(s: GEState, seat: int) -> bool:
     """A time warp lies against ``seat``'s fleet: its units cannot be Engaged, except D
     dragons, on which no occurrence card acts (GE-EMP-DRG-02)."""

@@ -213,8 +213,6 @@ def _operate_label(s: GEState, _kind: str, i: int, tgt: int, _c: int) -> str:
     return f"operate {s.name(i)} on {s.name(tgt)}"
 
 
-
-
 def play_actions(s: GEState) -> list[GEAction]:
     """Legal actions of Play Cards Phase A or B."""
     seat = s.seat

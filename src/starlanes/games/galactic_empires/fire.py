@@ -10,6 +10,7 @@ phase. A distortion cannon fires with ``distort`` at a whole fleet (ruling GE-OP
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .actions import NONE, GEAction, code_seat, hq_code, is_hq, made, one_card
@@ -115,14 +116,20 @@ def _shoot_label(s: GEState, _kind: str, i: int, j: int, _c: int) -> str:
     return f"shoot {s.name(i)}.{j}"
 
 
+def _aimable(s: GEState, src: list[tuple[int, int, str]]) -> Iterator[int]:
+    """The fire targets one of the weapons ``src`` can score on, in target order."""
+    for t in fire_targets(s):
+        if any(can_hit(s, i, sym, t) for i, _, sym in src):
+            yield t
+
+
 def fire_actions(s: GEState) -> list[GEAction]:
     seat = s.seat
     src = weapon_sources(s, seat)
     out = []
     if src:
-        for t in fire_targets(s):
-            if any(can_hit(s, i, sym, t) for i, _, sym in src):
-                out.append(made(s, "aim", t, NONE, NONE, _aim_label))
+        for t in _aimable(s, src):
+            out.append(made(s, "aim", t, NONE, NONE, _aim_label))
         for i, j, sym in src:
             if sym == "X":
                 for o in range(s.n):
@@ -156,7 +163,7 @@ def fire_possible(s: GEState) -> bool:
         return False
     if any(sym == "X" for _, _, sym in src):
         return True  # his own fleet is always a distortion target
-    return any(can_hit(s, i, sym, t) for t in fire_targets(s) for i, _, sym in src)
+    return next(_aimable(s, src), None) is not None
 
 
 def apply_fire(s: GEState, a: GEAction) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from starlanes.engine import Action
+from starlanes.engine import Action, shared
 
 ACTIONS = ("colonise", "develop", "build", "research", "shadow", "fleet")
 """The six Action Tracks (IA-TRK-01); PRODUCE has none."""
@@ -35,24 +35,10 @@ class Act(Action):
         return self.verb
 
 
-MADE_CAP = 4096
-"""Actions kept by :func:`act` before its table starts again (the packaged content names
-a few hundred)."""
-
-_MADE: dict[tuple[str, str, str], Act] = {}
-
-
 def act(verb: str, a: str = "", b: str = "") -> Act:
-    """``Act(verb, a, b)``, one shared object per distinct action: listing the legal actions
-    anew at every step would otherwise build the same frozen dataclass again and again
-    (about a microsecond each)."""
-    key = (verb, a, b)
-    got = _MADE.get(key)
-    if got is None:
-        if len(_MADE) >= MADE_CAP:
-            _MADE.clear()
-        got = _MADE[key] = Act(verb, a, b)
-    return got
+    """``Act(verb, a, b)``, one shared object per distinct action
+    (``starlanes.engine.action.shared``)."""
+    return shared(Act, verb, a, b)
 
 
 TOKEN_NAMES = tuple(f"{ACTIONS[code >> 2]}:{LEVELS[code & 3]}" for code in range(24))
