@@ -9,6 +9,8 @@ The pages run under the server's Content-Security-Policy: waits are by selector.
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 
@@ -33,6 +35,20 @@ def _page(context, errors):
     page.on("console", lambda m: errors.append(m.text)
             if m.type == "error" and "status of 4" not in m.text else None)
     return page
+
+
+def _odds(server, body: dict) -> dict:
+    """The odds API's report for ``body``, as a client that honours the calculator's share
+    would get it: a 429 (the page's own calculations just used the share) is asked again
+    after its Retry-After."""
+    deadline = time.monotonic() + 60
+    while True:
+        r = httpx.post(server.url("/api/odds"), json=body, timeout=30)
+        if r.status_code != 429 or time.monotonic() > deadline:
+            break
+        time.sleep(float(r.headers["Retry-After"]))
+    assert r.status_code == 200, r.text
+    return r.json()
 
 
 def _numbers(page) -> dict[str, str]:
@@ -60,9 +76,9 @@ def test_build_by_clicking_share_and_reopen(server, browser):
     playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text("74.42%")
     shown = _numbers(page)
     # the same numbers from the API
-    api = httpx.post(server.url("/api/odds"), json={
+    api = _odds(server, {
         "game": "rift-domination", "attacker": "carrier, 2 infantry, 2 diplomat",
-        "defender": "destroyer"}).json()
+        "defender": "destroyer"})
     assert shown["attacker_total"] == f"{100 * api['attacker_win_total']:.2f}%"
     assert shown["mutual_destruction"] == f"{100 * api['outcomes']['mutual_destruction']:.2f}%"
     # at least N survive
@@ -80,9 +96,9 @@ def test_build_by_clicking_share_and_reopen(server, browser):
     page.screenshot(path=str(DOCS_SHOTS / "odds_calculator.png"), full_page=True)
     address = page.locator("#share").input_value()
     assert "destroyer%2F1" in address or "destroyer/1" in address
-    api = httpx.post(server.url("/api/odds"), json={
+    api = _odds(server, {
         "game": "rift-domination", "attacker": "carrier, 2 infantry, 2 diplomat, destroyer/1",
-        "defender": "destroyer"}).json()
+        "defender": "destroyer"})
     playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text(
         f"{100 * api['attacker_win_total']:.2f}%")
     shown = _numbers(page)
@@ -121,9 +137,9 @@ def test_settings_and_the_other_game(server, browser):
     page.click("#palette-defender button[data-unit='corvette']")
     page.select_option("#setting-level", "3")
     page.wait_for_selector("body[data-odds='ready']")
-    api = httpx.post(server.url("/api/odds"), json={
+    api = _odds(server, {
         "game": "interstellar-ambitions", "attacker": "destroyer", "defender": "corvette",
-        "settings": {"level": 3}}).json()
+        "settings": {"level": 3}})
     playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text(
         f"{100 * api['attacker_win_total']:.2f}%")
     # a refusal is shown in words, and the odds go away
@@ -205,8 +221,40 @@ def test_a_battle_at_a_table_opens_in_the_calculator(server, browser):
     assert "3 infantry" in body["defender"] and "infantry" in body["attacker"]
     assert {body["settings"]["attacker_faction"], body["settings"]["defender_faction"]} == {
         "ilune_seers", "korrath_hegemony"}
-    api = httpx.post(server.url("/api/odds"), json=body).json()
+    api = _odds(server, body)
     playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text(
         f"{100 * api['attacker_win_total']:.2f}%")
+    ctx.close()
+    assert not errors
+
+
+def test_a_busy_calculator_is_asked_again_after_the_seconds_it_names(server, browser):
+    """A 429 with Retry-After (the calculator's share is spent) is not an error to the
+    player: the page says it is waiting, asks again after those seconds and shows the odds."""
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    page = _page(ctx, errors)
+    refused: list[str] = []
+
+    def busy_once(route):
+        if route.request.method == "POST" and not refused:
+            refused.append(route.request.post_data)
+            route.fulfill(status=429, headers={"Retry-After": "1"}, json={
+                "error": "the battle calculator has used its share of the server for now; "
+                         "try again in 1 seconds"})
+        else:
+            route.continue_()
+
+    page.route("**/api/odds", busy_once)
+    page.goto(server.url("/odds"))
+    page.wait_for_selector("body[data-game='rift-domination']")
+    page.click("#palette-attacker button[data-unit='fighter']")
+    page.click("#palette-defender button[data-unit='fighter']")
+    page.wait_for_selector("body[data-odds='waiting']")
+    playwright_api.expect(page.locator("#status")).to_contain_text("asking again in 1 s")
+    playwright_api.expect(page.locator("#error")).to_have_text("")
+    playwright_api.expect(page.locator("td[data-p='attacker_total']")).to_have_text("34.92%")
+    assert page.locator("#status").inner_text() == ""
+    assert len(refused) == 1
     ctx.close()
     assert not errors

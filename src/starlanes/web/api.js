@@ -3,9 +3,11 @@
 // (for a limit, 429 or 413, with when to try again when the server says so).
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  // retryAfter: the seconds a refusal for a limit (429) asks the caller to wait, or 0
+  constructor(status, message, retryAfter = 0) {
     super(message);
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -41,8 +43,9 @@ export async function call(method, path, body, token, extra = {}) {
       ? `The server could not answer just now (${response.status}); nothing was changed, try again in a moment.`
       : `${response.status} ${response.statusText}`);
     const retry = Number(response.headers.get("Retry-After"));
-    if (response.status === 429 && retry > 0) reason += ` (try again in ${retry} s)`;
-    throw new ApiError(response.status, reason);
+    const busy = response.status === 429 && retry > 0;
+    if (busy) reason += ` (try again in ${retry} s)`;
+    throw new ApiError(response.status, reason, busy ? retry : 0);
   }
   return data;
 }

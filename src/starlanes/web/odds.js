@@ -8,7 +8,7 @@
 // token is read from this browser's storage (where the table keeps it), never from the
 // address, and the server answers from that seat's own knowledge; &action=NOTATION opens the
 // battle that legal action of the seat would start.
-import { ApiError } from "./api.js";
+import { call } from "./api.js";
 import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -31,29 +31,8 @@ const page = {
   asked: 0,
   report: null,
   timer: null,
+  retry: null, // the timer that asks again after a busy refusal
 };
-
-async function call(method, path, body, token) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw new ApiError(0, "The server cannot be reached: check your connection and try again.");
-  }
-  const text = await response.text();
-  let data = {};
-  try { data = text ? JSON.parse(text) : {}; } catch { data = { error: text }; }
-  if (!response.ok) {
-    let reason = data.error;
-    if (!reason && Array.isArray(data.detail)) reason = data.detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ");
-    const retry = Number(response.headers.get("Retry-After"));
-    throw new ApiError(response.status, (reason || `${response.status} ${response.statusText}`) + (response.status === 429 && retry > 0 ? ` (try again in ${retry} s)` : ""));
-  }
-  return data;
-}
 
 // ------------------------------------------------------------------ fleets as text
 const label = (e) => (e.damage ? `${e.id}/${e.damage}` : e.id);
@@ -223,8 +202,14 @@ function changed() {
   page.timer = setTimeout(ask, 120);
 }
 
-async function ask() {
-  const asked = ++page.asked;
+// A refusal because the calculator is busy (429 with Retry-After) is asked again by itself
+// after the seconds the server names, a few times, while the set-up is still the latest.
+const BUSY_TRIES = 4;
+const BUSY_LONGEST = 30;
+
+async function ask(again = 0) {
+  clearTimeout(page.retry);
+  const asked = again ? page.asked : ++page.asked;
   $("error").textContent = "";
   if (!page.fleets.attacker.length) {
     showReport(null);
@@ -239,6 +224,12 @@ async function ask() {
     showReport(report);
   } catch (e) {
     if (asked !== page.asked) return;
+    if (e.retryAfter > 0 && e.retryAfter <= BUSY_LONGEST && again < BUSY_TRIES) {
+      $("status").textContent = `The calculator is busy with other players' battles: asking again in ${e.retryAfter} s.`;
+      document.body.dataset.odds = "waiting";
+      page.retry = setTimeout(() => { if (asked === page.asked) ask(again + 1); }, e.retryAfter * 1000);
+      return;
+    }
     $("status").textContent = "";
     showReport(null);
     $("error").textContent = e.message;
