@@ -44,7 +44,7 @@ def turn_actions(s: GDState) -> list[Action]:
     holes = s.holes
     ships = s.ships
     load = [0] * 15
-    foes: dict[int, list[int]] = {}
+    foes: list[list[int] | None] = [None] * 15  # sector -> the other seat's ships there
     mine: list[int] = []
     counts = [0] * 5
     for uid, x in ships.items():
@@ -55,7 +55,7 @@ def turn_actions(s: GDState) -> list[Action]:
             if x[AP] > 0 and sec >= 0:
                 mine.append(uid)
         elif sec >= 0:
-            near = foes.get(sec)
+            near = foes[sec]
             if near is None:
                 foes[sec] = [uid]
             else:
@@ -105,7 +105,7 @@ def turn_actions(s: GDState) -> list[Action]:
             if hits is None:
                 hits = attack_rows[uid] = {}
             for t in reach[k][sec]:
-                near = foes.get(t)
+                near = foes[t]
                 if near is not None:
                     for f in near:
                         a = hits.get(f)

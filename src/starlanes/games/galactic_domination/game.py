@@ -13,9 +13,34 @@ from starlanes.engine import (
     OptionSpec,
     register,
 )
+from starlanes.engine.game import per_content
 
 from .content import load_content
 from .state import GDState
+
+
+class ActionRows:
+    """The turn's actions of every game of one content, made on first use and shared by
+    them all (``fleet.turn_actions``, ``specials``): each is one immutable value of a ship
+    id, a sector or a target id, whichever game asks. Ship ids start again at 1 in every
+    game, so the rows hold at most one game's worth of ids.
+
+    * ``move``: ship id -> its move to each sector index;
+    * ``attack``: ship id -> target ship id -> its attack;
+    * ``build``: unit kind -> its build in each sector index;
+    * ``shot``: ship id -> its black hole shot charged at each sector index;
+    * ``jump``: ship id -> its fleet jump to each sector index.
+    """
+
+    __slots__ = ("move", "attack", "build", "shot", "jump")
+
+    def __init__(self, game: Game) -> None:
+        sectors = len(game.content.board.names)  # type: ignore[attr-defined]
+        self.move: dict[int, list[Action | None]] = {}
+        self.attack: dict[int, dict[int, Action]] = {}
+        self.build: list[list[Action | None]] = [[None] * sectors for _ in range(5)]
+        self.shot: dict[int, list[Action | None]] = {}
+        self.jump: dict[int, list[Action | None]] = {}
 
 
 @register
@@ -52,16 +77,15 @@ class GalacticDomination(Game):
     def __init__(self, players: int | None = None, seed: int = 0, **options: Any) -> None:
         super().__init__(players=players, seed=seed, **options)
         self.content = load_content(self.content_dir(), self.content_overrides())
-        self.move_rows: dict[int, list[Action | None]] = {}
-        """Ship id -> its move action to each sector index, made on first use
-        (``fleet.turn_actions``); every state of this game shares them."""
-        self.attack_rows: dict[int, dict[int, Action]] = {}
-        """Ship id -> target ship id -> its attack action, made on first use."""
-        self.build_rows: list[list[Action | None]] = [
-            [None] * len(self.content.board.names) for _ in range(5)]
-        """Unit kind -> its build action in each sector index, made on first use."""
+        rows = per_content(self, ActionRows, by_players=False)
+        self.move_rows = rows.move
+        self.attack_rows = rows.attack
+        self.build_rows = rows.build
+        self.shot_rows = rows.shot
+        self.jump_rows = rows.jump
         self.special_rows: dict[int, Action] = {}
-        """Ship id -> its one special action (attach, warp, charge), made on first use."""
+        """Ship id -> its one special action (attach, warp, charge), made on first use;
+        this game's own, since which one a ship id has depends on its kind."""
 
     def new_initial_state(self) -> GDState:
         from . import setup

@@ -67,9 +67,17 @@ def special_actions(s: GDState, uid: int, x: Ship, shot: bool | None = None) -> 
     if k == DESTROYER:
         if not (can_charge_shot(s, seat) if shot is None else shot):
             return []
+        row = _row(s.game.shot_rows, uid)  # type: ignore[attr-defined]
         names = s.board.names
-        return [shared(A.ChargeShot, uid, names[t])
-                for t in s.reach[DESTROYER][x[SEC]] if not s.holes[t]]
+        holes = s.holes
+        out = []
+        for t in s.reach[DESTROYER][x[SEC]]:
+            if not holes[t]:
+                a = row[t]
+                if a is None:
+                    a = row[t] = A.ChargeShot(uid, names[t])
+                out.append(a)
+        return out
     if k == COMMAND and s.minerals[seat] >= s.content.specials.jump_minerals:
         return [one_special(s, uid, k)]
     return []
@@ -100,8 +108,25 @@ def charged_actions(s: GDState, uid: int, x: Ship, load: list[int]) -> list[Acti
     here = x[SEC]
     dist = s.board.dist[here]
     reach = s.content.specials.jump_range
-    return [shared(A.Jump, uid, names[t]) for t in range(15)
-            if 1 <= dist[t] <= reach and not s.holes[t] and load[t] + need <= CAPACITY]
+    holes = s.holes
+    row = _row(s.game.jump_rows, uid)  # type: ignore[attr-defined]
+    out = []
+    for t in range(15):
+        if 1 <= dist[t] <= reach and not holes[t] and load[t] + need <= CAPACITY:
+            a = row[t]
+            if a is None:
+                a = row[t] = A.Jump(uid, names[t])
+            out.append(a)
+    return out
+
+
+def _row(rows: dict[int, list[Action | None]], uid: int) -> list[Action | None]:
+    """Ship ``uid``'s row of one game's per-sector actions (``game.shot_rows`` or
+    ``game.jump_rows``: the action aimed at each sector index, made on first use)."""
+    row = rows.get(uid)
+    if row is None:
+        row = rows[uid] = [None] * 15
+    return row
 
 
 _FIELD = {"sec": 2, "sh": 3, "ap": 5, "att": 6, "chg": 7, "aim": 8}

@@ -49,12 +49,10 @@ def start_turn(s: GDState, seat: int) -> None:
     s.jump_group = {}
     for uid, x in ships.items():
         if x[OWNER] == seat and x[KIND] == COMMAND and x[CHG] == 2 and x[SEC] >= 0:
-            s.jump_group[uid] = tuple(
-                u for u, y in ships.items()
-                if u != uid and y[OWNER] == seat and y[SEC] == x[SEC]
-            )
-    s.pending = sorted(u for u, x in ships.items()
-                       if x[OWNER] == seat and x[KIND] == EXPLORER and x[SEC] == DEEP)
+            s.jump_group[uid] = tuple([u for u, y in ships.items()
+                                       if u != uid and y[OWNER] == seat and y[SEC] == x[SEC]])
+    s.pending = sorted([u for u, x in ships.items()
+                        if x[OWNER] == seat and x[KIND] == EXPLORER and x[SEC] == DEEP])
     s.phase = "returns"
     process_returns(s)
 
@@ -63,10 +61,11 @@ def end_turn(s: GDState) -> None:
     """End of the spending step: unused AP are lost (GD-OPEN-14), an unused charge lapses
     (GD-OPEN-06/08), and the other player's turn begins (GD-TURN-01)."""
     seat = s.seat
-    for uid, x in list(s.ships.items()):
+    ships = s.ships
+    for uid, x in list(ships.items()):
         if x[OWNER] == seat and (x[CHG] == 2 or x[AP]):
-            s.ships[uid] = (*x[:AP], 0, x[ATT], 0 if x[CHG] == 2 else x[CHG],
-                            -1 if x[CHG] == 2 else x[AIM])
+            ships[uid] = (x[0], x[1], x[2], x[3], x[4], 0, x[ATT],
+                          0 if x[CHG] == 2 else x[CHG], -1 if x[CHG] == 2 else x[AIM])
     s.jump_group = {}
     start_turn(s, 1 - seat)
 
