@@ -24,10 +24,11 @@ from .actions import (
 )
 from .effects import operate, resolve_card
 from .empires import (
+    CommandTally,
     can_join,
-    command_room,
     empire_allowed,
     join,
+    restricted_present,
     separate,
     split_options,
     tech_allowed,
@@ -74,7 +75,7 @@ class Fleet:
     units, the turn number, command room and the one-empire rule per kind of card), each
     read once: the state must not change while one is in use."""
 
-    __slots__ = ("s", "seat", "turn", "_vessels", "_units", "_room", "_allowed")
+    __slots__ = ("s", "seat", "turn", "_vessels", "_units", "_room", "_tally", "_present")
 
     def __init__(self, s: GEState, seat: int) -> None:
         self.s = s
@@ -83,7 +84,8 @@ class Fleet:
         self._vessels: list[int] | None = None
         self._units: list[int] | None = None
         self._room: dict[tuple[str, str] | None, bool] = {}
-        self._allowed: dict[tuple[str, str], bool] = {}
+        self._tally: CommandTally | None = None
+        self._present: frozenset[str] | None = None
 
     def vessels(self) -> list[int]:
         """``vessels_of(s, seat)``."""
@@ -98,20 +100,24 @@ class Fleet:
         return self._units
 
     def room(self, c: Card | None) -> bool:
-        """``command_room(s, seat, c)``, which reads only ``c``'s empire and type."""
+        """``command_room(s, seat, c)``, which reads only ``c``'s empire and type: the
+        seat's :class:`~.empires.CommandTally` is read once."""
         key = None if c is None else (c.empire, c.type)
         got = self._room.get(key)
         if got is None:
-            got = self._room[key] = command_room(self.s, self.seat, c)
+            if self._tally is None:
+                self._tally = CommandTally(self.s, self.seat)
+            got = self._room[key] = self._tally.room(c)
         return got
 
     def allowed(self, c: Card) -> bool:
-        """``empire_allowed(s, seat, c)``, which reads only ``c``'s empire and type."""
-        key = (c.empire, c.type)
-        got = self._allowed.get(key)
-        if got is None:
-            got = self._allowed[key] = empire_allowed(self.s, self.seat, c)
-        return got
+        """``empire_allowed(s, seat, c)``: the restricted empires of the seat's ships
+        are read once."""
+        if c.type not in "SD":
+            return True
+        if self._present is None:
+            self._present = restricted_present(self.s, self.seat)
+        return empire_allowed(self.s, self.seat, c, self._present)
 
 
 def targets(s: GEState, inst: int, fleet: Fleet | None = None) -> list[tuple[int, int]]:
@@ -120,7 +126,8 @@ def targets(s: GEState, inst: int, fleet: Fleet | None = None) -> list[tuple[int
     seat = s.seat
     if fleet is None:
         fleet = Fleet(s, seat)
-    c = s.card(inst)
+    cards, defs = s.cards, s.defs
+    c = cards[defs[inst]]
     t = c.type
     turn = fleet.turn
     if t == "T":
@@ -136,21 +143,21 @@ def targets(s: GEState, inst: int, fleet: Fleet | None = None) -> list[tuple[int
             other = "capsule" if c.krebiz == "cruiser" else "cruiser"
             if room:
                 out += [(NONE, h) for h in s.hands[seat]
-                        if h != inst and s.card(h).krebiz == other]
+                        if h != inst and cards[defs[h]].krebiz == other]
             out += [(i, NONE) for i in fleet.vessels()
-                    if s.card(i).krebiz == other and s.units[i].partner < 0]
+                    if cards[defs[i]].krebiz == other and s.units[i].partner < 0]
         return out
     if t in "CE":
         if turn == 1:
             return []
         if c.located:
-            return [(i, NONE) for i in fleet.units() if s.card(i).type == "T"]
+            return [(i, NONE) for i in fleet.units() if cards[defs[i]].type == "T"]
         out = []
         for i in fleet.vessels():
             for h in (i, s.units[i].partner):
                 if h < 0:
                     continue
-                hc = s.card(h)
+                hc = cards[defs[h]]
                 if hc.type == "D" or not tech_allowed(s, h, c):
                     continue
                 if (c.has("shield_refit") or c.has("shields")) and (
@@ -164,7 +171,7 @@ def targets(s: GEState, inst: int, fleet: Fleet | None = None) -> list[tuple[int
     if c.reaction:
         if "emergency_repair" in kinds:
             return [(i, NONE) for i in fleet.units()
-                    if s.card(i).type not in "DM" and repairable(s, i) and lead(s, i) == i]
+                    if cards[defs[i]].type not in "DM" and repairable(s, i) and lead(s, i) == i]
         return []
     if t in "HM" or kinds & {"time_warp", "economic_crisis", "damage_fleet",
                              "discard_random"}:
@@ -190,7 +197,7 @@ def targets(s: GEState, inst: int, fleet: Fleet | None = None) -> list[tuple[int
         return out
     if "repair" in kinds:
         return [(i, NONE) for i in s.units
-                if s.card(i).type in "SBT" and lead(s, i) == i and repairable(s, i)]
+                if cards[defs[i]].type in "SBT" and lead(s, i) == i and repairable(s, i)]
     return []  # pragma: no cover - every kind is listed above
 
 
@@ -216,29 +223,34 @@ def _operate_label(s: GEState, _kind: str, i: int, tgt: int, _c: int) -> str:
 def play_actions(s: GEState) -> list[GEAction]:
     """Legal actions of Play Cards Phase A or B."""
     seat = s.seat
+    cards, defs = s.cards, s.defs
     out: list[GEAction] = []
     if s.plays < 3:
         fleet = Fleet(s, seat)
         hand = s.hands[seat]
+        known = s.game.made_actions  # made()'s table: a hit without the call
         for inst in hand:
             for tgt, partner in targets(s, inst, fleet):
-                out.append(made(s, "play", inst, tgt, partner, _play_label))
+                act = known.get(("play", inst, tgt, partner))
+                out.append(act if act is not None
+                           else made(s, "play", inst, tgt, partner, _play_label))
         reserve = s.reserve[seat]
         if reserve:
-            card = s.card
-            strengths = [card(r).strength for r in reserve]
+            strengths = [cards[defs[r]].strength for r in reserve]
             for h in hand:
-                hs = card(h).strength
+                hs = cards[defs[h]].strength
                 for r, rs in zip(reserve, strengths, strict=True):
                     if hs >= rs:
-                        out.append(made(s, "swap", h, r, seat, _swap_label))
+                        act = known.get(("swap", h, r, seat))
+                        out.append(act if act is not None
+                                   else made(s, "swap", h, r, seat, _swap_label))
         turn = s.turns[seat]
         vessels = fleet.vessels()
         for i in vessels:
             u = s.units[i]
             if u.partner >= 0 and fleet.room(None) and split_options(s, i):
                 out.append(one_card(s, "separate", i))
-            elif u.partner < 0 and s.card(i).krebiz == "cruiser" and u.split != turn:
+            elif u.partner < 0 and cards[defs[i]].krebiz == "cruiser" and u.split != turn:
                 for j in vessels:
                     if can_join(s, i, j) and s.units[j].split != turn:
                         out.append(made(s, "combine", i, j, NONE, _combine_label))
@@ -246,7 +258,7 @@ def play_actions(s: GEState) -> list[GEAction]:
     research = s.pool[3] + s.pool[6]
     if research:
         for i, u in s.units.items():
-            if s.cards[u.card].type == "M":
+            if cards[u.card].type == "M":
                 out.append(one_card(s, "study", i))
     out.append(DONE)
     return out

@@ -27,19 +27,27 @@ def restricted(s: GEState, seat: int) -> tuple[str, ...]:
     return MAJOR_EMPIRES + ((m,) if m and m not in MAJOR_EMPIRES else ())
 
 
-def empire_allowed(s: GEState, seat: int, c: Card) -> bool:
+def empire_allowed(s: GEState, seat: int, c: Card, present: frozenset[str] | None = None
+                   ) -> bool:
     """GE-FLEET-02/03: a ship of a restricted empire may join only a fleet with no ship of
-    another restricted empire in play; minor and generic ships always may."""
+    another restricted empire in play; minor and generic ships always may. ``present``:
+    :func:`restricted_present` of ``seat``, where the caller has it."""
     if c.type not in "SD":
         return True
+    if present is None:
+        present = restricted_present(s, seat)
+    return c.empire not in restricted(s, seat) or not (present - {c.empire})
+
+
+def restricted_present(s: GEState, seat: int) -> frozenset[str]:
+    """The restricted empires (:func:`restricted`) of ``seat``'s ships and dragons in play."""
     res = restricted(s, seat)
-    if c.empire not in res:
-        return True
+    out = set()
     for i in vessels_of(s, seat):
-        e = s.card(i).empire
-        if s.card(i).type in "SD" and e in res and e != c.empire:
-            return False
-    return True
+        c = s.card(i)
+        if c.type in "SD" and c.empire in res:
+            out.add(c.empire)
+    return frozenset(out)
 
 
 def command_limit(s: GEState, seat: int) -> int:
@@ -54,6 +62,56 @@ def command_limit(s: GEState, seat: int) -> int:
     return s.n + extra
 
 
+class CommandTally:
+    """What counts against ``seat``'s command limit now, read once (GE-FLEET-05/06/08/09):
+    ``count`` ships and bases (a Krebiz combination is one, GE-EMP-KRB-01; those lost in
+    the seat's own current turn included), ``minors`` the minor empires among its ships
+    and dragons that are not its major empire, ``limit`` (:func:`command_limit`). The
+    state must not change while one is in use."""
+
+    __slots__ = ("count", "minors", "major", "per_empire", "_s", "_seat", "_limit")
+
+    def __init__(self, s: GEState, seat: int) -> None:
+        cards = [s.card(i) for i in vessels_of(s, seat)]
+        if seat == s.seat and s.lost:
+            cards += [s.cards[cid] for cid in s.lost]
+        self.major = s.major[seat]
+        self.count = len(cards)
+        self.minors = frozenset(c.empire for c in cards if self._minor(c))
+        self.per_empire = s.options["minor_bonus"] == "per_empire"
+        self._s, self._seat, self._limit = s, seat, -1
+
+    @property
+    def limit(self) -> int:
+        """:func:`command_limit` of the seat (read when first asked)."""
+        if self._limit < 0:
+            self._limit = command_limit(self._s, self._seat)
+        return self._limit
+
+    def _minor(self, c: Card) -> bool:
+        return c.type in "SD" and c.empire in MINOR_EMPIRES and c.empire != self.major
+
+    def used(self, extra: Card | None = None) -> int:
+        """Command points used, with ``extra`` put in play too (None: as things stand),
+        less the minor-empire bonus (ruling GE-OPEN-14: one ship in total, or one per
+        minor empire with ``minor_bonus``)."""
+        minors = self.minors
+        count = self.count
+        if extra is not None:
+            count += 1
+            if self._minor(extra):
+                minors = minors | {extra.empire}
+        bonus = len(minors) if self.per_empire else min(1, len(minors))
+        return count - bonus
+
+    def room(self, c: Card | None) -> bool:
+        """May one more ship or base (``c``; None = a separated component) come into play?
+        (GE-FLEET-05/06, GE-EMP-KRB-10)."""
+        if c is None:
+            return self.used() + 1 <= self.limit
+        return self.used(c) <= self.limit
+
+
 def command_used(s: GEState, seat: int, extra: Card | None = None) -> int:
     """Ships and bases counted against the limit (GE-FLEET-05; a Krebiz combination is
     one, GE-EMP-KRB-01), less the minor-empire bonus (GE-FLEET-08/09, ruling
@@ -61,27 +119,13 @@ def command_used(s: GEState, seat: int, extra: Card | None = None) -> int:
     and bases the player lost in his own current turn still count until his next turn
     ("may not play it until the turn after one of his current ships is destroyed",
     GE-FLEET-06)."""
-    cards = [s.card(i) for i in vessels_of(s, seat)]
-    empires = [c.empire for c in cards]
-    kinds = [c.type for c in cards]
-    if seat == s.seat and s.lost:
-        empires += [s.cards[cid].empire for cid in s.lost]
-        kinds += [s.cards[cid].type for cid in s.lost]
-    if extra is not None:
-        empires.append(extra.empire)
-        kinds.append(extra.type)
-    minors = {e for e, k in zip(empires, kinds, strict=True)
-              if k in "SD" and e in MINOR_EMPIRES and e != s.major[seat]}
-    bonus = len(minors) if s.options["minor_bonus"] == "per_empire" else min(1, len(minors))
-    return len(empires) - bonus
+    return CommandTally(s, seat).used(extra)
 
 
 def command_room(s: GEState, seat: int, c: Card | None) -> bool:
     """May ``seat`` put one more ship or base (``c``; None = a separated component) in
     play? (GE-FLEET-05/06, GE-EMP-KRB-10)."""
-    if c is None:
-        return command_used(s, seat) + 1 <= command_limit(s, seat)
-    return command_used(s, seat, c) <= command_limit(s, seat)
+    return CommandTally(s, seat).room(c)
 
 
 def tech_allowed(s: GEState, host: int, c: Card) -> bool:

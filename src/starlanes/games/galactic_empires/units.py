@@ -107,19 +107,21 @@ def is_ship(s: GEState, inst: int) -> bool:
 
 def ships_of(s: GEState, seat: int) -> list[int]:
     """``seat``'s ships and dragons in play, one entry per Krebiz combination."""
+    cards = s.cards
     return [
         i for i, u in s.units.items()
         if u.owner == seat and u.host < 0 and u.against < 0
-        and s.cards[u.card].type in SHIPLIKE and (u.partner < 0 or i < u.partner)
+        and cards[u.card].type in SHIPLIKE and (u.partner < 0 or i < u.partner)
     ]
 
 
 def vessels_of(s: GEState, seat: int) -> list[int]:
     """``seat``'s ships, dragons and bases in play (one entry per Krebiz combination)."""
+    cards = s.cards
     return [
         i for i, u in s.units.items()
         if u.owner == seat and u.host < 0 and u.against < 0
-        and s.cards[u.card].type in VESSEL and (u.partner < 0 or i < u.partner)
+        and cards[u.card].type in VESSEL and (u.partner < 0 or i < u.partner)
     ]
 
 
