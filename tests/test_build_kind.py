@@ -25,7 +25,7 @@ def test_listed_modules_are_real_rules_modules() -> None:
     assert len(names) == len(set(names)) and list(names) == sorted(names)
     for name in names:
         parts = name.split(".")
-        assert parts[0] == "starlanes" and parts[1] in ("engine", "games"), name
+        assert parts[0] == "starlanes" and parts[1] in ("engine", "games", "interop"), name
         assert PACKAGE.joinpath(*parts[1:]).with_suffix(".py").is_file(), name
 
 

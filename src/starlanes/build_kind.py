@@ -2,9 +2,11 @@
 
 ``COMPILED_MODULES`` lists the modules that ``setup.py`` compiles to C extensions (Cython
 in pure-Python mode) when a C compiler is present: the engine core's and, per game, the
-rules modules that random playouts spend their time in (measured with cProfile; the
-presentation, explanation, tensor and bot modules stay interpreted). The ``.py`` files
-stay the one source; see docs/engine.md, "Compiled build".
+rules modules that random playouts spend their time in (measured with cProfile), and what
+the research adapters' loop runs at every step (the action spaces' index maps, the
+observation tensors, the PettingZoo environment and its rewards); the presentation,
+explanation and bot modules stay interpreted. The ``.py`` files stay the one source; see
+docs/engine.md, "Compiled build".
 
 :func:`describe` (what ``starlanes --version`` prints) finds the extensions beside the
 installed package's files without importing them; :func:`imported` says how the listed
@@ -19,16 +21,21 @@ from pathlib import Path
 
 COMPILED_MODULES: tuple[str, ...] = (
     "starlanes.engine.action",
+    "starlanes.engine.action_space",
     "starlanes.engine.decision",
     "starlanes.engine.rng",
     "starlanes.engine.state",
+    "starlanes.engine.tensor_rows",
+    "starlanes.games.galactic_domination.action_space",
     "starlanes.games.galactic_domination.actions",
     "starlanes.games.galactic_domination.fleet",
     "starlanes.games.galactic_domination.rules",
     "starlanes.games.galactic_domination.setup",
     "starlanes.games.galactic_domination.specials",
     "starlanes.games.galactic_domination.state",
+    "starlanes.games.galactic_domination.tensor",
     "starlanes.games.galactic_domination.turn",
+    "starlanes.games.galactic_empires.action_space",
     "starlanes.games.galactic_empires.actions",
     "starlanes.games.galactic_empires.alloc",
     "starlanes.games.galactic_empires.cardplay",
@@ -39,8 +46,10 @@ COMPILED_MODULES: tuple[str, ...] = (
     "starlanes.games.galactic_empires.rules",
     "starlanes.games.galactic_empires.setup",
     "starlanes.games.galactic_empires.state",
+    "starlanes.games.galactic_empires.tensor",
     "starlanes.games.galactic_empires.units",
     "starlanes.games.galactic_empires.windows",
+    "starlanes.games.interstellar_ambitions.action_space",
     "starlanes.games.interstellar_ambitions.actions",
     "starlanes.games.interstellar_ambitions.combat",
     "starlanes.games.interstellar_ambitions.common",
@@ -51,7 +60,9 @@ COMPILED_MODULES: tuple[str, ...] = (
     "starlanes.games.interstellar_ambitions.setup",
     "starlanes.games.interstellar_ambitions.shadow",
     "starlanes.games.interstellar_ambitions.state",
+    "starlanes.games.interstellar_ambitions.tensor",
     "starlanes.games.interstellar_ambitions.turn",
+    "starlanes.games.rift_domination.action_space",
     "starlanes.games.rift_domination.actions",
     "starlanes.games.rift_domination.battle",
     "starlanes.games.rift_domination.battle_end",
@@ -65,8 +76,12 @@ COMPILED_MODULES: tuple[str, ...] = (
     "starlanes.games.rift_domination.setup",
     "starlanes.games.rift_domination.state",
     "starlanes.games.rift_domination.survey",
+    "starlanes.games.rift_domination.tensor",
+    "starlanes.games.rift_domination.tensor_tables",
     "starlanes.games.rift_domination.turn",
     "starlanes.games.rift_domination.units",
+    "starlanes.interop.pettingzoo_env",
+    "starlanes.interop.rewards",
 )
 """The modules compiled in a compiled build (dotted names), read by ``setup.py``; this
 file imports only the standard library, so that the build can run it on its own."""
