@@ -10,7 +10,7 @@ cimport cython
 cdef int AP, ATT, CHG, KIND, OWNER, SEC, MINER, EXPLORER, RAIDER
 
 @cython.locals(seat=cython.int, k=cython.int, sec=cython.int, t=cython.int,
-               money=cython.int, load=list, foes=list, mine=list, counts=list, out=list,
+               money=cython.int, fleet=cython.int, cost=tuple, load=list, foes=list, mine=list, counts=list, out=list,
                move_rows=dict, attack_rows=dict, special_rows=dict, row=list, hits=dict, near=list,
                x=tuple, ships=dict, holes=list, names=tuple, adj=tuple, damage=tuple,
                reach=tuple)

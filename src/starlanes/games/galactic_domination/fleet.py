@@ -47,11 +47,13 @@ def turn_actions(s: GDState) -> list[Action]:
     foes: list[list[int] | None] = [None] * 15  # sector -> the other seat's ships there
     mine: list[int] = []
     counts = [0] * 5
+    fleet = 0  # the seat's ships, all kinds
     for uid, x in ships.items():
         sec = x[SEC]
         k = x[KIND]
         if x[OWNER] == seat:
             counts[k] += 1
+            fleet += 1
             if x[AP] > 0 and sec >= 0:
                 mine.append(uid)
         elif sec >= 0:
@@ -65,11 +67,13 @@ def turn_actions(s: GDState) -> list[Action]:
     out: list[Action] = [A.END]
     # building (GD-BLD-01..04, GD-LIM-*)
     money = s.minerals[seat]
-    if money >= min(s.cost) and sum(counts) < TEAM_MAX:
+    game = s.game
+    cost = s.cost
+    if money >= min(cost) and fleet < TEAM_MAX:
         zone = b.zone_sectors[s.start[seat]]
-        build_rows = s.game.build_rows  # type: ignore[attr-defined]
+        build_rows = game.build_rows  # type: ignore[attr-defined]
         for k in range(5):
-            if s.cost[k] <= money and counts[k] < (MINER_MAX if k == MINER else TYPE_MAX):
+            if cost[k] <= money and counts[k] < (MINER_MAX if k == MINER else TYPE_MAX):
                 row = build_rows[k]
                 for t in zone:
                     if not holes[t] and (k == MINER or load[t] < CAPACITY):
@@ -78,12 +82,12 @@ def turn_actions(s: GDState) -> list[Action]:
                             a = row[t] = shared(A.Build, UNIT_IDS[k], names[t])
                         out.append(a)
     adj = b.adj
-    move_rows = s.game.move_rows  # type: ignore[attr-defined]
-    attack_rows = s.game.attack_rows  # type: ignore[attr-defined]
+    move_rows = game.move_rows  # type: ignore[attr-defined]
+    attack_rows = game.attack_rows  # type: ignore[attr-defined]
     damage = s.damage
     reach = s.reach
     shot = None  # can the seat pay for a black hole shot? asked at its first destroyer
-    special_rows = s.game.special_rows  # type: ignore[attr-defined]
+    special_rows = game.special_rows  # type: ignore[attr-defined]
     for uid in mine:
         x = ships[uid]
         k = x[KIND]
