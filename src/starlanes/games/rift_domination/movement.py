@@ -126,6 +126,7 @@ def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> l
     carried_kinds = kind_sets(stats).carried
     ships: list[tuple[int, Unit]] = []
     cargo: list[tuple[int, Unit]] = []
+    left = s.units.afloat[seat].get(src, 0)  # the stack's size: the scan stops at its last
     for uid, u in s.units.of[seat].items():  # the stack at src, as in _stacks
         if u[2] != src or u[3]:
             continue
@@ -133,6 +134,9 @@ def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> l
             cargo.append((uid, u))
         elif u[4] > 0:
             ships.append((uid, u))
+        left -= 1
+        if not left:
+            break
     if kind:
         ships = [max((x for x in ships if x[1][1] == kind), key=lambda x: (x[1][4], -x[0]))]
     carried = _loaded(stats, ships, cargo)

@@ -72,6 +72,8 @@ def survey_units(s: RiftState, seat: int) -> Survey:
     carried, ground, lift = kind_sets(s.stats[seat])
     planet_of = s.board.planet_of
     barred = s.no_landing
+    at = -2  # the point of the last unit not landed, and its entry in ships: a stack's
+    got: list[str] = []  # units often follow one another in unit-id order
     for uid, u in s.units.of[seat].items():
         loc = u[2]
         if u[3]:  # landed
@@ -86,9 +88,11 @@ def survey_units(s: RiftState, seat: int) -> Survey:
                 flags[3] = True
             continue
         kind = u[1]
-        got = ships.get(loc)
-        if got is None:
-            got = ships[loc] = []
+        if loc != at:
+            at = loc
+            got = ships.get(loc)  # type: ignore[assignment]
+            if got is None:
+                got = ships[loc] = []
         if u[4] > 0:
             if kind not in carried:
                 got.append(kind)
