@@ -75,7 +75,7 @@ class Fleet:
     units, the turn number, command room and the one-empire rule per kind of card), each
     read once: the state must not change while one is in use."""
 
-    __slots__ = ("s", "seat", "turn", "_vessels", "_units", "_room", "_tally", "_present")
+    __slots__ = ("s", "seat", "turn", "_vessels", "_units", "_tally", "_present")
 
     def __init__(self, s: GEState, seat: int) -> None:
         self.s = s
@@ -83,7 +83,6 @@ class Fleet:
         self.turn = turn_no(s)
         self._vessels: list[int] | None = None
         self._units: list[int] | None = None
-        self._room: dict[tuple[str, str] | None, bool] = {}
         self._tally: CommandTally | None = None
         self._present: frozenset[str] | None = None
 
@@ -100,23 +99,17 @@ class Fleet:
         return self._units
 
     def room(self, c: Card | None) -> bool:
-        """``command_room(s, seat, c)``, which reads only ``c``'s empire and type: the
-        seat's :class:`~.empires.CommandTally` is read once."""
-        key = None if c is None else (c.empire, c.type)
-        got = self._room.get(key)
-        if got is None:
-            if self._tally is None:
-                self._tally = CommandTally(self.s, self.seat)
-            got = self._room[key] = self._tally.room(c)
-        return got
+        """``command_room(s, seat, c)``, from the seat's
+        :class:`~.empires.CommandTally`, read once from :meth:`vessels`."""
+        if self._tally is None:
+            self._tally = CommandTally(self.s, self.seat, self.vessels())
+        return self._tally.room(c)
 
     def allowed(self, c: Card) -> bool:
-        """``empire_allowed(s, seat, c)``: the restricted empires of the seat's ships
-        are read once."""
-        if c.type not in "SD":
-            return True
+        """``empire_allowed(s, seat, c)``, the restricted empires of the seat's ships
+        read once from :meth:`vessels`."""
         if self._present is None:
-            self._present = restricted_present(self.s, self.seat)
+            self._present = restricted_present(self.s, self.seat, self.vessels())
         return empire_allowed(self.s, self.seat, c, self._present)
 
 
@@ -228,12 +221,9 @@ def play_actions(s: GEState) -> list[GEAction]:
     if s.plays < 3:
         fleet = Fleet(s, seat)
         hand = s.hands[seat]
-        known = s.game.made_actions  # made()'s table: a hit without the call
         for inst in hand:
             for tgt, partner in targets(s, inst, fleet):
-                act = known.get(("play", inst, tgt, partner))
-                out.append(act if act is not None
-                           else made(s, "play", inst, tgt, partner, _play_label))
+                out.append(made(s, "play", inst, tgt, partner, _play_label))
         reserve = s.reserve[seat]
         if reserve:
             strengths = [cards[defs[r]].strength for r in reserve]
@@ -241,9 +231,7 @@ def play_actions(s: GEState) -> list[GEAction]:
                 hs = cards[defs[h]].strength
                 for r, rs in zip(reserve, strengths, strict=True):
                     if hs >= rs:
-                        act = known.get(("swap", h, r, seat))
-                        out.append(act if act is not None
-                                   else made(s, "swap", h, r, seat, _swap_label))
+                        out.append(made(s, "swap", h, r, seat, _swap_label))
         turn = s.turns[seat]
         vessels = fleet.vessels()
         for i in vessels:

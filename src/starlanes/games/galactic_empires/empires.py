@@ -32,18 +32,20 @@ def empire_allowed(s: GEState, seat: int, c: Card, present: frozenset[str] | Non
     """GE-FLEET-02/03: a ship of a restricted empire may join only a fleet with no ship of
     another restricted empire in play; minor and generic ships always may. ``present``:
     :func:`restricted_present` of ``seat``, where the caller has it."""
-    if c.type not in "SD":
+    if c.type not in "SD" or c.empire not in restricted(s, seat):
         return True
     if present is None:
         present = restricted_present(s, seat)
-    return c.empire not in restricted(s, seat) or not (present - {c.empire})
+    return not (present - {c.empire})
 
 
-def restricted_present(s: GEState, seat: int) -> frozenset[str]:
-    """The restricted empires (:func:`restricted`) of ``seat``'s ships and dragons in play."""
+def restricted_present(s: GEState, seat: int, vessels: list[int] | None = None
+                       ) -> frozenset[str]:
+    """The restricted empires (:func:`restricted`) of ``seat``'s ships and dragons in play;
+    ``vessels``: ``vessels_of(s, seat)``, where the caller has it."""
     res = restricted(s, seat)
     out = set()
-    for i in vessels_of(s, seat):
+    for i in vessels_of(s, seat) if vessels is None else vessels:
         c = s.card(i)
         if c.type in "SD" and c.empire in res:
             out.add(c.empire)
@@ -71,8 +73,9 @@ class CommandTally:
 
     __slots__ = ("count", "minors", "major", "per_empire", "_s", "_seat", "_limit")
 
-    def __init__(self, s: GEState, seat: int) -> None:
-        cards = [s.card(i) for i in vessels_of(s, seat)]
+    def __init__(self, s: GEState, seat: int, vessels: list[int] | None = None) -> None:
+        """``vessels``: ``vessels_of(s, seat)``, where the caller has it."""
+        cards = [s.card(i) for i in (vessels_of(s, seat) if vessels is None else vessels)]
         if seat == s.seat and s.lost:
             cards += [s.cards[cid] for cid in s.lost]
         self.major = s.major[seat]
