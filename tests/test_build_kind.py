@@ -109,3 +109,34 @@ def test_expected_build(game: str) -> None:
     else:
         assert compiled == []
         assert build_kind.describe() == "pure Python"
+
+
+def test_the_pure_builds_cast_is_the_value_itself() -> None:
+    """Uncompiled, ``cython.cast`` reads as no cast at all: the value comes back as is."""
+    from starlanes.engine import _cython
+
+    unit = (0, "fighter", 3, False, 1, 0)
+    assert _cython.cast(tuple, unit) is unit
+    assert _cython.compiled is False
+
+
+def test_modules_that_import_cython_fall_back_to_the_shim() -> None:
+    """A module reading Cython's pure-Python names must be a listed (compiled) module, and
+    must take them from ``starlanes.engine._cython`` wherever it is not compiled, Cython
+    installed or not (Cython's own shadow module is far slower at run time)."""
+    src = Path(__file__).resolve().parents[1] / "src"
+    users = []
+    for path in sorted(src.rglob("*.py")):
+        text = path.read_text()
+        if "\n    import cython\n" not in text:
+            continue
+        name = ".".join(path.relative_to(src).with_suffix("").parts)
+        users.append(name)
+        assert name in build_kind.COMPILED_MODULES, name
+        assert ("    import cython\n    if not cython.compiled:" in text
+                and "from starlanes.engine import _cython as cython" in text), name
+        module = importlib.import_module(name)
+        suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+        if not module.__file__.endswith(suffixes):
+            assert module.cython is importlib.import_module("starlanes.engine._cython"), name
+    assert users, "no module reads Cython's pure-Python names"

@@ -18,6 +18,13 @@ from typing import TYPE_CHECKING
 
 from starlanes.engine import Action, Decision
 
+try:
+    import cython
+    if not cython.compiled:  # Cython installed, this module not compiled
+        raise ModuleNotFoundError
+except ModuleNotFoundError:  # the pure build
+    from starlanes.engine import _cython as cython
+
 from . import battle, occ, planets
 from .actions import Attack, Consume, Done, JoinAttack, Land, Lift, Move, Negotiate, action
 from .survey import kind_sets, survey_units
@@ -34,8 +41,9 @@ def _stacks(s: RiftState, seat: int) -> dict[int, tuple[list[int], list[int]]]:
     """point -> (ships with movement points left, passengers) of ``seat``'s stacks."""
     out: dict[int, tuple[list[int], list[int]]] = {}
     carried = kind_sets(s.stats[seat]).carried
-    for uid, u in s.units.of[seat].items():
+    for uid, unit in s.units.of[seat].items():
         # indices: 1 kind, 2 loc, 3 landed, 4 mp (hot loop: no attribute access)
+        u = cython.cast(tuple, unit)  # a Unit: read by index, as a tuple
         if u[3]:
             continue
         entry = out.get(u[2])
@@ -127,7 +135,8 @@ def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> l
     ships: list[tuple[int, Unit]] = []
     cargo: list[tuple[int, Unit]] = []
     left = s.units.afloat[seat].get(src, 0)  # the stack's size: the scan stops at its last
-    for uid, u in s.units.of[seat].items():  # the stack at src, as in _stacks
+    for uid, unit in s.units.of[seat].items():  # the stack at src, as in _stacks
+        u = cython.cast(tuple, unit)  # a Unit: read by index, as a tuple
         if u[2] != src or u[3]:
             continue
         if u[1] in carried_kinds:
@@ -137,8 +146,14 @@ def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> l
         left -= 1
         if not left:
             break
-    if kind:
-        ships = [max((x for x in ships if x[1][1] == kind), key=lambda x: (x[1][4], -x[0]))]
+    if kind:  # the ship of that kind with the most movement points, the oldest on a tie
+        best = None
+        for x in ships:
+            if x[1][1] == kind and (best is None or x[1][4] > best[1][4]):
+                best = x
+        if best is None:
+            raise ValueError(f"no {kind} with movement points left at point {src}")
+        ships = [best]
     carried = _loaded(stats, ships, cargo)
     toll = _warp_toll(s, seat, src, dst)
     moved = []
@@ -152,7 +167,7 @@ def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> l
         moved.append((uid, new_unit(Unit, (seat, x[1], dst, False, x[4], x[5]))))
     s.units.move_fleet(seat, src, dst, moved)  # the stack: the seat's units afloat at src
     if s.no_landing:  # a new arrival: the landing parties aboard may land again
-        s.no_landing = s.no_landing.difference(uid for uid, _x in carried)
+        s.no_landing = s.no_landing.difference([uid for uid, _x in carried])
     return [uid for uid, _x in ships] + [uid for uid, _x in carried]
 
 

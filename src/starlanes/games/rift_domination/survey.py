@@ -11,6 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+try:
+    import cython
+    if not cython.compiled:  # Cython installed, this module not compiled
+        raise ModuleNotFoundError
+except ModuleNotFoundError:  # the pure build
+    from starlanes.engine import _cython as cython
+
 if TYPE_CHECKING:  # pragma: no cover
     from .factions import UnitStats
     from .state import RiftState
@@ -74,8 +81,10 @@ def survey_units(s: RiftState, seat: int) -> Survey:
     barred = s.no_landing
     at = -2  # the point of the last unit not landed, and its entry in ships: a stack's
     got: list[str] = []  # units often follow one another in unit-id order
-    for uid, u in s.units.of[seat].items():
+    for uid, unit in s.units.of[seat].items():
+        u = cython.cast(tuple, unit)  # a Unit: read by index, as a tuple
         loc = u[2]
+        kind = u[1]
         if u[3]:  # landed
             if planet_of[loc] < 0:
                 continue
@@ -84,10 +93,9 @@ def survey_units(s: RiftState, seat: int) -> Survey:
                 flags = own[loc] = [False, False, True, False]
             else:
                 flags[2] = True
-            if u[1] == "diplomat":
+            if kind == "diplomat":
                 flags[3] = True
             continue
-        kind = u[1]
         if loc != at:
             at = loc
             got = ships.get(loc)  # type: ignore[assignment]

@@ -1,0 +1,28 @@
+"""The names of Cython's pure-Python mode that the rules modules use, for an install
+without Cython.
+
+A rules module that wants them imports ``cython`` and falls back to this module::
+
+    try:
+        import cython
+    except ModuleNotFoundError:  # installed without Cython: the pure build
+        from starlanes.engine import _cython as cython
+
+The compiled build reads ``cython.cast(tuple, u)`` as an unchecked C cast (the unit is
+then read with C tuple access); uncompiled, with or without Cython installed, it returns
+``u`` unchanged. Only casts that hold in every build belong here: a value cast to
+``tuple`` must be a tuple or a subclass that keeps tuple's layout and item access (a
+``NamedTuple``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+compiled = False
+"""Always False here: the compiled build never imports this module."""
+
+
+def cast(type_: Any, value: Any) -> Any:
+    """``value`` itself (the pure build's reading of Cython's ``cast``)."""
+    return value

@@ -1,0 +1,17 @@
+# Declarations for the compiled build only (Cython reads this file beside survey.py; the
+# pure install never does): C integers and exact container types for the one pass over a
+# seat's units that every listing of its moves makes. A unit stays a Unit (a tuple
+# subclass), read by index; a board point is a C integer.
+# The rules stay in survey.py (docs/engine.md, "Compiled build").
+cimport cython
+
+cdef class Survey:
+    cdef public dict ships
+    cdef public dict own
+    cdef public set lifters
+
+@cython.locals(out=Survey, ships=dict, own=dict, lifters=set, carried=frozenset,
+               ground=frozenset, lift=frozenset, planet_of=tuple, barred=frozenset,
+               at=object, loc=object, got=list, flags=list, kind=str,
+               u=tuple)
+cpdef Survey survey_units(object s, int seat)
