@@ -233,10 +233,10 @@ class RiftState(GameState):
         return any(self.planet_owner[p] == seat for p in self.board.system_planets[system])
 
     def military_bases(self, seat: int) -> list[int]:
-        return [
-            p for p in self.board.in_play_planets
-            if self.planet_owner[p] == seat and "military_base" in self.planet_upgrades[p]
-        ]
+        """The seat's planets with a military base, in play order."""
+        owner, ups = self.planet_owner, self.planet_upgrades
+        return [p for p in self.board.in_play_planets
+                if owner[p] == seat and "military_base" in ups[p]]
 
     def capture_planet(self, planet: int, seat: int, landing: list[int]) -> None:
         from .planets import capture_planet

@@ -25,11 +25,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class KindSets(NamedTuple):
     """Unit kinds of one faction's stats by role: ``carried`` (used capacity > 0: moves only
-    aboard a ship, RD-UNIT-02), ``ground`` (may land), ``lifters`` (capacity > 0)."""
+    aboard a ship, RD-UNIT-02), ``ground`` (may land), ``lifters`` (capacity > 0); and
+    ``base_mp``, each kind's movement points at the start of a turn before warps: its
+    stats' MP, 0 for a carried kind (RD-MOV-07)."""
 
     carried: frozenset[str]
     ground: frozenset[str]
     lifters: frozenset[str]
+    base_mp: dict[str, int]
 
 
 _KINDS: dict[int, tuple[dict[str, UnitStats], KindSets]] = {}
@@ -45,6 +48,7 @@ def kind_sets(stats: dict[str, UnitStats]) -> KindSets:
         frozenset(k for k, st in stats.items() if st.used_capacity > 0),
         frozenset(k for k, st in stats.items() if st.ground),
         frozenset(k for k, st in stats.items() if st.capacity > 0),
+        {k: st.mp if st.used_capacity == 0 else 0 for k, st in stats.items()},
     )
     if len(_KINDS) > 512:
         _KINDS.clear()
@@ -76,7 +80,7 @@ def survey_units(s: RiftState, seat: int) -> Survey:
     """One pass over ``seat``'s units (in unit-id order); see :class:`Survey`."""
     out = Survey()
     ships, own, lifters = out.ships, out.own, out.lifters
-    carried, ground, lift = kind_sets(s.stats[seat])
+    carried, ground, lift, _mp = kind_sets(s.stats[seat])
     planet_of = s.board.planet_of
     barred = s.no_landing
     at = -2  # the point of the last unit not landed, and its entry in ships: a stack's

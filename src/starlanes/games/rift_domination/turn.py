@@ -11,11 +11,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from starlanes.engine import Action, Decision
+
+try:
+    import cython
+    if not cython.compiled:  # Cython installed, this module not compiled
+        raise ModuleNotFoundError
+except ModuleNotFoundError:  # the pure build
+    from starlanes.engine import _cython as cython
 from starlanes.engine.explain import article
 
 from . import occ
 from .actions import Build, Demolish, Done, EndTurn, PlaceFighters, Recruit, Unlock, action
-from .survey import enemy_fleet_points
+from .survey import enemy_fleet_points, kind_sets
 from .units import Unit, new_unit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,13 +46,13 @@ def reset_movement(s: RiftState, seat: int) -> None:
     for p in b.in_play_planets:
         if "warp" in s.planet_upgrades[p] and s.planet_owner[p] >= 0:
             warp_sys[b.planet_system[p]] = s.planet_owner[p]
-    stats = s.stats[seat]
+    base = kind_sets(s.stats[seat]).base_mp
     changed = []
-    for uid, u in s.units.of[seat].items():
-        st = stats[u[1]]
-        mp = st.mp if st.used_capacity == 0 else 0
-        if mp and warp_sys and u.kind != "infantry":
-            sys = b.system_of[u.loc]
+    for uid, unit in s.units.of[seat].items():
+        u = cython.cast(tuple, unit)  # a Unit: read by index, as a tuple
+        mp = base[u[1]]
+        if mp and warp_sys and u[1] != "infantry":
+            sys = b.system_of[u[2]]
             if sys >= 0 and sys in warp_sys:
                 w = s.content.rules.warp_mp
                 mp = mp + w if warp_sys[sys] == seat else max(1, mp - w)
