@@ -45,7 +45,7 @@ class UnitTable(dict):  # type: ignore[type-arg]
     (copy on write: a clone that is only looked at never copies them).
     """
 
-    __slots__ = ("of", "afloat", "afloat_all", "_shared")
+    __slots__ = ("of", "afloat", "afloat_all", "_shared", "_holes")
 
     def __init__(self, players: int, units: Mapping[int, Unit] | Iterable[tuple[int, Unit]] = ()
                  ) -> None:
@@ -54,6 +54,7 @@ class UnitTable(dict):  # type: ignore[type-arg]
         self.afloat: list[dict[int, int]] = [{} for _ in range(players)]
         self.afloat_all: dict[int, int] = {}
         self._shared = False
+        self._holes = False  # a unit removed since the table was last compacted
         for uid, u in (units.items() if isinstance(units, Mapping) else units):
             self[uid] = u
 
@@ -134,10 +135,9 @@ class UnitTable(dict):  # type: ignore[type-arg]
             self._unshare()
         u = dict.pop(self, uid)
         # A dict keeps a hole where an entry was removed, and copying a dict with holes
-        # takes the slow path (entry by entry): rebuild it without, in the same order.
-        rest = dict(self)
-        dict.clear(self)
-        dict.update(self, rest)
+        # takes the slow path (entry by entry): copy() compacts it first (once for all the
+        # removals since, e.g. a battle's casualties).
+        self._holes = True
         del self.of[u[0]][uid]
         if not u[3]:
             self._leave(u[0], u[2])
@@ -170,9 +170,16 @@ class UnitTable(dict):  # type: ignore[type-arg]
         self.afloat = [{} for _ in self.afloat]
         self.afloat_all = {}
         self._shared = False
+        self._holes = False
 
     def copy(self) -> UnitTable:  # type: ignore[override]
+        if self._holes:  # rebuild without holes, in the same order
+            rest = dict(self)
+            dict.clear(self)
+            dict.update(self, rest)
+            self._holes = False
         c = UnitTable.__new__(UnitTable)
+        c._holes = False
         dict.update(c, self)
         c.of = self.of
         c.afloat = self.afloat

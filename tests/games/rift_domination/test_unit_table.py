@@ -1,0 +1,67 @@
+"""The unit table's per-seat views stay what a scan of its units gives, through writes,
+removals and copies (the views the movement rules read instead of scanning, RD-MOV-10)."""
+
+from __future__ import annotations
+
+import random
+
+from starlanes.games.rift_domination.units import Unit, UnitTable
+
+
+def _views(table: UnitTable, players: int) -> tuple[list, list, dict]:
+    """The views recomputed from the units themselves."""
+    of = [{uid: u for uid, u in table.items() if u.owner == seat} for seat in range(players)]
+    afloat: list[dict[int, int]] = [{} for _ in range(players)]
+    total: dict[int, int] = {}
+    for u in table.values():
+        if not u.landed:
+            afloat[u.owner][u.loc] = afloat[u.owner].get(u.loc, 0) + 1
+            total[u.loc] = total.get(u.loc, 0) + 1
+    return of, afloat, total
+
+
+def _check(table: UnitTable, players: int) -> None:
+    of, afloat, total = _views(table, players)
+    assert [list(d.items()) for d in table.of] == [list(d.items()) for d in of]
+    assert table.afloat == afloat
+    assert table.afloat_all == total
+
+
+def test_views_follow_random_writes_removals_and_copies() -> None:
+    rng = random.Random(7)
+    players = 3
+    table = UnitTable(players)
+    copies: list[tuple[UnitTable, dict]] = []
+    next_uid = 0
+    for _ in range(3000):
+        r = rng.random()
+        if r < 0.35 or not table:
+            u = Unit(rng.randrange(players), rng.choice(["cruiser", "infantry"]),
+                     rng.randrange(8), rng.random() < 0.3, rng.randrange(3), 0)
+            table[next_uid] = u
+            next_uid += 1
+        elif r < 0.6:
+            uid = rng.choice(list(table))
+            table[uid] = table[uid]._replace(loc=rng.randrange(8), landed=rng.random() < 0.3)
+        elif r < 0.85:
+            del table[rng.choice(list(table))]
+        else:
+            copies.append((table.copy(), dict(table)))
+        _check(table, players)
+    # a copy keeps the units, and their order, of the moment it was taken
+    for c, snapshot in copies:
+        assert list(c.items()) == list(snapshot.items())
+        _check(c, players)
+
+
+def test_a_copy_after_removals_keeps_the_order_and_is_independent() -> None:
+    table = UnitTable(2, [(i, Unit(i % 2, "cruiser", i, False, 1, 0)) for i in range(10)])
+    for uid in (2, 5, 7):
+        del table[uid]
+    c = table.copy()
+    assert list(c) == list(table) == [0, 1, 3, 4, 6, 8, 9]
+    del c[0]
+    c[11] = Unit(1, "cruiser", 3, False, 1, 0)
+    assert 0 in table and 11 not in table
+    _check(table, 2)
+    _check(c, 2)
