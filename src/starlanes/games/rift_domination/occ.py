@@ -405,8 +405,8 @@ def free_bases(s: RiftState, seat: int) -> list[int]:
     if not bases:
         return bases
     pp = s.board.planet_point
-    enemy = enemy_fleet_points(s, seat)
-    return [q for q in bases if pp[q] not in enemy]
+    held = s.units.fleet_at  # an enemy fleet at that point
+    return [q for q in bases if not held(pp[q], seat)]
 
 
 def _place_units(s: RiftState, seat: int, unit: str, count: int, target: str) -> None:
