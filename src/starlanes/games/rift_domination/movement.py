@@ -157,13 +157,15 @@ def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> l
     carried = _loaded(stats, ships, cargo)
     toll = _warp_toll(s, seat, src, dst)
     moved = []
-    for uid, x in ships:
+    for uid, unit in ships:
+        x = cython.cast(tuple, unit)
         mp = x[4] - 1
         if toll and mp > 0 and x[1] != "infantry":
             # never below 0 left, and never the unit's allowance for the turn below 1
             mp -= max(0, min(toll, mp, stats[x[1]].mp + s.turn_mp_bonus - 1))
         moved.append((uid, new_unit(Unit, (seat, x[1], dst, False, mp, x[5]))))
-    for uid, x in carried:
+    for uid, unit in carried:
+        x = cython.cast(tuple, unit)
         moved.append((uid, new_unit(Unit, (seat, x[1], dst, False, x[4], x[5]))))
     s.units.move_fleet(seat, src, dst, moved)  # the stack: the seat's units afloat at src
     if s.no_landing:  # a new arrival: the landing parties aboard may land again
