@@ -118,8 +118,15 @@ class RiftState(GameState):
         self.log_lines.append(text)
 
     def seat_name(self, seat: int) -> str:
+        """``P2 (Verdant Bloom)``, or ``P2`` before the seat has a faction; made once per
+        board (one per content and player count) and seat, as every log line names one."""
         f = self.faction[seat]
-        return f"P{seat}" + (f" ({self.content.factions[f].name})" if f else "")
+        memo = self.board.memo
+        key = ("seat name", seat, f)
+        name = memo.get(key)
+        if name is None:
+            name = memo[key] = f"P{seat}" + (f" ({self.content.factions[f].name})" if f else "")
+        return name
 
     def kind_name(self, kind: str, n: int = 0) -> str:
         """A unit type's or upgrade's printed name (``kamikaze_drone`` -> ``Kamikaze
