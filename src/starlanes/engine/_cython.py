@@ -1,11 +1,14 @@
 """The names of Cython's pure-Python mode that the rules modules use, for an install
 without Cython.
 
-A rules module that wants them imports ``cython`` and falls back to this module::
+A rules module that wants them imports ``cython`` and falls back to this module wherever
+it is not compiled (``tests/test_build_kind.py`` checks that each such module does)::
 
     try:
         import cython
-    except ModuleNotFoundError:  # installed without Cython: the pure build
+        if not cython.compiled:  # Cython installed, this module not compiled
+            raise ModuleNotFoundError
+    except ModuleNotFoundError:  # the pure build
         from starlanes.engine import _cython as cython
 
 The compiled build reads ``cython.cast(tuple, u)`` as an unchecked C cast (the unit is

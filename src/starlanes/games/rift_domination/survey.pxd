@@ -1,7 +1,8 @@
 # Declarations for the compiled build only (Cython reads this file beside survey.py; the
 # pure install never does): C integers and exact container types for the one pass over a
 # seat's units that every listing of its moves makes. A unit stays a Unit (a tuple
-# subclass), read by index; a board point is a C integer.
+# subclass), cast to a tuple where it is read by index (engine/_cython.py); a board point
+# stays a Python int, as it keys the survey's dicts.
 # The rules stay in survey.py (docs/engine.md, "Compiled build").
 cimport cython
 

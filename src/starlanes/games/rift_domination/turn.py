@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from starlanes.engine import Action, Decision
+from starlanes.engine.explain import article
 
 try:
     import cython
@@ -18,7 +19,6 @@ try:
         raise ModuleNotFoundError
 except ModuleNotFoundError:  # the pure build
     from starlanes.engine import _cython as cython
-from starlanes.engine.explain import article
 
 from . import occ
 from .actions import Build, Demolish, Done, EndTurn, PlaceFighters, Recruit, Unlock, action
