@@ -20,10 +20,26 @@ from .test_browser_screens import _changed, new_page, seated_game
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (install "
                                 "Debian's 'chromium' package or set STARLANES_CHROMIUM)")
 
-# The running slides of the board: the moved node's place and the animation's first frame.
-SLIDES = """() => document.getAnimations().filter((a) => a.id === 'move' && a.playState === 'running')
+# Every animation an element starts is kept as it starts, so that a slide is seen even when
+# a loaded machine runs the test's next line after the slide's 300 ms are over.
+KEEP_ANIMATIONS = """(() => {
+  const animate = Element.prototype.animate;
+  window.__animations = [];
+  Element.prototype.animate = function (...args) {
+    const a = animate.apply(this, args);
+    window.__animations.push(a);
+    return a;
+  };
+})();"""
+
+# The slides started on the board (running or done): the moved node's place and the
+# animation's first frame.
+SLIDES = """() => window.__animations.filter((a) => a.id === 'move')
   .map((a) => ({ at: a.effect.target.dataset.at ?? null, unit: a.effect.target.dataset.unit ?? null,
                  from: a.effect.getKeyframes()[0].transform }))"""
+
+# The slides running now.
+RUNNING = """() => document.getAnimations().filter((a) => a.id === 'move' && a.playState === 'running').length"""
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +71,7 @@ def _table(browser, server, reduced: str, errors: list[str]):
     gid, token = seated_game(server, "rift-domination", 2, 5)
     _to_first_move(server, gid, token)
     page = new_page(browser, errors, 1400, 950, reduced_motion=reduced)
+    page.add_init_script(KEEP_ANIMATIONS)
     page.goto(server.url(f"/games/{gid}?token={token}"))
     page.wait_for_selector(".rd-board")
     page.wait_for_selector("body[data-turn='yours']", state="attached")
@@ -78,10 +95,14 @@ def test_a_units_move_slides_from_its_old_place_unless_motion_is_reduced(browser
     page = _table(browser, server, reduced, errors)
     move = _move(page)
     _, src, dst = move.split()
+    if reduced != "reduce":
+        page.wait_for_function("() => window.__animations.some((a) => a.id === 'move')",
+                               timeout=10_000)
     slides = page.evaluate(SLIDES)
     if reduced == "reduce":
         page.wait_for_timeout(100)
         assert page.evaluate(SLIDES) == [] and slides == [], slides
+        assert page.evaluate(RUNNING) == 0
         assert not page.locator("#board .moving").count()
     else:
         # the chip drawn at the destination starts at the source's offset and slides home
@@ -91,8 +112,8 @@ def test_a_units_move_slides_from_its_old_place_unless_motion_is_reduced(browser
         assert first["from"] not in ("none", "translate(0px, 0px)"), first
         # the actions and the board answer at once, while it runs
         assert page.locator("#groups button.action").first.is_enabled()
-        page.wait_for_timeout(450)
-        assert page.evaluate(SLIDES) == []  # about 300 ms, then nothing runs
+        # about 300 ms, then nothing runs (the wait is long for a loaded machine)
+        page.wait_for_function(f"() => ({RUNNING})() === 0", timeout=10_000)
     assert not errors, errors
     page.close()
 
