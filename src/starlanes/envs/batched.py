@@ -121,8 +121,8 @@ class BatchedEnv:
         self.action_space = self.core.game.action_space()
         self.num_actions = self.action_space.size
         self.observation_shape = (batched_view.offsets(self.core).lay.size,)
-        self._ia_obs = np.zeros((self.num_envs, *self.observation_shape), np.float32)
-        self._obs_view = self._ia_obs.view()
+        self._ia_stream = batched_view.ObsStream(self.core)
+        self._obs_view = self._ia_stream.tensors.view()
         self._obs_view.flags.writeable = False
         if not self.copy:
             self._buffers = np.zeros((self.num_envs, self.num_actions), np.bool_)
@@ -138,10 +138,11 @@ class BatchedEnv:
         cp = core.current_player()
         if self.game_id == "interstellar-ambitions":
             mask = self._ia_view.legal_mask(core)
-            obs = self._ia_view.observation(core, np.maximum(cp, 0))
-            if not self.copy:
+            obs = self._ia_stream.update(core, np.maximum(cp, 0))
+            if self.copy:
+                obs = obs.copy()
+            else:
                 np.copyto(self._buffers, mask)
-                np.copyto(self._ia_obs, obs)
                 mask, obs = self._buffers, self._obs_view
             self._mask = mask
             return obs, {"action_mask": mask, "current_player": cp,
