@@ -137,13 +137,9 @@ class BatchedEnv:
         core = self.core
         cp = core.current_player()
         if self.game_id == "interstellar-ambitions":
-            mask = self._ia_view.legal_mask(core)
+            mask = self._ia_view.legal_mask(core, None if self.copy else self._buffers)
             obs = self._ia_stream.update(core, np.maximum(cp, 0))
-            if self.copy:
-                obs = obs.copy()
-            else:
-                np.copyto(self._buffers, mask)
-                mask, obs = self._buffers, self._obs_view
+            obs = obs.copy() if self.copy else self._obs_view
             self._mask = mask
             return obs, {"action_mask": mask, "current_player": cp,
                          "game_seed": self.game_seeds.copy()}

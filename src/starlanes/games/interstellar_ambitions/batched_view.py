@@ -88,6 +88,13 @@ class Offsets:
         self.movable_arg = np.full(24, -1, np.int64)
         self.movable_arg[movable] = np.arange(len(movable))
         self.lay = tensor.layout(b.game)
+        lay = self.lay
+        self.pos16 = {name: np.array(getattr(lay, name), np.int16)
+                      for name in ("planet", "planet_up", "planet_gone", "planet_done",
+                                   "event_gone", "tech_up", "tech_gone", "merc_up",
+                                   "merc_gone", "emerg_gone", "ambition")}
+        """The layout's position tables as int16 (the tensor's positions are under 2**15)."""
+        self.pos16["ship_rel"] = rel.astype(np.int16)
 
 
 def self_ships(b: IABatch) -> dict[tuple[int, int], int]:
@@ -104,15 +111,20 @@ def offsets(b: IABatch) -> Offsets:
     return got
 
 
-def legal_mask(b: IABatch) -> np.ndarray:
+def legal_mask(b: IABatch, out: np.ndarray | None = None) -> np.ndarray:
     """bool [n, A]: the legal actions of every game (all False once it is over): a card of
     the hand to discard (IA-SET-14), an unclaimed starting tech (IA-SET-15), any of the
     six tracks (IA-SET-17), a token to advance else a resource to take (IA-SET-19/20).
     No exchange is offered during the set-up (IA-RES-02); the turn's decisions are
-    ``batched_turn.turn_mask``'s."""
+    ``batched_turn.turn_mask``'s. Written into ``out`` when given (bool, C-contiguous,
+    that shape)."""
     o = offsets(b)
     n = b.n
-    mask = np.zeros((n, o.size), np.bool_)
+    if out is None:
+        mask = np.zeros((n, o.size), np.bool_)
+    else:
+        mask = out
+        mask.fill(False)
     seat = b.dec_seat
     r = np.flatnonzero(b.kind == KEEP)
     at = o.off["discard"]
@@ -329,18 +341,21 @@ def _positions(b: IABatch, v: np.ndarray, o: Offsets) -> tuple[np.ndarray, np.nd
     nums.append((np.where(comp, p + 1, lay.trash), b.take))
     # 3. seats
     seen_by = b.seen[rows, v] * (v[:, None] != np.arange(PLAYERS))[:, :, None]  # [n, seat, card]
+    p16 = o.pos16
+    slot16 = slot_of.astype(np.int16)
+    t = np.arange(b.n_techs, dtype=np.int16)
     for i in range(PLAYERS):
-        base = lay.at["seats"] + slot_of[:, i] * lay.seat_size  # [n]
+        base = lay.at["seats"] + slot16[:, i] * lay.seat_size  # int16 [n]
         f.append(base)
         tok = b.tokens[:, i]
         f.append(base[:, None] + 6 + np.where(tok >= 0, tok, 24))
-        t = np.arange(b.n_techs)
         known = b.known[:, i]
         f.append(np.where(known, base[:, None] + 36 + t, lay.trash))
         owned = known & (b.tech_owner == i)
         f.append(np.where(owned, base[:, None] + 36 + b.n_techs + t, lay.trash))
         card = b.ship_card[:, i]
-        rel = o.ship_rel[np.maximum(card, 0), np.minimum(b.ship_dmg[:, i], o.ship_rel.shape[1] - 1)]
+        rel = p16["ship_rel"][np.maximum(card, 0),
+                              np.minimum(b.ship_dmg[:, i], o.ship_rel.shape[1] - 1)]
         f.append(np.where(card >= 0, base[:, None] + rel, lay.trash))
         numbers = np.array(lay.seat[0]["numbers"]) - lay.at["seats"]
         vals = [*(b.res[:, i, r] for r in range(4)), b.hands[:, i].sum(1),
@@ -355,26 +370,26 @@ def _positions(b: IABatch, v: np.ndarray, o: Offsets) -> tuple[np.ndarray, np.nd
         nums.append((np.where(pos > 0, claims, lay.trash), pos))
     # 5. planets: owner slot, level and kept event of the owned ones; face up,
     # discarded, colonised
-    planet = np.array(lay.planet, np.int64)
+    planet = p16["planet"]
     for i in range(PLAYERS):
         card = b.pl_card[:, i]
         q0 = planet[np.maximum(card, 0)]
         has = card >= 0
-        f.append(np.where(has, q0 + slot_of[:, i, None], lay.trash))
+        f.append(np.where(has, q0 + slot16[:, i, None], lay.trash))
         nums.append((np.where(has, q0 + SLOTS, lay.trash), b.pl_level[:, i]))
         mk = b.pl_marker[:, i]
         f.append(np.where(has & (mk >= 0), q0 + SLOTS + 4 + mk, lay.trash))
-    f.append(np.array(lay.planet_up)[b.planet_slots.reshape(n, -1)])
-    f.append(np.array(lay.planet_gone)[b.planet_discard.cards])
-    f.append(np.where(b.colonised, np.array(lay.planet_done[:-1]), lay.trash))
-    f.append(np.array(lay.event_gone)[b.colony_discard.cards])
+    f.append(p16["planet_up"][b.planet_slots.reshape(n, -1)])
+    f.append(p16["planet_gone"][b.planet_discard.cards])
+    f.append(np.where(b.colonised, p16["planet_done"][:-1], lay.trash))
+    f.append(p16["event_gone"][b.colony_discard.cards])
     # 6. techs, 7. Merc slots, 9. Ambitions
-    f.append(np.array(lay.tech_up)[b.tech_slots])
-    f.append(np.array(lay.tech_gone)[b.tech_discard.cards])
-    f.append(np.array(lay.merc_up)[b.merc_slots])
-    f.append(np.array(lay.merc_gone)[b.merc_discard.cards])
-    f.append(np.array(lay.emerg_gone)[b.emerg_discard.cards])
-    f.append(np.array(lay.ambition)[b.ambitions])
+    f.append(p16["tech_up"][b.tech_slots])
+    f.append(p16["tech_gone"][b.tech_discard.cards])
+    f.append(p16["merc_up"][b.merc_slots])
+    f.append(p16["merc_gone"][b.merc_discard.cards])
+    f.append(p16["emerg_gone"][b.emerg_discard.cards])
+    f.append(p16["ambition"][b.ambitions])
     counted = np.concatenate([x.reshape(n, -1) for x in f], 1, dtype=np.int16,
                              casting="unsafe")
     at = np.concatenate([p_.reshape(n, -1) for p_, _ in nums], 1, dtype=np.int16,
