@@ -493,48 +493,56 @@ def _order(b: IABatch, i: int, seat: int, card: int, dmg: int) -> None:
 
 # ---------------------------------------------------------------------- tensor
 def encode(b: IABatch, out: np.ndarray, v: np.ndarray, lay: Any) -> None:
-    """Section 10 of the tensor (``tensor._combat``) into ``out`` float32 [n, size] for
-    the games in a fight, each seen from ``v[game]``: orders not yet revealed show only
-    their filled places, damaged ships' places too once the fight is open."""
+    """Section 10 of the tensor (``tensor._combat``) added into ``out`` float32 [n, size]
+    (zero there) for the games in a fight, each seen from ``v[game]``: orders not yet
+    revealed show only their filled places, damaged ships' places too once the fight is
+    open. All the games in a fight at once: positions [r, j] per part, -1 where a part
+    counts nothing."""
+    rows = np.flatnonzero(b.cb_stage >= 0)
+    if not rows.size:
+        return
     ns = lay.ns
     place = 2 + ns + 1
-    for i in np.flatnonzero(b.cb_stage >= 0).tolist():
-        row = out[i]
-        seat = int(v[i])
-        p = lay.at["combat"]
-        row[p] += 1
-        row[p + 1 + int(b.cb_kind[i])] += 1
-        row[p + 3 + int(b.cb_level[i])] += 1
-        p += 7
-        row[p + int(b.cb_stage[i])] += 1
-        p += len(STAGES)
-        seats = (int(b.cb_att[i]), int(b.cb_dfn[i]))
-        row[p + (seats[0] - seat) % PLAYERS] += 1
-        row[p + SLOTS + (seats[1] - seat) % PLAYERS] += 1
-        p += 2 * SLOTS
-        for side in (0, 1):
-            if b.cb_comm[i, side]:
-                row[p + side] += 1
-        row[p + 2] = b.cb_cursor[i]
-        row[p + 3], row[p + 4] = b.cb_tot[i]
-        p += 5
-        revealed = bool(b.cb_comm[i].all())
-        for side in (0, 1):
-            q = p + side * lay.side_size
-            for e in range(int(b.cb_len[i, side])):
-                card, dmg = _label(b, i, side, e)
-                status = int(b.cb_st[i, side, e])
-                row[q + card * 5 + status] += 1
-                if status == 0 and dmg:
-                    row[q + card * 5 + 4] += dmg
-            q += ns * 5
-            shown = revealed or seats[side] == seat
-            for k, e in enumerate(order_of(b, i, side)):
-                r = q + k * place
-                card, dmg = _label(b, i, side, e)
-                row[r] += 1
-                if shown or (b.cb_open[i] and dmg):
-                    row[r + 2 + card] += 1
-                    row[r + 2 + ns] = dmg
-                else:
-                    row[r + 1] += 1
+    seat = v[rows]
+    p = lay.at["combat"]
+    counted = [np.full(rows.size, p), p + 1 + b.cb_kind[rows], p + 3 + b.cb_level[rows]]
+    p += 7
+    counted.append(p + b.cb_stage[rows])
+    p += len(STAGES)
+    seats = np.stack((b.cb_att[rows], b.cb_dfn[rows]), 1)  # [r, side]
+    counted.append(p + (seats - seat[:, None]) % PLAYERS + np.array([0, SLOTS]))
+    p += 2 * SLOTS
+    comm = b.cb_comm[rows]
+    counted.append(np.where(comm, p + np.arange(2), -1))
+    out[rows, p + 2] = b.cb_cursor[rows]
+    out[rows, p + 3:p + 5] = b.cb_tot[rows]
+    p += 5
+    revealed = comm.all(1)
+    where = np.broadcast_to(rows[:, None], (rows.size, MAX_SHIPS))
+    for side in (0, 1):
+        q = p + side * lay.side_size
+        card, dmg, status = b.cb_card[rows, side], b.cb_dmg[rows, side], b.cb_st[rows, side]
+        inside = np.arange(MAX_SHIPS) < b.cb_len[rows, side][:, None]
+        counted.append(np.where(inside, q + card * 5 + status, -1))
+        hurt = inside & (status == 0) & (dmg != 0)
+        np.add.at(out, (where[hurt], (q + card * 5 + 4)[hurt]), dmg[hurt])
+        q += ns * 5
+        order = b.cb_ord[rows, side]
+        filled = np.arange(MAX_SHIPS) < b.cb_olen[rows, side][:, None]
+        e = np.maximum(order, 0)
+        ocard = np.take_along_axis(card, e, 1)
+        odmg = np.take_along_axis(dmg, e, 1)
+        at = q + np.arange(MAX_SHIPS) * place
+        shown = (revealed | (seats[:, side] == seat))[:, None] | (b.cb_open[rows][:, None]
+                                                                  & (odmg != 0))
+        show = filled & shown
+        counted.append(np.where(filled, at, -1))
+        counted.append(np.where(show, at + 2 + ocard, -1))
+        counted.append(np.where(filled & ~show, at + 1, -1))
+        out[where[show], np.broadcast_to(at + 2 + ns, show.shape)[show]] = odmg[show]
+    pos = np.concatenate([c.reshape(rows.size, -1) for c in counted], 1)
+    ok = pos >= 0
+    np.add.at(out, (np.broadcast_to(rows[:, None], pos.shape)[ok], pos[ok]),
+              np.float32(1))
+
+
