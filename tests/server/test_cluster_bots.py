@@ -202,4 +202,7 @@ def test_a_restarted_bot_service_moves_its_games_within_seconds(setup):
              "a bot move after the restart")
     pause = _pause_after(_bot_moves(db, games), started)
     print(f"first bot move {pause:.2f} s after the restarted service was launched")
-    assert pause < 10.0  # 3 s is the aim on a quiet machine; CI's cores are shared
+    # 3 s is the aim on a quiet machine; CI's cores are shared, and the pause includes the
+    # new interpreter's start-up (10.4 s seen on a loaded 2-core machine). Under 13 s still
+    # tells the new service's own start from the 15 s --reclaim of a job left behind.
+    assert pause < 13.0
