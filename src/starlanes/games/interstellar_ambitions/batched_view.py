@@ -213,7 +213,8 @@ class ObsStream:
         flat = self._flat
         size = self.size
         dump = flat.size - 1
-        if self._counted is None:
+        old_at, old_values = self._numbered
+        if self._counted is None:  # the first update: everything counted and written
             flat[:] = np.bincount(_global(counted, size, dump).ravel(), minlength=flat.size)
             changed = np.arange(at.size)
         else:
@@ -223,13 +224,11 @@ class ObsStream:
                 row = moved // counted.shape[1]
                 np.subtract.at(flat, _place(old.reshape(-1)[moved], row, size, dump), ONE)
                 np.add.at(flat, _place(counted.reshape(-1)[moved], row, size, dump), ONE)
-            old_at, old_values = self._numbered
             changed = np.flatnonzero((old_at != at) | (old_values != values))
-            if changed.size:
-                row = changed // at.shape[1]
-                flat[_place(old_at.reshape(-1)[changed], row, size, dump)] = 0
         if changed.size:
             row = changed // at.shape[1]
+            if old_at.size:
+                flat[_place(old_at.reshape(-1)[changed], row, size, dump)] = 0
             flat[_place(at.reshape(-1)[changed], row, size, dump)] = values.reshape(-1)[changed]
         self._counted = counted
         self._numbered = (at, values)
