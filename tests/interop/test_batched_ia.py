@@ -632,3 +632,20 @@ def test_env_tensors_kept_up_to_date_equal_fresh_ones():
         obs, _, terminated, _, info = env.step(actions)
         ended += int(terminated.sum())
     assert fights > 0 and seat_changes > 100 and ended > 0, (fights, seat_changes, ended)
+
+
+def test_a_stream_follows_any_observers():
+    """``ObsStream.update`` with observers drawn at random at every step (not the seats to
+    act) equals fresh tensors from those observers."""
+    from starlanes.games.interstellar_ambitions.batched_view import ObsStream
+
+    env = BatchedEnv(GAME, num_envs=6, seed=11, round_limit=2)
+    _, info = env.reset()
+    stream = ObsStream(env.core)
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        seats = rng.integers(0, PLAYERS, env.num_envs)
+        np.testing.assert_array_equal(stream.update(env.core, seats),
+                                      observation(env.core, seats))
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        _, _, _, _, info = env.step(actions)
