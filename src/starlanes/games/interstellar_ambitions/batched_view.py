@@ -77,11 +77,12 @@ class Offsets:
         arg[stacked] = np.arange(len(stacked))
         self.off["stacked_arg"] = arg  # type: ignore[assignment]
         self.off["develop_levels"] = max(c.planet_max) - 1
-        rel = np.zeros((len(c.ship_ids), max(c.ship_combat) + 1), np.int64)
+        rel = np.zeros((len(c.ship_ids), max(c.ship_combat) + 1), np.int16)
         for (card, dmg), at in self_ships(b).items():
             rel[card, dmg] = at
         self.ship_rel = rel
-        """Position of a ship label (card, damage) in a seat slot's part, relative."""
+        """Position of a ship label (card, damage) in a seat slot's part, relative
+        (int16, as the tensor's positions)."""
         movable = [c for c in range(24) if c & 3 != 3]
         self.movable_code = np.array(movable, np.int64)
         """``advance`` argument -> track code."""
@@ -94,7 +95,6 @@ class Offsets:
                                    "event_gone", "tech_up", "tech_gone", "merc_up",
                                    "merc_gone", "emerg_gone", "ambition")}
         """The layout's position tables as int16 (the tensor's positions are under 2**15)."""
-        self.pos16["ship_rel"] = rel.astype(np.int16)
 
 
 def self_ships(b: IABatch) -> dict[tuple[int, int], int]:
@@ -209,14 +209,15 @@ class ObsStream:
         o = offsets(b)
         lay = o.lay
         v = np.asarray(seats, np.int64)
-        counted, at, values = _positions(b, v, o)
+        counted, num_at, values = _positions(b, v, o)
         flat = self._flat
         size = self.size
         dump = flat.size - 1
         old_at, old_values = self._numbered
         if self._counted is None:  # the first update: everything counted and written
-            flat[:] = np.bincount(_global(counted, size, dump).ravel(), minlength=flat.size)
-            changed = np.arange(at.size)
+            every = _place(counted, np.arange(b.n)[:, None], size, dump)
+            flat[:] = np.bincount(every.ravel(), minlength=flat.size)
+            changed = np.arange(num_at.size)
         else:
             old = self._counted
             moved = np.flatnonzero(old != counted)
@@ -224,14 +225,14 @@ class ObsStream:
                 row = moved // counted.shape[1]
                 np.subtract.at(flat, _place(old.reshape(-1)[moved], row, size, dump), ONE)
                 np.add.at(flat, _place(counted.reshape(-1)[moved], row, size, dump), ONE)
-            changed = np.flatnonzero((old_at != at) | (old_values != values))
+            changed = np.flatnonzero((old_at != num_at) | (old_values != values))
         if changed.size:
-            row = changed // at.shape[1]
+            row = changed // num_at.shape[1]
             if old_at.size:
                 flat[_place(old_at.reshape(-1)[changed], row, size, dump)] = 0
-            flat[_place(at.reshape(-1)[changed], row, size, dump)] = values.reshape(-1)[changed]
+            flat[_place(num_at.reshape(-1)[changed], row, size, dump)] = values.reshape(-1)[changed]
         self._counted = counted
-        self._numbered = (at, values)
+        self._numbered = (num_at, values)
         tensors = self.tensors
         n = b.n
         rows = np.arange(n)
@@ -264,15 +265,11 @@ ONE = np.float32(1)
 
 
 def _place(pos: np.ndarray, row: np.ndarray, size: int, dump: int) -> np.ndarray:
-    """Positions ``pos`` (layout's, int [j]) of games ``row`` (int [j]) in the games'
-    tensors end to end, ``trash`` (``size``) sent to ``dump``: int64 [j]."""
+    """Positions ``pos`` (layout's, int [j], or [n, k] with ``row`` [n, 1]) of games
+    ``row`` in the games' tensors end to end, ``trash`` (``size``) sent to ``dump``:
+    int64, ``pos``'s shape."""
     pos = pos.astype(np.int64)
     return np.where(pos == size, dump, row * size + pos)
-
-
-def _global(pos: np.ndarray, size: int, dump: int) -> np.ndarray:
-    """:func:`_place` of every position of ``pos`` (int [n, k], row i game i's)."""
-    return _place(pos, np.arange(pos.shape[0])[:, None], size, dump)
 
 
 def _positions(b: IABatch, v: np.ndarray, o: Offsets) -> tuple[np.ndarray, np.ndarray,
@@ -343,6 +340,9 @@ def _positions(b: IABatch, v: np.ndarray, o: Offsets) -> tuple[np.ndarray, np.nd
     p16 = o.pos16
     slot16 = slot_of.astype(np.int16)
     t = np.arange(b.n_techs, dtype=np.int16)
+    numbers = np.array(lay.seat[0]["numbers"]) - lay.at["seats"]  # relative to a seat part
+    seen_at = (lay.seat[0]["seen"][0] - lay.at["seats"]) + np.arange(b.n_cards)
+    claims_at = (lay.seat[0]["claims"] - lay.at["seats"]) + b.ambitions
     for i in range(PLAYERS):
         base = lay.at["seats"] + slot16[:, i] * lay.seat_size  # int16 [n]
         f.append(base)
@@ -353,18 +353,17 @@ def _positions(b: IABatch, v: np.ndarray, o: Offsets) -> tuple[np.ndarray, np.nd
         owned = known & (b.tech_owner == i)
         f.append(np.where(owned, base[:, None] + 36 + b.n_techs + t, lay.trash))
         card = b.ship_card[:, i]
-        rel = p16["ship_rel"][np.maximum(card, 0),
-                              np.minimum(b.ship_dmg[:, i], o.ship_rel.shape[1] - 1)]
+        rel = o.ship_rel[np.maximum(card, 0),
+                         np.minimum(b.ship_dmg[:, i], o.ship_rel.shape[1] - 1)]
         f.append(np.where(card >= 0, base[:, None] + rel, lay.trash))
-        numbers = np.array(lay.seat[0]["numbers"]) - lay.at["seats"]
         vals = [*(b.res[:, i, r] for r in range(4)), b.hands[:, i].sum(1),
                 b.medals[:, i, 0], b.medals[:, i, 1], *(b.stats[:, i, j] for j in range(3))]
         for k, val in enumerate(vals):
             nums.append((base + numbers[k], val))
-        seen = base[:, None] + (lay.seat[0]["seen"][0] - lay.at["seats"]) + np.arange(b.n_cards)
+        seen = base[:, None] + seen_at
         known = seen_by[:, i]  # the cards the observer saw go in
         nums.append((np.where(known > 0, seen, lay.trash), known))
-        claims = base[:, None] + (lay.seat[0]["claims"] - lay.at["seats"]) + b.ambitions
+        claims = base[:, None] + claims_at
         pos = b.claims[:, :, i]
         nums.append((np.where(pos > 0, claims, lay.trash), pos))
     # 5. planets: owner slot, level and kept event of the owned ones; face up,
