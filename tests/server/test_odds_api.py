@@ -4,6 +4,10 @@ of a running game from that seat's own knowledge only. The router knows no game.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
@@ -232,19 +236,77 @@ def test_the_calculations_use_at_most_their_share_of_a_core():
     assert gate.running == 0
 
 
-def test_a_worker_that_does_not_answer_in_time_is_killed_and_replaced(client, monkeypatch):
-    """The wall-clock backstop: with a CPU budget too large to stop it and one second of
-    wall clock, the sixty-ship battle's worker process is killed; the next request gets a
-    fresh one."""
+def test_a_worker_past_its_cpu_backstop_is_killed_and_replaced(client, monkeypatch):
+    """The backstop: with a CPU budget too large for the worker's own stop and a backstop
+    of one CPU second, the sixty-ship battle's worker process is killed; the next request
+    gets a fresh one."""
     monkeypatch.setattr(odds_api.GATE, "cpu_seconds", 30.0)
-    monkeypatch.setattr(odds_api, "WALL_FACTOR", 0.0)
-    began = time.monotonic()
+    monkeypatch.setattr(odds_api, "BACKSTOP_FACTOR", 0.0)
+    # the worker, at a lower priority, reaches its one CPU second late on a busy machine:
+    # the wall-clock limit is lifted, so only the backstop can answer
+    monkeypatch.setattr(odds_api, "WALL_LONGEST", 600.0)
     r = client.post("/api/odds", json={"game": "rift-domination", "attacker": MIXED,
                                        "defender": MIXED})
     assert r.status_code == 422 and "more computing" in r.json()["error"], r.text
-    assert time.monotonic() - began < 10
     monkeypatch.undo()
     odds_api.GATE._owed = 0.0
     r = client.post("/api/odds", json={"game": "rift-domination", "attacker": "fighter",
                                        "defender": "fighter"})
     assert r.status_code == 200, r.text
+
+
+def _odds_worker_pid(client) -> int:
+    """The odds worker process's pid, started by a small battle first."""
+    odds_api.GATE._owed = 0.0
+    r = client.post("/api/odds", json={"game": "rift-domination", "attacker": "fighter",
+                                       "defender": "fighter"})
+    assert r.status_code == 200, r.text
+    worker = odds_api._WORKERS.get()
+    try:
+        assert worker._proc is not None
+        return int(worker._proc.pid)
+    finally:
+        odds_api._WORKERS.put(worker)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs SIGSTOP (POSIX)")
+def test_a_worker_the_busy_machine_starves_is_waited_for_not_refused(client, monkeypatch):
+    """A worker that gets no CPU (a busy machine; here it is stopped for 4 s, longer than the wall-clock limit this backstop once had) has not
+    used its CPU budget: it is waited for, and a fighter against a fighter is answered, not
+    refused as a battle too large for the calculator."""
+    pid = _odds_worker_pid(client)
+    monkeypatch.setattr(odds_api, "BACKSTOP_FACTOR", 0.0)  # the backstop at 1 s, of CPU
+    os.kill(pid, signal.SIGSTOP)
+    resume = threading.Timer(4.0, os.kill, (pid, signal.SIGCONT))
+    resume.start()
+    try:
+        began = time.monotonic()
+        r = client.post("/api/odds", json={"game": "rift-domination", "attacker": "fighter",
+                                           "defender": "fighter"})
+    finally:
+        resume.join()
+    assert r.status_code == 200, r.text
+    assert time.monotonic() - began >= 3.5
+    assert r.json()["attacker_win_total"] == pytest.approx(22 / 63)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs SIGSTOP (POSIX)")
+def test_a_worker_starved_past_the_longest_wait_is_replaced_and_the_request_asked_again(
+        client, monkeypatch):
+    """A worker that gets no CPU for :data:`WALL_LONGEST` seconds is killed; the request is
+    refused as busy (429 with Retry-After, which the page asks again after), charged the
+    CPU it used (none), and the next request gets a fresh worker."""
+    pid = _odds_worker_pid(client)
+    monkeypatch.setattr(odds_api, "WALL_LONGEST", 1.5)
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        r = client.post("/api/odds", json={"game": "rift-domination", "attacker": "fighter",
+                                           "defender": "fighter"})
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
+    assert r.status_code == 429, r.text
+    assert "busy" in r.json()["error"] and int(r.headers["Retry-After"]) >= 1
+    assert odds_api.GATE._owing() < odds_api.GATE.cpu_seconds  # not charged 1.5 s
+    monkeypatch.undo()
+    assert _odds_worker_pid(client) != pid

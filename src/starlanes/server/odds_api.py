@@ -26,6 +26,7 @@ refused with 429 and ``Retry-After``.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import logging
@@ -39,6 +40,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
+
+import psutil
 
 from starlanes.engine import BadOptionError, StarlanesError, UnknownGameError
 
@@ -75,9 +78,17 @@ NICE = 10
 """How much lower the odds worker process's CPU priority is than the server's."""
 START_WITHIN = 60.0
 """Seconds an odds worker process may take to start (imports on a loaded machine)."""
-WALL_FACTOR = 4.0
-"""A calculation in a worker process that has not answered after this many times its CPU
-seconds (wall clock: the machine may be busy) has its process killed."""
+BACKSTOP_FACTOR = 4.0
+"""A worker process that has used this many times a calculation's CPU seconds, plus one
+second, without answering (its own stop did not fire: a long call into numpy) is killed and
+the request refused with 422, as a battle too costly."""
+WALL_LONGEST = 30.0
+"""A worker process that has not answered after this many wall-clock seconds, without
+having used its CPU budget (the machine is busy and its lower priority gets no CPU), is
+killed and the request refused as busy (429 with :data:`RETRY_AFTER`): the battle was not
+shown to be too costly, and it is charged only the CPU it used."""
+POLL_SECONDS = 0.25
+"""How often a waiting request reads its worker process's CPU seconds."""
 MC_WORK = 24_000
 """Monte Carlo battles times units in them that a request gets in full; a larger battle
 gets fewer battles (at least :data:`MC_LEAST`)."""
@@ -209,6 +220,10 @@ class OddsGate:
             finally:
                 _WORKERS.put(worker)
             spent.append(cpu)
+        if ok is None:
+            error = TooMany(value)
+            error.retry_after = RETRY_AFTER
+            raise error
         if not ok:
             raise Unprocessable(value)
         return value
@@ -251,26 +266,48 @@ class _Worker:
         self._proc: BaseProcess | None = None
         self._conn: Connection | None = None
 
-    def compute(self, job: tuple[Any, ...]) -> tuple[bool, Any, float]:
-        """``(ok, report or reason, CPU seconds)``; a calculation that does not answer in
-        time has its process killed and is refused, charged its wall-clock seconds."""
+    def compute(self, job: tuple[Any, ...]) -> tuple[bool | None, Any, float]:
+        """``(ok, report or reason, CPU seconds)``. A worker that does not answer is
+        watched by its CPU seconds, not the clock, since a busy machine may give it none:
+        past :data:`BACKSTOP_FACTOR` times the job's CPU seconds plus one it is killed and
+        the job refused (``ok`` False, the battle too costly); past :data:`WALL_LONGEST`
+        wall-clock seconds it is killed and the job refused as busy (``ok`` None). Either
+        way the CPU seconds it used are charged."""
         proc, conn = self._process()
+        watch = _cpu_clock(proc.pid)
+        cpu_began = watch()
         began = time.monotonic()
-        limit = job[-1] * WALL_FACTOR + 1.0
+        backstop = job[-1] * BACKSTOP_FACTOR + 1.0
+        ok: bool | None = False
         try:
             conn.send(job)
-            ready = wait([conn, proc.sentinel], timeout=limit)
-            reply = conn.recv() if conn in ready else None
+            while True:
+                left = began + WALL_LONGEST - time.monotonic()
+                ready = wait([conn, proc.sentinel], timeout=max(0.0, min(POLL_SECONDS, left)))
+                if conn in ready:
+                    return conn.recv()
+                used = watch() - cpu_began
+                if ready:  # the process ended
+                    reason = "the calculation's process ended; try again in a moment"
+                    ok = None
+                    break
+                if used >= backstop:
+                    reason = (f"this battle needs more computing than the calculator gives "
+                              f"one request ({job[-1]:g} s of CPU); make the fleets smaller "
+                              "or simpler, or run it on your own machine with 'starlanes odds'")
+                    break
+                if left <= 0:
+                    reason = ("the battle calculator is busy with other players' battles; "
+                              f"try again in {RETRY_AFTER} seconds")
+                    ok = None
+                    break
         except (EOFError, OSError):
-            reply = None
-        if reply is not None:
-            return reply
+            reason, ok, used = ("the calculation's process ended; try again in a moment",
+                                None, watch() - cpu_began)
         self.stop()
-        log.info("an odds worker was stopped after %.1f s without an answer", limit)
-        return (False, f"this battle needs more computing than the calculator gives one "
-                       f"request ({job[-1]:g} s of CPU); make the fleets smaller or simpler, "
-                       "or run it on your own machine with 'starlanes odds'",
-                time.monotonic() - began)
+        log.info("an odds worker was stopped after %.1f s (%.2f s of CPU) without an answer",
+                 time.monotonic() - began, used)
+        return ok, reason, max(0.0, used)
 
     def _process(self) -> tuple[BaseProcess, Connection]:
         if self._proc is not None and self._conn is not None and self._proc.is_alive():
@@ -290,6 +327,21 @@ class _Worker:
 _WORKERS: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
 for _ in range(AT_ONCE):
     _WORKERS.put(_Worker())
+
+
+def _cpu_clock(pid: int) -> Callable[[], float]:
+    """A reader of process ``pid``'s CPU seconds (user and system; its last reading once it
+    ended)."""
+    process = psutil.Process(pid)
+    last = [0.0]
+
+    def read() -> float:
+        with contextlib.suppress(psutil.Error):
+            times = process.cpu_times()
+            last[0] = times.user + times.system
+        return last[0]
+
+    return read
 
 
 class _OverBudget(BaseException):
