@@ -22,7 +22,7 @@ def test_two_process_counts_give_a_row_each() -> None:
     rows = [line.split() for line in done.stdout.splitlines()
             if line.startswith("galactic-domination")]
     assert [(r[1], r[2]) for r in rows] == [("batched", "1"), ("batched", "2")]
-    for _, _, p, machine, each, efficiency in rows:
+    for _, _, p, machine, each, _ in rows:
         total, mean = float(machine.replace(",", "")), float(each.replace(",", ""))
         assert total > 0 and abs(total / int(p) - mean) <= 1
     assert rows[0][5] == "1.00" and float(rows[1][5]) > 0
