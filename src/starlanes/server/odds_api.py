@@ -331,14 +331,18 @@ for _ in range(AT_ONCE):
 
 def _cpu_clock(pid: int) -> Callable[[], float]:
     """A reader of process ``pid``'s CPU seconds (user and system; its last reading once it
-    ended)."""
-    process = psutil.Process(pid)
+    ended, 0 when it ended before it was first read)."""
     last = [0.0]
+    try:
+        process: psutil.Process | None = psutil.Process(pid)
+    except psutil.Error:
+        process = None
 
     def read() -> float:
-        with contextlib.suppress(psutil.Error):
-            times = process.cpu_times()
-            last[0] = times.user + times.system
+        if process is not None:
+            with contextlib.suppress(psutil.Error):
+                times = process.cpu_times()
+                last[0] = times.user + times.system
         return last[0]
 
     return read
