@@ -64,15 +64,19 @@ def masked_random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def batched_rate(size: int, seconds: float, clock: Callable[[], float],
                  parts: dict[str, float] | None = None, copy: bool = True,
-                 game: str = GAME) -> float:
-    """Game-steps/s of ``BatchedEnv(game, num_envs=size)`` under masked random play (see
-    the module docstring); with ``parts`` (Galactic Domination only), the seconds spent in
-    each part are added to it."""
-    env = BatchedEnv(game, num_envs=size, seed=0, copy=copy)
-    rng = np.random.default_rng(0)
+                 game: str = GAME, seed: int = 0,
+                 ready: Callable[[], object] | None = None) -> float:
+    """Game-steps/s of ``BatchedEnv(game, num_envs=size, seed=seed)`` under masked random
+    play (see the module docstring), measured after ``ready()`` returns when given (a
+    barrier of several processes); with ``parts`` (Galactic Domination only), the seconds
+    spent in each part are added to it."""
+    env = BatchedEnv(game, num_envs=size, seed=seed, copy=copy)
+    rng = np.random.default_rng(seed)
     obs, info = env.reset()
     for _ in range(50):  # past the set-up, into the common path
         obs, _, _, _, info = env.step(masked_random(info["action_mask"], rng))
+    if ready is not None:
+        ready()
     steps, start = 0, clock()
     end = start + seconds
     if parts is None:

@@ -10,8 +10,8 @@ processes (numpy held to one thread each) build their environment, step it throu
 warm-up, wait for one another at a barrier, then step for ``--seconds`` of wall clock:
 
 - ``batched``: ``BatchedEnv(game, num_envs=--size, copy=False)`` under masked uniform
-  random actions (``batched_env.masked_random``, its cost counted), with a different seed
-  in each process;
+  random actions (``batched_env.batched_rate``, the draw's cost counted), with a different
+  seed in each process;
 - ``aec`` (unless ``--no-aec``): the PettingZoo AEC loop with tensors
   (``envs.aec_rate``; needs the ``rl`` extra).
 
@@ -39,25 +39,12 @@ HERE = Path(__file__).resolve().parent
 def _batched_worker(game: str, size: int, seed: int, seconds: float, barrier: Any,
                     results: Any) -> None:
     """One process: a batched environment stepped for ``seconds`` after the barrier; puts
-    its game-steps/s (over the time its steps took) on ``results``."""
+    its game-steps/s on ``results`` (``batched_env.batched_rate`` on the wall clock)."""
     sys.path.insert(0, str(HERE))
-    import numpy as np
-    from batched_env import masked_random
+    from batched_env import batched_rate
 
-    from starlanes.envs.batched import BatchedEnv
-
-    env = BatchedEnv(game, num_envs=size, seed=seed, copy=False)
-    rng = np.random.default_rng(seed)
-    _, info = env.reset()
-    for _ in range(50):  # past the set-up, into the common path
-        _, _, _, _, info = env.step(masked_random(info["action_mask"], rng))
-    barrier.wait()
-    steps, start = 0, time.monotonic()
-    end = now = start + seconds
-    while (now := time.monotonic()) < end:
-        _, _, _, _, info = env.step(masked_random(info["action_mask"], rng))
-        steps += size
-    results.put(steps / (now - start))
+    results.put(batched_rate(size, seconds, time.monotonic, copy=False, game=game, seed=seed,
+                             ready=barrier.wait))
 
 
 def _aec_worker(game: str, players: int, seed: int, seconds: float, barrier: Any,

@@ -89,6 +89,10 @@ killed and the request refused as busy (429 with :data:`RETRY_AFTER`): the battl
 shown to be too costly, and it is charged only the CPU it used."""
 POLL_SECONDS = 0.25
 """How often a waiting request reads its worker process's CPU seconds."""
+BUSY = ("the battle calculator is busy with other players' battles; "
+        f"try again in {RETRY_AFTER} seconds")
+"""The reason of a refusal for a busy calculator (no turn in time, a starved worker)."""
+WORKER_ENDED = "the calculation's process ended; try again in a moment"
 MC_WORK = 24_000
 """Monte Carlo battles times units in them that a request gets in full; a larger battle
 gets fewer battles (at least :data:`MC_LEAST`)."""
@@ -145,6 +149,13 @@ def estimate(form: dict[str, Any], attacker: str, defender: str,
                     most < trials)
 
 
+def _too_many(message: str, wait: int) -> TooMany:
+    """A refusal (429) with ``message`` and ``Retry-After: wait`` seconds."""
+    error = TooMany(message)
+    error.retry_after = wait
+    return error
+
+
 class OddsGate:
     """At most ``at_once`` odds calculations at once (a process's), each within
     ``cpu_seconds`` of CPU. Thread-safe; ``running`` and ``most`` (the most at once so far)
@@ -175,19 +186,14 @@ class OddsGate:
         of their share. Yields a list: append the CPU seconds a calculation used elsewhere
         (a worker process); without, this thread's are counted."""
         if not self._slots.acquire(timeout=self.wait):
-            error = TooMany("the battle calculator is busy with other players' battles; "
-                            f"try again in {RETRY_AFTER} seconds")
-            error.retry_after = RETRY_AFTER
-            raise error
+            raise _too_many(BUSY, RETRY_AFTER)
         with self._lock:
             owed = self._owing()
             if owed >= self.cpu_seconds:
                 self._slots.release()
                 wait = max(1, round((owed - self.cpu_seconds) / self.share + 0.5))
-                error = TooMany("the battle calculator has used its share of the server for "
-                                f"now; try again in {wait} seconds")
-                error.retry_after = wait
-                raise error
+                raise _too_many("the battle calculator has used its share of the server "
+                                f"for now; try again in {wait} seconds", wait)
             self.running += 1
             self.most = max(self.most, self.running)
         began = time.thread_time()
@@ -221,9 +227,7 @@ class OddsGate:
                 _WORKERS.put(worker)
             spent.append(cpu)
         if ok is None:
-            error = TooMany(value)
-            error.retry_after = RETRY_AFTER
-            raise error
+            raise _too_many(value, RETRY_AFTER)
         if not ok:
             raise Unprocessable(value)
         return value
@@ -278,7 +282,7 @@ class _Worker:
         cpu_began = watch()
         began = time.monotonic()
         backstop = job[-1] * BACKSTOP_FACTOR + 1.0
-        ok: bool | None = False
+        ok: bool | None
         try:
             conn.send(job)
             while True:
@@ -288,22 +292,19 @@ class _Worker:
                     return conn.recv()
                 used = watch() - cpu_began
                 if ready:  # the process ended
-                    reason = "the calculation's process ended; try again in a moment"
-                    ok = None
+                    reason, ok = WORKER_ENDED, None
                     break
                 if used >= backstop:
+                    ok = False
                     reason = (f"this battle needs more computing than the calculator gives "
                               f"one request ({job[-1]:g} s of CPU); make the fleets smaller "
                               "or simpler, or run it on your own machine with 'starlanes odds'")
                     break
                 if left <= 0:
-                    reason = ("the battle calculator is busy with other players' battles; "
-                              f"try again in {RETRY_AFTER} seconds")
-                    ok = None
+                    reason, ok = BUSY, None
                     break
         except (EOFError, OSError):
-            reason, ok, used = ("the calculation's process ended; try again in a moment",
-                                None, watch() - cpu_began)
+            reason, ok, used = WORKER_ENDED, None, watch() - cpu_began
         self.stop()
         log.info("an odds worker was stopped after %.1f s (%.2f s of CPU) without an answer",
                  time.monotonic() - began, used)
