@@ -101,14 +101,16 @@ def test_clocks_count_down_the_icon_marks_your_turn_and_a_hidden_page_notifies(b
                      "action": v["legal"][-1]["notation"]},
                      headers={"Authorization": f"Bearer {tokens[first]}"})
         assert r.status_code == 200, r.text
-    waiter.wait_for_function("window.__notes.length > 0")
+    # predicates are functions: an expression string is polled through eval, which the
+    # pages' Content-Security-Policy refuses once the first check comes back false
+    waiter.wait_for_function("() => window.__notes.length > 0")
     notes = waiter.evaluate("window.__notes")
     assert len(notes) == 1 and notes[0]["title"].startswith("Your turn")
     waiter.wait_for_function(
-        "document.querySelector(\"link[rel='icon']\").getAttribute('href')"
+        "() => document.querySelector(\"link[rel='icon']\").getAttribute('href')"
         " === '/static/icon-turn.svg'")
     mover.wait_for_function(
-        "document.querySelector(\"link[rel='icon']\").getAttribute('href')"
+        "() => document.querySelector(\"link[rel='icon']\").getAttribute('href')"
         " === '/static/icon.svg'")
     # the mover's page was visible: it got no notification
     assert mover.evaluate("window.__notes.length") == 0
