@@ -66,3 +66,19 @@ def test_refuses_what_it_does_not_cover():
         ra.below(state, np.arange(2), 2**32)
     with pytest.raises(ValueError):
         ra.sample(state, np.arange(2), list(range(40)), 3)  # Python draws it by a set
+
+
+def test_a_run_of_one_games_dice_matches_game_rng_and_moves_only_that_game():
+    state = _states()
+    refs = [GameRng(s) for s in SEEDS]
+    for k in (0, 1, 5, 13):
+        for row in (0, 3, 6):
+            before = state.copy()
+            got = ra.d6_run(state, row, k)
+            assert got == [refs[row].d6() for _ in range(k)]
+            others = np.flatnonzero(state != before).tolist()
+            assert others == ([row] if k else [])
+    # the run leaves the game where array draws go on from
+    assert ra.d6(state, np.array([3])).tolist() == [refs[3].d6()]
+    with pytest.raises(ValueError, match="k >= 0"):
+        ra.d6_run(state, 0, -1)

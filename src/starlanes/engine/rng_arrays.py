@@ -3,8 +3,8 @@
 A batched rules implementation keeps each game's ``GameRng`` as one uint64 of a state
 array (``state[game]``) and draws from the games of ``rows`` at once, number for number as
 the reference state draws from its own ``GameRng``: seeding (:func:`seed`), ``random()``
-(:func:`random`), ``d6()`` (:func:`d6`), ``randrange(m)`` (:func:`below`) and
-``sample(population, k)`` (:func:`sample`). So the same seed and the same actions give
+(:func:`random`), ``d6()`` (:func:`d6`; :func:`d6_run` for several of one game),
+``randrange(m)`` (:func:`below`) and ``sample(population, k)`` (:func:`sample`). So the same seed and the same actions give
 the same game in the batch and in the reference. ``tests/engine/test_rng_arrays.py``
 checks each against ``GameRng``.
 
@@ -63,6 +63,22 @@ def d6(state: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """``GameRng.d6()`` of each game: int64 [k], 1..6."""
     x = draw(state, rows) >> np.uint64(11)
     return ((x * np.uint64(6)) >> np.uint64(53)).astype(np.int64) + 1
+
+
+def d6_run(state: np.ndarray, row: int, k: int) -> list[int]:
+    """``k`` successive ``GameRng.d6()`` of the one game ``row`` (1..6 each, in the order
+    drawn): the same numbers as ``k`` calls of :func:`d6` on ``[row]``, made with Python
+    integers (a game's dice one by one, as a fight rolls them, without an array call per
+    die). Raises ValueError for a negative ``k``."""
+    if k < 0:
+        raise ValueError(f"d6_run() needs k >= 0, got {k}")
+    x = int(state[row])
+    out = []
+    for _ in range(k):
+        x = (x * _MUL + _INC) & _MASK
+        out.append(((x >> 11) * 6 >> 53) + 1)
+    state[row] = x
+    return out
 
 
 def below(state: np.ndarray, rows: np.ndarray, m: int) -> np.ndarray:

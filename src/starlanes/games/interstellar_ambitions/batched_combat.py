@@ -65,6 +65,11 @@ class CombatTables:
         self.ids = list(c.ship_ids)
         self.defence_only = [any(k == "defence_only" for k, _n, _a in fx) for fx in self.fx]
         self.n_emerg = len(c.emergency_cards)
+        self.combat_arr = np.array(self.combat, np.int64)
+        self.total_bonus = np.array(
+            [next((k for kind, k, _a in fx if kind == "total_bonus"), 0) for fx in self.fx],
+            np.int64)
+        """Per card: the first ``total_bonus`` hook's figure (0: none)."""
 
 
 def ctab(b: IABatch) -> CombatTables:
@@ -130,7 +135,7 @@ def eligible(b: IABatch, i: int, seat: int, raid: bool, attacking: bool) -> list
 
 
 def _d6(b: IABatch, i: int) -> int:
-    return int(ra.d6(b.rng, np.array([i]))[0])
+    return ra.d6_run(b.rng, i, 1)[0]
 
 
 def _label(b: IABatch, i: int, side: int, e: int) -> tuple[int, int]:
@@ -154,7 +159,14 @@ def order_of(b: IABatch, i: int, side: int) -> list[int]:
 
 
 def run(b: IABatch, rows: np.ndarray) -> None:
-    """Advance the fight of each game of ``rows`` by one stage (or ask its decision)."""
+    """Advance the fight of each game of ``rows`` by one stage (or ask its decision): the
+    games at the result all at once (:func:`_results`), the others one by one."""
+    at_result = b.cb_stage[rows] == RESULT
+    if at_result.any():
+        r = rows[at_result]
+        _results(b, r)
+        b.cb_stage[r] = REPAIR
+        rows = rows[~at_result]
     for i in rows.tolist():
         _stage(b, i)
 
@@ -233,9 +245,6 @@ def _stage(b: IABatch, i: int) -> None:
                 _fire(b, i, side, seq[int(b.cb_cursor[i])], next(iter(targets.values())))
                 b.cb_cursor[i] += 1
         b.cb_stage[i] = RESULT
-    elif st == RESULT:
-        _result(b, i)
-        b.cb_stage[i] = REPAIR
     elif st == REPAIR:
         b.cb_stage[i] = DONE
         if (b.ship_dmg[i, dfn] > 0).any() and b.res[i, dfn, 1] > 0:  # IA-RAID-16, IA-INV-10
@@ -300,8 +309,7 @@ def volley(b: IABatch, i: int, side: int, e: int, target: int) -> tuple[int, int
 def _hits(b: IABatch, i: int, side: int, e: int, target: int) -> int:
     n, need, six, armour = volley(b, i, side, e, target)
     hits = 0
-    for _ in range(n):
-        r = _d6(b, i)
+    for r in ra.d6_run(b.rng, i, n):
         if r >= need:
             hits += 1 + (six if r == 6 else 0)
     return max(0, hits - armour)
@@ -320,61 +328,65 @@ def _fire(b: IABatch, i: int, side: int, e: int, target: int) -> None:
     b.cb_dmg[i, 1 - side, target] += _hits(b, i, side, e, target)
 
 
-def _result(b: IABatch, i: int) -> None:
-    """Over-damaged ships are destroyed (IA-SHIP-09, ruling IA-OPEN-07); totals with the
+def _results(b: IABatch, rows: np.ndarray) -> None:
+    """The result of the fights of ``rows`` (int [k], distinct games), all at once:
+    over-damaged ships are destroyed (IA-SHIP-09, ruling IA-OPEN-07); totals with the
     planning level and TECH (IA-RAID-10/17..20, IA-INV-12..14); damage goes back to the
-    fleets, destroyed ships leave them; MORE wins a raid (IA-RAID-12/14: the steal),
-    EQUAL OR MORE an invasion (IA-INV-07/08: medal and spoil)."""
+    fleets, destroyed ships leave them (the attacker's first, each fleet from its last
+    place down, as the reference removes them); MORE wins a raid (IA-RAID-12/14: the
+    steal), EQUAL OR MORE an invasion (IA-INV-07/08: medal and spoil)."""
     t = ctab(b)
-    att, dfn = int(b.cb_att[i]), int(b.cb_dfn[i])
-    tot = [0, 0]
+    att, dfn = b.cb_att[rows], b.cb_dfn[rows]
+    tot = np.zeros((rows.size, 2), np.int64)
+    places = np.arange(MAX_SHIPS)
     for side, seat in ((0, att), (1, dfn)):
-        gone = []
-        for e in range(int(b.cb_len[i, side])):
-            card, dmg = _label(b, i, side, e)
-            if b.cb_st[i, side, e] == 0 and dmg > t.combat[card]:
-                b.cb_st[i, side, e] = 3
-            elif b.cb_st[i, side, e] == 0:
-                tot[side] += t.combat[card] - dmg
-                for kind, k, _a in t.fx[card]:
-                    if kind == "total_bonus":
-                        tot[side] += k
-                        break
-            if b.cb_st[i, side, e]:
-                gone.append(int(b.cb_pos[i, side, e]))
-            else:
-                b.ship_dmg[i, seat, b.cb_pos[i, side, e]] = dmg
-        r = np.array([i])
-        for pos in sorted(gone, reverse=True):
-            remove_ship(b, r, np.array([seat]), np.array([pos]))
-    r = np.array([i])
-    if b.cb_kind[i] == 0:
-        tot[0] += 2 * int(b.cb_level[i]) + int(eco.bonus(b, r, np.array([att]), "raid_bonus")[0])
-    else:
-        tot[0] += 2 * (int(b.cb_level[i]) - 1) + int(
-            eco.bonus(b, r, np.array([att]), "invade_bonus")[0])
-    tot[1] += int(eco.bonus(b, r, np.array([dfn]), "defence_bonus")[0])
-    b.cb_tot[i] = tot
-    if b.cb_kind[i] == 0:
-        if tot[0] > tot[1]:
-            b.stats[i, att, 0] += 1
-            margin = min(tot[0] - tot[1], int(b.res[i, dfn].sum()))
-            if margin:
-                b.count[i] = margin
-                _ask(b, i, STEAL, att)
-    elif tot[0] >= tot[1]:
-        b.medals[i, att, 0] += 1
-        _ask(b, i, SPOIL, att)
-    else:
-        b.medals[i, dfn, 0] += 1
+        valid = places < b.cb_len[rows, side][:, None]
+        card = np.where(valid, b.cb_card[rows, side], 0)
+        dmg = b.cb_dmg[rows, side]
+        st = b.cb_st[rows, side]
+        value = t.combat_arr[card]
+        over = valid & (st == 0) & (dmg > value)
+        st = np.where(over, 3, st)
+        b.cb_st[rows, side] = st
+        fights = valid & (st == 0)
+        tot[:, side] = np.where(fights, value - dmg + t.total_bonus[card], 0).sum(1)
+        pos = b.cb_pos[rows, side]
+        g, e = np.nonzero(fights)
+        b.ship_dmg[rows[g], seat[g], pos[g, e]] = dmg[g, e]
+        gone = np.where(valid & (st != 0), pos, -1)
+        while True:  # one ship of each fleet at a time, from its last place down
+            last = gone.max(1)
+            has = last >= 0
+            if not has.any():
+                break
+            remove_ship(b, rows[has], seat[has], last[has])
+            gone[gone == last[:, None]] = -1
+    raid = b.cb_kind[rows] == 0
+    level = b.cb_level[rows]
+    tot[:, 0] += np.where(raid, 2 * level + eco.bonus(b, rows, att, "raid_bonus"),
+                          2 * (level - 1) + eco.bonus(b, rows, att, "invade_bonus"))
+    tot[:, 1] += eco.bonus(b, rows, dfn, "defence_bonus")
+    b.cb_tot[rows] = tot
+    won = raid & (tot[:, 0] > tot[:, 1])
+    r = rows[won]
+    b.stats[r, att[won], 0] += 1
+    margin = np.minimum(tot[won, 0] - tot[won, 1], b.res[r, dfn[won]].sum(1))
+    steal = margin > 0
+    b.count[r[steal]] = margin[steal]
+    _ask_rows(b, r[steal], STEAL, att[won][steal])
+    won = ~raid & (tot[:, 0] >= tot[:, 1])
+    b.medals[rows[won], att[won], 0] += 1
+    _ask_rows(b, rows[won], SPOIL, att[won])
+    lost = ~raid & ~won
+    b.medals[rows[lost], dfn[lost], 0] += 1
+
+
+def _ask_rows(b: IABatch, rows: np.ndarray, kind: int, seat: np.ndarray) -> None:
+    b.kind[rows] = kind
+    b.dec_seat[rows] = seat
 
 
 # ---------------------------------------------------------------------- decisions
-def can_attack(b: IABatch, i: int, seat: int, raid: bool) -> bool:
-    """``fleetworks.can_attack_with``."""
-    return bool(eligible(b, i, seat, raid, True))
-
-
 def mask(b: IABatch, out: np.ndarray, rows: np.ndarray, k: np.ndarray, seat: np.ndarray,
          off: dict[str, int]) -> None:
     """The legal answers to the FLEET decision (IA-RAID-17..20; INVADE not at BASIC,
@@ -382,16 +394,24 @@ def mask(b: IABatch, out: np.ndarray, rows: np.ndarray, k: np.ndarray, seat: np.
     enemy order holding each label), the steal (ruling IA-OPEN-06: "up to"), the
     DEFENDER's repair and its scrap before an EMERGENCY draw."""
     st = tables(b)
-    for j in np.flatnonzero(np.isin(k, (FLEET, ORDER, FIRE, STEAL, DEF_REPAIR, EM_SCRAP))):
+    fleet = k == FLEET
+    if fleet.any():  # every FLEET decision at once
+        r, s = rows[fleet], seat[fleet]
+        t = ctab(b)
+        cards = b.ship_card[r, s]
+        ships = cards >= 0
+        known = np.maximum(cards, 0)
+        attacker = ships & ~np.array(t.defence_only)[known]
+        may = {"raid": (attacker & ~np.array(t.heavy)[known]).any(1),
+               "invade": attacker.any(1) & (b.act_level[r] >= 1)}
+        for verb, ok in may.items():
+            for o in range(PLAYERS):
+                hit = ok & (s != o)
+                out[r[hit], off[verb] + o] = True
+        out[r, off["pass"]] = True
+    for j in np.flatnonzero(np.isin(k, (ORDER, FIRE, STEAL, DEF_REPAIR, EM_SCRAP))):
         i, kind, s = int(rows[j]), int(k[j]), int(seat[j])
-        if kind == FLEET:
-            for verb, raid in (("raid", True), ("invade", False)):
-                if (raid or b.act_level[i] >= 1) and can_attack(b, i, s, raid):
-                    for o in range(PLAYERS):
-                        if o != s:
-                            out[i, off[verb] + o] = True
-            out[i, off["pass"]] = True
-        elif kind == ORDER:
+        if kind == ORDER:
             side = int(b.dec_side[i])
             placed = set(order_of(b, i, side))
             for e in alive(b, i, side):
@@ -436,15 +456,16 @@ def apply(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.n
     """The answers to the decisions of :func:`mask` (``pass``/``done`` ending one is the
     turn machine's generic handler)."""
     st = tables(b)
-    for j in np.flatnonzero(np.isin(k, (FLEET, ORDER, FIRE, STEAL, DEF_REPAIR, EM_SCRAP))):
+    attack = (k == FLEET) & (x != off["pass"])
+    if attack.any():  # every raid and invasion begun at once
+        r, a = rows[attack], x[attack]
+        invade = (off["invade"] <= a) & (a < off["invade"] + PLAYERS)
+        o = a - np.where(invade, off["invade"], off["raid"])
+        begin(b, r, seat[attack], o, invade, b.act_level[r].copy())
+    for j in np.flatnonzero(np.isin(k, (ORDER, FIRE, STEAL, DEF_REPAIR, EM_SCRAP))):
         i, kind, s, a = int(rows[j]), int(k[j]), int(seat[j]), int(x[j])
         r = np.array([i])
-        if kind == FLEET and a != off["pass"]:
-            invade = off["invade"] <= a < off["invade"] + PLAYERS
-            o = a - (off["invade"] if invade else off["raid"])
-            begin(b, r, np.array([s]), np.array([o]), np.array([invade]),
-                  b.act_level[r].copy())
-        elif kind == ORDER:
+        if kind == ORDER:
             _order(b, i, s, int(st.label_card[a - off["order"]]),
                    int(st.label_dmg[a - off["order"]]))
         elif kind == FIRE:
