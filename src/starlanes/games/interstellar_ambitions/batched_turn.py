@@ -121,8 +121,13 @@ def run(b: IABatch, rows: np.ndarray) -> None:
         if not every.size:
             return
         fight = b.cb_stage[every] >= 0  # a fight's stages first (``batched_combat``)
-        cb.run(b, every[fight])
+        fighting = every[fight]
+        while fighting.size:  # each fight on to its next decision or its end
+            cb.run(b, fighting)
+            fighting = fighting[(b.kind[fighting] == NONE) & (b.cb_stage[fighting] >= 0)]
         rows = every[~fight]
+        if not rows.size:
+            continue
         step = b.step[rows].copy()
         seat = b.seat[rows]
         b.step[rows] = np.minimum(step + 1, 5)
@@ -136,9 +141,10 @@ def run(b: IABatch, rows: np.ndarray) -> None:
             b.dec_seat[r] = b.seat[r]
             b.done[r] = False
         r = rows[step == 4]
-        can = claimable(b, r, b.seat[r]).any(1)
-        b.kind[r[can]] = CLAIM
-        b.dec_seat[r[can]] = b.seat[r[can]]
+        if r.size:
+            can = claimable(b, r, b.seat[r]).any(1)
+            b.kind[r[can]] = CLAIM
+            b.dec_seat[r[can]] = b.seat[r[can]]
         r = rows[step >= 5]
         _end_turn(b, r, seat[step >= 5])
 
