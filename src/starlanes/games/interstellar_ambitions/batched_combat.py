@@ -409,38 +409,53 @@ def mask(b: IABatch, out: np.ndarray, rows: np.ndarray, k: np.ndarray, seat: np.
                 hit = ok & (s != o)
                 out[r[hit], off[verb] + o] = True
         out[r, off["pass"]] = True
-    for j in np.flatnonzero(np.isin(k, (ORDER, FIRE, STEAL, DEF_REPAIR, EM_SCRAP))):
-        i, kind, s = int(rows[j]), int(k[j]), int(seat[j])
-        if kind == ORDER:
-            side = int(b.dec_side[i])
-            placed = set(order_of(b, i, side))
-            for e in alive(b, i, side):
-                if e not in placed:
-                    card, dmg = _label(b, i, side, e)
-                    out[i, off["order"] + st.label_base[card] + dmg] = True
-        elif kind == FIRE:
-            enemy = 1 - int(b.dec_side[i])
-            seen = set()
-            for pos, e in enumerate(order_of(b, i, enemy)):
-                lb = _label(b, i, enemy, e)
-                if b.cb_st[i, enemy, e] == 0 and lb not in seen:
-                    seen.add(lb)
-                    out[i, off["fire"] + pos] = True
-        elif kind == STEAL:
-            out[i, off["steal"]:off["steal"] + 4] = b.res[i, b.cb_dfn[i]] > 0
-            out[i, off["done"]] = True
-        elif kind == DEF_REPAIR:
-            ore = int(b.res[i, s, 1])
-            for card, dmg in zip(b.ship_card[i, s].tolist(), b.ship_dmg[i, s].tolist(),
-                                 strict=True):
-                if card >= 0 and dmg and ore >= _repair_cost(int(b.count[i]), dmg):
-                    out[i, off["repair"] + st.label_base[card] + dmg] = True
-            out[i, off["done"]] = True
-        else:
-            for card, dmg in zip(b.ship_card[i, s].tolist(), b.ship_dmg[i, s].tolist(),
-                                 strict=True):
-                if card >= 0:
-                    out[i, off["scrap"] + st.label_base[card] + dmg] = True
+    places = np.arange(MAX_SHIPS)
+    for kind in (ORDER, FIRE):
+        sel = k == kind
+        if not sel.any():
+            continue
+        r = rows[sel]
+        side = b.dec_side[r] if kind == ORDER else 1 - b.dec_side[r]
+        card, dmg = b.cb_card[r, side], b.cb_dmg[r, side]  # [g, entry]
+        alive_e = (places < b.cb_len[r, side][:, None]) & (b.cb_st[r, side] == 0)
+        order = b.cb_ord[r, side]  # [g, place]: entries
+        placed = places < b.cb_olen[r, side][:, None]
+        g = np.arange(r.size)[:, None]
+        if kind == ORDER:  # an alive ship not placed yet, by its label
+            taken = np.zeros(alive_e.shape, np.bool_)
+            gg, pp = np.nonzero(placed)
+            taken[gg, order[gg, pp]] = True
+            ok = alive_e & ~taken
+            label = st.label_base[np.maximum(card, 0)] + dmg
+            out[np.broadcast_to(r[:, None], ok.shape)[ok], off["order"] + label[ok]] = True
+        else:  # unmatched fire: the first place of the enemy order with each label
+            e = np.maximum(order, 0)
+            # (card, damage) as one number: damage may be past a card's labels here
+            label = np.where(placed & alive_e[g, e], card[g, e] * 1024 + dmg[g, e], -1)
+            earlier = np.tril(np.ones((MAX_SHIPS, MAX_SHIPS), np.bool_), -1)  # [p, q<p]
+            dup = ((label[:, :, None] == label[:, None, :]) & earlier).any(2)
+            ok = (label >= 0) & ~dup
+            gg, pp = np.nonzero(ok)
+            out[r[gg], off["fire"] + pp] = True
+    sel = k == STEAL
+    if sel.any():
+        r = rows[sel]
+        out[r, off["steal"]:off["steal"] + 4] = b.res[r, b.cb_dfn[r]] > 0
+        out[r, off["done"]] = True
+    for kind, verb in ((DEF_REPAIR, "repair"), (EM_SCRAP, "scrap")):
+        sel = k == kind
+        if not sel.any():
+            continue
+        r, s = rows[sel], seat[sel]
+        card, dmg = b.ship_card[r, s], b.ship_dmg[r, s]
+        ok = card >= 0
+        if kind == DEF_REPAIR:
+            before = b.count[r][:, None]
+            cost = (before + dmg + 1) // 2 - (before + 1) // 2  # _repair_cost
+            ok &= (dmg > 0) & (b.res[r, s, 1][:, None] >= cost)
+            out[r, off["done"]] = True
+        label = st.label_base[np.maximum(card, 0)] + dmg
+        out[np.broadcast_to(r[:, None], ok.shape)[ok], off[verb] + label[ok]] = True
 
 
 def _repair_cost(before: int, removed: int) -> int:
