@@ -477,13 +477,21 @@ def apply(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.n
         invade = (off["invade"] <= a) & (a < off["invade"] + PLAYERS)
         o = a - np.where(invade, off["invade"], off["raid"])
         begin(b, r, seat[attack], o, invade, b.act_level[r].copy())
-    for j in np.flatnonzero(np.isin(k, (ORDER, FIRE, STEAL, DEF_REPAIR, EM_SCRAP))):
+    sel = k == ORDER
+    if sel.any():
+        lb = x[sel] - off["order"]
+        _orders(b, rows[sel], st.label_card[lb], st.label_dmg[lb])
+    sel = (k == STEAL) & (x != off["done"])
+    if sel.any():  # the attacker chooses (IA-RAID-13)
+        r, res, dfn = rows[sel], x[sel] - off["steal"], b.cb_dfn[rows[sel]]
+        b.res[r, dfn, res] = np.maximum(0, b.res[r, dfn, res] - 1)
+        b.res[r, seat[sel], res] += 1
+        b.count[r] -= 1
+        b.kind[r] = np.where((b.count[r] > 0) & (b.res[r, dfn].sum(1) > 0), STEAL, NONE)
+    for j in np.flatnonzero(np.isin(k, (FIRE, DEF_REPAIR, EM_SCRAP))):
         i, kind, s, a = int(rows[j]), int(k[j]), int(seat[j]), int(x[j])
         r = np.array([i])
-        if kind == ORDER:
-            _order(b, i, s, int(st.label_card[a - off["order"]]),
-                   int(st.label_dmg[a - off["order"]]))
-        elif kind == FIRE:
+        if kind == FIRE:
             side = int(b.dec_side[i])
             enemy = 1 - side
             target = fire_targets(b, i, enemy)[_label(b, i, enemy,
@@ -491,12 +499,6 @@ def apply(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.n
             _fire(b, i, side, order_of(b, i, side)[int(b.cb_cursor[i])], target)
             b.cb_cursor[i] += 1
             b.kind[i] = NONE
-        elif kind == STEAL and a != off["done"]:  # the attacker chooses (IA-RAID-13)
-            res, dfn = a - off["steal"], int(b.cb_dfn[i])
-            b.res[i, dfn, res] = max(0, b.res[i, dfn, res] - 1)
-            b.res[i, s, res] += 1
-            b.count[i] -= 1
-            b.kind[i] = STEAL if b.count[i] > 0 and b.res[i, dfn].sum() else NONE
         elif kind == DEF_REPAIR and a != off["done"]:  # ruling IA-OPEN-28
             lb = a - off["repair"]
             card, dmg = int(st.label_card[lb]), int(st.label_dmg[lb])
@@ -511,20 +513,33 @@ def apply(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.n
             b.kind[i] = NONE
 
 
-def _order(b: IABatch, i: int, seat: int, card: int, dmg: int) -> None:
-    """The next place of the order: the first ship of that label left; the last ship
-    takes the last place by itself, and the order is committed."""
-    side = int(b.dec_side[i])
-    placed = order_of(b, i, side)
-    rest = [e for e in alive(b, i, side) if e not in placed]
-    placed.append(next(e for e in rest if _label(b, i, side, e) == (card, dmg)))
-    rest = [e for e in rest if e not in placed]
-    if len(rest) <= 1:
-        _commit(b, i, side, placed + rest)
-        b.kind[i] = NONE
-    else:
-        b.cb_ord[i, side, len(placed) - 1] = placed[-1]
-        b.cb_olen[i, side] = len(placed)
+def _orders(b: IABatch, rows: np.ndarray, card: np.ndarray, dmg: np.ndarray) -> None:
+    """The next place of each order of ``rows``: the first ship of the label (``card``,
+    ``dmg``) not placed yet; when at most one ship is left, it takes the last place by
+    itself and the order is committed."""
+    side = b.dec_side[rows]
+    places = np.arange(MAX_SHIPS)
+    g = np.arange(rows.size)
+    order = b.cb_ord[rows, side]
+    olen = b.cb_olen[rows, side]
+    rest = (places < b.cb_len[rows, side][:, None]) & (b.cb_st[rows, side] == 0)
+    gg, pp = np.nonzero(places < olen[:, None])
+    rest[gg, order[gg, pp]] = False
+    e = (rest & (b.cb_card[rows, side] == card[:, None])
+         & (b.cb_dmg[rows, side] == dmg[:, None])).argmax(1)
+    rest[g, e] = False
+    order[g, olen] = e
+    olen = olen + 1
+    left = rest.sum(1)
+    done = left <= 1
+    last = done & (left == 1)
+    order[g[last], olen[last]] = rest[last].argmax(1)
+    olen = olen + last
+    order = np.where(done[:, None] & (places >= olen[:, None]), -1, order)
+    b.cb_ord[rows, side] = order
+    b.cb_olen[rows, side] = olen
+    b.cb_comm[rows[done], side[done]] = True
+    b.kind[rows[done]] = NONE
 
 
 # ---------------------------------------------------------------------- tensor
