@@ -18,9 +18,11 @@ IA-INV-02), pre-battle ship effects (IA-SHIP-11/12), secret orders (attacker fir
 every place but the last asked, IA-RAID-05/06, IA-INV-04), matched pairs fire together
 (IA-RAID-07/08), the larger side's unmatched ships fire at a chosen enemy (IA-RAID-09),
 the result (IA-SHIP-09, IA-RAID-10..20, IA-INV-07/08/12..14) and the DEFENDER's repair
-(IA-RAID-16, IA-INV-10). The stages step each game in a fight one by one (a Python loop
-over those games only: a fight is sequential, die by die); chance is drawn through
-``rng_arrays`` as the reference draws it.
+(IA-RAID-16, IA-INV-10). The result is made for every game at it at once; the other
+stages step each game in a fight one by one (a Python loop over those games only: a fight
+is sequential, die by die, its dice drawn with Python integers by ``rng_arrays.d6_run``);
+the decisions' masks and the FLEET, order and steal answers are over arrays. Chance is
+drawn through ``rng_arrays`` as the reference draws it.
 """
 
 from __future__ import annotations

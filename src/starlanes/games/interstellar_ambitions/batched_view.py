@@ -180,11 +180,12 @@ class ObsStream:
 
     :attr:`tensors` (float32 [n, N]) holds the last update's tensors; the layout's
     ``trash`` position of every game is one value after them. The counted positions
-    (about 530 a game) are compared with the last update's and only the changed ones are
-    taken off and added; the numbers are zeroed where the last update wrote them and
-    written anew (clipped to the bounds); the hand, the Shadow discard pile and the fight
-    under way (section 10, only in rows that are or were in a fight, clipped) are drawn
-    again. The parts' positions are disjoint (the layout gives each feature its own) and
+    (about 530 a game) and the numbers are kept up to date by a
+    :class:`~.batched_positions.PositionStream` (only the changed ones taken off and added,
+    or zeroed and written anew, clipped to the bounds; the seats' parts kept in seat order
+    and copied in where the observer changed); the hand, the Shadow discard pile and the
+    fight under way (section 10, only in rows that are or were in a fight, clipped) are
+    drawn again. The parts' positions are disjoint (the layout gives each feature its own) and
     the counts and piles stay inside the bounds (no place counts 1,000 things), which
     ``tests/interop/test_batched_ia.py`` checks against fresh tensors along random
     games."""
