@@ -125,7 +125,7 @@ def _ask(b: IABatch, i: int, kind: int, seat: int) -> None:
 
 
 def _fleet(b: IABatch, i: int, seat: int) -> list[int]:
-    return [int(x) for x in b.ship_card[i, seat] if x >= 0]
+    return [x for x in b.ship_card[i, seat].tolist() if x >= 0]
 
 
 def eligible(b: IABatch, i: int, seat: int, raid: bool, attacking: bool) -> list[int]:
@@ -146,7 +146,7 @@ def _label(b: IABatch, i: int, side: int, e: int) -> tuple[int, int]:
 
 def alive(b: IABatch, i: int, side: int) -> list[int]:
     """The side's entries still in the fight."""
-    return [e for e in range(int(b.cb_len[i, side])) if b.cb_st[i, side, e] == 0]
+    return [e for e, st in enumerate(b.cb_st[i, side, :b.cb_len[i, side]].tolist()) if not st]
 
 
 def _commit(b: IABatch, i: int, side: int, seq: list[int]) -> None:
@@ -157,7 +157,7 @@ def _commit(b: IABatch, i: int, side: int, seq: list[int]) -> None:
 
 
 def order_of(b: IABatch, i: int, side: int) -> list[int]:
-    return [int(x) for x in b.cb_ord[i, side, :b.cb_olen[i, side]]]
+    return b.cb_ord[i, side, :b.cb_olen[i, side]].tolist()
 
 
 def run(b: IABatch, rows: np.ndarray) -> None:
