@@ -4,9 +4,9 @@ A batched rules implementation keeps each game's ``GameRng`` as one uint64 of a 
 array (``state[game]``) and draws from the games of ``rows`` at once, number for number as
 the reference state draws from its own ``GameRng``: seeding (:func:`seed`), ``random()``
 (:func:`random`), ``d6()`` (:func:`d6`; :func:`d6_run` for several of one game),
-``randrange(m)`` (:func:`below`) and ``sample(population, k)`` (:func:`sample`). So the same seed and the same actions give
-the same game in the batch and in the reference. ``tests/engine/test_rng_arrays.py``
-checks each against ``GameRng``.
+``randrange(m)`` (:func:`below`) and ``sample(population, k)`` (:func:`sample`). So the
+same seed and the same actions give the same game in the batch and in the reference.
+``tests/engine/test_rng_arrays.py`` checks each against ``GameRng``.
 
 Every function takes ``state`` (uint64 [n], changed in place for the games drawn from)
 and ``rows`` (int [k], distinct game indices) and returns one value per row.
