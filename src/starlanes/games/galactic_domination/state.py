@@ -28,6 +28,15 @@ DEEP = -1
 Ship = tuple[int, int, int, int, int, int, int, int, int]
 
 
+PHASE_WORDS = {
+    "setup": "set-up, placing ships",
+    "returns": "explorers return from deep space",
+    "act": "spending action points",
+    "over": "game over",
+}
+"""The turn's phases in words (the observation's ``phase_words``; ``phase`` is the id)."""
+
+
 class GDState(GameState):
     """A game of Galactic Domination in progress. See :class:`starlanes.engine.GameState`.
 
@@ -215,6 +224,7 @@ class GDState(GameState):
             "turn": self.seat,
             "player_1": self.first,
             "phase": self.phase,
+            "phase_words": PHASE_WORDS.get(self.phase, self.phase),
             "current_player": self.current_player(),
             "active_ship": self.active,
             "minerals": list(self.minerals),

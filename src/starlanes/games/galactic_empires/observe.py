@@ -13,6 +13,22 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import GEState
 
 
+PHASE_WORDS = {
+    "setup": "set-up",
+    "alloc": "Point Allocation Phase",
+    "engage": "Engagement Phase",
+    "playA": "Play Cards Phase A",
+    "aim": "Weapons Fire Phase, choosing targets",
+    "fire": "Weapons Fire Phase",
+    "playB": "Play Cards Phase B",
+    "discard": "Discard Cards Phase",
+    "draw": "Draw Cards Phase",
+    "end": "End Turn Phase",
+    "over": "game over",
+}
+"""The player turn's phases in the rulebook's words (the observation's ``phase_words``;
+``phase`` is the id)."""
+
 def observation(s: GEState, seat: int) -> dict[str, Any]:
     players = []
     for i in range(s.n):
@@ -50,6 +66,7 @@ def observation(s: GEState, seat: int) -> dict[str, Any]:
         "round": s.round,
         "turn": s.seat,
         "phase": s.phase,
+        "phase_words": PHASE_WORDS.get(s.phase, s.phase),
         "current_player": s.current_player(),
         "plays": s.plays,
         "pool": dict(zip(POOL_NAMES, s.pool, strict=True)),

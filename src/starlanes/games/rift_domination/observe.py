@@ -13,6 +13,20 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
 
 
+PHASE_WORDS = {
+    "setup_faction": "set-up, choosing factions",
+    "setup_home": "set-up, choosing home planets",
+    "setup_tiles": "set-up, placing condition tiles",
+    "turn_start": "start of a turn (steps 1-3)",
+    "build": "build (step 4)",
+    "move": "move (steps 5-6)",
+    "recruit": "recruit (step 7)",
+    "turn_end": "end of a turn",
+    "between_turns": "between turns",
+    "over": "game over",
+}
+"""The turn's steps in words (the observation's ``phase_words``; ``phase`` is the id)."""
+
 def observation(s: RiftState, seat: int) -> dict[str, Any]:
     b = s.board
     planets = []
@@ -49,6 +63,7 @@ def observation(s: RiftState, seat: int) -> dict[str, Any]:
         "round": s.round,
         "turn": s.seat,
         "phase": s.phase,
+        "phase_words": PHASE_WORDS.get(s.phase, s.phase),
         "current_player": s.current_player(),
         "target_vp": s.target_vp,
         "players": players,

@@ -213,7 +213,7 @@ function drawPanels(view, ctx) {
       el("td", {}, obs.start_zone?.[seat] ?? ""), el("td", {}, obs.minerals[seat]), el("td", {}, obs.dark_matter[seat]),
       el("td", {}, obs.ships.filter((s) => s.owner === seat).length)));
   }
-  const out = [el("section", { class: "card" }, el("h2", {}, `Round ${obs.round}: ${obs.phase}`), table,
+  const out = [el("section", { class: "card" }, el("h2", {}, `Round ${obs.round}: ${obs.phase_words ?? obs.phase}`), table,
     obs.active_ship >= 0 ? el("p", { class: "muted" }, `Ship acting now: #${obs.active_ship}`) : "")];
   const spins = view.log.filter((line) => / spins /.test(line));
   if (spins.length) {

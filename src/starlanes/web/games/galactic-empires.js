@@ -208,7 +208,7 @@ function drawPanels(view, ctx) {
   const obs = view.observation;
   const pool = Object.entries(obs.pool).map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v)));
   ctx.panels.replaceChildren(el("section", { class: "card" },
-    el("h2", {}, "Round ", `${obs.round}: `, seatMark(obs.turn), ` P${obs.turn}'s turn, ${obs.phase}`),
+    el("h2", {}, "Round ", `${obs.round}: `, seatMark(obs.turn), ` P${obs.turn}'s turn, ${obs.phase_words ?? obs.phase}`),
     el("p", {}, `Plays left: ${obs.plays}; deck ${obs.deck_sizes.join("/")} cards`),
     el("h3", {}, "Point pool"), el("table", { class: "empires" }, ...pool)));
 }

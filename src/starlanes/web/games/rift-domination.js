@@ -338,7 +338,7 @@ function drawPanels(view, ctx) {
       el("th", { scope: "row" }, seatMark(p.seat), ` P${p.seat}`),
       name, el("td", {}, p.resources), el("td", {}, p.income), el("td", {}, `${p.vp}/${obs.target_vp}`), el("td", {}, p.hand_size)));
   }
-  out.push(panel(ctx, `Round ${obs.round}: ${obs.phase}`, empires, el("p", { class: "muted" }, `OCC deck ${obs.deck_size} cards, discard ${obs.discard.length}`)));
+  out.push(panel(ctx, `Round ${obs.round}: ${obs.phase_words ?? obs.phase}`, empires, el("p", { class: "muted" }, `OCC deck ${obs.deck_size} cards, discard ${obs.discard.length}`)));
   if (obs.faction_offer) {
     const f = layout.factions[obs.faction_offer];
     out.push(panel(ctx, "Faction offered", el("p", {}, el("strong", {}, f?.name ?? obs.faction_offer)), el("p", {}, f?.text ?? "")));
@@ -362,7 +362,7 @@ function drawPanels(view, ctx) {
       el("td", {}, `${f.lp}/${f.lp_max} LP`), el("td", {}, `${f.shields}/${f.shields_max} sh`),
       el("td", {}, f.weapons.join("/"))));
     const battle = panel(ctx, `Battle at ${b.at} (${b.kind})`,
-      el("p", {}, icon("common", "battle", { size: 18 }), " ", seatMark(b.attacker), ` P${b.attacker} attacks `, seatMark(b.defender), ` P${b.defender}; phase: ${b.phase}`),
+      el("p", {}, icon("common", "battle", { size: 18 }), " ", seatMark(b.attacker), ` P${b.attacker} attacks `, seatMark(b.defender), ` P${b.defender}; ${b.phase} range phase`),
       b.pending ? el("p", {}, `waiting: ${b.pending.join(" ")}`) : "",
       location.pathname.startsWith("/games/") ? el("p", {}, el("a", { class: "odds-link", href: `/odds?from=${encodeURIComponent(location.pathname.split("/").pop())}`, target: "_blank", rel: "noopener" }, "open in the battle calculator")) : "",
       el("div", { class: "scroll-x" }, el("table", { class: "battle" }, el("tr", {}, ...["side", "unit", "life", "shields", "weapons (close/mid/long)"].map((h) => el("th", { scope: "col" }, h))), ...rows)));
