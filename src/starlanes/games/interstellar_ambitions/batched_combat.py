@@ -48,6 +48,7 @@ from .batched import (
     IABatch,
 )
 from .batched_shadow import remove_ship, tables
+from .fleetworks import repair_cost
 from .tensor import SLOTS, STAGES
 
 EMERG, EMERG_DRAW, PRE, ORDERS, FIGHT, UNMATCHED, RESULT, REPAIR, DONE = range(9)
@@ -453,15 +454,11 @@ def mask(b: IABatch, out: np.ndarray, rows: np.ndarray, k: np.ndarray, seat: np.
         ok = card >= 0
         if kind == DEF_REPAIR:
             before = b.count[r][:, None]
-            cost = (before + dmg + 1) // 2 - (before + 1) // 2  # _repair_cost
+            cost = repair_cost(before, dmg)
             ok &= (dmg > 0) & (b.res[r, s, 1][:, None] >= cost)
             out[r, off["done"]] = True
         label = st.label_base[np.maximum(card, 0)] + dmg
         out[np.broadcast_to(r[:, None], ok.shape)[ok], off[verb] + label[ok]] = True
-
-
-def _repair_cost(before: int, removed: int) -> int:
-    return (before + removed + 1) // 2 - (before + 1) // 2
 
 
 def _first_ship(b: IABatch, i: int, seat: int, card: int, dmg: int) -> int:
@@ -505,7 +502,7 @@ def apply(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.n
             lb = a - off["repair"]
             card, dmg = int(st.label_card[lb]), int(st.label_dmg[lb])
             p = _first_ship(b, i, s, card, dmg)
-            b.res[i, s, 1] = max(0, b.res[i, s, 1] - _repair_cost(int(b.count[i]), dmg))
+            b.res[i, s, 1] = max(0, b.res[i, s, 1] - repair_cost(int(b.count[i]), dmg))
             b.ship_dmg[i, s, p] = 0
             b.count[i] += dmg
         elif kind == EM_SCRAP:
