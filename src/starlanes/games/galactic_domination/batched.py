@@ -149,6 +149,10 @@ class Tables:
         self.family_of = np.searchsorted(starts, np.arange(self.size), side="right") - 1
         """Action index -> family number (position in ``family_names``)."""
         self.family_start = starts
+        ends = [*starts[1:].tolist(), self.size]
+        self.family_span = {name: (int(lo), hi)
+                            for name, lo, hi in zip(self.family_names, starts, ends, strict=True)}
+        """Family name -> its index range [lo, hi)."""
         bits = np.arange(1 << 15, dtype=np.int64)
         self.bit_rows = ((bits[:, None] >> np.arange(15)) & 1).astype(np.bool_)
         """A 15-bit sector set -> its 15 flags (the mask's per-sector rows)."""

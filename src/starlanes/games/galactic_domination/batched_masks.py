@@ -62,13 +62,6 @@ def fleets(b: GDBatch, seat: np.ndarray) -> np.ndarray:
     return b.ships.reshape(-1, b.n, 2, SLOTS)[:, np.arange(b.n), seat]
 
 
-def _spans(t: Tables, names: tuple[str, ...]) -> list[tuple[int, int]]:
-    """The index ranges [lo, hi) of the action families ``names``."""
-    starts = [int(x) for x in t.family_start] + [t.size]
-    at = {name: i for i, name in enumerate(t.family_names)}
-    return [(starts[at[name]], starts[at[name] + 1]) for name in names]
-
-
 def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     """bool [n, A]: the legal actions of every game (all False for a finished one): set-up
     placement (GD-SET-04), a pending arrival (GD-DS-05) or collision (GD-DS-06) decision,
@@ -82,7 +75,8 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
         mask = np.zeros((n, t.size), np.bool_)
     else:  # every family below is written whole but these, written for some games only
         mask = out
-        for lo, hi in _spans(t, ("place", "jump", "arrive", "sacrifice")):
+        for name in ("place", "jump", "arrive", "sacrifice"):
+            lo, hi = t.family_span[name]
             mask[:, lo:hi] = False
     seat = b.seat
     acting = b.phase == ACTING

@@ -69,10 +69,16 @@ class CombatTables:
         self.defence_only = [any(k == "defence_only" for k, _n, _a in fx) for fx in self.fx]
         self.n_emerg = len(c.emergency_cards)
         self.combat_arr = np.array(self.combat, np.int64)
+        self.heavy_arr = np.array(self.heavy, np.bool_)
+        self.defence_only_arr = np.array(self.defence_only, np.bool_)
         self.total_bonus = np.array(
             [next((k for kind, k, _a in fx if kind == "total_bonus"), 0) for fx in self.fx],
             np.int64)
         """Per card: the first ``total_bonus`` hook's figure (0: none)."""
+
+
+_EARLIER = np.tril(np.ones((MAX_SHIPS, MAX_SHIPS), np.bool_), -1)
+"""[p, q]: place q comes before place p of an order."""
 
 
 def ctab(b: IABatch) -> CombatTables:
@@ -120,7 +126,8 @@ def begin(b: IABatch, rows: np.ndarray, att: np.ndarray, dfn: np.ndarray, invade
     b.kind[rows] = NONE
 
 
-def _ask(b: IABatch, i: int, kind: int, seat: int) -> None:
+def _ask(b: IABatch, i: Any, kind: int, seat: Any) -> None:
+    """Game ``i`` (or games: an int array, with ``seat`` one per game) waits on ``kind``."""
     b.kind[i] = kind
     b.dec_seat[i] = seat
 
@@ -376,17 +383,12 @@ def _results(b: IABatch, rows: np.ndarray) -> None:
     margin = np.minimum(tot[won, 0] - tot[won, 1], b.res[r, dfn[won]].sum(1))
     steal = margin > 0
     b.count[r[steal]] = margin[steal]
-    _ask_rows(b, r[steal], STEAL, att[won][steal])
+    _ask(b, r[steal], STEAL, att[won][steal])
     won = ~raid & (tot[:, 0] >= tot[:, 1])
     b.medals[rows[won], att[won], 0] += 1
-    _ask_rows(b, rows[won], SPOIL, att[won])
+    _ask(b, rows[won], SPOIL, att[won])
     lost = ~raid & ~won
     b.medals[rows[lost], dfn[lost], 0] += 1
-
-
-def _ask_rows(b: IABatch, rows: np.ndarray, kind: int, seat: np.ndarray) -> None:
-    b.kind[rows] = kind
-    b.dec_seat[rows] = seat
 
 
 # ---------------------------------------------------------------------- decisions
@@ -404,8 +406,8 @@ def mask(b: IABatch, out: np.ndarray, rows: np.ndarray, k: np.ndarray, seat: np.
         cards = b.ship_card[r, s]
         ships = cards >= 0
         known = np.maximum(cards, 0)
-        attacker = ships & ~np.array(t.defence_only)[known]
-        may = {"raid": (attacker & ~np.array(t.heavy)[known]).any(1),
+        attacker = ships & ~t.defence_only_arr[known]
+        may = {"raid": (attacker & ~t.heavy_arr[known]).any(1),
                "invade": attacker.any(1) & (b.act_level[r] >= 1)}
         for verb, ok in may.items():
             for o in range(PLAYERS):
@@ -435,8 +437,7 @@ def mask(b: IABatch, out: np.ndarray, rows: np.ndarray, k: np.ndarray, seat: np.
             e = np.maximum(order, 0)
             # (card, damage) as one number: damage may be past a card's labels here
             label = np.where(placed & alive_e[g, e], card[g, e] * 1024 + dmg[g, e], -1)
-            earlier = np.tril(np.ones((MAX_SHIPS, MAX_SHIPS), np.bool_), -1)  # [p, q<p]
-            dup = ((label[:, :, None] == label[:, None, :]) & earlier).any(2)
+            dup = ((label[:, :, None] == label[:, None, :]) & _EARLIER).any(2)
             ok = (label >= 0) & ~dup
             gg, pp = np.nonzero(ok)
             out[r[gg], off["fire"] + pp] = True

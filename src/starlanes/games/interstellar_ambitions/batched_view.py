@@ -26,8 +26,6 @@ from .batched_combat import encode as combat_section
 from .batched_positions import HIGH, LOW, PositionStream
 from .batched_turn import apply_turn, turn_mask
 
-SLOTS = tensor.SLOTS
-
 
 class Offsets:
     """The action space's family offsets and the tensor's layout for one batch."""
@@ -82,7 +80,8 @@ class Offsets:
         """Decision kind -> its place in the tensor's decision part."""
         seat0, seats_at = lay.seat[0], lay.at["seats"]
         t = np.arange(b.n_techs)
-        self.tech_at = np.array([36 + t, 36 + b.n_techs + t], np.int16)[:, :, None]
+        self.tech_at = np.array([seat0["known"][0] - seats_at + t,
+                                 seat0["owned"][0] - seats_at + t], np.int16)[:, :, None]
         """int16 [2, T, 1]: a seat's known and owned techs, relative to its part."""
         self.numbers = np.array(seat0["numbers"], np.int16)[:, None] - np.int16(seats_at)
         """int16 [10, 1]: a seat's numbers (resources, hand, medals, stats), relative."""
@@ -192,7 +191,6 @@ class ObsStream:
 
     def __init__(self, b: IABatch) -> None:
         lay = offsets(b).lay
-        self.size = lay.size
         self._flat = np.zeros(b.n * lay.size + 1, np.float32)
         self.tensors = self._flat[:-1].reshape(b.n, lay.size)
         """float32 [n, N]: the last update's tensors (overwritten by the next)."""
