@@ -44,7 +44,8 @@ def test_a_deck_code_that_does_not_read_is_named_beside_the_import_field(browser
     page.fill("#import-code", "GE1-garbage")
     page.click("#import")
     note = page.locator("#import-error")
-    expect(note).to_contain_text("GE1-garbage")
+    # the page asks the server: give a loaded machine longer than expect's 5 s default
+    expect(note).to_contain_text("GE1-garbage", timeout=30_000)
     assert note.inner_text().strip() != "GE1-garbage"
     assert page.locator("#import-code").get_attribute("aria-invalid") == "true"
     assert page.locator("#deck-list tbody tr").count() == before
@@ -52,7 +53,7 @@ def test_a_deck_code_that_does_not_read_is_named_beside_the_import_field(browser
     page.select_option("#deck-start", index=1)
     page.fill("#import-code", page.locator("#deck-start").input_value())
     page.click("#import")
-    expect(note).to_have_text("")
+    expect(note).to_have_text("", timeout=30_000)
     assert page.locator("#import-code").get_attribute("aria-invalid") is None
     assert not errors, errors
 
