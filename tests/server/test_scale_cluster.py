@@ -245,6 +245,7 @@ class Player:
         self.token = self.request("POST", f"/api/games/{game_id}/join",
                                   json={"name": name}).json()["token"]
         self.acked: list[tuple[int, str]] = []
+        self.last: list[str] = []  # the latest answers, for a failure's message
 
     def request(self, method: str, path: str, **kw: Any) -> httpx.Response:
         for _ in range(40):
@@ -258,10 +259,15 @@ class Player:
                 time.sleep(0.1)
         raise AssertionError("no server answered")
 
+    def note(self, what: str) -> None:
+        self.last = [*self.last[-5:], f"{time.monotonic():.1f} {what}"]
+
     def view(self) -> dict[str, Any]:
         r = self.request("GET", f"/api/games/{self.game_id}/view", headers=auth(self.token))
         assert r.status_code == 200, r.text
-        return r.json()
+        v = r.json()
+        self.note(f"view on {self.home}: seq {v['seq']}, your turn {v['your_turn']}")
+        return v
 
     def step(self) -> bool:
         """Play one action if it is this seat's decision; False once the game is over."""
@@ -272,6 +278,7 @@ class Player:
             r = self.request("POST", f"/api/games/{self.game_id}/actions",
                              json={"seq": v["seq"], "action": v["legal"][-1]["notation"]},
                              headers=auth(self.token))
+            self.note(f"action at {v['seq']} on {self.home}: {r.status_code}")
             assert r.status_code in (200, 409), r.text
             if r.status_code == 200:
                 self.acked.append((r.json()["seq"] - 1, r.json()["applied"]))
@@ -484,35 +491,50 @@ def test_a_rolling_restart_loses_no_action_and_no_viewer_for_longer_than_a_recon
     for v in [*viewers.values(), bot_viewer]:
         v.start()
     pace = threading.Event()  # set: the humans play on while a process restarts
+    halt = threading.Event()  # set: the test failed, the players stop at once
 
     def play(p: Player) -> None:
         deadline = time.monotonic() + 240
-        while p.step():
+        while not halt.is_set() and p.step():
             assert time.monotonic() < deadline, "the game did not end in time"
             if pace.is_set():
                 time.sleep(0.3)
+
+    def moved(before: int) -> bool:
+        for f in games:  # a player that stopped early says why (its error, raised here)
+            if f.done():
+                f.result()
+                raise AssertionError("a player's game ended before the restarts were done")
+        return sum(len(p.acked) for p in players) >= before + 3
 
     pace.set()
     restarted = 0
     with ThreadPoolExecutor(2) as pool:
         games = [pool.submit(play, p) for p in players]
-        for index, server in enumerate(cluster.servers):
-            before = sum(len(p.acked) for p in players)
-            wait_for(lambda before=before: sum(len(p.acked) for p in players) >= before + 3,
-                     30, "moves before the restart")
-            cluster.dead.add(index)  # the proxy stops sending it new requests
-            if server.proc is not None and server.proc.poll() is None:
-                server.proc.terminate()
-                server.proc.wait(30)
-            launch(server)
-            cluster.dead.discard(index)
-            restarted += 1
-        old = cluster.bots[-1]
-        old.stop()  # SIGTERM: its jobs go back to the queue
-        cluster.bots[-1] = Bots(cluster.db, cluster.redis.url)
-        pace.clear()
-        for f in games:
-            f.result()
+        try:
+            for index, server in enumerate(cluster.servers):
+                before = sum(len(p.acked) for p in players)
+                try:
+                    wait_for(lambda before=before: moved(before), 30,
+                             f"moves before the restart of process {index}")
+                except AssertionError as e:
+                    raise AssertionError(f"{e}; the players' latest answers: "
+                                         f"{[p.last for p in players]}") from None
+                cluster.dead.add(index)  # the proxy stops sending it new requests
+                if server.proc is not None and server.proc.poll() is None:
+                    server.proc.terminate()
+                    server.proc.wait(30)
+                launch(server)
+                cluster.dead.discard(index)
+                restarted += 1
+            old = cluster.bots[-1]
+            old.stop()  # SIGTERM: its jobs go back to the queue
+            cluster.bots[-1] = Bots(cluster.db, cluster.redis.url)
+            pace.clear()
+            for f in games:
+                f.result()
+        finally:
+            halt.set()
     assert restarted == 3
     actions = finish(cluster, gd, players, viewers, bot_viewer, 60)
     for viewer in [*viewers.values(), bot_viewer]:
