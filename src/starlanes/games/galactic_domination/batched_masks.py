@@ -57,9 +57,11 @@ def fleet(b: GDBatch, field: int, seat: np.ndarray) -> np.ndarray:
     return b.ships[field].reshape(b.n, 2, SLOTS)[np.arange(b.n), seat]
 
 
-def fleets(b: GDBatch, seat: np.ndarray) -> np.ndarray:
-    """Every field of ``seat``'s 35 ship slots in every game: int8 [NF, n, 35]."""
-    return b.ships.reshape(-1, b.n, 2, SLOTS)[:, np.arange(b.n), seat]
+def fleets(b: GDBatch, seat: np.ndarray, fields: tuple[int, ...]) -> np.ndarray:
+    """The ``fields`` of ``seat``'s 35 ship slots in every game, in that order: int8
+    [len(fields), n, 35] (one gather, not every field's)."""
+    s = b.ships.reshape(-1, b.n, 2, SLOTS)
+    return s[np.array(fields)[:, None], np.arange(b.n), seat]
 
 
 def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
@@ -81,8 +83,7 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     seat = b.seat
     acting = b.phase == ACTING
     # the acting seat's fleet and the opponent's, [n, 35]
-    own = fleets(b, seat)
-    sec, ap, chg = own[SEC], own[AP], own[CHG]
+    sec, ap, chg, attached, aim, present = fleets(b, seat, (SEC, AP, CHG, ATT, AIM, P))
     sec16 = sec & 15
     opp_sec = fleet(b, SEC, 1 - seat)
     # capacity (GD-MAP-04/06) and black holes, as sector sets
@@ -106,16 +107,18 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     target = np.take(_POW2, opp_sec & 15) & 0x7FFF  # bit 15: not on the board
     o = t.off["attack"]
     att = mask[:, o:o + SLOTS * SLOTS].reshape(n, SLOTS, SLOTS)
+    hits = np.empty((n, 10, SLOTS), np.int16)  # one scratch for both blocks
     for lo, hi in ((0, 10), (25, 35)):  # the armed types' slots
-        np.not_equal(reach[:, lo:hi, None] & target[:, None, :], 0, out=att[:, lo:hi])
+        np.bitwise_and(reach[:, lo:hi, None], target[:, None, :], out=hits)
+        np.not_equal(hits, 0, out=att[:, lo:hi])
     # attach (GD-SPC-01) and warp (GD-DS-01)
     m0 = FIRST[MINER]
     o = t.off["attach"]
-    mask[:, o + m0:o + m0 + 15] = free[:, m0:m0 + 15] & (own[ATT, :, m0:m0 + 15] == 0)
+    mask[:, o + m0:o + m0 + 15] = free[:, m0:m0 + 15] & (attached[:, m0:m0 + 15] == 0)
     o = t.off["warp"]
     mask[:, o + 5:o + 10] = free[:, 5:10]
-    _specials(b, mask, can, free, sec16, chg, own[AIM], load, hole_bits)
-    _builds(b, mask, acting, full_bits, hole_bits, own[P] != 0)
+    _specials(b, mask, can, free, sec16, chg, aim, load, hole_bits)
+    _builds(b, mask, acting, full_bits, hole_bits, present != 0)
     if (b.phase == SETUP).any():
         _places(b, mask, load)
     if (b.dec != 0).any():

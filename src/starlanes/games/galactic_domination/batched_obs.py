@@ -185,10 +185,11 @@ class ObsStream:
         r = np.flatnonzero(b.act >= 0)
         key[r, b.act[r]] += 1
         key = _in_view(key, v)
-        r, j = np.nonzero(key != self.key)
-        if r.size:
-            k = key[r, j]
-            self.key[r, j] = k
+        ch = np.flatnonzero(key != self.key)  # (flat: a 2-D nonzero costs twice as much)
+        if ch.size:
+            r, j = np.divmod(ch, 2 * SLOTS)
+            k = key.reshape(-1)[ch]
+            self.key.reshape(-1)[ch] = k
             vals = self.ot.ship[k // _EXTRA]
             e = k % _EXTRA
             c = np.flatnonzero(e >= 32)
