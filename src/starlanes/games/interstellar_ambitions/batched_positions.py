@@ -396,7 +396,9 @@ class PositionStream:
                     dirty[moved] = True
                 arrays = part.inputs(b)
                 for a, old in zip(arrays, copies, strict=True):
-                    dirty |= (a != old).reshape(n, -1).any(1)
+                    # the games of the changed values (a flat nonzero of a mostly-False
+                    # array is several times cheaper than an any() along each row)
+                    dirty[np.flatnonzero(a != old) // (a.size // n)] = True
                 r = np.flatnonzero(dirty)
                 if not r.size:
                     continue
