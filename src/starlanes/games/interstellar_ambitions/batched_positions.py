@@ -8,16 +8,18 @@ per game (``[k, n]``: each part written whole, not strided over the games), comp
 the last call's, and only the changed ones are taken off and added (counts) or cleared and
 written (numbers). The parts:
 
-- :func:`_head`: the head, the pending decision and the owned planets (they name seats by
-  their place from the observer); made for every game at every call;
+- :func:`_head`: the head and the pending decision (they name seats by their place from
+  the observer); made for every game at every call;
 - :func:`_seats`: each seat's tokens, ships, numbers and claims; every game, every call;
 - :func:`_techs`: each seat's known and owned techs (216 counted positions a game);
 - :func:`_piles`: the face-up planets, techs and Mercs, the discard piles, the colonised
   planets and the Ambitions in play (about 200 counted positions a game);
-- :func:`_seen`: the cards the observer saw go into each other seat's hand (60 numbers).
+- :func:`_seen`: the cards the observer saw go into each other seat's hand (60 numbers);
+- :func:`_planets`: the owned planets (owner's place from the observer, level, kept event).
 
-The last three are made again only in the games whose state arrays they read changed since
-the last call (compared with copies kept of them), or whose observer did (``_seen``).
+The last four are made again only in the games whose state arrays they read changed since
+the last call (compared with copies kept of them), or whose observer did (``_seen``,
+``_planets``).
 
 The seats' parts (all but ``_seen``) are kept in seat order, not observer order, in a
 canvas of three seat blocks per game: a seat's block changes only when that seat's state
@@ -98,8 +100,8 @@ def _join(counted: list[Any], nums: list[tuple[Any, Any]], n: int) -> Made:
 
 
 def _head(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
-    """1. the head, 2. the pending decision and 5. the owned planets (owner's place, level,
-    kept event), seen from ``v``, in tensor positions; every game (``r`` is all)."""
+    """1. the head and 2. the pending decision, seen from ``v``, in tensor positions; every
+    game (``r`` is all)."""
     lay = o.lay
     n = b.n
     rows = np.arange(n)
@@ -155,17 +157,28 @@ def _head(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     comp = b.kind == COMP
     nums.append((np.where(comp, p, lay.trash), b.adv))
     nums.append((np.where(comp, p + 1, lay.trash), b.take))
+    return _join(f, nums, n)
+
+
+def _planets(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
+    """5. the owned planets (owner's place, level, kept event) of games ``r``, seen from
+    ``v``, in tensor positions."""
+    trash = np.int16(o.lay.trash)
     planet = o.pos16["planet"]
-    slot16 = slot_of.T.astype(np.int16)  # [seat, n]
+    vr = v[r]
+    slot16 = ((np.arange(PLAYERS)[:, None] - vr[None, :]) % PLAYERS).astype(np.int16)
+    cards, levels, markers = b.pl_card[r], b.pl_level[r], b.pl_marker[r]
+    f: list[Any] = []
+    nums: list[tuple[Any, Any]] = []
     for i in range(PLAYERS):
-        card = b.pl_card[:, i].T
+        card = cards[:, i].T
         q0 = planet[np.maximum(card, 0)]
         has = card >= 0
         f.append(np.where(has, q0 + slot16[i], trash))
-        nums.append((np.where(has, q0 + SLOTS, trash), b.pl_level[:, i].T))
-        mk = b.pl_marker[:, i].T
+        nums.append((np.where(has, q0 + SLOTS, trash), levels[:, i].T))
+        mk = markers[:, i].T
         f.append(np.where(has & (mk >= 0), q0 + (SLOTS + 4) + mk, trash))
-    return _join(f, nums, n)
+    return _join(f, nums, vr.size)
 
 
 def _seats(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
@@ -247,16 +260,19 @@ def _seen(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
 class _Part:
     """A part: ``make(b, v, o, rows)``; in canvas positions or the tensor's; made for every
     game (``inputs`` None) or only where ``inputs(b)`` (or, when ``observed``, the observer)
-    changed."""
+    changed. ``redrawn``: its positions lie in the seats' blocks, which a change of
+    observer copies in anew, so its kept columns are forgotten there (else its old
+    positions are taken off as any change's)."""
 
     def __init__(self, make: Callable[[IABatch, np.ndarray, Offsets, Any], Made],
                  canvas: bool,
                  inputs: Callable[[IABatch], tuple[np.ndarray, ...]] | None = None,
-                 observed: bool = False) -> None:
+                 observed: bool = False, redrawn: bool = False) -> None:
         self.make = make
         self.canvas = canvas
         self.inputs = inputs
         self.observed = observed
+        self.redrawn = redrawn
 
 
 PARTS = (
@@ -267,7 +283,9 @@ PARTS = (
         b.planet_slots, b.planet_discard.cards, b.colonised, b.colony_discard.cards,
         b.tech_slots, b.tech_discard.cards, b.merc_slots, b.merc_discard.cards,
         b.emerg_discard.cards, b.ambitions)),
-    _Part(_seen, canvas=False, inputs=lambda b: (b.seen,), observed=True),
+    _Part(_seen, canvas=False, inputs=lambda b: (b.seen,), observed=True, redrawn=True),
+    _Part(_planets, canvas=False, inputs=lambda b: (b.pl_card, b.pl_level, b.pl_marker),
+          observed=True),
 )
 """The parts (see the module docstring)."""
 
@@ -387,7 +405,7 @@ class PositionStream:
                             for p in PARTS]
         to_tensor, to_canvas = _Changes(), _Changes()
         for part, kept, copies in zip(PARTS, self._kept, self._copies, strict=True):
-            if part.observed and moved.size:
+            if part.redrawn and moved.size:
                 kept.forget(moved, size)
             r: np.ndarray | None = None
             if part.inputs is not None and not first:
