@@ -98,8 +98,12 @@ def targets(b: IABatch, rows: np.ndarray, seat: np.ndarray, card: int) -> np.nda
     m = rows.size
     out = np.zeros((m, *dims), np.bool_)
     opp = np.arange(PLAYERS)[None, :] != seat[:, None]  # [m, 3]
-    mine = _has_code(b.tokens[rows, seat])  # [m, 24]
-    theirs = _has_code(b.tokens[rows])  # [m, 3, 24]
+    # the track codes held by the seat ([m, 24]) and by every seat ([m, 3, 24]), made only
+    # for the effects that read them
+    if eff in ("exchange_plans", "fast_track"):
+        mine = _has_code(b.tokens[rows, seat])
+    if eff in ("exchange_plans", "delay", "scuttle", "bump_ultimate"):
+        theirs = _has_code(b.tokens[rows])
     if eff == "exchange_plans":  # same Action, a different token (IA-SHD-12)
         for lv in range(4):
             code = (np.arange(24) & ~3) | lv
