@@ -21,7 +21,7 @@ The last four are made again only in the games whose state arrays they read chan
 the last call (compared with copies kept of them), or whose observer did (``_seen``,
 ``_planets``).
 
-The seats' parts (all but ``_seen``) are kept in seat order, not observer order, in a
+The seats' own parts (``_seats`` and ``_techs``) are kept in seat order, not observer order, in a
 canvas of three seat blocks per game: a seat's block changes only when that seat's state
 does. The tensor shows the blocks from the observer's own on; where the observer is the
 last call's, the canvas's changes are made in the tensor too, at their block's place, and
