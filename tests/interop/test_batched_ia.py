@@ -615,23 +615,26 @@ def test_env_refuses_bad_options():
 def test_env_tensors_kept_up_to_date_equal_fresh_ones():
     """The environment's tensors (``ObsStream``: only what changed since the last step
     written) equal tensors made from nothing (``observation``) at every step of random
-    games through autoreset, fights and changes of the acting seat included."""
+    games through autoreset, fights, owned planets and changes of the acting seat
+    included."""
     env = BatchedEnv(GAME, num_envs=12, seed=3, copy=False, round_limit=2)
     obs, info = env.reset()
     rng = np.random.default_rng(1)
-    fights = seat_changes = ended = 0
+    fights = seat_changes = ended = owned = 0
     last = info["current_player"].copy()
     for _ in range(600):
         cp = info["current_player"]
         np.testing.assert_array_equal(obs, observation(env.core, np.maximum(cp, 0)))
         fights += int((env.core.cb_stage >= 0).sum())
+        owned += int((env.core.pl_card >= 0).sum())
         seat_changes += int((cp != last).sum())
         last = cp.copy()
         mask = info["action_mask"]
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
         obs, _, terminated, _, info = env.step(actions)
         ended += int(terminated.sum())
-    assert fights > 0 and seat_changes > 100 and ended > 0, (fights, seat_changes, ended)
+    assert fights > 0 and seat_changes > 100 and ended > 0 and owned > 0, \
+        (fights, seat_changes, ended, owned)
 
 
 def test_a_stream_follows_any_observers():
