@@ -29,6 +29,12 @@ PHASE_WORDS = {
 """The player turn's phases in the rulebook's words (the observation's ``phase_words``;
 ``phase`` is the id)."""
 
+
+def phase_words(phase: str) -> str:
+    """``phase`` (an id) in words: :data:`PHASE_WORDS`, else the id itself."""
+    return PHASE_WORDS.get(phase, phase)
+
+
 def observation(s: GEState, seat: int) -> dict[str, Any]:
     players = []
     for i in range(s.n):
@@ -66,7 +72,7 @@ def observation(s: GEState, seat: int) -> dict[str, Any]:
         "round": s.round,
         "turn": s.seat,
         "phase": s.phase,
-        "phase_words": PHASE_WORDS.get(s.phase, s.phase),
+        "phase_words": phase_words(s.phase),
         "current_player": s.current_player(),
         "plays": s.plays,
         "pool": dict(zip(POOL_NAMES, s.pool, strict=True)),

@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .observe import PHASE_WORDS
+from .observe import phase_words
 from .state import HQ_LIMIT, POOL_NAMES
 from .texts import card_summary, display
 
@@ -101,7 +101,7 @@ def render(state: GEState, seat: int, spectator: bool = False) -> RenderableType
     ``replay --step``; nobody is "you")."""
     s = state
     head = Table(title=f"Galactic Empires - turn {s.round}, P{s.seat} to play, "
-                       f"{PHASE_WORDS.get(s.phase, s.phase)}")
+                       f"{phase_words(s.phase)}")
     for col in ("seat", "major", "HQ damage", "hand", "reserve", "deck"):
         head.add_column(col)
     for i in range(s.n):

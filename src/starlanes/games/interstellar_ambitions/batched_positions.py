@@ -160,13 +160,18 @@ def _head(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     return _join(f, nums, n)
 
 
+def _places(vr: np.ndarray) -> np.ndarray:
+    """int16 [seat, d]: each seat's place counted from the observers ``vr`` (int [d])."""
+    return ((np.arange(PLAYERS)[:, None] - vr[None, :]) % PLAYERS).astype(np.int16)
+
+
 def _planets(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     """5. the owned planets (owner's place, level, kept event) of games ``r``, seen from
     ``v``, in tensor positions."""
     trash = np.int16(o.lay.trash)
     planet = o.pos16["planet"]
     vr = v[r]
-    slot16 = ((np.arange(PLAYERS)[:, None] - vr[None, :]) % PLAYERS).astype(np.int16)
+    slot16 = _places(vr)
     cards, levels, markers = b.pl_card[r], b.pl_level[r], b.pl_marker[r]
     f: list[Any] = []
     nums: list[tuple[Any, Any]] = []
@@ -247,7 +252,7 @@ def _seen(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     vr = v[r]
     rows = np.arange(b.n)[r]
     seen_all = b.seen[rows, vr].transpose(1, 2, 0) * (vr != np.arange(PLAYERS)[:, None, None])
-    slot = ((np.arange(PLAYERS)[:, None] - vr[None, :]) % PLAYERS).astype(np.int16)
+    slot = _places(vr)
     bases = np.int16(o.lay.at["seats"]) + slot * np.int16(o.lay.seat_size)
     trash = np.int16(o.lay.trash)
     nums = []

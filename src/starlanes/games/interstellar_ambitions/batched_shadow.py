@@ -98,13 +98,9 @@ def targets(b: IABatch, rows: np.ndarray, seat: np.ndarray, card: int) -> np.nda
     m = rows.size
     out = np.zeros((m, *dims), np.bool_)
     opp = np.arange(PLAYERS)[None, :] != seat[:, None]  # [m, 3]
-    # the track codes held by the seat ([m, 24]) and by every seat ([m, 3, 24]), made only
-    # for the effects that read them
-    if eff in ("exchange_plans", "fast_track"):
-        mine = _has_code(b.tokens[rows, seat])
-    if eff in ("exchange_plans", "delay", "scuttle", "bump_ultimate"):
-        theirs = _has_code(b.tokens[rows])
+    # the track codes held (_has_code) are read in the branches that need them only
     if eff == "exchange_plans":  # same Action, a different token (IA-SHD-12)
+        mine, theirs = _has_code(b.tokens[rows, seat]), _has_code(b.tokens[rows])
         for lv in range(4):
             code = (np.arange(24) & ~3) | lv
             ok = mine[:, None, :] & theirs[:, :, code] & ((np.arange(24) & 3) != lv)
@@ -115,12 +111,12 @@ def targets(b: IABatch, rows: np.ndarray, seat: np.ndarray, card: int) -> np.nda
         out[:, WORDS.index("self")] = True
     elif eff == "fast_track":
         can = _can_advance_codes(b, rows)
-        r, code = np.nonzero(mine & can)
+        r, code = np.nonzero(_has_code(b.tokens[rows, seat]) & can)
         out[r, st.movable_arg[code]] = True
     elif eff in ("delay", "scuttle", "bump_ultimate"):
         lvl = np.arange(24) & 3
         want = (lvl == 3) if eff == "bump_ultimate" else (lvl > 0)
-        ok = theirs & want & opp[:, :, None]
+        ok = _has_code(b.tokens[rows]) & want & opp[:, :, None]
         r, o, code = np.nonzero(ok)
         out[r, o, st.raised_arg[code]] = True
     elif eff in ("plague", "riot"):

@@ -27,6 +27,12 @@ PHASE_WORDS = {
 }
 """The turn's steps in words (the observation's ``phase_words``; ``phase`` is the id)."""
 
+
+def phase_words(phase: str) -> str:
+    """``phase`` (an id) in words: :data:`PHASE_WORDS`, else the id itself."""
+    return PHASE_WORDS.get(phase, phase)
+
+
 def observation(s: RiftState, seat: int) -> dict[str, Any]:
     b = s.board
     planets = []
@@ -63,7 +69,7 @@ def observation(s: RiftState, seat: int) -> dict[str, Any]:
         "round": s.round,
         "turn": s.seat,
         "phase": s.phase,
-        "phase_words": PHASE_WORDS.get(s.phase, s.phase),
+        "phase_words": phase_words(s.phase),
         "current_player": s.current_player(),
         "target_vp": s.target_vp,
         "players": players,

@@ -19,7 +19,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .observe import PHASE_WORDS
+from .observe import phase_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
@@ -263,7 +263,7 @@ def battle_panel(s: RiftState) -> RenderableType | None:
 
 def status_line(s: RiftState) -> Text:
     """Round, phase, whose turn, pending decisions and set-up details."""
-    t = Text(f"round {s.round}  {PHASE_WORDS.get(s.phase, s.phase)}  ", style="bold")
+    t = Text(f"round {s.round}  {phase_words(s.phase)}  ", style="bold")
     if not s.is_terminal():
         t.append(f"turn P{s.seat}", style=seat_style(s.seat))
         cp = s.current_player()
