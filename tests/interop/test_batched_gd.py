@@ -21,7 +21,7 @@ import pytest
 from starlanes.engine import ActionIndexError, BadOptionError, StarlanesError, load
 from starlanes.envs import BatchedEnv
 from starlanes.games.galactic_domination.batched import GDBatch
-from starlanes.games.galactic_domination.batched_masks import legal_mask
+from starlanes.games.galactic_domination.batched_masks import SPARSE, legal_mask
 from starlanes.games.galactic_domination.batched_obs import ObsStream, ObsTables, observation
 from starlanes.interop import tensor_encoder
 
@@ -259,3 +259,35 @@ def test_env_refuses_bad_construction():
         BatchedEnv("galactic-domination", colour="red")
     with pytest.raises(BadOptionError):
         BatchedEnv("galactic-domination", turn_limit=0)
+
+
+def test_a_reused_mask_array_clears_the_sparse_families_where_they_were_written():
+    """``legal_mask(b, out)`` clears the families it writes for some games only (set-up,
+    jumps, decisions) where the last call into the same array wrote them: a reused array
+    equals a fresh mask at every step of long random play, and an array the batch did not
+    write last is cleared whole."""
+    b = GDBatch(64)
+    b.reset(np.arange(64), list(range(64)))
+    out = np.zeros((64, b.t.size), np.bool_)
+    rng = np.random.default_rng(3)
+    seen: Counter[str] = Counter()
+    for step in range(700):
+        fresh = legal_mask(b)
+        np.testing.assert_array_equal(legal_mask(b, out), fresh, err_msg=f"step {step}")
+        assert b.mask_rows is not None
+        seen.update(name for name, rows in b.mask_rows[1].items() if rows.size)
+        flat = np.flatnonzero(fresh)
+        row = flat // fresh.shape[1]
+        count = np.bincount(row, minlength=64)
+        pick = np.cumsum(count) - count + (rng.random(64) * count).astype(np.int64)
+        b.step(flat[pick] - np.arange(64) * fresh.shape[1])
+        done = np.flatnonzero(b.terminal())
+        if done.size:
+            b.reset(done, (1000 + step * 64 + done).tolist())
+    assert set(seen) == {"place", "jump", "arrive", "sacrifice"}, seen
+    stranger = np.ones_like(out)  # True everywhere: not the array this batch wrote last
+    legal_mask(b, stranger)
+    fresh = legal_mask(b)
+    for name in SPARSE:
+        lo, hi = b.t.family_span[name]
+        np.testing.assert_array_equal(stranger[:, lo:hi], fresh[:, lo:hi], err_msg=name)

@@ -186,6 +186,9 @@ class GDBatch:
         self.t = Tables(resolve_game(options))
         self.ships = np.zeros((NF, n, 2 * SLOTS), np.int8)
         self.ships[:] = EMPTY[:, None, None]
+        self.mask_rows: tuple[Any, dict[str, np.ndarray]] | None = None
+        """``batched_masks.legal_mask``'s record of its last call with an ``out``: that
+        array (a weak reference) and the games in which it wrote each sparse family."""
         self.rng = np.zeros(n, np.uint64)
         self.seat = np.zeros(n, np.int64)
         self.first = np.zeros(n, np.int64)

@@ -9,6 +9,8 @@ into the mask's per-sector rows by one look-up (``Tables.bit_rows``); attacks ar
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .batched import (
@@ -69,17 +71,19 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     placement (GD-SET-04), a pending arrival (GD-DS-05) or collision (GD-DS-06) decision,
     else the spending step (GD-AP-*, GD-BLD-*, GD-SPC-*). Written into ``out`` when given
     (bool, C-contiguous, that shape): every column of the families written for every game
-    is overwritten, the others are cleared first, so ``out`` need not be cleared whole (a
-    [B, 3651] array is 15 MB at B=4096)."""
+    is overwritten, the others (:data:`SPARSE`) are cleared first, so ``out`` need not be
+    cleared whole (a [B, 3651] array is 15 MB at B=4096); they are cleared only in the
+    games where the last call into the same ``out`` wrote them (``b.mask_rows``), so
+    ``out`` must be written by this batch's calls alone."""
     t = b.t
     n = b.n
+    written: dict[str, np.ndarray] = {}
     if out is None:
         mask = np.zeros((n, t.size), np.bool_)
-    else:  # every family below is written whole but these, written for some games only
+    else:
         mask = out
-        for name in ("place", "jump", "arrive", "sacrifice"):
-            lo, hi = t.family_span[name]
-            mask[:, lo:hi] = False
+        _clear_sparse(b, mask)
+        b.mask_rows = (weakref.ref(mask), written)
     seat = b.seat
     acting = b.phase == ACTING
     # the acting seat's fleet and the opponent's, [n, 35]
@@ -117,21 +121,39 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     mask[:, o + m0:o + m0 + 15] = free[:, m0:m0 + 15] & (attached[:, m0:m0 + 15] == 0)
     o = t.off["warp"]
     mask[:, o + 5:o + 10] = free[:, 5:10]
-    _specials(b, mask, can, free, sec16, chg, aim, load, hole_bits)
+    _specials(b, mask, can, free, sec16, chg, aim, load, hole_bits, written)
     _builds(b, mask, acting, full_bits, hole_bits, present != 0)
     if (b.phase == SETUP).any():
-        _places(b, mask, load)
+        _places(b, mask, load, written)
     if (b.dec != 0).any():
-        _decisions(b, mask)
+        _decisions(b, mask, written)
     return mask
+
+
+SPARSE = ("place", "jump", "arrive", "sacrifice")
+"""The families :func:`legal_mask` writes for some games only (set-up, a charged jump, a
+pending decision); it writes every other family whole."""
+
+
+def _clear_sparse(b: GDBatch, mask: np.ndarray) -> None:
+    """Clear the :data:`SPARSE` families of ``mask``: in the games the last call into this
+    same array wrote them (``b.mask_rows``), else in every game."""
+    rec = b.mask_rows
+    rows = rec[1] if rec is not None and rec[0]() is mask else None
+    for name in SPARSE:
+        lo, hi = b.t.family_span[name]
+        if rows is None:
+            mask[:, lo:hi] = False
+        elif name in rows:
+            mask[rows[name], lo:hi] = False
 
 
 def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
               sec16: np.ndarray, chg: np.ndarray, aim: np.ndarray, load: np.ndarray,
-              hole_bits: np.ndarray) -> None:
+              hole_bits: np.ndarray, written: dict[str, np.ndarray]) -> None:
     """Black hole shot (GD-SPC-04..06, ruling GD-OPEN-06) and fleet jump (GD-SPC-07..09,
     ruling GD-OPEN-08): charging needs the costs in hand and a ship not charging already;
-    a charged ship may only fire or jump."""
+    a charged ship may only fire or jump. The games given jumps go in ``written``."""
     t = b.t
     n = b.n
     seat = b.seat
@@ -166,6 +188,7 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
         o = t.off["jump"]
         cols = o + (c0 + c)[:, None] * 15 + np.arange(15)
         mask[row[:, None], cols] = _rows15(t, bits)
+        written["jump"] = row
 
 
 def _builds(b: GDBatch, mask: np.ndarray, acting: np.ndarray, full_bits: np.ndarray, hole_bits: np.ndarray, p: np.ndarray) -> None:
@@ -187,11 +210,12 @@ def _builds(b: GDBatch, mask: np.ndarray, acting: np.ndarray, full_bits: np.ndar
     mask[:, o:o + 75] = _rows15(t, bits).reshape(n, -1)
 
 
-def _places(b: GDBatch, mask: np.ndarray, load: np.ndarray) -> None:
+def _places(b: GDBatch, mask: np.ndarray, load: np.ndarray,
+            written: dict[str, np.ndarray]) -> None:
     """Set-up: a ship type still to place, in a sector of the seat's zone with room unless
-    a miner (GD-SET-04, GD-MAP-05/06)."""
+    a miner (GD-SET-04, GD-MAP-05/06). The games go in ``written``."""
     t = b.t
-    r = np.flatnonzero(b.phase == SETUP)
+    r = written["place"] = np.flatnonzero(b.phase == SETUP)
     seat = b.seat[r]
     left = b.to_place[r, seat] > 0
     zone = t.zone_bits[b.start[r, seat]]
@@ -202,17 +226,17 @@ def _places(b: GDBatch, mask: np.ndarray, load: np.ndarray) -> None:
     mask[r, o:o + 75] = _rows15(t, bits).reshape(r.size, -1)
 
 
-def _decisions(b: GDBatch, mask: np.ndarray) -> None:
+def _decisions(b: GDBatch, mask: np.ndarray, written: dict[str, np.ndarray]) -> None:
     """Arrival sectors (GD-DS-05, option ``arrive_full``) and the defender's non-miner ships
-    in a collision's sector (GD-DS-06, ruling GD-OPEN-10)."""
+    in a collision's sector (GD-DS-06, ruling GD-OPEN-10). The games go in ``written``."""
     t, s = b.t, b.ships
-    r = np.flatnonzero(b.dec == ARRIVE)
+    r = written["arrive"] = np.flatnonzero(b.dec == ARRIVE)
     if r.size:
         ok = b.arrival_sectors(r, b.dec_zone[r])
         slot = b.dec_ship[r] - b.dec_seat[r] * SLOTS
         cols = t.off["arrive"] + slot[:, None] * 15 + b.dec_zone[r][:, None] * 3 + np.arange(3)
         mask[r[:, None], cols] = ok
-    r = np.flatnonzero(b.dec == COLLIDE)
+    r = written["sacrifice"] = np.flatnonzero(b.dec == COLLIDE)
     if r.size:
         g = b.dec_seat[r][:, None] * SLOTS + np.arange(SLOTS)
         ok = ((s[P, r[:, None], g] != 0) & (s[SEC, r[:, None], g] == b.dec_sector[r][:, None])
