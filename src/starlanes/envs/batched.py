@@ -42,6 +42,7 @@ the index and its action). A refused step changes nothing.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -50,6 +51,38 @@ from starlanes.engine import ActionIndexError, BadOptionError, StarlanesError, g
 
 BATCHED_GAMES = ("galactic-domination", "interstellar-ambitions")
 """The games with a batched rules implementation."""
+
+
+class Recycler:
+    """Copies of an array for callers to keep, in arrays handed out before once nobody
+    else holds them.
+
+    ``copy_of(src)`` returns an array equal to ``src`` (same shape and dtype every call)
+    that no caller holds: the least recently handed out of the last ``keep`` arrays whose
+    only reference is this pool's (CPython's reference count: a caller's name, a view, a
+    container or a tensor made from it all hold it), written over; else a new copy. Fresh
+    arrays of tens of MB cost the kernel a page fault and zeroing per 4 KB page, several
+    times a copy into memory already mapped (``benchmarks/batched_env.py``)."""
+
+    def __init__(self, keep: int = 3) -> None:
+        self._keep = keep
+        self._arrays: list[np.ndarray] = [np.empty(0)]
+        self._free = sys.getrefcount(self._arrays[0])  # the count of an array only we hold
+        self._arrays.clear()
+
+    def copy_of(self, src: np.ndarray) -> np.ndarray:
+        arrays = self._arrays
+        for i in range(len(arrays)):
+            if sys.getrefcount(arrays[i]) <= self._free:
+                out = arrays.pop(i)
+                np.copyto(out, src)
+                break
+        else:
+            out = src.copy()
+            if len(arrays) >= self._keep:
+                arrays.pop(0)  # held by a caller: it lives on with them
+        arrays.append(out)
+        return out
 
 
 def _check_seed(seed: Any) -> None:
@@ -69,8 +102,11 @@ class BatchedEnv:
     (``(N,)``), ``action_space`` (the game's fixed ActionSpace: ``key_at(index)`` names an
     action), ``game_seeds`` (int64 [num_envs]) and ``core`` (the batched games).
 
-    ``copy`` (default True): every ``reset`` and ``step`` returns new observation and mask
-    arrays. With ``copy=False`` they are the same two arrays every time, overwritten by the
+    ``copy`` (default True): every ``reset`` and ``step`` returns observation and mask
+    arrays that nothing else holds: what a caller keeps (an array, a view of it, the
+    ``info`` dict) is never written again, and an array the caller let go of is filled
+    anew (:class:`Recycler`), which spares the kernel's page zeroing of a fresh one.
+    With ``copy=False`` they are the same two arrays every time, overwritten by the
     next call (no allocation: faster at large ``num_envs``, where fresh arrays of tens of MB
     cost the kernel's page zeroing); copy what must outlive a step. The observation array
     is then read-only: it is the environment's own, kept up to date block by block
@@ -93,6 +129,7 @@ class BatchedEnv:
         self._mask: np.ndarray | None = None
         self.copy = bool(copy)
         self._buffers: np.ndarray | None = None
+        self._masks_out, self._obs_out = Recycler(), Recycler()
         if game == "interstellar-ambitions":
             self._init_ia(options)
             return
@@ -109,8 +146,7 @@ class BatchedEnv:
         self.action_space = self.core.t.game.action_space()
         self.num_actions = self.action_space.size
         self.observation_shape = (batched_obs.HEAD + 2 * batched.SLOTS * batched_obs.PER_SHIP,)
-        if not self.copy:
-            self._buffers = np.zeros((num_envs, self.num_actions), np.bool_)
+        self._buffers = np.zeros((num_envs, self.num_actions), np.bool_)
 
     def _init_ia(self, options: dict[str, Any]) -> None:
         from starlanes.games.interstellar_ambitions import batched, batched_view
@@ -124,8 +160,7 @@ class BatchedEnv:
         self._ia_stream = batched_view.ObsStream(self.core)
         self._obs_view = self._ia_stream.tensors.view()
         self._obs_view.flags.writeable = False
-        if not self.copy:
-            self._buffers = np.zeros((self.num_envs, self.num_actions), np.bool_)
+        self._buffers = np.zeros((self.num_envs, self.num_actions), np.bool_)
 
     def _new_games(self, rows: np.ndarray) -> None:
         seeds = self._next_seed + np.arange(rows.size, dtype=np.int64)
@@ -137,15 +172,17 @@ class BatchedEnv:
         core = self.core
         cp = core.current_player()
         if self.game_id == "interstellar-ambitions":
-            mask = self._ia_view.legal_mask(core, None if self.copy else self._buffers)
-            obs = self._ia_stream.update(core, np.maximum(cp, 0))
-            obs = obs.copy() if self.copy else self._obs_view
-            self._mask = mask
-            return obs, {"action_mask": mask, "current_player": cp,
-                         "game_seed": self.game_seeds.copy()}
-        self._mask = mask = self._masks.legal_mask(core, self._buffers)
-        self._stream.update(core, np.maximum(cp, 0), current=cp)
-        obs = self._stream.buf.copy() if self.copy else self._obs_view
+            mask = self._ia_view.legal_mask(core, self._buffers)
+            buf = self._ia_stream.update(core, np.maximum(cp, 0))
+        else:
+            mask = self._masks.legal_mask(core, self._buffers)
+            self._stream.update(core, np.maximum(cp, 0), current=cp)
+            buf = self._stream.buf
+        if self.copy:
+            mask, obs = self._masks_out.copy_of(mask), self._obs_out.copy_of(buf)
+        else:
+            obs = self._obs_view
+        self._mask = mask
         return obs, {"action_mask": mask, "current_player": cp,
                      "game_seed": self.game_seeds.copy()}
 
