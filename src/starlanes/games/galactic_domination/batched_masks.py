@@ -41,6 +41,8 @@ _NONMINER = KIND_OF_SLOT != MINER
 _NONMINER16 = np.where(_NONMINER, -1, 0).astype(np.int16)
 """All bits for a slot whose type counts towards capacity (not the miner, GD-MAP-06)."""
 _SLOT16 = (16 * np.arange(SLOTS)).astype(np.int16)
+_POPCOUNT15 = np.array([bin(x).count("1") for x in range(1 << 15)], np.int8)
+"""The number of sectors in each 15-bit sector set."""
 
 
 def _to_bits(flags: np.ndarray) -> np.ndarray:
@@ -122,7 +124,7 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     o = t.off["warp"]
     mask[:, o + 5:o + 10] = free[:, 5:10]
     _specials(b, mask, can, free, sec16, chg, aim, load, hole_bits, written)
-    _builds(b, mask, acting, full_bits, hole_bits, present != 0)
+    _builds(b, mask, acting, full_bits, hole_bits, present)
     if (b.phase == SETUP).any():
         _places(b, mask, load, written)
     if (b.dec != 0).any():
@@ -160,7 +162,7 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
     rows = np.arange(n)
     money = b.minerals[rows, seat]
     dark = b.dark[rows, seat]
-    left = t.markers - np.count_nonzero(b.holes, axis=1)
+    left = t.markers - np.take(_POPCOUNT15, hole_bits)
     d0, c0 = 25, 0
     dsl = slice(d0, d0 + 5)
     reach_d = np.take(t.reach_bits[DESTROYER], sec16[:, dsl])
@@ -191,7 +193,8 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
         written["jump"] = row
 
 
-def _builds(b: GDBatch, mask: np.ndarray, acting: np.ndarray, full_bits: np.ndarray, hole_bits: np.ndarray, p: np.ndarray) -> None:
+def _builds(b: GDBatch, mask: np.ndarray, acting: np.ndarray, full_bits: np.ndarray,
+            hole_bits: np.ndarray, present: np.ndarray) -> None:
     """Build: affordable (GD-BLD-03), within the team limits (GD-LIM-01..03), in a sector
     of the start zone that is no black hole and has room unless a miner (GD-BLD-04,
     ruling GD-OPEN-15)."""
@@ -199,7 +202,7 @@ def _builds(b: GDBatch, mask: np.ndarray, acting: np.ndarray, full_bits: np.ndar
     n = b.n
     rows = np.arange(n)
     money = b.minerals[rows, b.seat]
-    counts = np.add.reduceat(p, FIRST, axis=1)
+    counts = np.add.reduceat(present, FIRST, axis=1)  # int8 0/1 flags: no cast
     caps = np.array([5, 5, 15, 5, 5])
     ok = (acting & (money >= t.cost.min()) & (counts.sum(1) < TEAM_MAX))[:, None] \
         & (t.cost <= money[:, None]) & (counts < caps)
