@@ -48,6 +48,7 @@ from .batched import (
     DEV_PAY,
     DEVELOP,
     DISRUPT,
+    EM_SCRAP,
     FLEET,
     HIRE,
     HOME_PICK,
@@ -75,6 +76,19 @@ ONE = np.float32(1)
 Made = tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]
 """A part's positions for ``d`` games: counted int16 [k, d], numbers' positions int16
 [m, d] and their values float32 [m, d] (None where the part has none)."""
+
+
+def _kinds(*kinds: int) -> np.ndarray:
+    """bool [kinds]: True at ``kinds`` (a look-up by ``b.kind``, cheaper than ``isin``)."""
+    out = np.zeros(EM_SCRAP + 1, np.bool_)  # EM_SCRAP: the last kind
+    out[list(kinds)] = True
+    return out
+
+
+_LEVELLED = _kinds(COLONISE, DEVELOP, BUILD, RESEARCH, MODE, FLEET)
+"""The decisions that show the planning level."""
+_COUNTED = _kinds(KEEP, HOME_PICK, PLAN, DEV_PAY, BUILD, HIRE, STEAL, DISRUPT, DEF_REPAIR)
+"""The decisions that show their count."""
 
 
 def _rows(x: Any, n: int) -> np.ndarray:
@@ -136,10 +150,9 @@ def _head(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     p = lay.at["decision"]
     f.append(np.where(b.kind != NONE, p + o.decision_index[b.kind], lay.trash))
     p += len(tensor.DECISIONS) + 4
-    levelled = np.isin(b.kind, (COLONISE, DEVELOP, BUILD, RESEARCH, MODE, FLEET))
+    levelled = _LEVELLED[b.kind]
     f.append(np.where(levelled, p - 4 + b.act_level, lay.trash))
-    counted = np.isin(b.kind, (KEEP, HOME_PICK, PLAN, DEV_PAY, BUILD, HIRE, STEAL, DISRUPT,
-                               DEF_REPAIR))
+    counted = _COUNTED[b.kind]
     nums.append((np.where(counted, p, lay.trash), b.count))
     nums.append((np.where((b.kind == DEVELOP) | (b.kind == RESEARCH), p, lay.trash),
                  b.dev_left))
@@ -153,7 +166,7 @@ def _head(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     q += 2 * SLOTS
     for k, val in enumerate((b.sh_mod, b.sh_boosts, b.sh_opposes)):
         nums.append((np.where(check, q + k, lay.trash), val))
-    nums.append((np.where(b.kind == MORE, p, lay.trash), b.done.sum(1)))
+    nums.append((np.where(b.kind == MORE, p, lay.trash), np.einsum("gt->g", b.done.view(np.int8))))
     comp = b.kind == COMP
     nums.append((np.where(comp, p, lay.trash), b.adv))
     nums.append((np.where(comp, p + 1, lay.trash), b.take))
@@ -195,6 +208,7 @@ def _seats(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     f: list[Any] = []
     nums: list[tuple[Any, Any]] = []
     claims_at = o.claims0 + b.ambitions.T  # [ambitions, n]
+    held = np.einsum("gsc->gs", b.hands)  # cards in each hand (einsum: no strided sums)
     for i in range(PLAYERS):
         base = np.int16(i) * size
         f.append(np.full(n, base, np.int16))
@@ -205,7 +219,7 @@ def _seats(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
                          np.minimum(b.ship_dmg[:, i].T, o.ship_rel.shape[1] - 1)]
         f.append(np.where(card >= 0, base + rel, trash))
         nums.append((base + o.numbers[:4], b.res[:, i].T))
-        nums.append((base + o.numbers[4], b.hands[:, i].sum(1)))
+        nums.append((base + o.numbers[4], held[:, i]))
         nums.append((base + o.numbers[5:7], b.medals[:, i].T))
         nums.append((base + o.numbers[7:10], b.stats[:, i].T))
         claims = b.claims[:, :, i].T
