@@ -182,9 +182,9 @@ class ObsStream:
     (about 530 a game) and the numbers are kept up to date by a
     :class:`~.batched_positions.PositionStream` (only the changed ones taken off and added,
     or zeroed and written anew, clipped to the bounds; the seats' parts kept in seat order
-    and copied in where the observer changed); the hand, the Shadow discard pile and the
-    fight under way (section 10, only in rows that are or were in a fight, clipped) are
-    drawn again. The parts' positions are disjoint (the layout gives each feature its own) and
+    and copied in where the observer changed); the hand and the fight under way (section
+    10, only in rows that are or were in a fight, clipped) are drawn again, the Shadow
+    discard pile's counts only in the games whose pile changed. The parts' positions are disjoint (the layout gives each feature its own) and
     the counts and piles stay inside the bounds (no place counts 1,000 things), which
     ``tests/interop/test_batched_ia.py`` checks against fresh tensors along random
     games."""
@@ -196,6 +196,7 @@ class ObsStream:
         """float32 [n, N]: the last update's tensors (overwritten by the next)."""
         self._positions = PositionStream(b, offsets(b), self._flat)
         self._fighting = np.zeros(b.n, np.bool_)  # rows whose section 10 is drawn
+        self._discards: np.ndarray | None = None  # the Shadow discard piles last drawn
 
     def update(self, b: IABatch, seats: Any) -> np.ndarray:
         """:attr:`tensors` brought to ``b`` seen from ``seats`` (int [n], 0..2)."""
@@ -213,9 +214,17 @@ class ObsStream:
         tensors[:, at:at + nc] = b.hands[rows, v]
         cards = b.shadow_discard.cards
         at = lay.at["discards"]
-        tensors[:, at:at + nc] = np.bincount(
-            (rows[:, None] * (nc + 1) + cards % (nc + 1)).ravel(),  # -1 (empty) lands last
-            minlength=n * (nc + 1)).reshape(n, nc + 1)[:, :nc]
+        if self._discards is None:
+            self._discards = cards.copy()
+            redo = rows
+        else:  # drawn again only in the games whose pile changed (a few a step)
+            redo = np.unique(np.flatnonzero(cards != self._discards) // cards.shape[1])
+            self._discards[redo] = cards[redo]
+        if redo.size:
+            k = redo.size
+            tensors[redo, at:at + nc] = np.bincount(
+                (np.arange(k)[:, None] * (nc + 1) + cards[redo] % (nc + 1)).ravel(),
+                minlength=k * (nc + 1)).reshape(k, nc + 1)[:, :nc]  # -1 (empty) lands last
         # 10. the fight under way
         fighting = b.cb_stage >= 0
         at = lay.at["combat"]
