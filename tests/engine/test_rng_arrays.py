@@ -82,3 +82,26 @@ def test_a_run_of_one_games_dice_matches_game_rng_and_moves_only_that_game():
     assert ra.d6(state, np.array([3])).tolist() == [refs[3].d6()]
     with pytest.raises(ValueError, match="k >= 0"):
         ra.d6_run(state, 0, -1)
+
+
+def test_runs_of_many_games_match_each_games_own_dice():
+    """``d6_runs``: each game's run is its ``GameRng.d6()`` calls in order, the runs one
+    after another in the order of the rows, and each game's stream goes on after its run
+    (zero counts and games not asked about do not move)."""
+    state = _states()
+    refs = [GameRng(s) for s in SEEDS]
+    rng = np.random.default_rng(4)
+    for _ in range(6):
+        rows = rng.permutation(len(SEEDS))[:7]
+        counts = rng.integers(0, 40, rows.size)
+        counts[0] = 0
+        got = ra.d6_runs(state, rows, counts).tolist()
+        want = [refs[r].d6() for r, k in zip(rows.tolist(), counts.tolist(), strict=True)
+                for _ in range(k)]
+        assert got == want
+    for r, ref in enumerate(refs):  # every stream where its own GameRng is
+        assert ra.d6(state, np.array([r])).tolist() == [ref.d6()]
+    assert state[-2:].tolist() == [0, 0]
+    assert ra.d6_runs(state, np.array([], np.int64), np.array([], np.int64)).size == 0
+    with pytest.raises(ValueError, match="counts >= 0"):
+        ra.d6_runs(state, np.array([0]), np.array([-1]))

@@ -3,7 +3,8 @@
 A batched rules implementation keeps each game's ``GameRng`` as one uint64 of a state
 array (``state[game]``) and draws from the games of ``rows`` at once, number for number as
 the reference state draws from its own ``GameRng``: seeding (:func:`seed`), ``random()``
-(:func:`random`), ``d6()`` (:func:`d6`; :func:`d6_run` for several of one game),
+(:func:`random`), ``d6()`` (:func:`d6`; :func:`d6_run` for several of one game,
+:func:`d6_runs` for several of each of many),
 ``randrange(m)`` (:func:`below`) and ``sample(population, k)`` (:func:`sample`). So the
 same seed and the same actions give the same game in the batch and in the reference.
 ``tests/engine/test_rng_arrays.py`` checks each against ``GameRng``.
@@ -79,6 +80,38 @@ def d6_run(state: np.ndarray, row: int, k: int) -> list[int]:
         out.append(((x >> 11) * 6 >> 53) + 1)
     state[row] = x
     return out
+
+
+_STRIDES: list[tuple[int, int]] = [(1, 0)]
+"""``(a_j, c_j)`` with state_j = a_j * state_0 + c_j (mod 2**64) after ``j`` steps, for j
+= 0, 1, ... as far as any call has needed (each step is state * MUL + INC)."""
+
+
+def _strides(upto: int) -> tuple[np.ndarray, np.ndarray]:
+    """uint64 [upto + 1] each: the ``a_j`` and ``c_j`` of :data:`_STRIDES` for j = 0..upto."""
+    while len(_STRIDES) <= upto:
+        a, c = _STRIDES[-1]
+        _STRIDES.append(((a * _MUL) & _MASK, (c * _MUL + _INC) & _MASK))
+    a, c = zip(*_STRIDES[:upto + 1], strict=True)
+    return np.array(a, np.uint64), np.array(c, np.uint64)
+
+
+def d6_runs(state: np.ndarray, rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``counts[i]`` successive ``GameRng.d6()`` of each game ``rows[i]``, all at once:
+    int64 [counts.sum()], the games' runs one after another in the order of ``rows`` (the
+    same numbers as :func:`d6_run` of each). Each game's state jumps ahead by its count.
+    Raises ValueError for a negative count."""
+    counts = np.asarray(counts, np.int64)
+    if counts.size and counts.min() < 0:
+        raise ValueError("d6_runs() needs counts >= 0")
+    top = int(counts.max()) if counts.size else 0
+    a, c = _strides(top)
+    x0 = state[rows]
+    start = np.cumsum(counts) - counts
+    j = np.arange(int(counts.sum())) - np.repeat(start, counts) + 1  # 1..count per game
+    x = np.repeat(x0, counts) * a[j] + c[j]
+    state[rows] = x0 * a[counts] + c[counts]
+    return (((x >> np.uint64(11)) * np.uint64(6)) >> np.uint64(53)).astype(np.int64) + 1
 
 
 def below(state: np.ndarray, rows: np.ndarray, m: int) -> np.ndarray:

@@ -18,11 +18,14 @@ IA-INV-02), pre-battle ship effects (IA-SHIP-11/12), secret orders (attacker fir
 every place but the last asked, IA-RAID-05/06, IA-INV-04), matched pairs fire together
 (IA-RAID-07/08), the larger side's unmatched ships fire at a chosen enemy (IA-RAID-09),
 the result (IA-SHIP-09, IA-RAID-10..20, IA-INV-07/08/12..14) and the DEFENDER's repair
-(IA-RAID-16, IA-INV-10). The result is made for every game at it at once; the other
-stages step each game in a fight one by one (a Python loop over those games only: a fight
-is sequential, die by die, its dice drawn with Python integers by ``rng_arrays.d6_run``);
-the decisions' masks and the FLEET, order and steal answers are over arrays. Chance is
-drawn through ``rng_arrays`` as the reference draws it.
+(IA-RAID-16, IA-INV-10). The EMERGENCY check, the orders, the matched pairs' fire (every
+volley known before a die is rolled: each game's dice drawn at once by
+``rng_arrays.d6_runs``), the result, the repair and the end are made for every game at
+that stage at once; the EMERGENCY draw, the pre-battle effects and the unmatched fire step
+each game one by one (a Python loop over those games only, dice drawn with Python integers
+by ``rng_arrays.d6_run``). The decisions' masks and answers are
+``batched_combat_decisions``'. Chance is drawn through ``rng_arrays`` as the reference
+draws it.
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ from .batched import (
     DEF_REPAIR,
     EM_SCRAP,
     FIRE,
-    FLEET,
     MAX_SHIPS,
     NONE,
     ORDER,
@@ -47,8 +49,7 @@ from .batched import (
     STEAL,
     IABatch,
 )
-from .batched_shadow import remove_ship, tables
-from .fleetworks import repair_cost
+from .batched_shadow import remove_ship
 from .tensor import SLOTS, STAGES
 
 EMERG, EMERG_DRAW, PRE, ORDERS, FIGHT, UNMATCHED, RESULT, REPAIR, DONE = range(9)
@@ -76,9 +77,22 @@ class CombatTables:
             np.int64)
         """Per card: the first ``total_bonus`` hook's figure (0: none)."""
 
+        def first(hook: str, default: int) -> np.ndarray:
+            return np.array([next((k for kind, k, _a in fx if kind == hook), default)
+                             for fx in self.fx], np.int64)
 
-_EARLIER = np.tril(np.ones((MAX_SHIPS, MAX_SHIPS), np.bool_), -1)
-"""[p, q]: place q comes before place p of an order."""
+        # a volley's figures per card (``volley``), for the matched pairs' fire at once
+        self.hit_on, self.six, self.armour = first("hit_on", 4), \
+            first("natural6_extra_hit", 0), first("armour", 0)
+        self.vs = np.array([[sum(k for kind, k, arg in fx
+                                 if kind == "extra_die_vs" and (arg == "heavy") == heavy)
+                             for heavy in (False, True)] for fx in self.fx], np.int64)
+        """[card, target is HEAVY]: the extra dice of ``extra_die_vs`` hooks."""
+        self.ally = np.array([[sum(k for kind, k, arg in fx
+                                   if kind == "ally_extra_die" and arg == sid)
+                               for sid in self.ids] for fx in self.fx], np.int64)
+        """[ally card, shooter card]: the extra dice an ally in the fight gives the
+        shooter (``ally_extra_die`` hooks naming the shooter's id)."""
 
 
 def ctab(b: IABatch) -> CombatTables:
@@ -148,7 +162,7 @@ def _d6(b: IABatch, i: int) -> int:
     return ra.d6_run(b.rng, i, 1)[0]
 
 
-def _label(b: IABatch, i: int, side: int, e: int) -> tuple[int, int]:
+def entry_label(b: IABatch, i: int, side: int, e: int) -> tuple[int, int]:
     return int(b.cb_card[i, side, e]), int(b.cb_dmg[i, side, e])
 
 
@@ -157,41 +171,136 @@ def alive(b: IABatch, i: int, side: int) -> list[int]:
     return [e for e, st in enumerate(b.cb_st[i, side, :b.cb_len[i, side]].tolist()) if not st]
 
 
-def _commit(b: IABatch, i: int, side: int, seq: list[int]) -> None:
-    b.cb_ord[i, side] = -1
-    b.cb_ord[i, side, :len(seq)] = seq
-    b.cb_olen[i, side] = len(seq)
-    b.cb_comm[i, side] = True
-
-
 def order_of(b: IABatch, i: int, side: int) -> list[int]:
     return b.cb_ord[i, side, :b.cb_olen[i, side]].tolist()
 
 
 def run(b: IABatch, rows: np.ndarray) -> None:
     """Advance the fight of each game of ``rows`` by one stage (or ask its decision): the
-    games at the result all at once (:func:`_results`), the others one by one."""
-    at_result = b.cb_stage[rows] == RESULT
-    if at_result.any():
-        r = rows[at_result]
-        _results(b, r)
-        b.cb_stage[r] = REPAIR
-        rows = rows[~at_result]
-    for i in rows.tolist():
+    games at the EMERGENCY check, the orders, the result, the repair or the end all at
+    once, the others (dice and draws) one by one."""
+    stage = b.cb_stage[rows]
+    for at, step in ((EMERG, _emerg), (ORDERS, _orders_stage), (FIGHT, _fight),
+                     (RESULT, _result_stage), (REPAIR, _repair), (DONE, _done)):
+        r = rows[stage == at]
+        if r.size:
+            step(b, r)
+    one_by_one = (stage == EMERG_DRAW) | (stage == PRE) | (stage == UNMATCHED)
+    for i in rows[one_by_one].tolist():
         _stage(b, i)
 
 
+def _emerg(b: IABatch, rows: np.ndarray) -> None:
+    """An outnumbered DEFENDER at 8 ships scraps one before its EMERGENCY draw (IA-RAID-03,
+    IA-INV-02): counts of the ships that may fight (:func:`eligible`) on each side."""
+    t = ctab(b)
+    att, dfn = b.cb_att[rows], b.cb_dfn[rows]
+    raid = (b.cb_kind[rows] == 0)[:, None]
+    ca, cd = b.ship_card[rows, att], b.ship_card[rows, dfn]
+    ka, kd = np.maximum(ca, 0), np.maximum(cd, 0)
+    na = ((ca >= 0) & ~(raid & t.heavy_arr[ka]) & ~t.defence_only_arr[ka]).sum(1)
+    nd = ((cd >= 0) & ~(raid & t.heavy_arr[kd])).sum(1)
+    b.cb_stage[rows] = EMERG_DRAW
+    ask = (nd < na) & ((cd >= 0).sum(1) >= MAX_SHIPS)
+    _ask(b, rows[ask], EM_SCRAP, dfn[ask])
+
+
+def _orders_stage(b: IABatch, rows: np.ndarray) -> None:
+    """The secret orders (IA-RAID-05/06, IA-INV-04), the attacker first: a side whose
+    ships in the fight show at most one label has nothing to choose and commits them in
+    entry order; the first side with a choice is asked; with both committed, the fight."""
+    places = np.arange(MAX_SHIPS)
+    g = np.arange(rows.size)
+    stop = np.zeros(rows.size, np.bool_)
+    for side, seat in ((0, b.cb_att[rows]), (1, b.cb_dfn[rows])):
+        todo = ~stop & ~b.cb_comm[rows, side]
+        alive_e = (places < b.cb_len[rows, side][:, None]) & (b.cb_st[rows, side] == 0)
+        card, dmg = b.cb_card[rows, side], b.cb_dmg[rows, side]
+        first = alive_e.argmax(1)
+        same = (~alive_e | ((card == card[g, first][:, None])
+                            & (dmg == dmg[g, first][:, None]))).all(1)
+        commit = todo & same
+        if commit.any():
+            al = alive_e[commit]
+            order = np.full(al.shape, -1, np.int64)
+            gg, ee = np.nonzero(al)  # row by row, in entry order
+            order[gg, (np.cumsum(al, 1) - 1)[gg, ee]] = ee
+            rc = rows[commit]
+            b.cb_ord[rc, side] = order
+            b.cb_olen[rc, side] = al.sum(1)
+            b.cb_comm[rc, side] = True
+        ask = todo & ~same
+        b.dec_side[rows[ask]] = side
+        _ask(b, rows[ask], ORDER, seat[ask])
+        stop |= ask
+    b.cb_stage[rows[~stop]] = FIGHT
+
+
+def _fight(b: IABatch, rows: np.ndarray) -> None:
+    """The matched pairs fire together (IA-RAID-07/08): pair by pair of the two orders,
+    the attacker's ship rolls its volley (:func:`volley`), then the defender's, then both
+    take the damage; every pair's dice drawn from each game's stream in that order. A
+    ship fires once, no ship leaves the fight here, so each volley is known before any
+    die is rolled."""
+    t = ctab(b)
+    g = np.arange(rows.size)[:, None]
+    pairs = np.minimum(b.cb_olen[rows, 0], b.cb_olen[rows, 1])  # [k]
+    ent = b.cb_ord[rows]  # [k, side, place]: entries of each order
+    card, dmg = b.cb_card[rows], b.cb_dmg[rows]  # [k, side, entry]
+    alive_e = (np.arange(MAX_SHIPS) < b.cb_len[rows][..., None]) & (b.cb_st[rows] == 0)
+    # every pair's two volleys: [k, place, side] (the shooter of side s at place p)
+    e = np.maximum(ent, 0).transpose(0, 2, 1)  # [k, place, side]
+    sides = np.arange(2)
+    shooter = card[g[..., None], sides, e]
+    target = card[g[..., None], 1 - sides, e[..., ::-1]]
+    on_side = np.zeros((rows.size, 2, len(t.ids)), np.int64)  # alive ships per card
+    kk, ss, ff = np.nonzero(alive_e)
+    np.add.at(on_side, (kk, ss, card[kk, ss, ff]), 1)
+    extra = np.einsum("ksa,ac->ksc", on_side, t.ally)  # [k, side, shooter card]
+    n = (np.maximum(0, t.combat_arr[shooter] - dmg[g[..., None], sides, e])
+         + extra[g[..., None], sides, shooter]
+         + t.vs[shooter, t.heavy_arr[target].astype(np.int64)])
+    live = np.arange(MAX_SHIPS)[None, :, None] < pairs[:, None, None]
+    n = np.where(live, n, 0)  # [k, place, side], the draw order flattened
+    dice = ra.d6_runs(b.rng, rows, n.reshape(rows.size, -1).sum(1))
+    volley_of = np.repeat(np.arange(n.size), n.ravel())
+    need, six = t.hit_on[shooter].ravel()[volley_of], t.six[shooter].ravel()[volley_of]
+    hit = (dice >= need) * (1 + np.where(dice == 6, six, 0))
+    hits = np.bincount(volley_of, hit, minlength=n.size).astype(np.int64).reshape(n.shape)
+    hits = np.where(live, np.maximum(0, hits - t.armour[target]), 0)
+    kk, pp = np.nonzero(live[..., 0])
+    b.cb_dmg[rows[kk], 1, e[kk, pp, 1]] += hits[kk, pp, 0]  # the attacker's hits
+    b.cb_dmg[rows[kk], 0, e[kk, pp, 0]] += hits[kk, pp, 1]
+    b.cb_cursor[rows] = pairs
+    b.cb_stage[rows] = UNMATCHED
+
+
+def _result_stage(b: IABatch, rows: np.ndarray) -> None:
+    _results(b, rows)
+    b.cb_stage[rows] = REPAIR
+
+
+def _repair(b: IABatch, rows: np.ndarray) -> None:
+    """The DEFENDER may repair its damaged ships after the fight (IA-RAID-16, IA-INV-10)."""
+    b.cb_stage[rows] = DONE
+    dfn = b.cb_dfn[rows]
+    ask = (b.ship_dmg[rows, dfn] > 0).any(1) & (b.res[rows, dfn, 1] > 0)
+    b.count[rows[ask]] = 0
+    _ask(b, rows[ask], DEF_REPAIR, dfn[ask])
+
+
+def _done(b: IABatch, rows: np.ndarray) -> None:
+    b.cb_stage[rows] = -1
+
+
 def _stage(b: IABatch, i: int) -> None:
+    """One stage of game ``i``'s fight, for the stages that draw cards or roll dice one at
+    a time: the EMERGENCY draw, the pre-battle effects and the unmatched fire."""
     t = ctab(b)
     att, dfn = int(b.cb_att[i]), int(b.cb_dfn[i])
     raid = b.cb_kind[i] == 0
     st = b.cb_stage[i]
-    if st == EMERG:
-        a, d = eligible(b, i, att, raid, True), eligible(b, i, dfn, raid, False)
-        b.cb_stage[i] = EMERG_DRAW
-        if len(d) < len(a) and len(_fleet(b, i, dfn)) >= MAX_SHIPS:
-            _ask(b, i, EM_SCRAP, dfn)
-    elif st == EMERG_DRAW:
+    if st == EMERG_DRAW:
         a, d = eligible(b, i, att, raid, True), eligible(b, i, dfn, raid, False)
         if len(d) < len(a) and len(_fleet(b, i, dfn)) < MAX_SHIPS:
             r = np.array([i])
@@ -218,27 +327,6 @@ def _stage(b: IABatch, i: int) -> None:
         _prebattle(b, i)
         b.cb_open[i] = any(b.cb_dmg[i, s, e] for s in (0, 1) for e in alive(b, i, s))
         b.cb_stage[i] = ORDERS
-    elif st == ORDERS:
-        for side, seat in ((0, att), (1, dfn)):  # the attacker arranges first
-            if b.cb_comm[i, side]:
-                continue
-            ents = alive(b, i, side)
-            if len({_label(b, i, side, e) for e in ents}) <= 1:  # nothing to choose
-                _commit(b, i, side, ents)
-                continue
-            b.dec_side[i] = side
-            _ask(b, i, ORDER, seat)
-            return
-        b.cb_stage[i] = FIGHT
-    elif st == FIGHT:
-        ao, do = order_of(b, i, 0), order_of(b, i, 1)
-        for k in range(min(len(ao), len(do))):  # IA-RAID-07: both roll, then damage
-            ha = _hits(b, i, 0, ao[k], do[k])
-            hd = _hits(b, i, 1, do[k], ao[k])
-            b.cb_dmg[i, 1, do[k]] += ha
-            b.cb_dmg[i, 0, ao[k]] += hd
-        b.cb_cursor[i] = min(len(ao), len(do))
-        b.cb_stage[i] = UNMATCHED
     elif st == UNMATCHED:
         la, ld = int(b.cb_olen[i, 0]), int(b.cb_olen[i, 1])
         side = 0 if la > ld else 1 if ld > la else -1
@@ -252,16 +340,9 @@ def _stage(b: IABatch, i: int) -> None:
                     b.dec_side[i] = side
                     _ask(b, i, FIRE, int(b.cb_att[i] if side == 0 else b.cb_dfn[i]))
                     return
-                _fire(b, i, side, seq[int(b.cb_cursor[i])], next(iter(targets.values())))
+                fire(b, i, side, seq[int(b.cb_cursor[i])], next(iter(targets.values())))
                 b.cb_cursor[i] += 1
         b.cb_stage[i] = RESULT
-    elif st == REPAIR:
-        b.cb_stage[i] = DONE
-        if (b.ship_dmg[i, dfn] > 0).any() and b.res[i, dfn, 1] > 0:  # IA-RAID-16, IA-INV-10
-            b.count[i] = 0
-            _ask(b, i, DEF_REPAIR, dfn)
-    else:
-        b.cb_stage[i] = -1
 
 
 def _prebattle(b: IABatch, i: int) -> None:
@@ -289,7 +370,7 @@ def volley(b: IABatch, i: int, side: int, e: int, target: int) -> tuple[int, int
     extra hits of a natural 6, hits the target's ``armour`` ignores (IA-RAID-08,
     IA-SHIP-05..13)."""
     t = ctab(b)
-    card, dmg = _label(b, i, side, e)
+    card, dmg = entry_label(b, i, side, e)
     n = max(0, t.combat[card] - dmg)
     sid = t.ids[card]
     for f in alive(b, i, side):
@@ -329,11 +410,11 @@ def fire_targets(b: IABatch, i: int, side: int) -> dict[tuple[int, int], int]:
     """Label -> the first entry of ``side`` in the fight with that label."""
     out: dict[tuple[int, int], int] = {}
     for e in alive(b, i, side):
-        out.setdefault(_label(b, i, side, e), e)
+        out.setdefault(entry_label(b, i, side, e), e)
     return out
 
 
-def _fire(b: IABatch, i: int, side: int, e: int, target: int) -> None:
+def fire(b: IABatch, i: int, side: int, e: int, target: int) -> None:
     """An unmatched ship fires at an enemy ship, which does not fire back."""
     b.cb_dmg[i, 1 - side, target] += _hits(b, i, side, e, target)
 
@@ -389,157 +470,6 @@ def _results(b: IABatch, rows: np.ndarray) -> None:
     _ask(b, rows[won], SPOIL, att[won])
     lost = ~raid & ~won
     b.medals[rows[lost], dfn[lost], 0] += 1
-
-
-# ---------------------------------------------------------------------- decisions
-def mask(b: IABatch, out: np.ndarray, rows: np.ndarray, k: np.ndarray, seat: np.ndarray,
-         off: dict[str, int]) -> None:
-    """The legal answers to the FLEET decision (IA-RAID-17..20; INVADE not at BASIC,
-    IA-INV-11), combat orders, unmatched fire (``fire pos<k>``: the lowest place of the
-    enemy order holding each label), the steal (ruling IA-OPEN-06: "up to"), the
-    DEFENDER's repair and its scrap before an EMERGENCY draw."""
-    st = tables(b)
-    fleet = k == FLEET
-    if fleet.any():  # every FLEET decision at once
-        r, s = rows[fleet], seat[fleet]
-        t = ctab(b)
-        cards = b.ship_card[r, s]
-        ships = cards >= 0
-        known = np.maximum(cards, 0)
-        attacker = ships & ~t.defence_only_arr[known]
-        may = {"raid": (attacker & ~t.heavy_arr[known]).any(1),
-               "invade": attacker.any(1) & (b.act_level[r] >= 1)}
-        for verb, ok in may.items():
-            for o in range(PLAYERS):
-                hit = ok & (s != o)
-                out[r[hit], off[verb] + o] = True
-        out[r, off["pass"]] = True
-    places = np.arange(MAX_SHIPS)
-    for kind in (ORDER, FIRE):
-        sel = k == kind
-        if not sel.any():
-            continue
-        r = rows[sel]
-        side = b.dec_side[r] if kind == ORDER else 1 - b.dec_side[r]
-        card, dmg = b.cb_card[r, side], b.cb_dmg[r, side]  # [g, entry]
-        alive_e = (places < b.cb_len[r, side][:, None]) & (b.cb_st[r, side] == 0)
-        order = b.cb_ord[r, side]  # [g, place]: entries
-        placed = places < b.cb_olen[r, side][:, None]
-        g = np.arange(r.size)[:, None]
-        if kind == ORDER:  # an alive ship not placed yet, by its label
-            taken = np.zeros(alive_e.shape, np.bool_)
-            gg, pp = np.nonzero(placed)
-            taken[gg, order[gg, pp]] = True
-            ok = alive_e & ~taken
-            label = st.label_base[np.maximum(card, 0)] + dmg
-            out[np.broadcast_to(r[:, None], ok.shape)[ok], off["order"] + label[ok]] = True
-        else:  # unmatched fire: the first place of the enemy order with each label
-            e = np.maximum(order, 0)
-            # (card, damage) as one number: damage may be past a card's labels here
-            label = np.where(placed & alive_e[g, e], card[g, e] * 1024 + dmg[g, e], -1)
-            dup = ((label[:, :, None] == label[:, None, :]) & _EARLIER).any(2)
-            ok = (label >= 0) & ~dup
-            gg, pp = np.nonzero(ok)
-            out[r[gg], off["fire"] + pp] = True
-    sel = k == STEAL
-    if sel.any():
-        r = rows[sel]
-        out[r, off["steal"]:off["steal"] + 4] = b.res[r, b.cb_dfn[r]] > 0
-        out[r, off["done"]] = True
-    for kind, verb in ((DEF_REPAIR, "repair"), (EM_SCRAP, "scrap")):
-        sel = k == kind
-        if not sel.any():
-            continue
-        r, s = rows[sel], seat[sel]
-        card, dmg = b.ship_card[r, s], b.ship_dmg[r, s]
-        ok = card >= 0
-        if kind == DEF_REPAIR:
-            before = b.count[r][:, None]
-            cost = repair_cost(before, dmg)
-            ok &= (dmg > 0) & (b.res[r, s, 1][:, None] >= cost)
-            out[r, off["done"]] = True
-        label = st.label_base[np.maximum(card, 0)] + dmg
-        out[np.broadcast_to(r[:, None], ok.shape)[ok], off[verb] + label[ok]] = True
-
-
-def _first_ship(b: IABatch, i: int, seat: int, card: int, dmg: int) -> int:
-    return int(((b.ship_card[i, seat] == card) & (b.ship_dmg[i, seat] == dmg)).argmax())
-
-
-def apply(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.ndarray,
-          off: dict[str, int]) -> None:
-    """The answers to the decisions of :func:`mask` (``pass``/``done`` ending one is the
-    turn machine's generic handler)."""
-    st = tables(b)
-    attack = (k == FLEET) & (x != off["pass"])
-    if attack.any():  # every raid and invasion begun at once
-        r, a = rows[attack], x[attack]
-        invade = (off["invade"] <= a) & (a < off["invade"] + PLAYERS)
-        o = a - np.where(invade, off["invade"], off["raid"])
-        begin(b, r, seat[attack], o, invade, b.act_level[r].copy())
-    sel = k == ORDER
-    if sel.any():
-        lb = x[sel] - off["order"]
-        _orders(b, rows[sel], st.label_card[lb], st.label_dmg[lb])
-    sel = (k == STEAL) & (x != off["done"])
-    if sel.any():  # the attacker chooses (IA-RAID-13)
-        r, res, dfn = rows[sel], x[sel] - off["steal"], b.cb_dfn[rows[sel]]
-        b.res[r, dfn, res] = np.maximum(0, b.res[r, dfn, res] - 1)
-        b.res[r, seat[sel], res] += 1
-        b.count[r] -= 1
-        b.kind[r] = np.where((b.count[r] > 0) & (b.res[r, dfn].sum(1) > 0), STEAL, NONE)
-    for j in np.flatnonzero(np.isin(k, (FIRE, DEF_REPAIR, EM_SCRAP))):
-        i, kind, s, a = int(rows[j]), int(k[j]), int(seat[j]), int(x[j])
-        r = np.array([i])
-        if kind == FIRE:
-            side = int(b.dec_side[i])
-            enemy = 1 - side
-            target = fire_targets(b, i, enemy)[_label(b, i, enemy,
-                                                      order_of(b, i, enemy)[a - off["fire"]])]
-            _fire(b, i, side, order_of(b, i, side)[int(b.cb_cursor[i])], target)
-            b.cb_cursor[i] += 1
-            b.kind[i] = NONE
-        elif kind == DEF_REPAIR and a != off["done"]:  # ruling IA-OPEN-28
-            lb = a - off["repair"]
-            card, dmg = int(st.label_card[lb]), int(st.label_dmg[lb])
-            p = _first_ship(b, i, s, card, dmg)
-            b.res[i, s, 1] = max(0, b.res[i, s, 1] - repair_cost(int(b.count[i]), dmg))
-            b.ship_dmg[i, s, p] = 0
-            b.count[i] += dmg
-        elif kind == EM_SCRAP:
-            lb = a - off["scrap"]
-            p = _first_ship(b, i, s, int(st.label_card[lb]), int(st.label_dmg[lb]))
-            remove_ship(b, r, np.array([s]), np.array([p]))
-            b.kind[i] = NONE
-
-
-def _orders(b: IABatch, rows: np.ndarray, card: np.ndarray, dmg: np.ndarray) -> None:
-    """The next place of each order of ``rows``: the first ship of the label (``card``,
-    ``dmg``) not placed yet; when at most one ship is left, it takes the last place by
-    itself and the order is committed."""
-    side = b.dec_side[rows]
-    places = np.arange(MAX_SHIPS)
-    g = np.arange(rows.size)
-    order = b.cb_ord[rows, side]
-    olen = b.cb_olen[rows, side]
-    rest = (places < b.cb_len[rows, side][:, None]) & (b.cb_st[rows, side] == 0)
-    gg, pp = np.nonzero(places < olen[:, None])
-    rest[gg, order[gg, pp]] = False
-    e = (rest & (b.cb_card[rows, side] == card[:, None])
-         & (b.cb_dmg[rows, side] == dmg[:, None])).argmax(1)
-    rest[g, e] = False
-    order[g, olen] = e
-    olen = olen + 1
-    left = rest.sum(1)
-    done = left <= 1
-    last = done & (left == 1)
-    order[g[last], olen[last]] = rest[last].argmax(1)
-    olen = olen + last
-    order = np.where(done[:, None] & (places >= olen[:, None]), -1, order)
-    b.cb_ord[rows, side] = order
-    b.cb_olen[rows, side] = olen
-    b.cb_comm[rows[done], side[done]] = True
-    b.kind[rows[done]] = NONE
 
 
 # ---------------------------------------------------------------------- tensor

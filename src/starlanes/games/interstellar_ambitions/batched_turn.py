@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import batched_combat as cb
+from . import batched_combat_decisions as cbd
 from . import batched_economy as eco
 from . import batched_fleetworks as fw
 from . import batched_hire as hr
@@ -292,7 +293,7 @@ def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
     shadow_apply(b, rows, k, x, seat, off)
     fw.works_apply(b, rows, k, x, seat, off)
     hr.apply(b, rows, k, x, seat, off)
-    cb.apply(b, rows, k, x, seat, off)
+    cbd.apply(b, rows, k, x, seat, off)
     sp.apply(b, rows, k, x, seat, off)
     plan = x == off["plan"]
     if plan.any():  # IA-TRK-10: every pool token, one at a time
@@ -414,7 +415,7 @@ def turn_mask(b: IABatch, mask: np.ndarray, o: object) -> None:
     shadow_mask(b, mask, rows, k, seat, off)
     fw.works_mask(b, mask, rows, k, seat, off)
     hr.mask(b, mask, rows, k, seat, off)
-    cb.mask(b, mask, rows, k, seat, off)
+    cbd.mask(b, mask, rows, k, seat, off)
     sp.mask(b, mask, rows, k, seat, off)
     mask[rows, off["exchange"]:off["exchange"] + 16] = give
     _economy_mask(b, mask, rows, k, seat, off)
