@@ -5,8 +5,8 @@ arrays (:mod:`starlanes.games.galactic_domination.batched`) and steps them all w
 call: no Python object per game, no loop over games. Only games with a batched rules
 implementation are offered (:data:`BATCHED_GAMES`): Galactic Domination (2 players) and
 Interstellar Ambitions (3 players, the default content and options but ``round_limit``:
-:mod:`starlanes.games.interstellar_ambitions.batched`; its fights step the games in a
-fight one by one). It needs numpy only (not the ``rl`` extra).
+:mod:`starlanes.games.interstellar_ambitions.batched`; an EMERGENCY draw, a pre-battle
+effect and an unmatched fire step their game alone). It needs numpy only (not the ``rl`` extra).
 
 ``reset(seed=None) -> (obs, info)`` and ``step(actions) -> (obs, rewards, terminated,
 truncated, info)``:

@@ -7,7 +7,8 @@ steps 1-4, exchanges, turns, rounds, claims, the game's end and its scores); PRO
 COLONISE and DEVELOP (``batched_economy``); BUILD and RESEARCH (``batched_fleetworks``);
 Shadow Activities and Checks (``batched_shadow``); the SHADOW ACTION and MERC upkeep
 (``batched_hire``); the FLEET ACTION: raids, invasions, EMERGENCY ships, combat orders
-and fire (``batched_combat``, which steps the games in a fight one by one) and the
+and fire (``batched_combat``; its EMERGENCY draws, pre-battle effects and unmatched
+fire step their game alone) and the
 spoils (``batched_spoils``). Legal masks, actions and tensors are in ``batched_view``.
 
 Chance is the reference's: each game's :class:`~starlanes.engine.GameRng` is one uint64

@@ -18,12 +18,11 @@ IA-INV-02), pre-battle ship effects (IA-SHIP-11/12), secret orders (attacker fir
 every place but the last asked, IA-RAID-05/06, IA-INV-04), matched pairs fire together
 (IA-RAID-07/08), the larger side's unmatched ships fire at a chosen enemy (IA-RAID-09),
 the result (IA-SHIP-09, IA-RAID-10..20, IA-INV-07/08/12..14) and the DEFENDER's repair
-(IA-RAID-16, IA-INV-10). The EMERGENCY check, the orders, the matched pairs' fire (every
-volley known before a die is rolled: each game's dice drawn at once by
-``rng_arrays.d6_runs``), the result, the repair and the end are made for every game at
-that stage at once; the EMERGENCY draw, the pre-battle effects and the unmatched fire step
-each game one by one (a Python loop over those games only, dice drawn with Python integers
-by ``rng_arrays.d6_run``). The decisions' masks and answers are
+(IA-RAID-16, IA-INV-10). Each stage is made for every game at it at once (:func:`run`);
+the matched pairs' volleys are all known before a die is rolled, so each game's dice are
+drawn at once (``rng_arrays.d6_runs``). Only three cases step their game alone, in a
+Python loop over those games: an EMERGENCY draw, a ship with a pre-battle effect, and an
+unmatched fire (its dice drawn with Python integers by ``rng_arrays.d6_run``). The decisions' masks and answers are
 ``batched_combat_decisions``'. Chance is drawn through ``rng_arrays`` as the reference
 draws it.
 """
@@ -88,6 +87,9 @@ class CombatTables:
                                  if kind == "extra_die_vs" and (arg == "heavy") == heavy)
                              for heavy in (False, True)] for fx in self.fx], np.int64)
         """[card, target is HEAVY]: the extra dice of ``extra_die_vs`` hooks."""
+        self.pre_battle = np.array([any(kind in ("pre_battle_destroy", "pre_battle_leave")
+                                        for kind, _k, _a in fx) for fx in self.fx], np.bool_)
+        """Per card: it has an effect "before any battle" (IA-SHIP-11/12)."""
         self.ally = np.array([[sum(k for kind, k, arg in fx
                                    if kind == "ally_extra_die" and arg == sid)
                                for sid in self.ids] for fx in self.fx], np.int64)
@@ -150,14 +152,6 @@ def _fleet(b: IABatch, i: int, seat: int) -> list[int]:
     return [x for x in b.ship_card[i, seat].tolist() if x >= 0]
 
 
-def eligible(b: IABatch, i: int, seat: int, raid: bool, attacking: bool) -> list[int]:
-    """Fleet places of ``seat``'s ships that may fight: no HEAVY in a raid (IA-RAID-04,
-    IA-INV-03), no ``defence_only`` ship attacking."""
-    t = ctab(b)
-    return [k for k, card in enumerate(_fleet(b, i, seat))
-            if not (raid and t.heavy[card]) and not (attacking and t.defence_only[card])]
-
-
 def _d6(b: IABatch, i: int) -> int:
     return ra.d6_run(b.rng, i, 1)[0]
 
@@ -176,33 +170,104 @@ def order_of(b: IABatch, i: int, side: int) -> list[int]:
 
 
 def run(b: IABatch, rows: np.ndarray) -> None:
-    """Advance the fight of each game of ``rows`` by one stage (or ask its decision): the
-    games at the EMERGENCY check, the orders, the result, the repair or the end all at
-    once, the others (dice and draws) one by one."""
+    """Advance the fight of each game of ``rows`` by one stage (or ask its decision), the
+    games at each stage all at once; only an EMERGENCY draw, a pre-battle effect and an
+    unmatched fire with a target to choose among step their game alone."""
     stage = b.cb_stage[rows]
-    for at, step in ((EMERG, _emerg), (ORDERS, _orders_stage), (FIGHT, _fight),
+    for at, step in ((EMERG, _emerg), (EMERG_DRAW, _emerg_draw), (PRE, _pre),
+                     (ORDERS, _orders_stage), (FIGHT, _fight), (UNMATCHED, _unmatched),
                      (RESULT, _result_stage), (REPAIR, _repair), (DONE, _done)):
         r = rows[stage == at]
         if r.size:
             step(b, r)
-    one_by_one = (stage == EMERG_DRAW) | (stage == PRE) | (stage == UNMATCHED)
-    for i in rows[one_by_one].tolist():
-        _stage(b, i)
+
+
+def _eligible(b: IABatch, rows: np.ndarray, seats: np.ndarray, attacking: bool) -> np.ndarray:
+    """bool [k, 8]: the fleet places of ``seats`` whose ships may fight, fleets being filled
+    from their first place: no HEAVY ship in a raid (IA-RAID-04, IA-INV-03), no
+    ``defence_only`` ship attacking."""
+    t = ctab(b)
+    raid = (b.cb_kind[rows] == 0)[:, None]
+    card = b.ship_card[rows, seats]
+    known = np.maximum(card, 0)
+    ok = (card >= 0) & ~(raid & t.heavy_arr[known])
+    return ok & ~t.defence_only_arr[known] if attacking else ok
 
 
 def _emerg(b: IABatch, rows: np.ndarray) -> None:
     """An outnumbered DEFENDER at 8 ships scraps one before its EMERGENCY draw (IA-RAID-03,
-    IA-INV-02): counts of the ships that may fight (:func:`eligible`) on each side."""
-    t = ctab(b)
-    att, dfn = b.cb_att[rows], b.cb_dfn[rows]
-    raid = (b.cb_kind[rows] == 0)[:, None]
-    ca, cd = b.ship_card[rows, att], b.ship_card[rows, dfn]
-    ka, kd = np.maximum(ca, 0), np.maximum(cd, 0)
-    na = ((ca >= 0) & ~(raid & t.heavy_arr[ka]) & ~t.defence_only_arr[ka]).sum(1)
-    nd = ((cd >= 0) & ~(raid & t.heavy_arr[kd])).sum(1)
+    IA-INV-02)."""
+    dfn = b.cb_dfn[rows]
+    fewer = _eligible(b, rows, dfn, False).sum(1) < _eligible(b, rows, b.cb_att[rows],
+                                                                True).sum(1)
     b.cb_stage[rows] = EMERG_DRAW
-    ask = (nd < na) & ((cd >= 0).sum(1) >= MAX_SHIPS)
+    ask = fewer & ((b.ship_card[rows, dfn] >= 0).sum(1) >= MAX_SHIPS)
     _ask(b, rows[ask], EM_SCRAP, dfn[ask])
+
+
+def _emerg_draw(b: IABatch, rows: np.ndarray) -> None:
+    """An outnumbered DEFENDER with room draws one EMERGENCY ship (IA-RAID-03, IA-INV-02;
+    game by game, :func:`_emergency_ship`); then each side's ships that may fight enter
+    it, in fleet order."""
+    att, dfn = b.cb_att[rows], b.cb_dfn[rows]
+    ea, ed = _eligible(b, rows, att, True), _eligible(b, rows, dfn, False)
+    need = (ed.sum(1) < ea.sum(1)) & ((b.ship_card[rows, dfn] >= 0).sum(1) < MAX_SHIPS)
+    if need.any():
+        for i in rows[need].tolist():
+            _emergency_ship(b, i)
+        ed = _eligible(b, rows, dfn, False)
+    for side, seats, ok in ((0, att, ea), (1, dfn, ed)):
+        b.cb_len[rows, side] = ok.sum(1)
+        gg, kk = np.nonzero(ok)
+        e = (np.cumsum(ok, 1) - 1)[gg, kk]
+        r, s = rows[gg], seats[gg]
+        b.cb_card[r, side, e] = b.ship_card[r, s, kk]
+        b.cb_dmg[r, side, e] = b.ship_dmg[r, s, kk]
+        b.cb_pos[r, side, e] = kk
+        b.cb_st[r, side, e] = 0
+    b.cb_stage[rows] = PRE
+
+
+def _emergency_ship(b: IABatch, i: int) -> None:
+    """Game ``i``'s DEFENDER draws an EMERGENCY ship into its fleet, a raid drawing again
+    past HEAVY ones (IA-RAID-03), while the deck (and its reshuffled discard) lasts."""
+    t = ctab(b)
+    dfn = int(b.cb_dfn[i])
+    raid = b.cb_kind[i] == 0
+    r = np.array([i])
+    for _ in range(t.n_emerg + 1):
+        card = int(b._draw(r, b.emerg_deck, b.emerg_discard)[0])
+        if card < 0:
+            break
+        if raid and t.heavy[card]:
+            b.emerg_discard.push(r, np.array([card]))
+            continue
+        k = len(_fleet(b, i, dfn))
+        b.ship_card[i, dfn, k], b.ship_dmg[i, dfn, k] = card, 0
+        break
+
+
+def _pre(b: IABatch, rows: np.ndarray) -> None:
+    """The ships' effects "before any battle" (game by game where a ship in the fight has
+    one, :func:`_prebattle`); then whether a damaged ship fights (its place shows)."""
+    t = ctab(b)
+    inside = np.arange(MAX_SHIPS) < b.cb_len[rows][..., None]  # [k, side, entry]
+    hooked = inside & (b.cb_st[rows] == 0) & t.pre_battle[np.maximum(b.cb_card[rows], 0)]
+    for i in rows[hooked.any((1, 2))].tolist():
+        _prebattle(b, i)
+    fights = inside & (b.cb_st[rows] == 0)
+    b.cb_open[rows] = (fights & (b.cb_dmg[rows] != 0)).any((1, 2))
+    b.cb_stage[rows] = ORDERS
+
+
+def _unmatched(b: IABatch, rows: np.ndarray) -> None:
+    """The larger side's unmatched ships fire (IA-RAID-09): game by game where the orders'
+    lengths differ (:func:`_unmatched_one`); equal orders go to the result."""
+    olen = b.cb_olen[rows]
+    uneven = olen[:, 0] != olen[:, 1]
+    b.cb_stage[rows[~uneven]] = RESULT
+    for i in rows[uneven].tolist():
+        _unmatched_one(b, i)
 
 
 def _orders_stage(b: IABatch, rows: np.ndarray) -> None:
@@ -293,56 +358,23 @@ def _done(b: IABatch, rows: np.ndarray) -> None:
     b.cb_stage[rows] = -1
 
 
-def _stage(b: IABatch, i: int) -> None:
-    """One stage of game ``i``'s fight, for the stages that draw cards or roll dice one at
-    a time: the EMERGENCY draw, the pre-battle effects and the unmatched fire."""
-    t = ctab(b)
-    att, dfn = int(b.cb_att[i]), int(b.cb_dfn[i])
-    raid = b.cb_kind[i] == 0
-    st = b.cb_stage[i]
-    if st == EMERG_DRAW:
-        a, d = eligible(b, i, att, raid, True), eligible(b, i, dfn, raid, False)
-        if len(d) < len(a) and len(_fleet(b, i, dfn)) < MAX_SHIPS:
-            r = np.array([i])
-            for _ in range(t.n_emerg + 1):
-                card = int(b._draw(r, b.emerg_deck, b.emerg_discard)[0])
-                if card < 0:
-                    break
-                if raid and t.heavy[card]:  # a raid redraws HEAVY ones (IA-RAID-03)
-                    b.emerg_discard.push(r, np.array([card]))
-                    continue
-                k = len(_fleet(b, i, dfn))
-                b.ship_card[i, dfn, k], b.ship_dmg[i, dfn, k] = card, 0
-                break
-            d = eligible(b, i, dfn, raid, False)
-        for side, places, seat in ((0, a, att), (1, d, dfn)):
-            b.cb_len[i, side] = len(places)
-            for e, k in enumerate(places):
-                b.cb_card[i, side, e] = b.ship_card[i, seat, k]
-                b.cb_dmg[i, side, e] = b.ship_dmg[i, seat, k]
-                b.cb_pos[i, side, e] = k
-                b.cb_st[i, side, e] = 0
-        b.cb_stage[i] = PRE
-    elif st == PRE:
-        _prebattle(b, i)
-        b.cb_open[i] = any(b.cb_dmg[i, s, e] for s in (0, 1) for e in alive(b, i, s))
-        b.cb_stage[i] = ORDERS
-    elif st == UNMATCHED:
-        la, ld = int(b.cb_olen[i, 0]), int(b.cb_olen[i, 1])
-        side = 0 if la > ld else 1 if ld > la else -1
-        if side >= 0:
-            seq = order_of(b, i, side)
-            while b.cb_cursor[i] < len(seq):
-                targets = fire_targets(b, i, 1 - side)
-                if not targets:
-                    break
-                if len(targets) > 1:  # the owner chooses the target (IA-RAID-09)
-                    b.dec_side[i] = side
-                    _ask(b, i, FIRE, int(b.cb_att[i] if side == 0 else b.cb_dfn[i]))
-                    return
-                fire(b, i, side, seq[int(b.cb_cursor[i])], next(iter(targets.values())))
-                b.cb_cursor[i] += 1
-        b.cb_stage[i] = RESULT
+def _unmatched_one(b: IABatch, i: int) -> None:
+    """Game ``i``'s larger side fires its unmatched ships one by one at the enemy, each at
+    the only label left or, with several, at the one its owner chooses (asked)."""
+    la, ld = int(b.cb_olen[i, 0]), int(b.cb_olen[i, 1])
+    side = 0 if la > ld else 1
+    seq = order_of(b, i, side)
+    while b.cb_cursor[i] < len(seq):
+        targets = fire_targets(b, i, 1 - side)
+        if not targets:
+            break
+        if len(targets) > 1:  # the owner chooses the target (IA-RAID-09)
+            b.dec_side[i] = side
+            _ask(b, i, FIRE, int(b.cb_att[i] if side == 0 else b.cb_dfn[i]))
+            return
+        fire(b, i, side, seq[int(b.cb_cursor[i])], next(iter(targets.values())))
+        b.cb_cursor[i] += 1
+    b.cb_stage[i] = RESULT
 
 
 def _prebattle(b: IABatch, i: int) -> None:
