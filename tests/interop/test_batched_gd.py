@@ -265,7 +265,8 @@ def test_a_reused_mask_array_clears_the_sparse_families_where_they_were_written(
     """``legal_mask(b, out)`` clears the families it writes for some games only (set-up,
     jumps, decisions) where the last call into the same array wrote them: a reused array
     equals a fresh mask at every step of long random play, and an array the batch did not
-    write last is cleared whole."""
+    write last is cleared whole. The capacity counts kept from step to step
+    (``GDBatch.load()``) equal counts made afresh at every step."""
     b = GDBatch(64)
     b.reset(np.arange(64), list(range(64)))
     out = np.zeros((64, b.t.size), np.bool_)
@@ -274,6 +275,7 @@ def test_a_reused_mask_array_clears_the_sparse_families_where_they_were_written(
     for step in range(700):
         fresh = legal_mask(b)
         np.testing.assert_array_equal(legal_mask(b, out), fresh, err_msg=f"step {step}")
+        np.testing.assert_array_equal(b.load(), b.load(np.arange(64)))  # kept = counted
         assert b.mask_rows is not None
         seen.update(name for name, rows in b.mask_rows[1].items() if rows.size)
         flat = np.flatnonzero(fresh)

@@ -186,6 +186,8 @@ class GDBatch:
         self.t = Tables(resolve_game(options))
         self.ships = np.zeros((NF, n, 2 * SLOTS), np.int8)
         self.ships[:] = EMPTY[:, None, None]
+        self._load: np.ndarray | None = None  # load()'s counts, kept with the sectors
+        self._load_sec = self._load_all = np.zeros(0, np.int8)  # (made at its first call)
         self.mask_rows: tuple[Any, dict[str, np.ndarray]] | None = None
         """``batched_masks.legal_mask``'s record of its last call with an ``out``: that
         array (a weak reference) and the games in which it wrote each sparse family."""
@@ -267,11 +269,29 @@ class GDBatch:
     def load(self, rows: np.ndarray | None = None) -> np.ndarray:
         """Ships counting towards capacity per sector (GD-MAP-04/06) of the games ``rows``
         (all when None): int64 [games, 15]. An empty slot's sector is -1 and a miner's is
-        sent there too: bin 15, off the board."""
+        sent there too: bin 15, off the board. For all games it is kept from call to call
+        (read it, do not write it): only the slots whose sector changed since the last
+        call, whatever changed them, are taken off their old bin and added to their new
+        one."""
         sec = self.ships[SEC] if rows is None else self.ships[SEC, rows]
-        n = sec.shape[0]
-        idx = ((sec | _NOT_COUNTED) & 15) + (16 * np.arange(n))[:, None]
-        return np.bincount(idx.ravel(), minlength=16 * n).reshape(n, 16)[:, :15]
+        if rows is not None or self._load is None:
+            n = sec.shape[0]
+            idx = ((sec | _NOT_COUNTED) & 15) + (16 * np.arange(n))[:, None]
+            bins = np.bincount(idx.ravel(), minlength=16 * n).reshape(n, 16)
+            if rows is not None:
+                return bins[:, :15]
+            self._load_sec, self._load_all = sec.copy(), bins
+            self._load = bins[:, :15]
+            return self._load
+        ch = np.flatnonzero(sec != self._load_sec)
+        if ch.size:
+            g, j = np.divmod(ch, 2 * SLOTS)
+            old = self._load_sec.reshape(-1)[ch]
+            new = sec.reshape(-1)[ch]
+            np.subtract.at(self._load_all, (g, (old | _NOT_COUNTED[j]) & 15), 1)
+            np.add.at(self._load_all, (g, (new | _NOT_COUNTED[j]) & 15), 1)
+            self._load_sec.reshape(-1)[ch] = new
+        return self._load
 
     # ------------------------------------------------------------------ ships
     def _add_ship(self, rows: np.ndarray, owner: np.ndarray, kind: np.ndarray,
