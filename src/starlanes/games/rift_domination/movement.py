@@ -211,7 +211,7 @@ def apply_move(s: RiftState, a: Action) -> None:
         s.log(f"{s.seat_name(seat)} moves {len(moved)} unit(s) {s.point_name(a.src)} -> "
               f"{s.point_name(a.dst)}")
         if _enemy_fleet_at(s, seat, dst):
-            came_from = tuple((u, src) for u in moved)
+            came_from = tuple([(u, src) for u in moved])
             engage(s, seat, dst, came_from)
     elif isinstance(a, Done):
         s.phase = "recruit"
@@ -242,7 +242,7 @@ def _join_apply(s: RiftState, d: Decision, a: Action) -> None:
         moved = move_stack(s, d.seat, src, target)
         s.log(f"{s.seat_name(d.seat)} joins the attack from {s.point_name(a.src)} with "
               f"{len(moved)} unit(s)")
-        engage(s, d.seat, target, came_from + tuple((u, src) for u in moved))
+        engage(s, d.seat, target, came_from + tuple([(u, src) for u in moved]))
     else:
         battle.start_space_battle(s, d.seat, target, dict(came_from))
 

@@ -155,7 +155,7 @@ def own_turn_actions(s: RiftState, seat: int, timings: frozenset[str] = OWN_TURN
         if targets is None:
             out.append(action(PlayCard, cid))
         else:
-            out.extend(action(PlayCard, cid, t) for t in targets)
+            out.extend([action(PlayCard, cid, t) for t in targets])  # a list: no generator
     return out
 
 

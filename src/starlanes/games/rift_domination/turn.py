@@ -196,8 +196,8 @@ def build_actions(s: RiftState) -> list[Action]:
         built = upgrades[p]
         if len(built) < (rules.huge_upgrade_slots if huge[p] else rules.upgrade_slots):
             if affordable is None:
-                affordable = tuple(up for up in s.content.upgrades
-                                   if upgrade_cost(s, seat, up) <= res)
+                affordable = tuple([up for up in s.content.upgrades  # a list: no generator
+                                    if upgrade_cost(s, seat, up) <= res])
             key = ("build", p, affordable, "warp" in affordable and warp_blocked(s, seat, p))
             builds = memo.get(key)
             if builds is None:
