@@ -201,29 +201,27 @@ def _planets(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
 
 def _seats(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     """3. each seat's presence, tokens, ships, numbers and claims, in canvas positions
-    (seat ``i``'s block at ``i * seat_size``); every game (``r`` is all)."""
+    (seat ``i``'s block at ``i * seat_size``); every game (``r`` is all). All three seats
+    at once: each piece is made [n, seat, ...] and turned into rows of n."""
     n = b.n
     size = np.int16(o.lay.seat_size)
     trash = np.int16(PLAYERS * o.lay.seat_size)
-    f: list[Any] = []
-    nums: list[tuple[Any, Any]] = []
-    claims_at = o.claims0 + b.ambitions.T  # [ambitions, n]
-    held = np.einsum("gsc->gs", b.hands)  # cards in each hand (einsum: no strided sums)
-    for i in range(PLAYERS):
-        base = np.int16(i) * size
-        f.append(np.full(n, base, np.int16))
-        tok = b.tokens[:, i].T
-        f.append(base + np.where(tok >= 0, tok + 6, 30).astype(np.int16))
-        card = b.ship_card[:, i].T
-        rel = o.ship_rel[np.maximum(card, 0),
-                         np.minimum(b.ship_dmg[:, i].T, o.ship_rel.shape[1] - 1)]
-        f.append(np.where(card >= 0, base + rel, trash))
-        nums.append((base + o.numbers[:4], b.res[:, i].T))
-        nums.append((base + o.numbers[4], held[:, i]))
-        nums.append((base + o.numbers[5:7], b.medals[:, i].T))
-        nums.append((base + o.numbers[7:10], b.stats[:, i].T))
-        claims = b.claims[:, :, i].T
-        nums.append((np.where(claims > 0, base + claims_at, trash), claims))
+    base = np.arange(PLAYERS, dtype=np.int16) * size  # [seat]
+    tok = b.tokens  # [n, seat, token]
+    card = b.ship_card  # [n, seat, place]
+    rel = o.ship_rel[np.maximum(card, 0), np.minimum(b.ship_dmg, o.ship_rel.shape[1] - 1)]
+    f = [base[:, None],  # presence, the same in every game
+         (base[:, None] + np.where(tok >= 0, tok + 6, 30)).astype(np.int16).reshape(n, -1).T,
+         np.where(card >= 0, base[:, None] + rel, trash).reshape(n, -1).T]
+    number = o.numbers[:, 0]  # [10]: resources, hand, medals, stats
+    claims = b.claims  # [n, ambition, seat]
+    claims_at = (o.claims0 + b.ambitions)[:, :, None] + base  # [n, ambition, seat]
+    nums = [((base[:, None] + number[:4]).reshape(-1, 1), b.res.reshape(n, -1).T),
+            ((base + number[4])[:, None], np.einsum("gsc->sg", b.hands)),  # cards in hand
+            ((base[:, None] + number[5:7]).reshape(-1, 1), b.medals.reshape(n, -1).T),
+            ((base[:, None] + number[7:10]).reshape(-1, 1), b.stats.reshape(n, -1).T),
+            (np.where(claims > 0, claims_at, trash).reshape(n, -1).T,
+             claims.reshape(n, -1).T)]
     return _join(f, nums, n)
 
 
