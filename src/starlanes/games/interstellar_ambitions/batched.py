@@ -162,13 +162,13 @@ class IABatch:
         self.hand_seq = np.full((n, PLAYERS, HAND_MAX), -1, np.int64)
         """Each Shadow hand in the reference's order (-1 past its end): Double Agent takes
         the card at a random place of it; ``hands`` counts the same cards per card."""
-        self.seen = np.zeros((n, PLAYERS, PLAYERS, self.n_cards), np.int64)
+        self.seen = np.zeros((n, PLAYERS, PLAYERS, self.n_cards), np.int8)
         """``seen_cards`` as counts: ``seen[game, viewer, holder, card]`` copies of a card
         the viewer knows the holder holds (Double Agent's victim knows the card taken)."""
         self.tokens = np.full((n, PLAYERS, TOKENS), -1, np.int64)
         self.res = np.zeros((n, PLAYERS, 4), np.int64)
         self.known = np.zeros((n, PLAYERS, self.n_techs), np.bool_)
-        self.tech_owner = np.full((n, self.n_techs), -1, np.int64)
+        self.tech_owner = np.full((n, self.n_techs), -1, np.int8)
         self.kind = np.zeros(n, np.int64)
         self.dec_seat = np.zeros(n, np.int64)
         self.count = np.zeros(n, np.int64)
@@ -186,11 +186,11 @@ class IABatch:
         self.ret = np.zeros((n, PLAYERS), np.float64)
         """The reference's ``returns()``: 1 split among the winners once the game is
         over, else 0."""
-        self.pl_card = np.full((n, PLAYERS, MAX_PLANETS), -1, np.int64)
+        self.pl_card = np.full((n, PLAYERS, MAX_PLANETS), -1, np.int16)
         """Owned planets per seat in the reference's order (-1: none); ``pl_level`` and
         ``pl_marker`` (the kept Colony Event, -1: none) beside."""
-        self.pl_level = np.zeros((n, PLAYERS, MAX_PLANETS), np.int64)
-        self.pl_marker = np.full((n, PLAYERS, MAX_PLANETS), -1, np.int64)
+        self.pl_level = np.zeros((n, PLAYERS, MAX_PLANETS), np.int16)
+        self.pl_marker = np.full((n, PLAYERS, MAX_PLANETS), -1, np.int16)
         self.ship_card = np.full((n, PLAYERS, MAX_SHIPS), -1, np.int64)
         """Fleets per seat in the reference's order (-1: none), damage in ``ship_dmg``."""
         self.ship_dmg = np.zeros((n, PLAYERS, MAX_SHIPS), np.int64)
