@@ -77,11 +77,11 @@ def resolve_game(options: dict[str, Any]) -> Any:
 
 
 class Pile:
-    """An ordered pile per game: ``cards`` int64 [n, cap] (-1 past the end), ``size``
+    """An ordered pile per game: ``cards`` int16 [n, cap] (-1 past the end), ``size``
     int64 [n]."""
 
     def __init__(self, n: int, cap: int) -> None:
-        self.cards = np.full((n, cap), -1, np.int64)
+        self.cards = np.full((n, cap), -1, np.int16)
         self.size = np.zeros(n, np.int64)
 
     def fill(self, rows: np.ndarray, cards: Any) -> None:
@@ -145,7 +145,7 @@ class IABatch:
         self.phase = np.full(n, OVER, np.int64)
         self.step = np.zeros(n, np.int64)
         self.start = np.zeros(n, np.int64)
-        self.ambitions = np.zeros((n, 6), np.int64)
+        self.ambitions = np.zeros((n, 6), np.int16)
         self.shadow_deck = Pile(n, len(c.shadow_cards))
         self.shadow_discard = Pile(n, len(c.shadow_cards))
         self.tech_deck = Pile(n, self.n_techs)
@@ -155,9 +155,9 @@ class IABatch:
         self.colony_deck = Pile(n, len(c.event_cards))
         per_type = [int((self.planet_type == t).sum()) for t in range(4)]
         self.planet_decks = [Pile(n, per_type[t]) for t in range(4)]
-        self.planet_slots = np.full((n, 4, rules["planet_slots_per_type"]), -1, np.int64)
-        self.tech_slots = np.full((n, rules["tech_slots"]), -1, np.int64)
-        self.merc_slots = np.full((n, rules["merc_slots"]), -1, np.int64)
+        self.planet_slots = np.full((n, 4, rules["planet_slots_per_type"]), -1, np.int16)
+        self.tech_slots = np.full((n, rules["tech_slots"]), -1, np.int16)
+        self.merc_slots = np.full((n, rules["merc_slots"]), -1, np.int16)
         self.hands = np.zeros((n, PLAYERS, self.n_cards), np.int64)
         self.hand_seq = np.full((n, PLAYERS, HAND_MAX), -1, np.int64)
         """Each Shadow hand in the reference's order (-1 past its end): Double Agent takes
