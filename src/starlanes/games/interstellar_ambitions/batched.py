@@ -123,6 +123,9 @@ class IABatch:
     ``dec_seat``, ``count`` (cards still to discard), ``adv``/``take`` (compensation left),
     ``done`` [n, 6] (tokens already advanced) and ``cursor`` (its place in its stage);
     ``count`` also holds the Home World picks and the tokens to plan still to come.
+    Cards, slots, tokens, fleets, planets, resources, hands, claims and the seen cards are
+    int8 or int16, as their values fit: the tensor compares them from step to step
+    (``batched_positions``) and every pass over them reads a fraction of int64's bytes.
     Construct with the game's options (BadOptionError, see :func:`resolve_game`), then
     call :meth:`reset`."""
 
@@ -158,15 +161,15 @@ class IABatch:
         self.planet_slots = np.full((n, 4, rules["planet_slots_per_type"]), -1, np.int16)
         self.tech_slots = np.full((n, rules["tech_slots"]), -1, np.int16)
         self.merc_slots = np.full((n, rules["merc_slots"]), -1, np.int16)
-        self.hands = np.zeros((n, PLAYERS, self.n_cards), np.int64)
+        self.hands = np.zeros((n, PLAYERS, self.n_cards), np.int8)
         self.hand_seq = np.full((n, PLAYERS, HAND_MAX), -1, np.int64)
         """Each Shadow hand in the reference's order (-1 past its end): Double Agent takes
         the card at a random place of it; ``hands`` counts the same cards per card."""
         self.seen = np.zeros((n, PLAYERS, PLAYERS, self.n_cards), np.int8)
         """``seen_cards`` as counts: ``seen[game, viewer, holder, card]`` copies of a card
         the viewer knows the holder holds (Double Agent's victim knows the card taken)."""
-        self.tokens = np.full((n, PLAYERS, TOKENS), -1, np.int64)
-        self.res = np.zeros((n, PLAYERS, 4), np.int64)
+        self.tokens = np.full((n, PLAYERS, TOKENS), -1, np.int8)
+        self.res = np.zeros((n, PLAYERS, 4), np.int16)
         self.known = np.zeros((n, PLAYERS, self.n_techs), np.bool_)
         self.tech_owner = np.full((n, self.n_techs), -1, np.int8)
         self.kind = np.zeros(n, np.int64)
@@ -178,7 +181,7 @@ class IABatch:
         self.cursor = np.zeros(n, np.int64)
         self.round = np.zeros(n, np.int64)
         self.seat = np.zeros(n, np.int64)
-        self.claims = np.zeros((n, 6, PLAYERS), np.int64)
+        self.claims = np.zeros((n, 6, PLAYERS), np.int8)
         """Per Ambition slot and seat: its claim position (1: 1st ...; 0: none)."""
         self.end_trigger = np.full(n, -1, np.int64)
         self.final_left = np.zeros(n, np.int64)
@@ -191,9 +194,9 @@ class IABatch:
         ``pl_marker`` (the kept Colony Event, -1: none) beside."""
         self.pl_level = np.zeros((n, PLAYERS, MAX_PLANETS), np.int16)
         self.pl_marker = np.full((n, PLAYERS, MAX_PLANETS), -1, np.int16)
-        self.ship_card = np.full((n, PLAYERS, MAX_SHIPS), -1, np.int64)
+        self.ship_card = np.full((n, PLAYERS, MAX_SHIPS), -1, np.int16)
         """Fleets per seat in the reference's order (-1: none), damage in ``ship_dmg``."""
-        self.ship_dmg = np.zeros((n, PLAYERS, MAX_SHIPS), np.int64)
+        self.ship_dmg = np.zeros((n, PLAYERS, MAX_SHIPS), np.int16)
         self.medals = np.zeros((n, PLAYERS, 2), np.int64)
         """Fleet and Shadow medals per seat."""
         self.colonised = np.zeros((n, self.n_planets), np.bool_)
