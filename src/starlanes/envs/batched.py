@@ -60,7 +60,9 @@ class Recycler:
     ``copy_of(src)`` returns an array equal to ``src`` (same shape and dtype every call)
     that no caller holds: the least recently handed out of the last ``keep`` arrays whose
     only reference is this pool's (CPython's reference count: a caller's name, a view, a
-    container or a tensor made from it all hold it), written over; else a new copy. Fresh
+    container, any object that keeps a reference to it holds it), written over; else a new
+    copy. Memory shared without a reference (a raw pointer kept by C code that let go of
+    the array) is not seen: copy such data first. Fresh
     arrays of tens of MB cost the kernel a page fault and zeroing per 4 KB page, several
     times a copy into memory already mapped (``benchmarks/batched_env.py``)."""
 
