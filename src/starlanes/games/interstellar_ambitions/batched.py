@@ -123,8 +123,8 @@ class IABatch:
     ``dec_seat``, ``count`` (cards still to discard), ``adv``/``take`` (compensation left),
     ``done`` [n, 6] (tokens already advanced) and ``cursor`` (its place in its stage);
     ``count`` also holds the Home World picks and the tokens to plan still to come.
-    Cards, slots, tokens, fleets, planets, resources, hands, claims and the seen cards are
-    int8 or int16, as their values fit: the tensor compares them from step to step
+    Cards, slots, tokens, fleets, planets, resources, hands (and their order), claims,
+    medals, stats and the seen cards are int8 or int16, as their values fit: the tensor compares them from step to step
     (``batched_positions``) and every pass over them reads a fraction of int64's bytes.
     Construct with the game's options (BadOptionError, see :func:`resolve_game`), then
     call :meth:`reset`."""
@@ -162,7 +162,7 @@ class IABatch:
         self.tech_slots = np.full((n, rules["tech_slots"]), -1, np.int16)
         self.merc_slots = np.full((n, rules["merc_slots"]), -1, np.int16)
         self.hands = np.zeros((n, PLAYERS, self.n_cards), np.int8)
-        self.hand_seq = np.full((n, PLAYERS, HAND_MAX), -1, np.int64)
+        self.hand_seq = np.full((n, PLAYERS, HAND_MAX), -1, np.int16)
         """Each Shadow hand in the reference's order (-1 past its end): Double Agent takes
         the card at a random place of it; ``hands`` counts the same cards per card."""
         self.seen = np.zeros((n, PLAYERS, PLAYERS, self.n_cards), np.int8)
@@ -197,14 +197,14 @@ class IABatch:
         self.ship_card = np.full((n, PLAYERS, MAX_SHIPS), -1, np.int16)
         """Fleets per seat in the reference's order (-1: none), damage in ``ship_dmg``."""
         self.ship_dmg = np.zeros((n, PLAYERS, MAX_SHIPS), np.int16)
-        self.medals = np.zeros((n, PLAYERS, 2), np.int64)
+        self.medals = np.zeros((n, PLAYERS, 2), np.int16)
         """Fleet and Shadow medals per seat."""
         self.colonised = np.zeros((n, self.n_planets), np.bool_)
         self.planet_discard = Pile(n, self.n_planets)
         self.colony_discard = Pile(n, len(c.event_cards))
         self.tech_discard = Pile(n, self.n_techs)
         self.merc_discard = Pile(n, len(c.merc_cards))
-        self.stats = np.zeros((n, PLAYERS, 3), np.int64)
+        self.stats = np.zeros((n, PLAYERS, 3), np.int16)
         """Raids won, captures, techs taken per seat."""
         self.sh_card = np.zeros(n, np.int64)
         """The Shadow Check under way: the card, its target seat ``sh_target`` and the
