@@ -182,9 +182,9 @@ class ObsStream:
     (about 530 a game) and the numbers are kept up to date by a
     :class:`~.batched_positions.PositionStream` (only the changed ones taken off and added,
     or zeroed and written anew, clipped to the bounds; the seats' parts kept in seat order
-    and copied in where the observer changed); the hand and the fight under way (section
-    10, only in rows that are or were in a fight, clipped) are drawn again, the Shadow
-    discard pile's counts only in the games whose pile changed. The parts' positions are disjoint (the layout gives each feature its own) and
+    and copied in where the observer changed); the fight under way (section 10, only in
+    rows that are or were in a fight, clipped) is drawn again, the observer's hand and the
+    Shadow discard pile's counts only in the games where they changed. The parts' positions are disjoint (the layout gives each feature its own) and
     the counts and piles stay inside the bounds (no place counts 1,000 things), which
     ``tests/interop/test_batched_ia.py`` checks against fresh tensors along random
     games."""
@@ -197,6 +197,7 @@ class ObsStream:
         self._positions = PositionStream(b, offsets(b), self._flat)
         self._fighting = np.zeros(b.n, np.bool_)  # rows whose section 10 is drawn
         self._discards: np.ndarray | None = None  # the Shadow discard piles last drawn
+        self._hand: np.ndarray | None = None  # the observers' hands last drawn
 
     def update(self, b: IABatch, seats: Any) -> np.ndarray:
         """:attr:`tensors` brought to ``b`` seen from ``seats`` (int [n], 0..2)."""
@@ -211,7 +212,13 @@ class ObsStream:
         nc = b.n_cards
         # 4. own hand and 8. the Shadow discard: copies per card
         at = lay.at["hand"]
-        tensors[:, at:at + nc] = b.hands[rows, v]
+        hand = b.hands[rows, v]
+        if self._hand is None:
+            tensors[:, at:at + nc] = hand
+        else:  # written again only in the games whose shown hand changed
+            redo = np.unique(np.flatnonzero(hand != self._hand) // nc)
+            tensors[redo, at:at + nc] = hand[redo]
+        self._hand = hand
         cards = b.shadow_discard.cards
         at = lay.at["discards"]
         if self._discards is None:
