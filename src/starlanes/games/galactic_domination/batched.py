@@ -188,9 +188,9 @@ class GDBatch:
         self.ships[:] = EMPTY[:, None, None]
         self._load: np.ndarray | None = None  # load()'s counts, kept with the sectors
         self._load_sec = self._load_all = np.zeros(0, np.int8)  # (made at its first call)
-        self.mask_rows: tuple[Any, dict[str, np.ndarray]] | None = None
-        """``batched_masks.legal_mask``'s record of its last call with an ``out``: that
-        array (a weak reference) and the games in which it wrote each sparse family."""
+        self.mask_rows: Any = None
+        """``batched_masks.legal_mask``'s record of its last call with an ``out``
+        (``batched_masks.MaskRecord``)."""
         self.rng = np.zeros(n, np.uint64)
         self.seat = np.zeros(n, np.int64)
         self.first = np.zeros(n, np.int64)

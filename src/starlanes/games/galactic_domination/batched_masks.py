@@ -76,16 +76,22 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     is overwritten, the others (:data:`SPARSE`) are cleared first, so ``out`` need not be
     cleared whole (a [B, 3651] array is 15 MB at B=4096); they are cleared only in the
     games where the last call into the same ``out`` wrote them (``b.mask_rows``), so
-    ``out`` must be written by this batch's calls alone."""
+    ``out`` must be written by this batch's calls alone. The build block is made again
+    only in the games whose build inputs changed since the last call into the same
+    ``out``."""
     t = b.t
     n = b.n
-    written: dict[str, np.ndarray] = {}
+    last: MaskRecord | None = None
+    record: MaskRecord | None = None
     if out is None:
         mask = np.zeros((n, t.size), np.bool_)
     else:
         mask = out
-        _clear_sparse(b, mask)
-        b.mask_rows = (weakref.ref(mask), written)
+        rec = b.mask_rows
+        last = rec if rec is not None and rec.array() is mask else None
+        _clear_sparse(b, mask, last)
+        b.mask_rows = record = MaskRecord(mask)
+    written = {} if record is None else record.sparse
     seat = b.seat
     acting = b.phase == ACTING
     # the acting seat's fleet and the opponent's, [n, 35]
@@ -124,7 +130,7 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     o = t.off["warp"]
     mask[:, o + 5:o + 10] = free[:, 5:10]
     _specials(b, mask, can, free, sec16, chg, aim, load, hole_bits, written)
-    _builds(b, mask, acting, full_bits, hole_bits, present)
+    _builds(b, mask, acting, full_bits, hole_bits, present, last, record)
     if (b.phase == SETUP).any():
         _places(b, mask, load, written)
     if (b.dec != 0).any():
@@ -137,11 +143,23 @@ SPARSE = ("place", "jump", "arrive", "sacrifice")
 pending decision); it writes every other family whole."""
 
 
-def _clear_sparse(b: GDBatch, mask: np.ndarray) -> None:
+class MaskRecord:
+    """What :func:`legal_mask` wrote into an ``out`` array (kept as ``GDBatch.mask_rows``):
+    the array (a weak reference), the games in which it wrote each :data:`SPARSE` family
+    (``sparse``) and the inputs its build block was made of (``builds``)."""
+
+    __slots__ = ("array", "sparse", "builds")
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = weakref.ref(array)
+        self.sparse: dict[str, np.ndarray] = {}
+        self.builds: tuple[np.ndarray, ...] | None = None
+
+
+def _clear_sparse(b: GDBatch, mask: np.ndarray, last: MaskRecord | None) -> None:
     """Clear the :data:`SPARSE` families of ``mask``: in the games the last call into this
-    same array wrote them (``b.mask_rows``), else in every game."""
-    rec = b.mask_rows
-    rows = rec[1] if rec is not None and rec[0]() is mask else None
+    same array wrote them (``last``), else in every game."""
+    rows = None if last is None else last.sparse
     for name in SPARSE:
         lo, hi = b.t.family_span[name]
         if rows is None:
@@ -194,23 +212,35 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
 
 
 def _builds(b: GDBatch, mask: np.ndarray, acting: np.ndarray, full_bits: np.ndarray,
-            hole_bits: np.ndarray, present: np.ndarray) -> None:
+            hole_bits: np.ndarray, present: np.ndarray, last: MaskRecord | None,
+            record: MaskRecord | None) -> None:
     """Build: affordable (GD-BLD-03), within the team limits (GD-LIM-01..03), in a sector
     of the start zone that is no black hole and has room unless a miner (GD-BLD-04,
-    ruling GD-OPEN-15)."""
+    ruling GD-OPEN-15). Made only in the games whose inputs changed since ``last`` (the
+    record of the last call into the same array; None: every game)."""
     t = b.t
-    n = b.n
-    rows = np.arange(n)
+    rows = np.arange(b.n)
     money = b.minerals[rows, b.seat]
+    zone = t.zone_bits[b.start[rows, b.seat]]
+    inputs = (acting, money, present, full_bits, hole_bits, zone)
+    if record is not None:
+        record.builds = inputs
+    if last is not None and last.builds is not None:
+        dirty = np.zeros(b.n, np.bool_)
+        for a, old in zip(inputs, last.builds, strict=True):
+            dirty[np.flatnonzero(a != old) // (a.size // b.n)] = True
+        rows = np.flatnonzero(dirty)
+        if not rows.size:
+            return
+        acting, money, present, full_bits, hole_bits, zone = (a[rows] for a in inputs)
     counts = np.add.reduceat(present, FIRST, axis=1)  # int8 0/1 flags: no cast
     caps = np.array([5, 5, 15, 5, 5])
     ok = (acting & (money >= t.cost.min()) & (counts.sum(1) < TEAM_MAX))[:, None] \
         & (t.cost <= money[:, None]) & (counts < caps)
-    zone = t.zone_bits[b.start[rows, b.seat]]
     room = np.where(np.arange(5) == MINER, 0, full_bits[:, None])
     bits = np.where(ok, (zone & ~hole_bits)[:, None] & ~room, 0).astype(np.int16)
     o = t.off["build"]
-    mask[:, o:o + 75] = _rows15(t, bits).reshape(n, -1)
+    mask[rows, o:o + 75] = _rows15(t, bits).reshape(rows.size, -1)
 
 
 def _places(b: GDBatch, mask: np.ndarray, load: np.ndarray,
