@@ -44,6 +44,14 @@ SETUP, TURN, OVER = range(3)
  CAPTURE, RESCUE, DISRUPT, DEF_REPAIR, CAP_GIVE, EM_SCRAP) = range(39)
 """The pending decision's kind (NONE: none); CAP_GIVE and EM_SCRAP are the reference's
 ``give_away`` of a capture and ``scrap`` before an EMERGENCY draw."""
+
+
+def kind_table(*kinds: int) -> np.ndarray:
+    """bool [every kind]: True at ``kinds``; ``table[b.kind]`` tells which games wait on
+    one of them (a look-up, cheaper than ``np.isin`` at every step)."""
+    out = np.zeros(EM_SCRAP + 1, np.bool_)
+    out[list(kinds)] = True
+    return out
 KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp", "step2", "advance_more",
               "home_pick", "step3", "place", "claim", "colonise", "clear_planets", "develop",
               "dev_pay", "shadow", "boost", "oppose", "build", "scrap", "replace_tech",

@@ -19,11 +19,14 @@ from .batched import (
     PLAYERS,
     STEAL,
     IABatch,
+    kind_table,
 )
 from .batched_combat import begin, ctab, entry_label, fire, fire_targets, order_of
 from .batched_shadow import remove_ship, tables
 from .fleetworks import repair_cost
 
+_ONE_BY_ONE = kind_table(FIRE, DEF_REPAIR, EM_SCRAP)
+"""The answers applied game by game."""
 _EARLIER = np.tril(np.ones((MAX_SHIPS, MAX_SHIPS), np.bool_), -1)
 """[p, q]: place q comes before place p of an order."""
 
@@ -124,7 +127,7 @@ def apply(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.n
         b.res[r, seat[sel], res] += 1
         b.count[r] -= 1
         b.kind[r] = np.where((b.count[r] > 0) & (b.res[r, dfn].sum(1) > 0), STEAL, NONE)
-    for j in np.flatnonzero(np.isin(k, (FIRE, DEF_REPAIR, EM_SCRAP))):
+    for j in np.flatnonzero(_ONE_BY_ONE[k]):
         i, kind, s, a = int(rows[j]), int(k[j]), int(seat[j]), int(x[j])
         r = np.array([i])
         if kind == FIRE:

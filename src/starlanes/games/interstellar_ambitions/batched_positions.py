@@ -48,7 +48,6 @@ from .batched import (
     DEV_PAY,
     DEVELOP,
     DISRUPT,
-    EM_SCRAP,
     FLEET,
     HIRE,
     HOME_PICK,
@@ -62,6 +61,7 @@ from .batched import (
     RESEARCH,
     STEAL,
     IABatch,
+    kind_table,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -78,16 +78,9 @@ Made = tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]
 [m, d] and their values float32 [m, d] (None where the part has none)."""
 
 
-def _kinds(*kinds: int) -> np.ndarray:
-    """bool [kinds]: True at ``kinds`` (a look-up by ``b.kind``, cheaper than ``isin``)."""
-    out = np.zeros(EM_SCRAP + 1, np.bool_)  # EM_SCRAP: the last kind
-    out[list(kinds)] = True
-    return out
-
-
-_LEVELLED = _kinds(COLONISE, DEVELOP, BUILD, RESEARCH, MODE, FLEET)
+_LEVELLED = kind_table(COLONISE, DEVELOP, BUILD, RESEARCH, MODE, FLEET)
 """The decisions that show the planning level."""
-_COUNTED = _kinds(KEEP, HOME_PICK, PLAN, DEV_PAY, BUILD, HIRE, STEAL, DISRUPT, DEF_REPAIR)
+_COUNTED = kind_table(KEEP, HOME_PICK, PLAN, DEV_PAY, BUILD, HIRE, STEAL, DISRUPT, DEF_REPAIR)
 """The decisions that show their count."""
 
 

@@ -15,12 +15,23 @@ from __future__ import annotations
 import numpy as np
 
 from . import batched_economy as eco
-from .batched import CAP_GIVE, CAPTURE, DISRUPT, MAX_PLANETS, NONE, RESCUE, SPOIL, IABatch
+from .batched import (
+    CAP_GIVE,
+    CAPTURE,
+    DISRUPT,
+    MAX_PLANETS,
+    NONE,
+    RESCUE,
+    SPOIL,
+    IABatch,
+    kind_table,
+)
 from .batched_combat import alive, ctab
 from .batched_shadow import tables
 from .common import can_pay_exchanging
 
 KINDS = (SPOIL, CAPTURE, RESCUE, DISRUPT, CAP_GIVE)
+_KINDS = kind_table(*KINDS)
 DISRUPT_LIMIT = 3
 """The default ``disrupt_limit`` option (ruling IA-OPEN-03)."""
 
@@ -36,7 +47,7 @@ def mask(b: IABatch, out: np.ndarray, rows: np.ndarray, k: np.ndarray, seat: np.
     fx = eco.effects(b)
     st = tables(b)
     arg = off["stacked_arg"]
-    for j in np.flatnonzero(np.isin(k, KINDS)):
+    for j in np.flatnonzero(_KINDS[k]):
         i, kind, s = int(rows[j]), int(k[j]), int(seat[j])
         att, dfn = int(b.cb_att[i]), int(b.cb_dfn[i])
         if kind == SPOIL:
@@ -84,7 +95,7 @@ def apply(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.n
     turn machine's generic handler)."""
     st = tables(b)
     ids = off["stacked_ids"]
-    for j in np.flatnonzero(np.isin(k, KINDS)):
+    for j in np.flatnonzero(_KINDS[k]):
         i, kind, s, a = int(rows[j]), int(k[j]), int(seat[j]), int(x[j])
         att, dfn = int(b.cb_att[i]), int(b.cb_dfn[i])
         if a in (off["pass"], off["done"]):

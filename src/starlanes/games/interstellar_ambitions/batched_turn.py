@@ -59,6 +59,7 @@ from .batched import (
     TURN,
     UPKEEP,
     IABatch,
+    kind_table,
 )
 from .batched_shadow import shadow_apply, shadow_mask
 
@@ -68,6 +69,7 @@ TURN_KINDS = (STEP2, MORE, HOME_PICK, STEP3, PLAN, CLAIM, COLONISE, CLEAR, DEVEL
               DISRUPT, DEF_REPAIR, CAP_GIVE, EM_SCRAP)
 NO_EXCHANGE = (DEV_PAY, ORDER, FIRE)
 """``rules.NO_EXCHANGE``: the turn seat's decisions without the 3:1 exchange."""
+_TURN, _NO_EXCHANGE = kind_table(*TURN_KINDS), kind_table(*NO_EXCHANGE)
 
 
 def metrics(b: IABatch, rows: np.ndarray, seat: np.ndarray) -> dict[str, np.ndarray]:
@@ -241,7 +243,7 @@ def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
     any handler ran) is a turn decision; ``o``: the ``batched_view.Offsets``. The turn
     machine then runs on."""
     off = o.off  # type: ignore[attr-defined]
-    rows = np.flatnonzero(np.isin(kinds, TURN_KINDS))
+    rows = np.flatnonzero(_TURN[kinds])
     if not rows.size:
         return
     x = a[rows]
@@ -320,7 +322,7 @@ def apply_turn(b: IABatch, a: np.ndarray, kinds: np.ndarray, o: object) -> None:
         trig = third & (b.end_trigger[r] < 0)  # IA-END-01/02, ruling IA-OPEN-22
         b.end_trigger[r[trig]] = s[trig]
         b.final_left[r[trig]] = PLAYERS + 1
-    run(b, np.flatnonzero(np.isin(kinds, TURN_KINDS)))
+    run(b, np.flatnonzero(_TURN[kinds]))
 
 
 def _economy(b: IABatch, rows: np.ndarray, k: np.ndarray, x: np.ndarray, seat: np.ndarray,
@@ -403,7 +405,7 @@ def turn_mask(b: IABatch, mask: np.ndarray, o: object) -> None:
     off = o.off  # type: ignore[attr-defined]
     kind = b.kind
     live = b.phase == TURN
-    rows = np.flatnonzero(live & np.isin(kind, TURN_KINDS))
+    rows = np.flatnonzero(live & _TURN[kind])
     if not rows.size:
         return
     seat = b.dec_seat[rows]
@@ -411,7 +413,7 @@ def turn_mask(b: IABatch, mask: np.ndarray, o: object) -> None:
     # exchanges at each of the turn seat's own decisions (IA-RES-02)
     res = b.res[rows, b.seat[rows]]
     give = np.repeat(res >= 3, 4, axis=1) & ~np.eye(4, dtype=np.bool_).ravel()
-    give &= (~np.isin(k, NO_EXCHANGE) & (seat == b.seat[rows]))[:, None]  # own decisions
+    give &= (~_NO_EXCHANGE[k] & (seat == b.seat[rows]))[:, None]  # own decisions
     shadow_mask(b, mask, rows, k, seat, off)
     fw.works_mask(b, mask, rows, k, seat, off)
     hr.mask(b, mask, rows, k, seat, off)
