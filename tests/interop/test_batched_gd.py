@@ -276,8 +276,8 @@ def test_a_reused_mask_array_clears_the_sparse_families_where_they_were_written(
         fresh = legal_mask(b)
         np.testing.assert_array_equal(legal_mask(b, out), fresh, err_msg=f"step {step}")
         np.testing.assert_array_equal(b.load(), b.load(np.arange(64)))  # kept = counted
-        assert b.mask_rows is not None
-        seen.update(name for name, rows in b.mask_rows.sparse.items() if rows.size)
+        assert b.mask_record is not None
+        seen.update(name for name, rows in b.mask_record.sparse.items() if rows.size)
         flat = np.flatnonzero(fresh)
         row = flat // fresh.shape[1]
         count = np.bincount(row, minlength=64)

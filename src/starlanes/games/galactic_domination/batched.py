@@ -186,9 +186,9 @@ class GDBatch:
         self.t = Tables(resolve_game(options))
         self.ships = np.zeros((NF, n, 2 * SLOTS), np.int8)
         self.ships[:] = EMPTY[:, None, None]
-        self._load: np.ndarray | None = None  # load()'s counts, kept with the sectors
-        self._load_sec = self._load_all = np.zeros(0, np.int8)  # (made at its first call)
-        self.mask_rows: Any = None
+        self._load: tuple[np.ndarray, np.ndarray] | None = None
+        """``load()``'s kept sectors [n, 70] and counts [n, 16] (made at its first call)."""
+        self.mask_record: Any = None
         """``batched_masks.legal_mask``'s record of its last call with an ``out``
         (``batched_masks.MaskRecord``)."""
         self.rng = np.zeros(n, np.uint64)
@@ -278,20 +278,19 @@ class GDBatch:
             n = sec.shape[0]
             idx = ((sec | _NOT_COUNTED) & 15) + (16 * np.arange(n))[:, None]
             bins = np.bincount(idx.ravel(), minlength=16 * n).reshape(n, 16)
-            if rows is not None:
-                return bins[:, :15]
-            self._load_sec, self._load_all = sec.copy(), bins
-            self._load = bins[:, :15]
-            return self._load
-        ch = np.flatnonzero(sec != self._load_sec)
+            if rows is None:
+                self._load = (sec.copy(), bins)
+            return bins[:, :15]
+        kept, bins = self._load
+        ch = np.flatnonzero(sec != kept)
         if ch.size:
             g, j = np.divmod(ch, 2 * SLOTS)
-            old = self._load_sec.reshape(-1)[ch]
+            old = kept.reshape(-1)[ch]
             new = sec.reshape(-1)[ch]
-            np.subtract.at(self._load_all, (g, (old | _NOT_COUNTED[j]) & 15), 1)
-            np.add.at(self._load_all, (g, (new | _NOT_COUNTED[j]) & 15), 1)
-            self._load_sec.reshape(-1)[ch] = new
-        return self._load
+            np.subtract.at(bins, (g, (old | _NOT_COUNTED[j]) & 15), 1)
+            np.add.at(bins, (g, (new | _NOT_COUNTED[j]) & 15), 1)
+            kept.reshape(-1)[ch] = new
+        return bins[:, :15]
 
     # ------------------------------------------------------------------ ships
     def _add_ship(self, rows: np.ndarray, owner: np.ndarray, kind: np.ndarray,

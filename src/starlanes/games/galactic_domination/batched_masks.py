@@ -13,6 +13,8 @@ import weakref
 
 import numpy as np
 
+from starlanes.engine.batch_changes import changed_rows
+
 from .batched import (
     ACTING,
     AIM,
@@ -75,7 +77,7 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     (bool, C-contiguous, that shape): every column of the families written for every game
     is overwritten, the others (:data:`SPARSE`) are cleared first, so ``out`` need not be
     cleared whole (a [B, 3651] array is 15 MB at B=4096); they are cleared only in the
-    games where the last call into the same ``out`` wrote them (``b.mask_rows``), so
+    games where the last call into the same ``out`` wrote them (``b.mask_record``), so
     ``out`` must be written by this batch's calls alone. The build block is made again
     only in the games whose build inputs changed since the last call into the same
     ``out``."""
@@ -87,10 +89,10 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
         mask = np.zeros((n, t.size), np.bool_)
     else:
         mask = out
-        rec = b.mask_rows
+        rec = b.mask_record
         last = rec if rec is not None and rec.array() is mask else None
         _clear_sparse(b, mask, last)
-        b.mask_rows = record = MaskRecord(mask)
+        b.mask_record = record = MaskRecord(mask)
     written = {} if record is None else record.sparse
     seat = b.seat
     acting = b.phase == ACTING
@@ -144,7 +146,7 @@ pending decision); it writes every other family whole."""
 
 
 class MaskRecord:
-    """What :func:`legal_mask` wrote into an ``out`` array (kept as ``GDBatch.mask_rows``):
+    """What :func:`legal_mask` wrote into an ``out`` array (kept as ``GDBatch.mask_record``):
     the array (a weak reference), the games in which it wrote each :data:`SPARSE` family
     (``sparse``) and the inputs its build block was made of (``builds``)."""
 
@@ -226,10 +228,7 @@ def _builds(b: GDBatch, mask: np.ndarray, acting: np.ndarray, full_bits: np.ndar
     if record is not None:
         record.builds = inputs
     if last is not None and last.builds is not None:
-        dirty = np.zeros(b.n, np.bool_)
-        for a, old in zip(inputs, last.builds, strict=True):
-            dirty[np.flatnonzero(a != old) // (a.size // b.n)] = True
-        rows = np.flatnonzero(dirty)
+        rows = changed_rows(inputs, last.builds)
         if not rows.size:
             return
         acting, money, present, full_bits, hole_bits, zone = (a[rows] for a in inputs)

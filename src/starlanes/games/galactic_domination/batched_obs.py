@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from starlanes.engine.batch_changes import ChangeTracker
+
 from .batched import (
     AIM,
     AP,
@@ -184,7 +186,7 @@ class ObsStream:
         self.key = np.full((n, 2 * SLOTS), -1, np.int32)
         self._blocks = self.buf[:, HEAD:].reshape(n, 2 * SLOTS, PER_SHIP)
         assert np.shares_memory(self._blocks, self.buf)  # a view: written through
-        self._head_in: list[np.ndarray] | None = None  # what the heads were made of
+        self._heads = ChangeTracker()  # what the heads were made of
 
     def update(self, b: GDBatch, seats: np.ndarray,
                current: np.ndarray | None = None) -> np.ndarray:
@@ -193,20 +195,9 @@ class ObsStream:
         v = np.asarray(seats, np.int64)
         buf = self.buf
         cur = b.current_player() if current is None else current
-        arrays = _head_inputs(b, v, cur)
-        if self._head_in is None:
-            _head(b, v, cur, buf)
-            self._head_in = [a.copy() for a in arrays]
-        else:  # the heads made again only where something they show changed
-            n = b.n
-            dirty = np.zeros(n, np.bool_)
-            for a, old in zip(arrays, self._head_in, strict=True):
-                dirty[np.flatnonzero(a != old) // (a.size // n)] = True
-            r = np.flatnonzero(dirty)
-            if r.size:
-                _head(b, v, cur, buf, r)
-                for a, old in zip(arrays, self._head_in, strict=True):
-                    old[r] = a[r]
+        r = self._heads.changed(_head_inputs(b, v, cur))  # None at first: every head
+        if r is None or r.size:  # the heads made again only where what they show changed
+            _head(b, v, cur, buf, r)
         s = b.ships
         key = _codes(b, self.ot).astype(np.int32) * _EXTRA
         key += np.clip(s[CHG], 0, 2) * 32 + (s[AIM] & 15) * 2

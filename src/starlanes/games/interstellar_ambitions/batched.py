@@ -45,6 +45,14 @@ SETUP, TURN, OVER = range(3)
 """The pending decision's kind (NONE: none); CAP_GIVE and EM_SCRAP are the reference's
 ``give_away`` of a capture and ``scrap`` before an EMERGENCY draw."""
 
+KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp", "step2", "advance_more",
+              "home_pick", "step3", "place", "claim", "colonise", "clear_planets", "develop",
+              "dev_pay", "shadow", "boost", "oppose", "build", "scrap", "replace_tech",
+              "research", "shadow_mode", "buy", "hire", "replace_merc", "upkeep",
+              "give_away", "fleet", "order", "fire", "steal", "spoil", "capture", "rescue",
+              "disrupt", "def_repair", "give_away", "scrap")
+"""The reference's decision kinds, by ``kind``."""
+
 
 def kind_table(*kinds: int) -> np.ndarray:
     """bool [every kind]: True at ``kinds``; ``table[b.kind]`` tells which games wait on
@@ -52,17 +60,12 @@ def kind_table(*kinds: int) -> np.ndarray:
     out = np.zeros(EM_SCRAP + 1, np.bool_)
     out[list(kinds)] = True
     return out
-KIND_NAMES = ("", "keep", "start_tech", "place_start", "comp", "step2", "advance_more",
-              "home_pick", "step3", "place", "claim", "colonise", "clear_planets", "develop",
-              "dev_pay", "shadow", "boost", "oppose", "build", "scrap", "replace_tech",
-              "research", "shadow_mode", "buy", "hire", "replace_merc", "upkeep",
-              "give_away", "fleet", "order", "fire", "steal", "spoil", "capture", "rescue",
-              "disrupt", "def_repair", "give_away", "scrap")
+
+
 MAX_PLANETS = 8
 """Planets a player may own (IA-PLN-03)."""
 MAX_SHIPS = 8
 """Ships in a fleet (IA-SHIP-07)."""
-"""The reference's decision kinds, by ``kind``."""
 COMPENSATION = ((0, 0), (0, 1), (1, 1))
 """Seat position from the start player -> (tokens to advance, resources to take)
 (IA-SET-19/20, three players)."""
@@ -132,8 +135,9 @@ class IABatch:
     ``done`` [n, 6] (tokens already advanced) and ``cursor`` (its place in its stage);
     ``count`` also holds the Home World picks and the tokens to plan still to come.
     Cards, slots, tokens, fleets, planets, resources, hands (and their order), claims,
-    medals, stats and the seen cards are int8 or int16, as their values fit: the tensor compares them from step to step
-    (``batched_positions``) and every pass over them reads a fraction of int64's bytes.
+    medals, stats and the seen cards are int8 or int16, as their values fit: the tensor
+    compares them from step to step (``batched_positions``) and every pass over them
+    reads a fraction of int64's bytes.
     Construct with the game's options (BadOptionError, see :func:`resolve_game`), then
     call :meth:`reset`."""
 

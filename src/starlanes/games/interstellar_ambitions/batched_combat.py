@@ -194,15 +194,38 @@ def _eligible(b: IABatch, rows: np.ndarray, seats: np.ndarray, attacking: bool) 
     return ok & ~t.defence_only_arr[known] if attacking else ok
 
 
+def in_fight(b: IABatch, rows: np.ndarray, side: Any = None) -> np.ndarray:
+    """bool: the entries still in the fight (within ``cb_len``, status 0) of the games
+    ``rows``: [k, side, entry], or [k, entry] of ``side`` (an int or one per game)."""
+    if side is None:
+        return (np.arange(MAX_SHIPS) < b.cb_len[rows][..., None]) & (b.cb_st[rows] == 0)
+    return (np.arange(MAX_SHIPS) < b.cb_len[rows, side][:, None]) & (b.cb_st[rows, side] == 0)
+
+
+def _outnumbered(b: IABatch, rows: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Each side's places that may fight (:func:`_eligible`, attacker then DEFENDER),
+    whether the DEFENDER has fewer, and whether its fleet is full (IA-RAID-03,
+    IA-INV-02)."""
+    dfn = b.cb_dfn[rows]
+    ea, ed = _eligible(b, rows, b.cb_att[rows], True), _eligible(b, rows, dfn, False)
+    full = (b.ship_card[rows, dfn] >= 0).sum(1) >= MAX_SHIPS
+    return ea, ed, ed.sum(1) < ea.sum(1), full
+
+
+def _packed(ok: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The True places of ``ok`` (bool [k, m]) row by row, and where each goes when a row's
+    True places are packed to its front: (rows, places, packed places)."""
+    gg, kk = np.nonzero(ok)
+    return gg, kk, (np.cumsum(ok, 1) - 1)[gg, kk]
+
+
 def _emerg(b: IABatch, rows: np.ndarray) -> None:
     """An outnumbered DEFENDER at 8 ships scraps one before its EMERGENCY draw (IA-RAID-03,
     IA-INV-02)."""
-    dfn = b.cb_dfn[rows]
-    fewer = _eligible(b, rows, dfn, False).sum(1) < _eligible(b, rows, b.cb_att[rows],
-                                                                True).sum(1)
+    _ea, _ed, fewer, full = _outnumbered(b, rows)
     b.cb_stage[rows] = EMERG_DRAW
-    ask = fewer & ((b.ship_card[rows, dfn] >= 0).sum(1) >= MAX_SHIPS)
-    _ask(b, rows[ask], EM_SCRAP, dfn[ask])
+    ask = fewer & full
+    _ask(b, rows[ask], EM_SCRAP, b.cb_dfn[rows][ask])
 
 
 def _emerg_draw(b: IABatch, rows: np.ndarray) -> None:
@@ -210,16 +233,15 @@ def _emerg_draw(b: IABatch, rows: np.ndarray) -> None:
     game by game, :func:`_emergency_ship`); then each side's ships that may fight enter
     it, in fleet order."""
     att, dfn = b.cb_att[rows], b.cb_dfn[rows]
-    ea, ed = _eligible(b, rows, att, True), _eligible(b, rows, dfn, False)
-    need = (ed.sum(1) < ea.sum(1)) & ((b.ship_card[rows, dfn] >= 0).sum(1) < MAX_SHIPS)
+    ea, ed, fewer, full = _outnumbered(b, rows)
+    need = fewer & ~full
     if need.any():
         for i in rows[need].tolist():
             _emergency_ship(b, i)
         ed = _eligible(b, rows, dfn, False)
     for side, seats, ok in ((0, att, ea), (1, dfn, ed)):
         b.cb_len[rows, side] = ok.sum(1)
-        gg, kk = np.nonzero(ok)
-        e = (np.cumsum(ok, 1) - 1)[gg, kk]
+        gg, kk, e = _packed(ok)
         r, s = rows[gg], seats[gg]
         b.cb_card[r, side, e] = b.ship_card[r, s, kk]
         b.cb_dmg[r, side, e] = b.ship_dmg[r, s, kk]
@@ -251,12 +273,10 @@ def _pre(b: IABatch, rows: np.ndarray) -> None:
     """The ships' effects "before any battle" (game by game where a ship in the fight has
     one, :func:`_prebattle`); then whether a damaged ship fights (its place shows)."""
     t = ctab(b)
-    inside = np.arange(MAX_SHIPS) < b.cb_len[rows][..., None]  # [k, side, entry]
-    hooked = inside & (b.cb_st[rows] == 0) & t.pre_battle[np.maximum(b.cb_card[rows], 0)]
+    hooked = in_fight(b, rows) & t.pre_battle[np.maximum(b.cb_card[rows], 0)]
     for i in rows[hooked.any((1, 2))].tolist():
         _prebattle(b, i)
-    fights = inside & (b.cb_st[rows] == 0)
-    b.cb_open[rows] = (fights & (b.cb_dmg[rows] != 0)).any((1, 2))
+    b.cb_open[rows] = (in_fight(b, rows) & (b.cb_dmg[rows] != 0)).any((1, 2))
     b.cb_stage[rows] = ORDERS
 
 
@@ -274,12 +294,11 @@ def _orders_stage(b: IABatch, rows: np.ndarray) -> None:
     """The secret orders (IA-RAID-05/06, IA-INV-04), the attacker first: a side whose
     ships in the fight show at most one label has nothing to choose and commits them in
     entry order; the first side with a choice is asked; with both committed, the fight."""
-    places = np.arange(MAX_SHIPS)
     g = np.arange(rows.size)
     stop = np.zeros(rows.size, np.bool_)
     for side, seat in ((0, b.cb_att[rows]), (1, b.cb_dfn[rows])):
         todo = ~stop & ~b.cb_comm[rows, side]
-        alive_e = (places < b.cb_len[rows, side][:, None]) & (b.cb_st[rows, side] == 0)
+        alive_e = in_fight(b, rows, side)
         card, dmg = b.cb_card[rows, side], b.cb_dmg[rows, side]
         first = alive_e.argmax(1)
         same = (~alive_e | ((card == card[g, first][:, None])
@@ -288,8 +307,8 @@ def _orders_stage(b: IABatch, rows: np.ndarray) -> None:
         if commit.any():
             al = alive_e[commit]
             order = np.full(al.shape, -1, np.int64)
-            gg, ee = np.nonzero(al)  # row by row, in entry order
-            order[gg, (np.cumsum(al, 1) - 1)[gg, ee]] = ee
+            gg, ee, packed = _packed(al)  # in entry order
+            order[gg, packed] = ee
             rc = rows[commit]
             b.cb_ord[rc, side] = order
             b.cb_olen[rc, side] = al.sum(1)
@@ -312,7 +331,7 @@ def _fight(b: IABatch, rows: np.ndarray) -> None:
     pairs = np.minimum(b.cb_olen[rows, 0], b.cb_olen[rows, 1])  # [k]
     ent = b.cb_ord[rows]  # [k, side, place]: entries of each order
     card, dmg = b.cb_card[rows], b.cb_dmg[rows]  # [k, side, entry]
-    alive_e = (np.arange(MAX_SHIPS) < b.cb_len[rows][..., None]) & (b.cb_st[rows] == 0)
+    alive_e = in_fight(b, rows)
     # every pair's two volleys: [k, place, side] (the shooter of side s at place p)
     e = np.maximum(ent, 0).transpose(0, 2, 1)  # [k, place, side]
     sides = np.arange(2)

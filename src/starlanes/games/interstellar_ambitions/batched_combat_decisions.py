@@ -21,7 +21,7 @@ from .batched import (
     IABatch,
     kind_table,
 )
-from .batched_combat import begin, ctab, entry_label, fire, fire_targets, order_of
+from .batched_combat import begin, ctab, entry_label, fire, fire_targets, in_fight, order_of
 from .batched_shadow import remove_ship, tables
 from .fleetworks import repair_cost
 
@@ -61,7 +61,7 @@ def mask(b: IABatch, out: np.ndarray, rows: np.ndarray, k: np.ndarray, seat: np.
         r = rows[sel]
         side = b.dec_side[r] if kind == ORDER else 1 - b.dec_side[r]
         card, dmg = b.cb_card[r, side], b.cb_dmg[r, side]  # [g, entry]
-        alive_e = (places < b.cb_len[r, side][:, None]) & (b.cb_st[r, side] == 0)
+        alive_e = in_fight(b, r, side)
         order = b.cb_ord[r, side]  # [g, place]: entries
         placed = places < b.cb_olen[r, side][:, None]
         g = np.arange(r.size)[:, None]
@@ -161,7 +161,7 @@ def _orders(b: IABatch, rows: np.ndarray, card: np.ndarray, dmg: np.ndarray) -> 
     g = np.arange(rows.size)
     order = b.cb_ord[rows, side]
     olen = b.cb_olen[rows, side]
-    rest = (places < b.cb_len[rows, side][:, None]) & (b.cb_st[rows, side] == 0)
+    rest = in_fight(b, rows, side)
     gg, pp = np.nonzero(places < olen[:, None])
     rest[gg, order[gg, pp]] = False
     e = (rest & (b.cb_card[rows, side] == card[:, None])

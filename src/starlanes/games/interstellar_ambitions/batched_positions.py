@@ -21,8 +21,8 @@ The last four are made again only in the games whose state arrays they read chan
 the last call (compared with copies kept of them), or whose observer did (``_seen``,
 ``_planets``).
 
-The seats' own parts (``_seats`` and ``_techs``) are kept in seat order, not observer order, in a
-canvas of three seat blocks per game: a seat's block changes only when that seat's state
+The seats' own parts (``_seats`` and ``_techs``) are kept in seat order, not observer
+order, in a canvas of three seat blocks per game: a seat's block changes only when that seat's state
 does. The tensor shows the blocks from the observer's own on; where the observer is the
 last call's, the canvas's changes are made in the tensor too, at their block's place, and
 where it changed (a game whose turn passed to another seat, about one in six a step in
@@ -37,6 +37,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from starlanes.engine.batch_changes import ChangeTracker
 
 from . import tensor
 from .batched import (
@@ -159,7 +161,8 @@ def _head(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     q += 2 * SLOTS
     for k, val in enumerate((b.sh_mod, b.sh_boosts, b.sh_opposes)):
         nums.append((np.where(check, q + k, lay.trash), val))
-    nums.append((np.where(b.kind == MORE, p, lay.trash), np.einsum("gt->g", b.done.view(np.int8))))
+    advanced = np.einsum("gt->g", b.done.view(np.int8))  # tokens advanced (no bool sum)
+    nums.append((np.where(b.kind == MORE, p, lay.trash), advanced))
     comp = b.kind == COMP
     nums.append((np.where(comp, p, lay.trash), b.adv))
     nums.append((np.where(comp, p + 1, lay.trash), b.take))
@@ -400,7 +403,7 @@ class PositionStream:
         self._canvas_flat = np.zeros(b.n * width + 1, np.float32)
         self._canvas = self._canvas_flat[:-1].reshape(b.n, PLAYERS, lay.seat_size)
         self._kept = [_Kept() for _ in PARTS]
-        self._copies: list[tuple[np.ndarray, ...]] | None = None
+        self._changes = [ChangeTracker() if p.inputs else None for p in PARTS]
         self._v = np.full(b.n, -1, np.int64)
 
     def update(self, b: IABatch, v: np.ndarray, o: Offsets) -> None:
@@ -409,29 +412,18 @@ class PositionStream:
         size, block = self._size, self._block
         width = PLAYERS * block
         moved = np.flatnonzero(v != self._v)  # games whose observer changed
-        first = self._copies is None
-        if first:
-            self._copies = [tuple(a.copy() for a in p.inputs(b)) if p.inputs else ()
-                            for p in PARTS]
         to_tensor, to_canvas = _Changes(), _Changes()
-        for part, kept, copies in zip(PARTS, self._kept, self._copies, strict=True):
+        for part, kept, changes in zip(PARTS, self._kept, self._changes, strict=True):
             if part.redrawn and moved.size:
                 kept.forget(moved, size)
             r: np.ndarray | None = None
-            if part.inputs is not None and not first:
-                dirty = np.zeros(n, np.bool_)
-                if part.observed:
-                    dirty[moved] = True
-                arrays = part.inputs(b)
-                for a, old in zip(arrays, copies, strict=True):
-                    # the games of the changed values (a flat nonzero of a mostly-False
-                    # array is several times cheaper than an any() along each row)
-                    dirty[np.flatnonzero(a != old) // (a.size // n)] = True
-                r = np.flatnonzero(dirty)
-                if not r.size:
-                    continue
-                for a, old in zip(arrays, copies, strict=True):
-                    old[r] = a[r]
+            if changes is not None and part.inputs is not None:
+                r = changes.changed(part.inputs(b))  # None at the first call: every game
+                if r is not None:
+                    if part.observed and moved.size:
+                        r = np.union1d(r, moved)
+                    if not r.size:
+                        continue
             made = part.make(b, v, o, slice(None) if r is None else r)
             kept.diff(made, r, n, width if part.canvas else size,
                       to_canvas if part.canvas else to_tensor)

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from starlanes.engine.batch_changes import ChangeTracker
+
 from . import tensor
 from .batched import (
     COMP,
@@ -184,8 +186,8 @@ class ObsStream:
     or zeroed and written anew, clipped to the bounds; the seats' parts kept in seat order
     and copied in where the observer changed); the fight under way (section 10, only in
     rows that are or were in a fight, clipped) is drawn again, the observer's hand and the
-    Shadow discard pile's counts only in the games where they changed. The parts' positions are disjoint (the layout gives each feature its own) and
-    the counts and piles stay inside the bounds (no place counts 1,000 things), which
+    Shadow discard pile's counts only in the games where they changed. The parts'
+    positions are disjoint (the layout gives each feature its own) and the counts and piles stay inside the bounds (no place counts 1,000 things), which
     ``tests/interop/test_batched_ia.py`` checks against fresh tensors along random
     games."""
 
@@ -196,8 +198,8 @@ class ObsStream:
         """float32 [n, N]: the last update's tensors (overwritten by the next)."""
         self._positions = PositionStream(b, offsets(b), self._flat)
         self._fighting = np.zeros(b.n, np.bool_)  # rows whose section 10 is drawn
-        self._discards: np.ndarray | None = None  # the Shadow discard piles last drawn
-        self._hand: np.ndarray | None = None  # the observers' hands last drawn
+        self._discards = ChangeTracker()  # the Shadow discard piles last drawn
+        self._hand = ChangeTracker()  # the observers' hands last drawn
 
     def update(self, b: IABatch, seats: Any) -> np.ndarray:
         """:attr:`tensors` brought to ``b`` seen from ``seats`` (int [n], 0..2)."""
@@ -213,20 +215,16 @@ class ObsStream:
         # 4. own hand and 8. the Shadow discard: copies per card
         at = lay.at["hand"]
         hand = b.hands[rows, v]
-        if self._hand is None:
+        redo = self._hand.changed((hand,))  # written again where the shown hand changed
+        if redo is None:
             tensors[:, at:at + nc] = hand
-        else:  # written again only in the games whose shown hand changed
-            redo = np.unique(np.flatnonzero(hand != self._hand) // nc)
+        else:
             tensors[redo, at:at + nc] = hand[redo]
-        self._hand = hand
         cards = b.shadow_discard.cards
         at = lay.at["discards"]
-        if self._discards is None:
-            self._discards = cards.copy()
+        redo = self._discards.changed((cards,))  # where the pile changed (a few a step)
+        if redo is None:
             redo = rows
-        else:  # drawn again only in the games whose pile changed (a few a step)
-            redo = np.unique(np.flatnonzero(cards != self._discards) // cards.shape[1])
-            self._discards[redo] = cards[redo]
         if redo.size:
             k = redo.size
             tensors[redo, at:at + nc] = np.bincount(
