@@ -39,6 +39,7 @@ from .batched import (
 )
 
 _POW2 = (1 << np.arange(16)).astype(np.int16)
+_POW2_15 = _POW2[:15].copy()
 _NONMINER = KIND_OF_SLOT != MINER
 _NONMINER16 = np.where(_NONMINER, -1, 0).astype(np.int16)
 """All bits for a slot whose type counts towards capacity (not the miner, GD-MAP-06)."""
@@ -48,9 +49,9 @@ _POPCOUNT15 = np.array([bin(x).count("1") for x in range(1 << 15)], np.int8)
 
 
 def _to_bits(flags: np.ndarray) -> np.ndarray:
-    """bool [..., 15] -> int16 [...] sector sets."""
-    return np.packbits(flags, axis=-1, bitorder="little").view("<u2").view(np.int16) \
-        .reshape(flags.shape[:-1])
+    """bool [..., 15] -> int16 [...] sector sets (an integer product with the powers of
+    two: a quarter of ``packbits``' time on a [4096, 15] array)."""
+    return flags.view(np.uint8) @ _POW2_15
 
 
 def _rows15(t: Tables, bits: np.ndarray) -> np.ndarray:
@@ -58,16 +59,23 @@ def _rows15(t: Tables, bits: np.ndarray) -> np.ndarray:
     return np.take(t.bit_rows, bits, axis=0)
 
 
-def fleet(b: GDBatch, field: int, seat: np.ndarray) -> np.ndarray:
-    """``field`` of ``seat``'s 35 ship slots in every game: int8 [n, 35]."""
-    return b.ships[field].reshape(b.n, 2, SLOTS)[np.arange(b.n), seat]
+_FLEET = np.dtype((np.void, SLOTS))
+"""One seat's 35 int8 values of one field, as one item: a gather of whole fleets copies
+one item each (half the time of a gather of [35] sub-arrays)."""
 
 
 def fleets(b: GDBatch, seat: np.ndarray, fields: tuple[int, ...]) -> np.ndarray:
     """The ``fields`` of ``seat``'s 35 ship slots in every game, in that order: int8
     [len(fields), n, 35] (one gather, not every field's)."""
-    s = b.ships.reshape(-1, b.n, 2, SLOTS)
-    return s[np.array(fields)[:, None], np.arange(b.n), seat]
+    s = b.ships.view(_FLEET).reshape(-1, b.n, 2)
+    got = s[np.array(fields)[:, None], np.arange(b.n), seat]
+    return got.view(np.int8).reshape(len(fields), b.n, SLOTS)
+
+
+def fleet(b: GDBatch, field: int, seat: np.ndarray) -> np.ndarray:
+    """``field`` of ``seat``'s 35 ship slots in every game: int8 [n, 35]."""
+    got = b.ships[field].view(_FLEET)[np.arange(b.n), seat]
+    return got.view(np.int8).reshape(b.n, SLOTS)
 
 
 def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:

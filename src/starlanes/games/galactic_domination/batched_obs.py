@@ -38,6 +38,10 @@ LOW, HIGH = 0.0, 1000.0
 """The adapters' clip bounds of this game's tensor (``research.toml``)."""
 
 
+_BLOCK = np.dtype((np.void, PER_SHIP * 4))
+"""A ship slot's 41 float32 values as one item: gathers and scatters of whole blocks
+copy one item each."""
+
 CHUNK = 64
 """Games whose ship blocks are gathered at once (their scratch stays in the core's cache)."""
 
@@ -72,6 +76,8 @@ class ObsTables:
             rows.append(block.reshape(-1, PER_SHIP))
             size += rows[-1].shape[0]
         self.ship = np.concatenate(rows)
+        self.ship_items = self.ship.view(_BLOCK).reshape(-1)
+        """``ship``'s rows as single items: a gather of rows copies one item each."""
         dtype = np.int16 if size < 1 << 15 else np.int64
         self.base70 = np.array(base, dtype)[KIND70]
         self.sh1 = (t.max_sh.astype(dtype) + 1)[KIND70]
@@ -125,7 +131,8 @@ def _in_view(a: np.ndarray, v: np.ndarray) -> np.ndarray:
     observing seat's 35 slots first."""
     n = a.shape[0]
     side = np.stack([v, 1 - v], 1)
-    return a.reshape(n, 2, SLOTS)[np.arange(n)[:, None], side].reshape(n, -1)
+    fleet = np.ascontiguousarray(a).view(np.dtype((np.void, SLOTS * a.itemsize)))
+    return fleet[np.arange(n)[:, None], side].view(a.dtype).reshape(n, -1)
 
 
 def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
@@ -184,7 +191,7 @@ class ObsStream:
         self.ot = ot
         self.buf = np.zeros((n, HEAD + 2 * SLOTS * PER_SHIP), np.float32)
         self.key = np.full((n, 2 * SLOTS), -1, np.int32)
-        self._blocks = self.buf[:, HEAD:].reshape(n, 2 * SLOTS, PER_SHIP)
+        self._blocks = self.buf[:, HEAD:].view(_BLOCK)  # [n, 70], one item a block
         assert np.shares_memory(self._blocks, self.buf)  # a view: written through
         self._heads = ChangeTracker()  # what the heads were made of
 
@@ -209,7 +216,7 @@ class ObsStream:
             r, j = np.divmod(ch, 2 * SLOTS)
             k = key.reshape(-1)[ch]
             self.key.reshape(-1)[ch] = k
-            vals = self.ot.ship[k // _EXTRA]
+            vals = self.ot.ship_items[k // _EXTRA].view(np.float32).reshape(-1, PER_SHIP)
             e = k % _EXTRA
             c = np.flatnonzero(e >= 32)
             if c.size:  # charge flag 0 -> the charge, aim flag "none" -> the aim
@@ -218,5 +225,5 @@ class ObsStream:
                 vals[c, 21 + e[c] // 32] = 1.0
                 vals[c, 24 + e[c] % 32 // 2] = 1.0
             vals[:, PER_SHIP - 1] = e & 1
-            self._blocks[r, j] = vals
+            self._blocks[r, j] = vals.view(_BLOCK).reshape(-1)
         return buf
