@@ -263,7 +263,8 @@ def test_env_refuses_bad_construction():
 
 def test_a_reused_mask_array_clears_the_sparse_families_where_they_were_written():
     """``legal_mask(b, out)`` clears the families it writes for some games only (set-up,
-    jumps, decisions) where the last call into the same array wrote them: a reused array
+    jumps, decisions) or some ships only (moves, attacks) where the last call into the
+    same array wrote them: a reused array
     equals a fresh mask at every step of long random play, and an array the batch did not
     write last is cleared whole. The capacity counts kept from step to step
     (``GDBatch.load()``) equal counts made afresh at every step."""
@@ -278,6 +279,7 @@ def test_a_reused_mask_array_clears_the_sparse_families_where_they_were_written(
         np.testing.assert_array_equal(b.load(), b.load(np.arange(64)))  # kept = counted
         assert b.mask_record is not None
         seen.update(name for name, rows in b.mask_record.sparse.items() if rows.size)
+        seen.update(name for name, (rows, _) in b.mask_record.items.items() if rows.size)
         flat = np.flatnonzero(fresh)
         row = flat // fresh.shape[1]
         count = np.bincount(row, minlength=64)
@@ -286,7 +288,7 @@ def test_a_reused_mask_array_clears_the_sparse_families_where_they_were_written(
         done = np.flatnonzero(b.terminal())
         if done.size:
             b.reset(done, (1000 + step * 64 + done).tolist())
-    assert set(seen) == {"place", "jump", "arrive", "sacrifice"}, seen
+    assert set(seen) == set(SPARSE), seen
     stranger = np.ones_like(out)  # True everywhere: not the array this batch wrote last
     legal_mask(b, stranger)
     fresh = legal_mask(b)

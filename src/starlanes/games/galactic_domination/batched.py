@@ -156,6 +156,8 @@ class Tables:
         bits = np.arange(1 << 15, dtype=np.int64)
         self.bit_rows = ((bits[:, None] >> np.arange(15)) & 1).astype(np.bool_)
         """A 15-bit sector set -> its 15 flags (the mask's per-sector rows)."""
+        self.bit_items = self.bit_rows.view(np.dtype((np.void, 15))).reshape(-1)
+        """``bit_rows``, each row one item."""
 
 
 def resolve_game(options: dict[str, Any]) -> Any:

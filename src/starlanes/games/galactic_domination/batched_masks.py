@@ -102,6 +102,7 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
         _clear_sparse(b, mask, last)
         b.mask_record = record = MaskRecord(mask)
     written = {} if record is None else record.sparse
+    items = {} if record is None else record.items
     seat = b.seat
     acting = b.phase == ACTING
     # the acting seat's fleet and the opponent's, [n, 35]
@@ -116,23 +117,26 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     free = can & (chg != 2)
     # end (GD-AP-07)
     mask[:, t.off["end"]] = acting
-    # moves: adjacent, not a black hole, room unless a miner (GD-AP-04, GD-MAP-05/06)
-    blocked = hole_bits[:, None] | (full_bits[:, None] & _NONMINER16)
-    move_bits = np.take(t.adj_bits, sec16) & ~blocked
-    move_bits *= free
-    o = t.off["move"]
-    mask[:, o:o + SLOTS * 15] = _rows15(t, move_bits).reshape(n, -1)
+    # moves: adjacent, not a black hole, room unless a miner (GD-AP-04, GD-MAP-05/06); a
+    # ship that may not act has no moves, so only the rows of the ships that may are made
+    free_r, free_c = np.divmod(np.flatnonzero(free), SLOTS)
+    blocked = hole_bits[free_r] | (full_bits[free_r] & _NONMINER16[free_c])
+    bits = np.take(t.adj_bits, sec16[free_r, free_c]) & ~blocked
+    keep = np.flatnonzero(bits)
+    r, c, bits = free_r[keep], free_c[keep], bits[keep]
+    _write_rows(mask, t, "move", r, c, np.take(t.bit_items, bits), items)
     # attacks: an armed ship's reach holds the target's sector (GD-AP-05, GD-RNG-*); the
-    # miner reaches nothing (GD-RNG-02)
-    reach = np.take(t.reach35, _SLOT16 + sec16)
-    reach *= free
+    # miner reaches nothing (GD-RNG-02); made for the rows of the armed ships that may act
+    # and reach a sector holding a target
     target = np.take(_POW2, opp_sec & 15) & 0x7FFF  # bit 15: not on the board
-    o = t.off["attack"]
-    att = mask[:, o:o + SLOTS * SLOTS].reshape(n, SLOTS, SLOTS)
-    hits = np.empty((n, 10, SLOTS), np.int16)  # one scratch for both blocks
-    for lo, hi in ((0, 10), (25, 35)):  # the armed types' slots
-        np.bitwise_and(reach[:, lo:hi, None], target[:, None, :], out=hits)
-        np.not_equal(hits, 0, out=att[:, lo:hi])
+    held = np.bitwise_or.reduce(target, axis=1)
+    armed = np.flatnonzero(_NONMINER[free_c])
+    r, c = free_r[armed], free_c[armed]
+    reach = np.take(t.reach35, _SLOT16[c] + sec16[r, c]) & held[r]
+    keep = np.flatnonzero(reach)
+    r, c, reach = r[keep], c[keep], reach[keep]
+    hits = np.bitwise_and(reach[:, None], target[r]) != 0
+    _write_rows(mask, t, "attack", r, c, hits.view(_ROW["attack"]).reshape(-1), items)
     # attach (GD-SPC-01) and warp (GD-DS-01)
     m0 = FIRST[MINER]
     o = t.off["attach"]
@@ -148,9 +152,27 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     return mask
 
 
-SPARSE = ("place", "jump", "arrive", "sacrifice")
+SPARSE = ("place", "jump", "arrive", "sacrifice", "move", "attack")
 """The families :func:`legal_mask` writes for some games only (set-up, a charged jump, a
-pending decision); it writes every other family whole."""
+pending decision) or for some ships only (moves and attacks: a row of sectors or of
+targets per ship, written for the ships whose row holds a legal action, :data:`_ROW`); it
+writes every other family whole."""
+
+_ROW = {"move": np.dtype((np.void, 15)), "attack": np.dtype((np.void, SLOTS))}
+"""The families written ship by ship, and a ship's row of each as one item (sectors or
+targets): a row is written or cleared as one item."""
+
+
+_CLEAR = {name: np.zeros((), row) for name, row in _ROW.items()}
+
+
+def _write_rows(mask: np.ndarray, t: Tables, name: str, r: np.ndarray, c: np.ndarray,
+                rows: np.ndarray, items: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+    """Write ``rows`` (items of ``_ROW[name]``) as the rows of ship slots ``c`` of games
+    ``r`` in family ``name``; the ships written go in ``items``."""
+    lo, hi = t.family_span[name]
+    mask[:, lo:hi].view(_ROW[name])[r, c] = rows
+    items[name] = (r, c)
 
 
 class MaskRecord:
@@ -158,24 +180,27 @@ class MaskRecord:
     the array (a weak reference), the games in which it wrote each :data:`SPARSE` family
     (``sparse``) and the inputs its build block was made of (``builds``)."""
 
-    __slots__ = ("array", "sparse", "builds")
+    __slots__ = ("array", "sparse", "items", "builds")
 
     def __init__(self, array: np.ndarray) -> None:
         self.array = weakref.ref(array)
         self.sparse: dict[str, np.ndarray] = {}
+        self.items: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        """The families written ship by ship (:data:`_ROW`): the games and slots."""
         self.builds: tuple[np.ndarray, ...] | None = None
 
 
 def _clear_sparse(b: GDBatch, mask: np.ndarray, last: MaskRecord | None) -> None:
     """Clear the :data:`SPARSE` families of ``mask``: in the games the last call into this
     same array wrote them (``last``), else in every game."""
-    rows = None if last is None else last.sparse
     for name in SPARSE:
         lo, hi = b.t.family_span[name]
-        if rows is None:
+        if last is None:
             mask[:, lo:hi] = False
-        elif name in rows:
-            mask[rows[name], lo:hi] = False
+        elif name in last.sparse:
+            mask[last.sparse[name], lo:hi] = False
+        elif name in last.items:
+            mask[:, lo:hi].view(_ROW[name])[last.items[name]] = _CLEAR[name]
 
 
 def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
