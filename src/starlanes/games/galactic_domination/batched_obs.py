@@ -173,27 +173,30 @@ def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
     return out
 
 
-_EXTRA = 96
-"""A slot's key is its ``ot.ship`` row times 96 plus charge (0-2) x 32, aim (0-15) x 2 and
-the acting flag: everything its block depends on."""
+_SHOWN = np.array([SEC, SH, HULL, AP, ATT, CHG, AIM])
+"""The ship fields a slot's block shows; it also shows whether the ship acts
+(``GDBatch.act``)."""
+_SHOWN_HULL = int(np.flatnonzero(_SHOWN == HULL)[0])
 
 
 class ObsStream:
     """The tensors of ``n`` games kept up to date between steps (what
     :class:`~starlanes.envs.BatchedEnv` returns): after a step most ship blocks and heads
     are as they were, so :meth:`update` rewrites only the heads whose inputs changed (about
-    one game in seven a step in random play) and the ship blocks whose key
-    (:data:`_EXTRA`) changed, from the same tables as :func:`observation`, which gives the
-    same values. ``buf``: float32 [n, N], the tensors; ``key``: int32 [n, 70], each
-    block's key as last written (-1: never written)."""
+    one game in seven a step in random play) and the blocks of the ship slots whose shown
+    fields (:data:`_SHOWN`) or acting flag changed, all blocks of a game whose observer
+    changed (its fleets change places), from the same tables as :func:`observation`,
+    which gives the same values. ``buf``: float32 [n, N], the tensors."""
 
     def __init__(self, ot: ObsTables, n: int) -> None:
         self.ot = ot
         self.buf = np.zeros((n, HEAD + 2 * SLOTS * PER_SHIP), np.float32)
-        self.key = np.full((n, 2 * SLOTS), -1, np.int32)
         self._blocks = self.buf[:, HEAD:].view(_BLOCK)  # [n, 70], one item a block
         assert np.shares_memory(self._blocks, self.buf)  # a view: written through
         self._heads = ChangeTracker()  # what the heads were made of
+        self._kept: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        """What the blocks were last made of: the shown fields (int8 [7, n, 70]), the
+        acting slots and the observers."""
 
     def update(self, b: GDBatch, seats: np.ndarray,
                current: np.ndarray | None = None) -> np.ndarray:
@@ -206,24 +209,55 @@ class ObsStream:
         if r is None or r.size:  # the heads made again only where what they show changed
             _head(b, v, cur, buf, r)
         s = b.ships
-        key = _codes(b, self.ot).astype(np.int32) * _EXTRA
-        key += np.clip(s[CHG], 0, 2) * 32 + (s[AIM] & 15) * 2
-        r = np.flatnonzero(b.act >= 0)
-        key[r, b.act[r]] += 1
-        key = _in_view(key, v)
-        ch = np.flatnonzero(key != self.key)  # (flat: a 2-D nonzero costs twice as much)
-        if ch.size:
-            r, j = np.divmod(ch, 2 * SLOTS)
-            k = key.reshape(-1)[ch]
-            self.key.reshape(-1)[ch] = k
-            vals = self.ot.ship_items[k // _EXTRA].view(np.float32).reshape(-1, PER_SHIP)
-            e = k % _EXTRA
-            c = np.flatnonzero(e >= 32)
-            if c.size:  # charge flag 0 -> the charge, aim flag "none" -> the aim
-                vals[c, 21] = 0.0
-                vals[c, 39] = 0.0
-                vals[c, 21 + e[c] // 32] = 1.0
-                vals[c, 24 + e[c] % 32 // 2] = 1.0
-            vals[:, PER_SHIP - 1] = e & 1
-            self._blocks[r, j] = vals.view(_BLOCK).reshape(-1)
+        if self._kept is None:
+            observation(b, v, self.ot, buf, cur)
+            self._kept = (s[_SHOWN], b.act.copy(), v.copy())
+            return buf
+        kept, act, seen_by = self._kept
+        diff = s[SEC] != kept[0]
+        for i in range(1, _SHOWN.size):
+            diff |= s[_SHOWN[i]] != kept[i]
+        # an empty slot's block is all zeros whatever its other fields (a new turn sets the
+        # AP of every slot of the seat): a slot empty before and now keeps its block
+        present = s[HULL] != 0
+        was = kept[_SHOWN_HULL] != 0
+        diff &= present | was
+        moved = np.flatnonzero(b.act != act)
+        if moved.size:  # the acting flag: off on the last acting ship, on on the new one
+            for slot in (act[moved], b.act[moved]):
+                on = slot >= 0
+                diff[moved[on], slot[on]] = True
+            act[moved] = b.act[moved]
+        flip = np.flatnonzero(v != seen_by)
+        if flip.size:  # the fleets change places: the place of an empty slot whose
+            # partner in the other fleet was empty too keeps its zeros
+            diff[flip] |= present[flip] | np.roll(was[flip], SLOTS, axis=1)
+            seen_by[flip] = v[flip]
+        at = np.flatnonzero(diff)  # (a 2-D nonzero costs twice as much)
+        if at.size:
+            shown = np.empty((_SHOWN.size, at.size), np.int8)
+            for i, field in enumerate(_SHOWN):
+                np.take(s[field].reshape(-1), at, out=shown[i])
+                kept[i].reshape(-1)[at] = shown[i]
+            r, g = np.divmod(at, 2 * SLOTS)
+            self._blocks[r, g % SLOTS + SLOTS * (g // SLOTS != v[r])] = \
+                _block_items(self.ot, g, shown, b.act[r] == g)
         return buf
+
+
+def _block_items(ot: ObsTables, g: np.ndarray, shown: np.ndarray,
+                 acting: np.ndarray) -> np.ndarray:
+    """The blocks of ship slots ``g`` (int [k]) showing ``shown`` (int8 [7, k], the
+    :data:`_SHOWN` fields) and ``acting`` (bool [k]), each one item (:data:`_BLOCK`)."""
+    sec, sh, hull, ap, att, chg, aim = shown
+    code = (((sec & 15) * ot.sh1[g] + sh) * ot.hull1[g] + hull) * ot.ap1[g] + ap
+    vals = ot.ship_items[code * 2 + att + ot.base70[g]].view(np.float32) \
+        .reshape(-1, PER_SHIP)
+    c = np.flatnonzero(chg > 0)
+    if c.size:  # charge flag 0 -> the charge, aim flag "none" -> the aim
+        vals[c, 21] = 0.0
+        vals[c, 39] = 0.0
+        vals[c, 21 + np.minimum(chg[c], 2)] = 1.0
+        vals[c, 24 + (aim[c] & 15)] = 1.0
+    vals[:, PER_SHIP - 1] = acting
+    return vals.view(_BLOCK).reshape(-1)
