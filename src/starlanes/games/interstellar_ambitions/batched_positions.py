@@ -10,18 +10,20 @@ written (numbers). The parts:
 
 - :func:`_head`: the head and the pending decision (they name seats by their place from
   the observer); made for every game at every call;
-- :func:`_seats`: each seat's tokens, ships, numbers and claims; every game, every call;
+- :func:`_seats`: each seat's tokens and numbers; every game, every call;
+- :func:`_fleets` and :func:`_claims`: each seat's ships, and its claims on the Ambitions
+  (they change in a few games a step);
 - :func:`_techs`: each seat's known and owned techs (216 counted positions a game);
 - :func:`_piles`: the face-up planets, techs and Mercs, the discard piles, the colonised
   planets and the Ambitions in play (about 200 counted positions a game);
 - :func:`_seen`: the cards the observer saw go into each other seat's hand (60 numbers);
 - :func:`_planets`: the owned planets (owner's place from the observer, level, kept event).
 
-The last four are made again only in the games whose state arrays they read changed since
+The last six are made again only in the games whose state arrays they read changed since
 the last call (compared with copies kept of them), or whose observer did (``_seen``,
 ``_planets``).
 
-The seats' own parts (``_seats`` and ``_techs``) are kept in seat order, not observer
+The seats' own parts (``_seats``, ``_fleets``, ``_claims`` and ``_techs``) are kept in seat order, not observer
 order, in a canvas of three seat blocks per game: a seat's block changes only when that seat's state
 does. The tensor shows the blocks from the observer's own on; where the observer is the
 last call's, the canvas's changes are made in the tensor too, at their block's place, and
@@ -196,29 +198,43 @@ def _planets(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
 
 
 def _seats(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
-    """3. each seat's presence, tokens, ships, numbers and claims, in canvas positions
-    (seat ``i``'s block at ``i * seat_size``); every game (``r`` is all). All three seats
-    at once: each piece is made [n, seat, ...] and turned into rows of n."""
+    """3. each seat's presence, tokens and numbers, in canvas positions (seat ``i``'s block
+    at ``i * seat_size``); every game (``r`` is all). All three seats at once: each piece
+    is made [n, seat, ...] and turned into rows of n."""
     n = b.n
     size = np.int16(o.lay.seat_size)
-    trash = np.int16(PLAYERS * o.lay.seat_size)
     base = np.arange(PLAYERS, dtype=np.int16) * size  # [seat]
     tok = b.tokens  # [n, seat, token]
-    card = b.ship_card  # [n, seat, place]
-    rel = o.ship_rel[np.maximum(card, 0), np.minimum(b.ship_dmg, o.ship_rel.shape[1] - 1)]
     f = [base[:, None],  # presence, the same in every game
-         (base[:, None] + np.where(tok >= 0, tok + 6, 30)).astype(np.int16).reshape(n, -1).T,
-         np.where(card >= 0, base[:, None] + rel, trash).reshape(n, -1).T]
+         (base[:, None] + np.where(tok >= 0, tok + 6, 30)).astype(np.int16).reshape(n, -1).T]
     number = o.numbers[:, 0]  # [10]: resources, hand, medals, stats
-    claims = b.claims  # [n, ambition, seat]
-    claims_at = (o.claims0 + b.ambitions)[:, :, None] + base  # [n, ambition, seat]
     nums = [((base[:, None] + number[:4]).reshape(-1, 1), b.res.reshape(n, -1).T),
             ((base + number[4])[:, None], np.einsum("gsc->sg", b.hands)),  # cards in hand
             ((base[:, None] + number[5:7]).reshape(-1, 1), b.medals.reshape(n, -1).T),
-            ((base[:, None] + number[7:10]).reshape(-1, 1), b.stats.reshape(n, -1).T),
-            (np.where(claims > 0, claims_at, trash).reshape(n, -1).T,
-             claims.reshape(n, -1).T)]
+            ((base[:, None] + number[7:10]).reshape(-1, 1), b.stats.reshape(n, -1).T)]
     return _join(f, nums, n)
+
+
+def _fleets(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
+    """3. each seat's ships (card and damage) in games ``r``, in canvas positions."""
+    card = b.ship_card[r]  # [d, seat, place]
+    d = card.shape[0]
+    base = np.arange(PLAYERS, dtype=np.int16) * np.int16(o.lay.seat_size)
+    rel = o.ship_rel[np.maximum(card, 0), np.minimum(b.ship_dmg[r], o.ship_rel.shape[1] - 1)]
+    trash = np.int16(PLAYERS * o.lay.seat_size)
+    return _join([np.where(card >= 0, base[:, None] + rel, trash).reshape(d, -1).T], [], d)
+
+
+def _claims(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
+    """3. each seat's claims on the Ambitions in play in games ``r``, in canvas
+    positions."""
+    claims = b.claims[r]  # [d, ambition, seat]
+    d = claims.shape[0]
+    base = np.arange(PLAYERS, dtype=np.int16) * np.int16(o.lay.seat_size)
+    claims_at = (o.claims0 + b.ambitions[r])[:, :, None] + base  # [d, ambition, seat]
+    trash = np.int16(PLAYERS * o.lay.seat_size)
+    return _join([], [(np.where(claims > 0, claims_at, trash).reshape(d, -1).T,
+                       claims.reshape(d, -1).T)], d)
 
 
 def _techs(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
@@ -291,6 +307,8 @@ class _Part:
 PARTS = (
     _Part(_head, canvas=False),
     _Part(_seats, canvas=True),
+    _Part(_fleets, canvas=True, inputs=lambda b: (b.ship_card, b.ship_dmg)),
+    _Part(_claims, canvas=True, inputs=lambda b: (b.claims, b.ambitions)),
     _Part(_techs, canvas=True, inputs=lambda b: (b.known, b.tech_owner)),
     _Part(_piles, canvas=False, inputs=lambda b: (
         b.planet_slots, b.planet_discard.cards, b.colonised, b.colony_discard.cards,
