@@ -143,7 +143,7 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     mask[:, o + m0:o + m0 + 15] = free[:, m0:m0 + 15] & (attached[:, m0:m0 + 15] == 0)
     o = t.off["warp"]
     mask[:, o + 5:o + 10] = free[:, 5:10]
-    _specials(b, mask, can, free, sec16, chg, aim, load, hole_bits, written)
+    _specials(b, mask, can, free, sec16, chg, aim, load, hole_bits, written, items)
     _builds(b, mask, acting, full_bits, hole_bits, present, last, record)
     if (b.phase == SETUP).any():
         _places(b, mask, load, written)
@@ -152,13 +152,14 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     return mask
 
 
-SPARSE = ("place", "jump", "arrive", "sacrifice", "move", "attack")
+SPARSE = ("place", "jump", "arrive", "sacrifice", "move", "attack", "charge_shot")
 """The families :func:`legal_mask` writes for some games only (set-up, a charged jump, a
-pending decision) or for some ships only (moves and attacks: a row of sectors or of
-targets per ship, written for the ships whose row holds a legal action, :data:`_ROW`); it
-writes every other family whole."""
+pending decision) or for some ships only (moves, attacks and black hole charges: a row
+of sectors or of targets per ship, written for the ships whose row holds a legal action,
+:data:`_ROW`); it writes every other family whole."""
 
-_ROW = {"move": np.dtype((np.void, 15)), "attack": np.dtype((np.void, SLOTS))}
+_ROW = {"move": np.dtype((np.void, 15)), "attack": np.dtype((np.void, SLOTS)),
+        "charge_shot": np.dtype((np.void, 15))}
 """The families written ship by ship, and a ship's row of each as one item (sectors or
 targets): a row is written or cleared as one item."""
 
@@ -205,7 +206,8 @@ def _clear_sparse(b: GDBatch, mask: np.ndarray, last: MaskRecord | None) -> None
 
 def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
               sec16: np.ndarray, chg: np.ndarray, aim: np.ndarray, load: np.ndarray,
-              hole_bits: np.ndarray, written: dict[str, np.ndarray]) -> None:
+              hole_bits: np.ndarray, written: dict[str, np.ndarray],
+              items: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
     """Black hole shot (GD-SPC-04..06, ruling GD-OPEN-06) and fleet jump (GD-SPC-07..09,
     ruling GD-OPEN-08): charging needs the costs in hand and a ship not charging already;
     a charged ship may only fire or jump. The games given jumps go in ``written``."""
@@ -220,10 +222,11 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
     dsl = slice(d0, d0 + 5)
     reach_d = np.take(t.reach_bits[DESTROYER], sec16[:, dsl])
     shot_ok = (dark >= t.bh_dark) & (money >= t.bh_minerals) & (left > 0)
-    charge_bits = np.where(free[:, dsl] & (chg[:, dsl] == 0) & shot_ok[:, None],
-                           reach_d & ~hole_bits[:, None], 0).astype(np.int16)
-    o = t.off["charge_shot"]
-    mask[:, o + d0 * 15:o + (d0 + 5) * 15] = _rows15(t, charge_bits).reshape(n, -1)
+    r, c = np.divmod(np.flatnonzero(free[:, dsl] & (chg[:, dsl] == 0) & shot_ok[:, None]), 5)
+    bits = reach_d[r, c] & ~hole_bits[r]
+    keep = np.flatnonzero(bits)
+    r, c, bits = r[keep], c[keep] + d0, bits[keep]
+    _write_rows(mask, t, "charge_shot", r, c, np.take(t.bit_items, bits), items)
     aim_bit = np.take(_POW2, aim[:, dsl] & 15) & 0x7FFF
     o = t.off["fire"]
     mask[:, o + d0:o + d0 + 5] = (can[:, dsl] & (chg[:, dsl] == 2) & (left > 0)[:, None]
