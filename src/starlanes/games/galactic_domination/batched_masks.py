@@ -165,6 +165,7 @@ targets): a row is written or cleared as one item."""
 
 
 _CLEAR = {name: np.zeros((), row) for name, row in _ROW.items()}
+"""An empty row of each family written ship by ship."""
 
 
 def _write_rows(mask: np.ndarray, t: Tables, name: str, r: np.ndarray, c: np.ndarray,
@@ -179,7 +180,9 @@ def _write_rows(mask: np.ndarray, t: Tables, name: str, r: np.ndarray, c: np.nda
 class MaskRecord:
     """What :func:`legal_mask` wrote into an ``out`` array (kept as ``GDBatch.mask_record``):
     the array (a weak reference), the games in which it wrote each :data:`SPARSE` family
-    (``sparse``) and the inputs its build block was made of (``builds``)."""
+    written game by game (``sparse``), the games and ship slots of the rows it wrote of
+    each family written ship by ship (``items``) and the inputs its build block was made
+    of (``builds``)."""
 
     __slots__ = ("array", "sparse", "items", "builds")
 
@@ -210,7 +213,8 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
               items: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
     """Black hole shot (GD-SPC-04..06, ruling GD-OPEN-06) and fleet jump (GD-SPC-07..09,
     ruling GD-OPEN-08): charging needs the costs in hand and a ship not charging already;
-    a charged ship may only fire or jump. The games given jumps go in ``written``."""
+    a charged ship may only fire or jump. The games given jumps go in ``written``, the
+    rows of black hole charges in ``items``."""
     t = b.t
     n = b.n
     seat = b.seat
