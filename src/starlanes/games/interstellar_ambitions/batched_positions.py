@@ -438,8 +438,11 @@ class PositionStream:
             if changes is not None and part.inputs is not None:
                 r = changes.changed(part.inputs(b))  # None at the first call: every game
                 if r is not None:
-                    if part.observed and moved.size:
-                        r = np.union1d(r, moved)
+                    if part.observed and moved.size:  # the union, ascending (no sort)
+                        either = np.zeros(n, np.bool_)
+                        either[r] = True
+                        either[moved] = True
+                        r = np.flatnonzero(either)
                     if not r.size:
                         continue
             made = part.make(b, v, o, slice(None) if r is None else r)
