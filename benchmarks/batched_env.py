@@ -1,7 +1,10 @@
-"""Game-steps/s of the batched Galactic Domination environment against today's loops, per core.
+"""Game-steps/s of a batched environment against today's loops, per core.
 
-Run: ``python benchmarks/batched_env.py [--seconds 3] [--repeat 2] [--sizes 256,1024,4096]
-[--clock cpu|wall] [--profile]`` (the AEC column needs the ``rl`` extra).
+Run: ``python benchmarks/batched_env.py [--game galactic-domination|interstellar-ambitions]
+[--seconds 3] [--repeat 2] [--sizes 256,1024,4096] [--clock cpu|wall] [--profile]
+[--all-games]`` (the AEC column needs the ``rl`` extra). ``--game`` (default Galactic
+Domination, 2 players; Interstellar Ambitions plays 3) is the game of the main table and
+of ``--profile``.
 
 In one run, each rate the best of ``--repeat`` interleaved measures of ``--seconds`` each,
 on this process's CPU time by default (``--clock cpu``: a shared machine's other work is
@@ -18,8 +21,10 @@ not counted), with numpy's thread pools held to one thread (the rates are per co
   reused).
 
 Printed: each rate and its ratio to ``aec`` and to ``engine``. ``--profile`` adds, per
-batch size, the microseconds per game-step of each part of the batched loop (mask,
-tensor, the random draw, the rules' step).
+batch size, the microseconds per game-step of each part of the batched loop with
+``copy=False``, timed one by one as ``BatchedEnv.step`` runs them (the mask into the
+environment's own array, the tensors kept up to date, the random draw, the rules' step
+with the new games that replace the finished ones).
 
 ``--all-games`` prints instead one table for the four games (each at its minimum player
 count): the engine's random steps/s, the PettingZoo AEC loop with tensors and the batched
@@ -45,7 +50,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import envs as env_bench  # noqa: E402
 
-from starlanes.envs.batched import BatchedEnv  # noqa: E402
+from starlanes.engine import game_class  # noqa: E402
+from starlanes.envs.batched import BATCHED_GAMES, BatchedEnv  # noqa: E402
 
 GAME = "galactic-domination"
 
@@ -68,8 +74,8 @@ def batched_rate(size: int, seconds: float, clock: Callable[[], float],
                  ready: Callable[[], object] | None = None) -> float:
     """Game-steps/s of ``BatchedEnv(game, num_envs=size, seed=seed)`` under masked random
     play (see the module docstring), measured after ``ready()`` returns when given (a
-    barrier of several processes); with ``parts`` (Galactic Domination only), the seconds
-    spent in each part are added to it."""
+    barrier of several processes); with ``parts``, the microseconds per game-step spent in
+    each part (mask, tensor, draw, rules) are put in it."""
     env = BatchedEnv(game, num_envs=size, seed=seed, copy=copy)
     rng = np.random.default_rng(seed)
     obs, info = env.reset()
@@ -84,19 +90,18 @@ def batched_rate(size: int, seconds: float, clock: Callable[[], float],
             obs, _, _, _, info = env.step(masked_random(info["action_mask"], rng))
             steps += size
         return steps / (clock() - start)
-    from starlanes.games.galactic_domination import batched_masks
-
+    mask_of, tensor_of, rules = _parts(env)
     core = env.core
-    while clock() < end:  # the parts of one env step, timed one by one
+    while clock() < end:  # the parts of one env step, timed one by one, as step() runs them
         t0 = clock()
-        mask = batched_masks.legal_mask(core)
-        t1 = clock()
         cp = core.current_player()
-        env._stream.update(core, np.maximum(cp, 0), current=cp)
+        mask = mask_of(cp)
+        t1 = clock()
+        tensor_of(cp)
         t2 = clock()
         actions = masked_random(mask, rng)
         t3 = clock()
-        core.step(actions)
+        rules(actions)
         done = np.flatnonzero(core.terminal())
         if done.size:
             env._new_games(done)
@@ -110,12 +115,30 @@ def batched_rate(size: int, seconds: float, clock: Callable[[], float],
     return steps / (clock() - start)
 
 
+def _parts(env: BatchedEnv) -> tuple[Callable[[np.ndarray], np.ndarray],
+                                     Callable[[np.ndarray], object],
+                                     Callable[[np.ndarray], object]]:
+    """The three calls of ``env.step`` that ``--profile`` times, for ``env``'s game: the
+    mask into the environment's own array, the tensors kept up to date, the rules."""
+    core = env.core
+    if env.game_id == "interstellar-ambitions":
+        from starlanes.games.interstellar_ambitions import batched_view
+
+        return (lambda cp: batched_view.legal_mask(core, env._buffers),
+                lambda cp: env._ia_stream.update(core, np.maximum(cp, 0)),
+                core.step_indices)
+    from starlanes.games.galactic_domination import batched_masks
+
+    return (lambda cp: batched_masks.legal_mask(core, env._buffers),
+            lambda cp: env._stream.update(core, np.maximum(cp, 0), current=cp),
+            core.step)
+
+
 def all_games(seconds: float, repeat: int, size: int, clock: Callable[[], float]) -> None:
     """The ``--all-games`` table (see the module docstring)."""
     from compiled_speed import _backgammon_stepper, _measure
 
-    from starlanes.engine import game_class, game_ids
-    from starlanes.envs.batched import BATCHED_GAMES
+    from starlanes.engine import game_ids
 
     games = [(g, game_class(g).min_players) for g in game_ids()]
     best: dict[tuple[str, str], float] = {}
@@ -163,6 +186,8 @@ def main() -> None:
                         help="also print the microseconds per game-step of each part")
     parser.add_argument("--all-games", action="store_true",
                         help="one table for the four games beside OpenSpiel backgammon")
+    parser.add_argument("--game", choices=BATCHED_GAMES, default=GAME,
+                        help=f"the game of the main table and --profile (default {GAME})")
     args = parser.parse_args()
     clock = env_bench.CLOCKS[args.clock]
     env_bench._CLOCK[0] = clock
@@ -170,19 +195,22 @@ def main() -> None:
     if args.all_games:
         all_games(args.seconds, args.repeat, max(sizes), clock)
         return
+    game = args.game
+    players = game_class(game).min_players  # the batched rules' player count
     engine = aec = 0.0
     runs = [(size, copy) for size in sizes for copy in (True, False)]
     batched = dict.fromkeys(runs, 0.0)
     for _ in range(args.repeat):
-        engine = max(engine, env_bench.engine_rate(GAME, 2, args.seconds))
+        engine = max(engine, env_bench.engine_rate(game, players, args.seconds))
         try:
-            aec = max(aec, env_bench.aec_rate(GAME, 2, args.seconds, observe=True))
+            aec = max(aec, env_bench.aec_rate(game, players, args.seconds, observe=True))
         except ImportError:  # no rl extra: no AEC column
             aec = float("nan")
         for size, copy in runs:
             batched[size, copy] = max(batched[size, copy],
-                                      batched_rate(size, args.seconds, clock, copy=copy))
-    print(f"Galactic Domination, 2 players, {args.clock} clock, best of {args.repeat} x "
+                                      batched_rate(size, args.seconds, clock, copy=copy,
+                                                   game=game))
+    print(f"{game}, {players} players, {args.clock} clock, best of {args.repeat} x "
           f"{args.seconds:g} s")
     print(f"{'loop':28} {'steps/s':>10} {'x aec':>7} {'x engine':>9}")
     rows = [("engine (random)", engine), ("PettingZoo AEC + tensor", aec)]
@@ -194,7 +222,7 @@ def main() -> None:
         print(f"\n{'us per game-step':28} {'mask':>7} {'tensor':>7} {'draw':>7} {'rules':>7}")
         for size in sizes:
             parts: dict[str, float] = {}
-            batched_rate(size, args.seconds, clock, parts)
+            batched_rate(size, args.seconds, clock, parts, copy=False, game=game)
             print(f"{f'batched B={size}':28} {parts['mask']:>7.2f} {parts['tensor']:>7.2f} "
                   f"{parts['draw']:>7.2f} {parts['rules']:>7.2f}")
 
