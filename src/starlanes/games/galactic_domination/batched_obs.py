@@ -43,7 +43,8 @@ _BLOCK = np.dtype((np.void, PER_SHIP * 4))
 copy one item each."""
 
 CHUNK = 64
-"""Games whose ship blocks are gathered at once (their scratch stays in the core's cache)."""
+"""Games whose ship blocks :func:`observation` makes at once (their blocks stay in the
+core's cache)."""
 
 
 class ObsTables:
@@ -83,7 +84,6 @@ class ObsTables:
         self.sh1 = (t.max_sh.astype(dtype) + 1)[KIND70]
         self.hull1 = (t.max_hull.astype(dtype) + 1)[KIND70]
         self.ap1 = (t.max_ap.astype(dtype) + 1)[KIND70]
-        self.scratch = np.empty((CHUNK, 2 * SLOTS, PER_SHIP), np.float32)
 
 
 def _head(b: GDBatch, v: np.ndarray, current: np.ndarray | None, out: np.ndarray,
@@ -118,21 +118,17 @@ def _head_inputs(b: GDBatch, v: np.ndarray, cur: np.ndarray) -> tuple[np.ndarray
             b.to_place, v)
 
 
-def _codes(b: GDBatch, ot: ObsTables) -> np.ndarray:
-    """Each slot's row of ``ot.ship`` (its block before charge, aim and acting are
-    written over): int [n, 70] in slot order."""
-    s = b.ships
-    code = ((s[SEC] & 15) * ot.sh1 + s[SH]) * ot.hull1 + s[HULL]
-    return (code * ot.ap1 + s[AP]) * 2 + s[ATT] + ot.base70
+_SHOWN = np.array([SEC, SH, HULL, AP, ATT, CHG, AIM])
+"""The ship fields a slot's block shows; it also shows whether the ship acts
+(``GDBatch.act``)."""
+_SHOWN_HULL = int(np.flatnonzero(_SHOWN == HULL)[0])
 
 
-def _in_view(a: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """A per-slot array [n, 70] reordered to the tensor's order for seats ``v``: the
-    observing seat's 35 slots first."""
-    n = a.shape[0]
-    side = np.stack([v, 1 - v], 1)
-    fleet = np.ascontiguousarray(a).view(np.dtype((np.void, SLOTS * a.itemsize)))
-    return fleet[np.arange(n)[:, None], side].view(a.dtype).reshape(n, -1)
+def _in_view(n: int, v: np.ndarray) -> np.ndarray:
+    """The ship slot shown at each block place of the tensors of seats ``v`` (int [n]):
+    int64 [n, 70], the observing seat's 35 slots first."""
+    own = v[:, None] * SLOTS + np.arange(SLOTS)
+    return np.concatenate([own, (own + SLOTS) % (2 * SLOTS)], axis=1)
 
 
 def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
@@ -141,42 +137,23 @@ def observation(b: GDBatch, seats: np.ndarray, ot: ObsTables,
     """float32 [n, N]: each game's tensor seen from ``seats`` (int [n], 0 or 1), clipped to
     the adapters' bounds; written into ``out`` when given (that shape and dtype).
     ``current``: ``b.current_player()`` when the caller has it already. Made whole from
-    the state; :class:`ObsStream` keeps the same tensors up to date instead."""
+    the state, :data:`CHUNK` games at a time; :class:`ObsStream` keeps the same tensors
+    up to date instead."""
     n = b.n
     v = np.asarray(seats, np.int64)
     if out is None:
         out = np.empty((n, HEAD + 2 * SLOTS * PER_SHIP), np.float32)
     _head(b, v, current, out)
-    s = b.ships
-    code = _in_view(_codes(b, ot), v)
-    scratch = ot.scratch
+    shown_all = b.ships[_SHOWN].reshape(_SHOWN.size, -1)  # [7, n * 70]
+    slot = _in_view(n, v)
     for i in range(0, n, CHUNK):
         j = min(n, i + CHUNK)
-        part = scratch[:j - i]
-        np.take(ot.ship, code[i:j], axis=0, out=part, mode="clip")
-        out[i:j, HEAD:] = part.reshape(j - i, -1)
-    flat = out.reshape(-1)
-    size = out.shape[1]
-    chg = s[CHG]
-    r, g = np.nonzero(chg)
-    if r.size:  # charge flag 0 -> chg, aim flag "none" -> the aim
-        at = r * size + HEAD + (g % SLOTS + SLOTS * (g // SLOTS != v[r])) * PER_SHIP
-        flat[at + 21] = 0.0
-        flat[at + 39] = 0.0
-        flat[at + 21 + np.clip(chg[r, g], 0, 2)] = 1.0
-        flat[at + 24 + (s[AIM, r, g] & 15)] = 1.0
-    r = np.flatnonzero(b.act >= 0)
-    if r.size:
-        g = b.act[r]
-        at = r * size + HEAD + (g % SLOTS + SLOTS * (g // SLOTS != v[r])) * PER_SHIP
-        flat[at + PER_SHIP - 1] = 1.0
+        g = slot[i:j]
+        at = (np.arange(i, j)[:, None] * (2 * SLOTS) + g).reshape(-1)
+        items = _block_items(ot, g.reshape(-1), shown_all[:, at],
+                             (b.act[i:j, None] == g).reshape(-1))
+        out[i:j, HEAD:] = items.view(np.float32).reshape(j - i, -1)
     return out
-
-
-_SHOWN = np.array([SEC, SH, HULL, AP, ATT, CHG, AIM])
-"""The ship fields a slot's block shows; it also shows whether the ship acts
-(``GDBatch.act``)."""
-_SHOWN_HULL = int(np.flatnonzero(_SHOWN == HULL)[0])
 
 
 class ObsStream:
