@@ -72,12 +72,6 @@ def fleets(b: GDBatch, seat: np.ndarray, fields: tuple[int, ...]) -> np.ndarray:
     return got.view(np.int8).reshape(len(fields), b.n, SLOTS)
 
 
-def fleet(b: GDBatch, field: int, seat: np.ndarray) -> np.ndarray:
-    """``field`` of ``seat``'s 35 ship slots in every game: int8 [n, 35]."""
-    got = b.ships[field].view(_FLEET)[np.arange(b.n), seat]
-    return got.view(np.int8).reshape(b.n, SLOTS)
-
-
 def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     """bool [n, A]: the legal actions of every game (all False for a finished one): set-up
     placement (GD-SET-04), a pending arrival (GD-DS-05) or collision (GD-DS-06) decision,
@@ -108,7 +102,7 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     # the acting seat's fleet and the opponent's, [n, 35]
     sec, ap, chg, attached, aim, present = fleets(b, seat, (SEC, AP, CHG, ATT, AIM, P))
     sec16 = sec & 15
-    opp_sec = fleet(b, SEC, 1 - seat)
+    (opp_sec,) = fleets(b, 1 - seat, (SEC,))
     # capacity (GD-MAP-04/06) and black holes, as sector sets
     load = b.load()
     full_bits = _to_bits(load >= CAPACITY)
@@ -122,9 +116,7 @@ def legal_mask(b: GDBatch, out: np.ndarray | None = None) -> np.ndarray:
     free_r, free_c = np.divmod(np.flatnonzero(free), SLOTS)
     blocked = hole_bits[free_r] | (full_bits[free_r] & _NONMINER16[free_c])
     bits = np.take(t.adj_bits, sec16[free_r, free_c]) & ~blocked
-    keep = np.flatnonzero(bits)
-    r, c, bits = free_r[keep], free_c[keep], bits[keep]
-    _write_rows(mask, t, "move", r, c, np.take(t.bit_items, bits), items)
+    _write_sectors(mask, t, "move", free_r, free_c, bits, items)
     # attacks: an armed ship's reach holds the target's sector (GD-AP-05, GD-RNG-*); the
     # miner reaches nothing (GD-RNG-02); made for the rows of the armed ships that may act
     # and reach a sector holding a target
@@ -177,6 +169,14 @@ def _write_rows(mask: np.ndarray, t: Tables, name: str, r: np.ndarray, c: np.nda
     items[name] = (r, c)
 
 
+def _write_sectors(mask: np.ndarray, t: Tables, name: str, r: np.ndarray, c: np.ndarray,
+                   bits: np.ndarray, items: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+    """:func:`_write_rows` of sector sets ``bits`` (int16 [k]) as rows of 15 flags,
+    leaving out the empty ones."""
+    keep = np.flatnonzero(bits)
+    _write_rows(mask, t, name, r[keep], c[keep], np.take(t.bit_items, bits[keep]), items)
+
+
 class MaskRecord:
     """What :func:`legal_mask` wrote into an ``out`` array (kept as ``GDBatch.mask_record``):
     the array (a weak reference), the games in which it wrote each :data:`SPARSE` family
@@ -227,10 +227,7 @@ def _specials(b: GDBatch, mask: np.ndarray, can: np.ndarray, free: np.ndarray,
     reach_d = np.take(t.reach_bits[DESTROYER], sec16[:, dsl])
     shot_ok = (dark >= t.bh_dark) & (money >= t.bh_minerals) & (left > 0)
     r, c = np.divmod(np.flatnonzero(free[:, dsl] & (chg[:, dsl] == 0) & shot_ok[:, None]), 5)
-    bits = reach_d[r, c] & ~hole_bits[r]
-    keep = np.flatnonzero(bits)
-    r, c, bits = r[keep], c[keep] + d0, bits[keep]
-    _write_rows(mask, t, "charge_shot", r, c, np.take(t.bit_items, bits), items)
+    _write_sectors(mask, t, "charge_shot", r, c + d0, reach_d[r, c] & ~hole_bits[r], items)
     aim_bit = np.take(_POW2, aim[:, dsl] & 15) & 0x7FFF
     o = t.off["fire"]
     mask[:, o + d0:o + d0 + 5] = (can[:, dsl] & (chg[:, dsl] == 2) & (left > 0)[:, None]
