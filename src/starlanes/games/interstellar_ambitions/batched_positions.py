@@ -23,9 +23,9 @@ The last six are made again only in the games whose state arrays they read chang
 the last call (compared with copies kept of them), or whose observer did (``_seen``,
 ``_planets``).
 
-The seats' own parts (``_seats``, ``_fleets``, ``_claims`` and ``_techs``) are kept in seat order, not observer
-order, in a canvas of three seat blocks per game: a seat's block changes only when that seat's state
-does. The tensor shows the blocks from the observer's own on; where the observer is the
+The seats' own parts (``_seats``, ``_fleets``, ``_claims`` and ``_techs``) are kept in
+seat order, not observer order, in a canvas of three seat blocks per game (:func:`_canvas`):
+a seat's block changes only when that seat's state does. The tensor shows the blocks from the observer's own on; where the observer is the
 last call's, the canvas's changes are made in the tensor too, at their block's place, and
 where it changed (a game whose turn passed to another seat, about one in six a step in
 random play) the three blocks are copied in, in the new order, and the seen cards written
@@ -197,13 +197,19 @@ def _planets(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     return _join(f, nums, vr.size)
 
 
+def _canvas(o: Offsets) -> tuple[np.ndarray, np.int16]:
+    """Where each seat's block starts in a game's canvas (int16 [seat]), and the canvas's
+    trash position, just past its three blocks."""
+    size = o.lay.seat_size
+    return np.arange(PLAYERS, dtype=np.int16) * np.int16(size), np.int16(PLAYERS * size)
+
+
 def _seats(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     """3. each seat's presence, tokens and numbers, in canvas positions (seat ``i``'s block
     at ``i * seat_size``); every game (``r`` is all). All three seats at once: each piece
     is made [n, seat, ...] and turned into rows of n."""
     n = b.n
-    size = np.int16(o.lay.seat_size)
-    base = np.arange(PLAYERS, dtype=np.int16) * size  # [seat]
+    base, _ = _canvas(o)  # [seat]
     tok = b.tokens  # [n, seat, token]
     f = [base[:, None],  # presence, the same in every game
          (base[:, None] + np.where(tok >= 0, tok + 6, 30)).astype(np.int16).reshape(n, -1).T]
@@ -219,9 +225,8 @@ def _fleets(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     """3. each seat's ships (card and damage) in games ``r``, in canvas positions."""
     card = b.ship_card[r]  # [d, seat, place]
     d = card.shape[0]
-    base = np.arange(PLAYERS, dtype=np.int16) * np.int16(o.lay.seat_size)
+    base, trash = _canvas(o)
     rel = o.ship_rel[np.maximum(card, 0), np.minimum(b.ship_dmg[r], o.ship_rel.shape[1] - 1)]
-    trash = np.int16(PLAYERS * o.lay.seat_size)
     return _join([np.where(card >= 0, base[:, None] + rel, trash).reshape(d, -1).T], [], d)
 
 
@@ -230,9 +235,8 @@ def _claims(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     positions."""
     claims = b.claims[r]  # [d, ambition, seat]
     d = claims.shape[0]
-    base = np.arange(PLAYERS, dtype=np.int16) * np.int16(o.lay.seat_size)
+    base, trash = _canvas(o)
     claims_at = (o.claims0 + b.ambitions[r])[:, :, None] + base  # [d, ambition, seat]
-    trash = np.int16(PLAYERS * o.lay.seat_size)
     return _join([], [(np.where(claims > 0, claims_at, trash).reshape(d, -1).T,
                        claims.reshape(d, -1).T)], d)
 
@@ -241,13 +245,11 @@ def _techs(b: IABatch, v: np.ndarray, o: Offsets, r: Any) -> Made:
     """3. each seat's known and owned techs in games ``r``, in canvas positions."""
     known = b.known[r]  # [d, seat, T]
     owner = b.tech_owner[r].T  # [T, d]
-    size = np.int16(o.lay.seat_size)
-    trash = np.int16(PLAYERS * o.lay.seat_size)
+    base, trash = _canvas(o)
     f = []
     for i in range(PLAYERS):
         k = known[:, i].T
-        f.append(np.where(np.stack((k, k & (owner == i))), np.int16(i) * size + o.tech_at,
-                          trash))
+        f.append(np.where(np.stack((k, k & (owner == i))), base[i] + o.tech_at, trash))
     return _join(f, [], known.shape[0])
 
 
