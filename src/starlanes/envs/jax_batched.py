@@ -134,7 +134,9 @@ class JaxBatchedEnv:
         return obs, jax.vmap(v.legal_mask)(state), cp
 
     def _reset_body(self, seeds: Any) -> tuple[Any, ...]:
-        state = jax.vmap(self.fns.rules.init)(seeds)
+        # a new game is mostly constants: the barrier keeps XLA from folding the whole
+        # view of it at compile time (seconds on the CPU, and a warning)
+        state = jax.lax.optimization_barrier(jax.vmap(self.fns.rules.init)(seeds))
         return (state, *self._view(state))
 
     def _step_body(self, state: GDState, actions: Any, next_seed: Any,

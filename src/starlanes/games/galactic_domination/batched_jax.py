@@ -147,6 +147,10 @@ class Rules:
         self.group70 = jnp.asarray(nb.GROUP70, jnp.int32)
         first70 = np.searchsorted(nb.GROUP70, nb.GROUP70)  # each slot's type's first slot
         self.group_first70 = jnp.asarray(first70, jnp.int32)
+        slot = np.arange(N70)
+        self.earlier70 = jnp.asarray((nb.GROUP70[None, :] == nb.GROUP70[:, None])
+                                     & (slot[None, :] < slot[:, None]))
+        """[i, j]: slot j comes before slot i in the same owner's type."""
         self.nonminer70 = jnp.asarray(nb.NONMINER70)
         self.first_slot = jnp.asarray(nb.FIRST, jnp.int32)
         self.mul = jnp.uint64(_MUL)
@@ -239,12 +243,12 @@ class Rules:
     def compact(self, st: GDState) -> GDState:
         """``GDBatch._compact`` (GD-UNIT-08: ranks shift down): each ship in play goes to
         its type's first slot plus the number of its owner's ships of that type in play
-        before it (no sort: the slots of a type are contiguous)."""
+        before it (no sort: the slots of a type are contiguous; no cumulative sum, which
+        XLA's CPU compiler folds slowly)."""
         s = st.ships
         keep = s[P] != 0
-        before = jnp.cumsum(keep, dtype=jnp.int32) - keep  # ships in play before each slot
-        dest = jnp.where(keep, self.group_first70 + before - before[self.group_first70],
-                         N70)  # N70: out of range, dropped
+        rank = (keep[None, :] & self.earlier70).sum(1, dtype=jnp.int32)
+        dest = jnp.where(keep, self.group_first70 + rank, N70)  # N70: out of range, dropped
         sub = jnp.broadcast_to(self.empty[:, None], s.shape).at[:, dest].set(s, mode="drop")
         acting = sub[ACT] != 0
         return st._replace(ships=sub, act=jnp.where(acting.any(), jnp.argmax(acting),
