@@ -255,11 +255,18 @@ class Rules:
                                                     -1).astype(jnp.int32))
 
     def _destroy(self, st: GDState, lost: Any) -> GDState:
-        """Ships ``lost`` (bool [70]) leave play, the fleets are compacted and the end is
-        checked (only where any is lost: the state stays as it was otherwise)."""
-        after = self.compact(st._replace(ships=st.ships.at[P].set(
-            jnp.where(lost, 0, st.ships[P]).astype(jnp.int8))))
-        return _where(lost.any(), self.check_end(after), st)
+        """Ships ``lost`` (bool [70]) leave play (GD-UNIT-08) and the end is checked. The
+        fleets are compacted later, once for the whole action or return
+        (:meth:`_settle`): a check of the end reads the same ships either way."""
+        after = st._replace(ships=st.ships.at[P].set(
+            jnp.where(lost, 0, st.ships[P]).astype(jnp.int8)))
+        return self.check_end(after)
+
+    def _settle(self, st: GDState, alive: Any) -> GDState:
+        """Compacts the fleets where a ship of ``alive`` (bool [70], the ships in play
+        before) has left play; the state stays as it is otherwise (as the numpy batch's,
+        which compacts only after a loss)."""
+        return _where((alive & (st.ships[P] == 0)).any(), self.compact(st), st)
 
     def activate(self, st: GDState, g: Any) -> GDState:
         """``GDBatch._activate`` (GD-AP-08)."""
@@ -366,7 +373,7 @@ class Rules:
                               dec_zone=zone)
         rng2, d6 = self.d6(rng)
         rolled = self.land(st1._replace(rng=rng2), g, zone * 3 + (d6 + 1) // 2 - 1)
-        returned = _where(pick, picked, rolled)
+        returned = self._settle(_where(pick, picked, rolled), s[P] != 0)
         return _where(pend.any(), returned, st._replace(phase=jnp.int32(ACTING)))
 
     def returns(self, st: GDState) -> GDState:
@@ -408,7 +415,7 @@ class Rules:
         # fire: a black hole at the aim destroys everything there (GD-BH-01/02)
         holed = st._replace(holes=st.holes.at[aim & 15].set(True))
         lost = (holed.ships[SEC] == aim) & (holed.ships[P] != 0)
-        holed = self.check_end(_where(lost.any(), self._destroy(holed, lost), holed))
+        holed = self._destroy(holed, lost)
         st = _where(fam == f["fire"], holed, st)
         # jump: the group goes along and detaches (GD-SPC-08, ruling GD-OPEN-08)
         s = st.ships
@@ -460,5 +467,5 @@ class Rules:
                               ("build", self._build), ("arrive", self._arrive),
                               ("sacrifice", self._sacrifice)):
             out = _where(fam == f[name], handler(st, arg), out)
-        out = _where(live, out, st)
+        out = _where(live, self._settle(out, st.ships[P] != 0), st)
         return self.returns(out)
