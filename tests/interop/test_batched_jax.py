@@ -155,6 +155,23 @@ def test_the_pure_functions_compose_in_a_scan_on_the_device():
     assert int(np.asarray(end.round).max()) >= 2  # the games got past the set-up
 
 
+def test_the_pure_functions_refuse_to_run_in_32_bits():
+    """Outside ``jax.enable_x64(True)`` the generator would be cut to 32 bits and the
+    games would differ silently: every rules function refuses, naming the fix."""
+    import jax.numpy as jnp
+
+    fns = JaxGD()
+    st = fns.init(np.arange(2))
+    calls = {"init": lambda: jax.vmap(fns.rules.init)(jnp.arange(2)),
+             "step": lambda: jax.vmap(fns.rules.step)(st, jnp.zeros(2, jnp.int32)),
+             "legal_mask": lambda: jax.vmap(fns.view.legal_mask)(st),
+             "observe": lambda: jax.vmap(fns.view.observe)(st, jnp.zeros(2, jnp.int32))}
+    for call in calls.values():
+        with pytest.raises(StarlanesError, match=r"enable_x64\(True\)"):
+            call()
+    assert np.asarray(fns.legal_mask(st)).shape == (2, fns.num_actions)  # methods: fine
+
+
 # ------------------------------------------------------------------ the environment
 def test_env_matches_batched_env_through_autoreset():
     """Same seeds, same actions: the same tensors, masks, seats, seeds, rewards and

@@ -29,6 +29,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from starlanes.engine import StarlanesError
 from starlanes.engine.rng import _INC, _MUL, _TO_FLOAT
 
 from . import batched as nb
@@ -100,6 +101,14 @@ def from_batch(b: nb.GDBatch) -> GDState:
                    minerals=b.minerals.astype(np.int32), dark=b.dark.astype(np.int32),
                    holes=b.holes.copy(), to_place=b.to_place.astype(np.int32),
                    start=b.start.astype(np.int32), ret=b.ret.astype(np.float32), **fields)
+
+
+def need_x64() -> None:
+    """Raises StarlanesError unless 64-bit types are on where this runs (tracing: the
+    rules' uint64 generator and float64 chance would be cut to 32 bits, silently)."""
+    if not jax.config.jax_enable_x64:
+        raise StarlanesError("the JAX build of Galactic Domination needs 64-bit types: run "
+                             "it under jax.enable_x64(True) (or set JAX_ENABLE_X64=1)")
 
 
 def _where(pred: Any, a: GDState, b: GDState) -> GDState:
@@ -174,7 +183,9 @@ class Rules:
 
     # ------------------------------------------------------------------ set-up
     def init(self, seed: Any) -> GDState:
-        """A new game from ``seed`` (int64, as ``load(..., seed=)``): ``GDBatch.reset``."""
+        """A new game from ``seed`` (int64, as ``load(..., seed=)``): ``GDBatch.reset``.
+        StarlanesError outside ``jax.enable_x64(True)`` (as :meth:`step`)."""
+        need_x64()
         x = seed.astype(jnp.uint64) + jnp.uint64(0x9E3779B97F4A7C15)
         x = (x ^ (x >> jnp.uint64(30))) * jnp.uint64(0xBF58476D1CE4E5B9)
         x = (x ^ (x >> jnp.uint64(27))) * jnp.uint64(0x94D049BB133111EB)
@@ -456,7 +467,8 @@ class Rules:
     def step(self, st: GDState, action: Any) -> GDState:
         """One legal action index (int) applied to one game (``GDBatch.step``); a finished
         game stays as it is. Nothing is checked: an illegal index gives a game no rule
-        allows."""
+        allows. StarlanesError outside ``jax.enable_x64(True)``."""
+        need_x64()
         live = st.phase != OVER
         a = jnp.where(live, action, 0).astype(jnp.int32)
         fam = self.family_of[a]

@@ -34,7 +34,7 @@ from .batched import (
     TEAM_MAX,
     P,
 )
-from .batched_jax import N70, GDState, Rules
+from .batched_jax import N70, GDState, Rules, need_x64
 from .batched_obs import HEAD, HIGH, PER_SHIP
 
 
@@ -80,7 +80,9 @@ class View:
     def legal_mask(self, st: GDState) -> Any:
         """bool [A]: the legal actions of the seat to act (all False in a finished game):
         set-up placement (GD-SET-04), an arrival (GD-DS-05) or collision (GD-DS-06)
-        decision, else the spending step (GD-AP-*, GD-BLD-*, GD-SPC-*)."""
+        decision, else the spending step (GD-AP-*, GD-BLD-*, GD-SPC-*). StarlanesError
+        outside ``jax.enable_x64(True)``."""
+        need_x64()
         r = self.rules
         s = st.ships
         seat = st.seat
@@ -157,7 +159,10 @@ class View:
     def observe(self, st: GDState, seat: Any) -> Any:
         """float32 [N]: the game seen from ``seat`` (0 or 1), as
         :func:`.batched_obs.observation` makes it: the head, then 41 values per ship slot,
-        the observing seat's fleet first."""
+        the observing seat's fleet first. StarlanesError outside
+        ``jax.enable_x64(True)`` (the fractions are float64 divisions, as the
+        reference's)."""
+        need_x64()
         r = self.rules
         other = 1 - seat
         cur = r.current_player(st)
