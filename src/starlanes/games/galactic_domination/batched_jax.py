@@ -6,9 +6,9 @@ there; elsewhere on the CPU.
 The layout is :class:`~.batched.GDBatch`'s, one game per row (:class:`GDState`, a pytree
 of arrays with a leading games axis), so the numpy batch and this one hold the same
 values after the same actions (``tests/interop/test_batched_jax.py`` checks them field by
-field, with the masks and the tensors, in thousands of random games). The chance is each
-game's :class:`~starlanes.engine.GameRng`, one uint64 per game drawn as the reference
-draws it: the same seed and the same action indices give the same game as
+field, with the masks and the tensors, in 1,024 random games, more on request). The chance
+is each game's :class:`~starlanes.engine.GameRng`, one uint64 per game drawn as the
+reference draws it: the same seed and the same action indices give the same game as
 ``load("galactic-domination", seed=...)``.
 
 64-bit types: the generator's state is a uint64 and ``GameRng.random()`` a float64, so
@@ -16,9 +16,11 @@ every function here runs under ``jax.enable_x64(True)`` (:class:`JaxGD`'s method
 it themselves; a caller who composes the pure functions in its own ``jit`` or ``scan``
 enters it around that code).
 
-Use :func:`functions` for the pure, jitted functions (pgx's style: ``init``, ``step``,
-``legal_mask``, ``observe``, ``current_player``) or
-:class:`starlanes.envs.jax_batched.JaxBatchedEnv` for the environment with autoreset.
+:class:`Rules` holds one option set's tables and the rules of one game (``init``,
+``step``, ``current_player``; the mask and the tensor are in ``batched_jax_view``).
+:class:`starlanes.envs.jax_batched.JaxGD` gives them compiled over many games (pgx's
+style) and :class:`starlanes.envs.jax_batched.JaxBatchedEnv` the environment with
+autoreset.
 """
 
 from __future__ import annotations
