@@ -1,11 +1,15 @@
-"""A check shared by the batched environments' tests: the environment against reference
-states, step by step, through same-step autoreset."""
+"""Checks shared by the batched environments' tests: the environment against reference
+states, step by step, through same-step autoreset; the refusals of bad steps."""
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Callable
+from typing import Any
 
-from starlanes.engine import load
+import numpy as np
+import pytest
+
+from starlanes.engine import ActionIndexError, BadOptionError, StarlanesError, load
 from starlanes.envs import BatchedEnv
 from starlanes.interop import tensor_encoder
 
@@ -46,3 +50,31 @@ def env_matches_reference_through_autoreset(game_id: str, n: int, seed: int, end
         np.testing.assert_array_equal(rewards, expected)
         assert term.tolist() == expected.any(1).tolist() and not trunc.any()
         assert info["game_seed"].tolist() == [s.game.seed for s in states]
+
+
+def env_refuses_bad_steps(env: Any, snapshot: Callable[[Any], list]) -> None:
+    """``env`` (a batched environment, not reset yet) refuses a step before ``reset``, then
+    an illegal index (named with its action), one past the space, -1, a wrong shape and a
+    non-integer array, each without changing what ``snapshot(env)`` (arrays) holds; and
+    then still steps."""
+    with pytest.raises(StarlanesError, match="reset"):
+        env.step(np.zeros(env.num_envs, np.int64))
+    obs, info = env.reset()
+    mask = np.asarray(info["action_mask"])
+    legal = np.array([np.flatnonzero(m)[0] for m in mask])
+    before = snapshot(env)
+    bad = legal.copy()
+    bad[1] = np.flatnonzero(~mask[1])[0]
+    with pytest.raises(ActionIndexError, match=rf"row 1: action {bad[1]} \(.*not legal"):
+        env.step(bad)
+    for index in (env.num_actions, -1):
+        bad[1] = index
+        with pytest.raises(ActionIndexError, match=f"row 1: action {index} is outside"):
+            env.step(bad)
+    with pytest.raises(BadOptionError, match="shape"):
+        env.step(legal[:2])
+    with pytest.raises(BadOptionError, match="integers"):
+        env.step(legal.astype(np.float64))
+    for x, y in zip(before, snapshot(env), strict=True):
+        np.testing.assert_array_equal(x, y)
+    env.step(legal)  # and the env still steps

@@ -18,7 +18,7 @@ import pytest
 
 jax = pytest.importorskip("jax", reason="the JAX build needs the jax extra")
 
-from starlanes.engine import ActionIndexError, BadOptionError, StarlanesError  # noqa: E402
+from starlanes.engine import BadOptionError, StarlanesError  # noqa: E402
 from starlanes.envs import BatchedEnv  # noqa: E402
 from starlanes.envs.jax_batched import JaxBatchedEnv, JaxGD  # noqa: E402
 from starlanes.games.galactic_domination import batched as nb  # noqa: E402
@@ -26,6 +26,8 @@ from starlanes.games.galactic_domination.batched import GDBatch  # noqa: E402
 from starlanes.games.galactic_domination.batched_jax import GDState, from_batch  # noqa: E402
 from starlanes.games.galactic_domination.batched_masks import legal_mask  # noqa: E402
 from starlanes.games.galactic_domination.batched_obs import ObsTables, observation  # noqa: E402
+
+from .batched_env_checks import env_refuses_bad_steps  # noqa: E402
 
 OPTION_SETS = [
     pytest.param({"turn_limit": 8}, 256, id="turn_limit=8"),
@@ -207,30 +209,8 @@ def _snapshot(env):
 def test_env_refuses_bad_steps_and_changes_nothing():
     env = JaxBatchedEnv(num_envs=3, seed=2)
     with pytest.raises(StarlanesError, match="reset"):
-        env.step(np.zeros(3, np.int64))
-    with pytest.raises(StarlanesError, match="reset"):
         env.action_masks()
-    obs, info = env.reset()
-    mask = np.asarray(info["action_mask"])
-    legal = np.array([np.flatnonzero(m)[0] for m in mask])
-    before = _snapshot(env)
-    bad = legal.copy()
-    bad[1] = np.flatnonzero(~mask[1])[0]
-    with pytest.raises(ActionIndexError, match=rf"row 1: action {bad[1]} \(.*not legal"):
-        env.step(bad)
-    bad[1] = env.num_actions
-    with pytest.raises(ActionIndexError, match="row 1: action 3651 is outside"):
-        env.step(bad)
-    bad[1] = -1
-    with pytest.raises(ActionIndexError, match="row 1: action -1 is outside"):
-        env.step(bad)
-    with pytest.raises(BadOptionError, match="shape"):
-        env.step(legal[:2])
-    with pytest.raises(BadOptionError, match="integers"):
-        env.step(legal.astype(np.float64))
-    for x, y in zip(before, _snapshot(env), strict=True):
-        np.testing.assert_array_equal(x, y)
-    env.step(legal)  # and the env still steps
+    env_refuses_bad_steps(env, _snapshot)
 
 
 def test_env_seeds_follow_one_sequence_and_bad_construction_is_refused():
