@@ -15,13 +15,19 @@ from starlanes.interop import tensor_encoder
 
 
 def env_matches_reference_through_autoreset(game_id: str, n: int, seed: int, endings: int,
+                                            make: Callable[..., Any] = BatchedEnv,
                                             **options) -> None:
-    """``BatchedEnv(game_id, num_envs=n)`` reset with ``seed`` and stepped with random legal
-    actions until ``endings`` games ended: every step the seat to act, the mask and the
-    tensor equal the reference's, rewards are the ended games' returns and the rows
-    restarted take the seeds ``seed + n``, ... in order."""
-    env = BatchedEnv(game_id, num_envs=n, seed=0, **options)
-    obs, info = env.reset(seed=seed)
+    """``make(game_id, num_envs=n)`` (``BatchedEnv`` or its JAX build) reset with ``seed``
+    and stepped with random legal actions until ``endings`` games ended: every step the
+    seat to act, the mask and the tensor equal the reference's, rewards are the ended
+    games' returns and the rows restarted take the seeds ``seed + n``, ... in order."""
+    env = make(game_id, num_envs=n, seed=0, **options)
+
+    def host(out: tuple) -> tuple:  # the JAX build's arrays copied to the host
+        *arrays, info = out
+        return (*map(np.asarray, arrays), {k: np.asarray(v) for k, v in info.items()})
+
+    obs, info = host(env.reset(seed=seed))
     game = load(game_id, players=env.players, **options)
     space, encode = game.action_space(), tensor_encoder(game)
 
@@ -46,7 +52,7 @@ def env_matches_reference_through_autoreset(game_id: str, n: int, seed: int, end
                 states[i] = fresh(next_seed)
                 next_seed += 1
                 ended += 1
-        obs, rewards, term, trunc, info = env.step(actions)
+        obs, rewards, term, trunc, info = host(env.step(actions))
         np.testing.assert_array_equal(rewards, expected)
         assert term.tolist() == expected.any(1).tolist() and not trunc.any()
         assert info["game_seed"].tolist() == [s.game.seed for s in states]

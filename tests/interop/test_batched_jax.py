@@ -27,7 +27,10 @@ from starlanes.games.galactic_domination.batched_jax import GDState, from_batch 
 from starlanes.games.galactic_domination.batched_masks import legal_mask  # noqa: E402
 from starlanes.games.galactic_domination.batched_obs import ObsTables, observation  # noqa: E402
 
-from .batched_env_checks import env_refuses_bad_steps  # noqa: E402
+from .batched_env_checks import (  # noqa: E402
+    env_matches_reference_through_autoreset,
+    env_refuses_bad_steps,
+)
 
 OPTION_SETS = [
     pytest.param({"turn_limit": 8}, 256, id="turn_limit=8"),
@@ -199,6 +202,13 @@ def test_env_matches_batched_env_through_autoreset():
     assert np.asarray(rewards).dtype == np.float64 and np.asarray(obs).dtype == np.float32
     assert env.observation_shape == ref.observation_shape
     assert env.num_actions == ref.num_actions
+
+
+def test_env_matches_the_reference_through_autoreset():
+    """Straight against the reference engine too: seats, masks, tensors, rewards and the
+    seeds of the restarted rows."""
+    env_matches_reference_through_autoreset("galactic-domination", 6, 40, 18,
+                                            make=JaxBatchedEnv, turn_limit=2)
 
 
 def _snapshot(env):
