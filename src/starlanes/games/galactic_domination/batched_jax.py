@@ -158,10 +158,6 @@ class Rules:
         self.group70 = jnp.asarray(nb.GROUP70, jnp.int32)
         first70 = np.searchsorted(nb.GROUP70, nb.GROUP70)  # each slot's type's first slot
         self.group_first70 = jnp.asarray(first70, jnp.int32)
-        slot = np.arange(N70)
-        self.earlier70 = jnp.asarray((nb.GROUP70[None, :] == nb.GROUP70[:, None])
-                                     & (slot[None, :] < slot[:, None]))
-        """[i, j]: slot j comes before slot i in the same owner's type."""
         self.nonminer70 = jnp.asarray(nb.NONMINER70)
         self.first_slot = jnp.asarray(nb.FIRST, jnp.int32)
         self.mul = jnp.uint64(_MUL)
@@ -256,16 +252,21 @@ class Rules:
     def compact(self, st: GDState) -> GDState:
         """``GDBatch._compact`` (GD-UNIT-08: ranks shift down): each ship in play goes to
         its type's first slot plus the number of its owner's ships of that type in play
-        before it (no sort: the slots of a type are contiguous; no cumulative sum, which
-        XLA's CPU compiler folds slowly)."""
+        before it (no sort: the slots of a type are contiguous). The acting ship and a
+        pending decision's explorer follow their ships."""
         s = st.ships
         keep = s[P] != 0
-        rank = (keep[None, :] & self.earlier70).sum(1, dtype=jnp.int32)
-        dest = jnp.where(keep, self.group_first70 + rank, N70)  # N70: out of range, dropped
-        sub = jnp.broadcast_to(self.empty[:, None], s.shape).at[:, dest].set(s, mode="drop")
+        before = jnp.cumsum(keep, dtype=jnp.int32) - keep  # ships in play before each slot
+        rank = before - before[self.group_first70]
+        dest = jnp.where(keep, self.group_first70 + rank, N70)  # N70: dropped
+        src = jnp.full(N70, N70, jnp.int32).at[dest].set(jnp.arange(N70, dtype=jnp.int32),
+                                                         mode="drop")  # a slot's ship
+        sub = jnp.where(src < N70, s[:, jnp.minimum(src, N70 - 1)], self.empty[:, None])
         acting = sub[ACT] != 0
+        dec_ship = jnp.where(st.dec != NO_DECISION, dest[st.dec_ship], st.dec_ship)
         return st._replace(ships=sub, act=jnp.where(acting.any(), jnp.argmax(acting),
-                                                    -1).astype(jnp.int32))
+                                                    -1).astype(jnp.int32),
+                           dec_ship=dec_ship.astype(jnp.int32))
 
     def _destroy(self, st: GDState, lost: Any) -> GDState:
         """Ships ``lost`` (bool [70]) leave play (GD-UNIT-08) and the end is checked. The
@@ -386,14 +387,18 @@ class Rules:
                               dec_zone=zone)
         rng2, d6 = self.d6(rng)
         rolled = self.land(st1._replace(rng=rng2), g, zone * 3 + (d6 + 1) // 2 - 1)
-        returned = self._settle(_where(pick, picked, rolled), s[P] != 0)
+        returned = _where(pick, picked, rolled)
         return _where(pend.any(), returned, st._replace(phase=jnp.int32(ACTING)))
 
     def returns(self, st: GDState) -> GDState:
         """``GDBatch._returns``: explorers come back until a decision is needed or none is
-        left."""
-        return jax.lax.while_loop(
+        left. An explorer lost in a black hole leaves a gap until the loop ends, then the
+        fleets are compacted once (the numpy batch compacts at each loss: the same ships
+        end in the same slots, and the pending explorer's slot is carried along)."""
+        alive = st.ships[P] != 0
+        out = jax.lax.while_loop(
             lambda x: (x.phase == RETURNS) & (x.dec == NO_DECISION), self._return_one, st)
+        return self._settle(out, alive)
 
     # ------------------------------------------------------------------ step
     def _ship_action(self, st: GDState, a: Any, fam: Any) -> GDState:
