@@ -6,7 +6,7 @@ there; elsewhere on the CPU.
 The layout is :class:`~.batched.GDBatch`'s, one game per row (:class:`GDState`, a pytree
 of arrays with a leading games axis), so the numpy batch and this one hold the same
 values after the same actions (``tests/interop/test_batched_jax.py`` checks them field by
-field, with the masks and the tensors, in 1,024 random games, more on request). The chance
+field, with the masks and the tensors, in 1,152 random games, more on request). The chance
 is each game's :class:`~starlanes.engine.GameRng`, one uint64 per game drawn as the
 reference draws it: the same seed and the same action indices give the same game as
 ``load("galactic-domination", seed=...)``.
