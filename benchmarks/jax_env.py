@@ -14,8 +14,9 @@ game-steps/s (B per step), measured on the wall clock for ``--seconds`` after a 
   legality check (one value back to the host) included: the loop a host-side learner runs
   (the draw: the k-th legal index, k uniform, :func:`masked_random`);
 - ``scan``: the same loop written as one ``lax.scan`` of ``--steps`` steps, compiled
-  whole (draw, rules, autoreset, every row's tensor and mask; a checksum of the tensors
-  kept so that none is left out): the loop of a learner that lives on the device;
+  whole (draw, rules, autoreset, every row's tensor and mask, the tensors carried from
+  step to step so that each is made in memory): the loop of a learner that lives on the
+  device;
 - ``numpy``: ``BatchedEnv(copy=False)`` at the same B on this process's core
   (``benchmarks/batched_env.py`` measures it per core, single-threaded);
 - ``aec``: the PettingZoo AEC loop with tensors on one core
@@ -99,15 +100,17 @@ def scan_rate(size: int, seconds: float, steps: int) -> tuple[float, float]:
     obs, info = env.reset(seed=0)
 
     def body(carry, _):  # noqa: ANN001, ANN202
-        state, next_seed, seeds, mask, key, check = carry
+        state, next_seed, seeds, mask, _, key, check = carry
         key, a = masked_random(key, mask)
         state, next_seed, seeds, rewards, term, obs, mask, cp = env._step_body(
             state, a, next_seed, seeds)
-        return (state, next_seed, seeds, mask, key, check + obs.sum() + rewards.sum()), None
+        # the tensors are carried, so each step's are made whole in memory (a reduction
+        # alone would let XLA fuse them away)
+        return (state, next_seed, seeds, mask, obs, key, check + rewards.sum()), None
 
     run = jax.jit(lambda c: jax.lax.scan(body, c, None, length=steps)[0])
     with jax.enable_x64(True):
-        carry = (env._state, env._next_seed, env.game_seeds, info["action_mask"],
+        carry = (env._state, env._next_seed, env.game_seeds, info["action_mask"], obs,
                  jax.random.key(1), jnp.float64(0.0))
         start = time.perf_counter()
         carry = run(carry)
