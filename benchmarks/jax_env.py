@@ -18,7 +18,7 @@ game-steps/s (B per step), measured on the wall clock for ``--seconds`` after a 
   step to step so that each is made in memory): the loop of a learner that lives on the
   device;
 - ``numpy``: ``BatchedEnv(copy=False)`` at the same B on this process's core
-  (``benchmarks/batched_env.py`` measures it per core, single-threaded);
+  (``benchmarks/batched_env.py``'s ``batched_rate``, on the wall clock);
 - ``aec``: the PettingZoo AEC loop with tensors on one core
   (``benchmarks/envs.py``'s ``aec_rate``), what the batched aims are measured against.
 
@@ -32,20 +32,13 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import envs as env_bench  # noqa: E402
+from batched_env import batched_rate  # noqa: E402
+
+_timed = env_bench._timed  # the wall clock unless a caller sets another
 
 GAME = "galactic-domination"
-
-
-def _timed(seconds: float, body) -> float:  # noqa: ANN001
-    """Runs ``body`` (returning the game-steps it made, after waiting for them) until
-    ``seconds`` have passed on the wall clock; game-steps/s."""
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        n += body()
-    return n / (time.perf_counter() - start)
 
 
 def masked_random(key, mask):  # noqa: ANN001, ANN201
@@ -126,24 +119,6 @@ def scan_rate(size: int, seconds: float, steps: int) -> tuple[float, float]:
         return _timed(seconds, timed), compiled
 
 
-def numpy_rate(size: int, seconds: float) -> float:
-    from batched_env import masked_random
-
-    from starlanes.envs import BatchedEnv
-
-    env = BatchedEnv(GAME, num_envs=size, seed=0, copy=False)
-    rng = np.random.default_rng(0)
-    box = {"info": env.reset(seed=0)[1]}
-
-    def body() -> int:
-        for _ in range(4):
-            box["info"] = env.step(masked_random(box["info"]["action_mask"], rng))[4]
-        return 4 * size
-
-    body()
-    return _timed(seconds, body)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1024,4096", help="batch sizes (default 1024,4096)")
@@ -160,8 +135,6 @@ def main() -> None:
     aec = None
     if not args.no_reference:
         try:
-            import envs as env_bench
-
             aec = env_bench.aec_rate(GAME, 2, args.seconds, observe=True)
         except ImportError:  # the rl extra is missing
             aec = None
@@ -170,7 +143,8 @@ def main() -> None:
     for size in (int(x) for x in args.sizes.split(",") if x):
         env, env_compile = env_rate(size, args.seconds)
         scan, scan_compile = scan_rate(size, args.seconds, args.steps)
-        ref = None if args.no_reference else numpy_rate(size, args.seconds)
+        ref = None if args.no_reference else batched_rate(size, args.seconds,
+                                                          time.perf_counter, copy=False)
         print(f"{size:>6} {env:>10,.0f} {scan:>10,.0f} "
               f"{'-' if ref is None else f'{ref:,.0f}':>10} "
               f"{'-' if aec is None else f'{aec:,.0f}':>8} "

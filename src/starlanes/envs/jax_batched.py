@@ -18,7 +18,7 @@ a GPU). Two ways in:
 The rules are the numpy batch's, one game at a time (``batched_jax``); the same seeds and
 actions give the same games, masks, tensors and returns as ``BatchedEnv`` and as the
 reference engine (``tests/interop/test_batched_jax.py``). ``python
-benchmarks/batched_env.py --jax`` measures it on the machine's default JAX device.
+benchmarks/jax_env.py`` measures it on the machine's default JAX device.
 """
 
 from __future__ import annotations

@@ -238,9 +238,6 @@ class Rules:
                 & (jnp.arange(N70) != g) & (g // SLOTS == self.owner70) & (jsec >= 0))
 
     # ------------------------------------------------------------------ ships
-    def _set(self, st: GDState, field: int, g: Any, value: Any) -> GDState:
-        return st._replace(ships=st.ships.at[field, g].set(jnp.asarray(value, jnp.int8)))
-
     def add_ship(self, st: GDState, owner: Any, kind: Any, sector: Any) -> GDState:
         """``GDBatch._add_ship`` (GD-BLD-05)."""
         s = st.ships
@@ -270,8 +267,8 @@ class Rules:
 
     def _destroy(self, st: GDState, lost: Any) -> GDState:
         """Ships ``lost`` (bool [70]) leave play (GD-UNIT-08) and the end is checked. The
-        fleets are compacted later, once for the whole action or return
-        (:meth:`_settle`): a check of the end reads the same ships either way."""
+        fleets are compacted later (:meth:`_settle`), once after the action and once after
+        the explorers' returns: a check of the end reads the same ships either way."""
         after = st._replace(ships=st.ships.at[P].set(
             jnp.where(lost, 0, st.ships[P]).astype(jnp.int8)))
         return self.check_end(after)

@@ -38,11 +38,6 @@ from .batched_jax import N70, GDState, Rules, need_x64
 from .batched_obs import HEAD, HIGH, PER_SHIP
 
 
-def _bits_to_rows(bits: np.ndarray) -> np.ndarray:
-    """int [...] sector sets -> bool [..., 15]."""
-    return ((bits[..., None] >> np.arange(15)) & 1).astype(np.bool_)
-
-
 class View:
     """The mask and tensor of one game under one option set's :class:`~.batched_jax.Rules`
     (tables as JAX constants)."""
@@ -53,11 +48,11 @@ class View:
         self.size = t.size
         self.span = t.family_span
         self.order = t.family_names
-        adj = _bits_to_rows(t.adj_bits)  # [16, 15]; row 15 (off the board) empty
-        self.adj = jnp.asarray(adj)
-        self.reach = jnp.asarray(_bits_to_rows(t.reach_bits))  # [5, 16, 15]
-        self.jump = jnp.asarray(_bits_to_rows(t.jump_bits))  # [16, 15]
-        self.zone = jnp.asarray(_bits_to_rows(t.zone_bits))  # [5, 15]
+        rows = t.bit_rows  # a sector set -> its 15 flags
+        self.adj = jnp.asarray(rows[t.adj_bits])  # [16, 15]; row 15 (off the board) empty
+        self.reach = jnp.asarray(rows[t.reach_bits])  # [5, 16, 15]
+        self.jump = jnp.asarray(rows[t.jump_bits])  # [16, 15]
+        self.zone = jnp.asarray(rows[t.zone_bits])  # [5, 15]
         kind = nb.KIND_OF_SLOT
         self.kind35 = jnp.asarray(kind, jnp.int32)
         self.nonminer35 = jnp.asarray(kind != MINER)
@@ -138,8 +133,7 @@ class View:
         out["build"] = ok[:, None] & (zone & ~holes)[None] & ~room
         # set-up (GD-SET-04)
         left_to_place = st.to_place[seat] > 0
-        out["place"] = ((st.phase == SETUP) & left_to_place[:, None]
-                        & self.zone[st.start[seat]][None] & ~room)
+        out["place"] = (st.phase == SETUP) & left_to_place[:, None] & zone[None] & ~room
         # an arrival (GD-DS-05) or a collision (GD-DS-06, ruling GD-OPEN-10)
         slot = st.dec_ship - st.dec_seat * SLOTS
         cols = st.dec_zone * 3 + jnp.arange(3)
