@@ -103,3 +103,42 @@ def test_tensor_encoder_is_the_clipped_tensor(game_id: str, players: int) -> Non
         seat = random.Random(len(state.history)).randrange(players)
         want = np.clip(state.observation_tensor(seat), low, high)
         assert encoder(state, seat).tobytes() == want.tobytes()
+
+
+def test_stateless_identity_table_gives_each_keys_index() -> None:
+    """A stateless space (Rift Domination's) answers by action identity once an object is
+    met: along a random game every answer is the index of each action's key, decoded
+    afresh; equal actions that are new objects get the same index."""
+    import copy
+
+    for state in random_states("rift-domination", 3, games=1, cap=300, seed=4):
+        space = state.game.action_space()
+        assert space.stateless
+        got = space.indices_by_key(state)
+        want = {space.index(space.key(state, a)): a for a in state.legal_actions()}
+        assert got == want
+        fresh = [copy.copy(a) for a in state.legal_actions()]
+        for a in fresh:  # a new object of the same value: its key's index
+            i = space._stateless_indices(state, [a])
+            assert list(i) == [space.index(space.key(state, a))]
+
+
+def test_stateless_identity_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: a caller whose legal actions are new objects at every call (equal values)
+    fills the identity table; it starts again at its cap instead of growing with every
+    object ever met, and the answers stay right."""
+    from starlanes.engine import action_space as mod
+
+    monkeypatch.setattr(mod, "_ID_CAP", 50)
+    state = load("rift-domination", players=2, seed=0).new_initial_state()
+    space = state.game.action_space()
+    want = space.indices_by_key(state)
+    legal = state.legal_actions()
+    import copy
+
+    for _ in range(200):
+        fresh = [copy.copy(a) for a in legal]
+        got = space._stateless_indices(state, fresh)
+        assert sorted(got) == sorted(want)
+        assert len(space._by_id) <= 50 + len(legal)
+        assert len(space._held) == len(space._by_id)

@@ -81,6 +81,12 @@ class ActionSpace:
         self.stateless = stateless
         self.batch = batch
         self._memo: dict[Any, int] = {}
+        #: stateless spaces: id(action) -> index, for the action objects in ``_held`` (kept
+        #: alive there, so no other object can take an id while it is a key); a game's
+        #: shared action objects come back every step, and a look-up by identity skips
+        #: the action's hash (a dataclass's ``__hash__`` is a Python function)
+        self._by_id: dict[int, int] = {}
+        self._held: list[Any] = []
         self._key_memo: dict[tuple[str, ...], int] = {}
         self.offsets: list[int] = []
         self._by_head: dict[tuple[str, int], tuple[int, Family]] = {}
@@ -166,18 +172,11 @@ class ActionSpace:
         legal = state.legal_actions()
         out: dict[int, Any]
         if self.stateless:
-            memo = self._memo
-            try:  # every action's index known: one comprehension, no call per action
-                out = {memo[a]: a for a in legal}
+            by_id = self._by_id
+            try:  # every action object met before: one comprehension, no call per action
+                out = {by_id[id(a)]: a for a in legal}
             except KeyError:
-                out = {}
-                for a in legal:
-                    i = memo.get(a)
-                    if i is None:
-                        i = self.index(self.key(state, a))
-                        if len(memo) < _MEMO_CAP:
-                            memo[a] = i
-                    out[i] = a
+                out = self._stateless_indices(state, legal)
         else:
             out = {}
             index, key = self.index, self.key
@@ -185,6 +184,28 @@ class ActionSpace:
                 out[index(key(state, a))] = a
         if len(out) != len(legal):
             self._refuse_shared(state, legal)
+        return out
+
+    def _stateless_indices(self, state: GameState, legal: list[Action]) -> dict[int, Action]:
+        """:meth:`indices_by_key` of a stateless space when some action object is new to
+        the identity table: by the action's value (then its key), each object then
+        remembered by identity (both tables start again past their caps)."""
+        memo, by_id, held = self._memo, self._by_id, self._held
+        if len(by_id) >= _ID_CAP:
+            by_id.clear()
+            held.clear()
+        out: dict[int, Any] = {}
+        for a in legal:
+            i = by_id.get(id(a))
+            if i is None:
+                i = memo.get(a)
+                if i is None:
+                    i = self.index(self.key(state, a))
+                    if len(memo) < _MEMO_CAP:
+                        memo[a] = i
+                by_id[id(a)] = i
+                held.append(a)
+            out[i] = a
         return out
 
     def legal_mask(self, state: GameState, dtype: Any = None) -> Any:
@@ -212,6 +233,10 @@ class ActionSpace:
 
 _MEMO_CAP = 1_000_000
 """How many actions and keys a space remembers the index of (then it decodes afresh)."""
+
+_ID_CAP = 100_000
+"""How many action objects a stateless space remembers by identity (then it starts that
+table again; the index by value stays)."""
 
 
 def notation_key(state: GameState, action: Action) -> tuple[str, ...]:

@@ -34,6 +34,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .factions import UnitStats
     from .state import RiftState
 
+_DONE = action(Done)  # listed at every step of the movement: made once
+
 CARGO_ORDER = {"infantry": 0, "engineer": 1, "diplomat": 2, "kamikaze_drone": 3, "fighter": 4}
 
 
@@ -81,7 +83,7 @@ def move_actions(s: RiftState) -> list[Action]:
         out.extend(moves)
     out.extend(planets.planet_actions(s, seat, survey))
     out.extend(occ.own_turn_actions(s, seat))
-    out.append(action(Done))
+    out.append(_DONE)
     return out
 
 

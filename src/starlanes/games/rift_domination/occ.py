@@ -134,6 +134,37 @@ def _targets(s: RiftState, seat: int, kind: str, p: dict[str, Any]) -> list[str]
 #: Timings of the cards a seat may play in its own turn (steps 4-7).
 OWN_TURN = frozenset({"own_turn", "any_time"})
 
+#: The effect kinds whose plays name a target (``_targets`` answers a list for these,
+#: None for every other kind).
+TARGETED = frozenset({"steal_resources", "discard_cards", "drain_income", "sabotage",
+                      "free_upgrade", "recruit", "free_units", "teleport"})
+
+_PLANS: dict[tuple[int, frozenset[str], tuple[str, ...]], tuple[Any, tuple]] = {}
+"""(id of the content, timings, hand) -> (the content, the hand's playable cards in card
+order: ``(card, effect kind, params, its play when it names no target else None)``);
+started again past ``_PLANS_CAP`` entries."""
+_PLANS_CAP = 4096
+
+
+def _plan(s: RiftState, hand: list[str], timings: frozenset[str]) -> tuple:
+    """The playable cards of ``hand`` (see ``_PLANS``), worked out once per hand."""
+    content = s.content
+    key = (id(content), timings, tuple(hand))
+    got = _PLANS.get(key)
+    if got is not None and got[0] is content:
+        return got[1]
+    table = card_table(content)
+    entries = []
+    for cid in sorted(set(hand)):
+        timing, kind, p = table[cid]
+        if timing in timings:
+            entries.append((cid, kind, p, None if kind in TARGETED else action(PlayCard, cid)))
+    if len(_PLANS) >= _PLANS_CAP:
+        _PLANS.clear()
+    plan = tuple(entries)
+    _PLANS[key] = (content, plan)
+    return plan
+
 
 def own_turn_actions(s: RiftState, seat: int, timings: frozenset[str] = OWN_TURN) -> list[Action]:
     """Card plays open to ``seat`` outside battle: cards of the given timings with each of
@@ -141,21 +172,16 @@ def own_turn_actions(s: RiftState, seat: int, timings: frozenset[str] = OWN_TURN
     hand = s.hands[seat]
     if not hand:
         return []
-    table = card_table(s.content)
     out: list[Action] = []
-    found: dict[str, list[str] | None] = {}  # effect kind -> its targets, found once
-    for cid in sorted(set(hand)):
-        timing, kind, p = table[cid]
-        if timing not in timings:
+    found: dict[str, list[str]] = {}  # effect kind -> its targets, found once
+    for cid, kind, p, play in _plan(s, hand, timings):
+        if play is not None:
+            out.append(play)
             continue
-        if kind in found:
-            targets = found[kind]
-        else:
-            targets = found[kind] = _targets(s, seat, kind, p)
+        targets = found.get(kind)
         if targets is None:
-            out.append(action(PlayCard, cid))
-        else:
-            out.extend([action(PlayCard, cid, t) for t in targets])  # a list: no generator
+            targets = found[kind] = _targets(s, seat, kind, p)  # type: ignore[assignment]
+        out.extend([action(PlayCard, cid, t) for t in targets])  # a list: no generator
     return out
 
 

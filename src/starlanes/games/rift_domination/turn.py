@@ -25,6 +25,9 @@ from .actions import Build, Demolish, Done, EndTurn, PlaceFighters, Recruit, Unl
 from .survey import enemy_fleet_points, kind_sets
 from .units import Unit, new_unit
 
+_DONE = action(Done)  # listed at every step of the build and recruit: made once
+_END_TURN = action(EndTurn)
+
 if TYPE_CHECKING:  # pragma: no cover
     from .state import RiftState
 
@@ -204,11 +207,15 @@ def build_actions(s: RiftState) -> list[Action]:
                 builds = memo[key] = tuple(action(Build, up, ids[p]) for up in affordable
                                            if up != "warp" or not key[3])
             out.extend(builds)
-        if built:
-            for up in sorted(set(built)):
-                out.append(action(Demolish, up, ids[p]))
+        if built:  # demolishing each upgrade built there, made once per board and list
+            dkey = ("demolish", p, built)
+            demolish = memo.get(dkey)
+            if demolish is None:
+                demolish = memo[dkey] = tuple([action(Demolish, up, ids[p])
+                                               for up in sorted(set(built))])
+            out.extend(demolish)
     out.extend(occ.own_turn_actions(s, seat))
-    out.append(action(Done))
+    out.append(_DONE)
     return out
 
 
@@ -276,7 +283,7 @@ def recruit_actions(s: RiftState) -> list[Action]:
                 if only is None or k in only:
                     out.append(action(Recruit, k, ids[p]))
     out.extend(occ.own_turn_actions(s, seat))
-    out.append(action(EndTurn))
+    out.append(_END_TURN)
     return out
 
 
