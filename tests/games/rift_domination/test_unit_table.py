@@ -8,7 +8,7 @@ import random
 from starlanes.games.rift_domination.units import Unit, UnitTable
 
 
-def _views(table: UnitTable, players: int) -> tuple[list, list, dict]:
+def _views(table: UnitTable, players: int) -> tuple[list, list, dict, list]:
     """The views recomputed from the units themselves."""
     of = [{uid: u for uid, u in table.items() if u.owner == seat} for seat in range(players)]
     afloat: list[dict[int, int]] = [{} for _ in range(players)]
@@ -17,14 +17,19 @@ def _views(table: UnitTable, players: int) -> tuple[list, list, dict]:
         if not u.landed:
             afloat[u.owner][u.loc] = afloat[u.owner].get(u.loc, 0) + 1
             total[u.loc] = total.get(u.loc, 0) + 1
-    return of, afloat, total
+    at: list[dict[int, tuple]] = [{} for _ in range(players)]
+    for uid in sorted(table):
+        u = table[uid]
+        at[u.owner][u.loc] = (*at[u.owner].get(u.loc, ()), (uid, u))
+    return of, afloat, total, at
 
 
 def _check(table: UnitTable, players: int) -> None:
-    of, afloat, total = _views(table, players)
+    of, afloat, total, at = _views(table, players)
     assert [list(d.items()) for d in table.of] == [list(d.items()) for d in of]
     assert table.afloat == afloat
     assert table.afloat_all == total
+    assert table.at == at  # each seat's units point by point, in unit-id order
 
 
 def test_views_follow_random_writes_removals_and_copies() -> None:
@@ -33,7 +38,7 @@ def test_views_follow_random_writes_removals_and_copies() -> None:
     table = UnitTable(players)
     copies: list[tuple[UnitTable, dict]] = []
     next_uid = 0
-    for _ in range(3000):
+    for _ in range(4000):
         r = rng.random()
         if r < 0.35 or not table:
             u = Unit(rng.randrange(players), rng.choice(["cruiser", "infantry"]),
@@ -43,8 +48,20 @@ def test_views_follow_random_writes_removals_and_copies() -> None:
         elif r < 0.6:
             uid = rng.choice(list(table))
             table[uid] = table[uid]._replace(loc=rng.randrange(8), landed=rng.random() < 0.3)
-        elif r < 0.85:
+        elif r < 0.7:
             del table[rng.choice(list(table))]
+        elif r < 0.8:  # a stack moves: the seat's units afloat at one point, to another
+            seat = rng.randrange(players)
+            if table.afloat[seat]:
+                src = rng.choice(sorted(table.afloat[seat]))
+                dst = rng.randrange(8)
+                moved = [(uid, u._replace(loc=dst, mp=max(0, u.mp - 1)))
+                         for uid, u in table.of[seat].items() if u.loc == src and not u.landed]
+                table.move_fleet(seat, src, dst, moved)
+        elif r < 0.85:  # new movement points where the units are
+            seat = rng.randrange(players)
+            table.restate(seat, [(uid, u._replace(mp=rng.randrange(3)))
+                                 for uid, u in table.of[seat].items() if rng.random() < 0.5])
         else:
             copies.append((table.copy(), dict(table)))
         _check(table, players)

@@ -9,6 +9,6 @@ cimport cython
 cpdef dict _stacks(object s, int seat)
 
 @cython.locals(stats=dict, carried_kinds=frozenset, ships=list, cargo=list,
-               left=cython.Py_ssize_t, u=tuple, x=tuple, moved=list, mp=cython.Py_ssize_t,
+               pair=tuple, u=tuple, x=tuple, moved=list, mp=cython.Py_ssize_t,
                toll=cython.Py_ssize_t)
 cpdef list move_stack(object s, int seat, int src, int dst, str kind=*)

@@ -136,18 +136,14 @@ def move_stack(s: RiftState, seat: int, src: int, dst: int, kind: str = "") -> l
     carried_kinds = kind_sets(stats).carried
     ships: list[tuple[int, Unit]] = []
     cargo: list[tuple[int, Unit]] = []
-    left = s.units.afloat[seat].get(src, 0)  # the stack's size: the scan stops at its last
-    for uid, unit in s.units.of[seat].items():  # the stack at src, as in _stacks
-        u = cython.cast(tuple, unit)  # a Unit: read by index, as a tuple
-        if u[2] != src or u[3]:
+    for pair in s.units.at[seat].get(src, ()):  # the seat's units at src, in unit-id order
+        u = cython.cast(tuple, pair[1])  # a Unit: read by index, as a tuple
+        if u[3]:  # landed: not in the stack
             continue
         if u[1] in carried_kinds:
-            cargo.append((uid, u))
+            cargo.append((pair[0], u))
         elif u[4] > 0:
-            ships.append((uid, u))
-        left -= 1
-        if not left:
-            break
+            ships.append((pair[0], u))
     if kind:  # the ship of that kind with the most movement points, the oldest on a tie
         best = None
         for x in ships:

@@ -60,11 +60,12 @@ class Survey:
     """What one pass over ``seat``'s units tells (points are board point indices).
 
     * ``ships``: point -> kinds of the seat's ships there with movement points left (one
-      entry per ship, unit-id order), for every point holding a not-landed unit of the seat,
-      in the order the points are first met;
+      entry per ship, unit-id order; read it, never change it), for every point holding a
+      not-landed unit of the seat, in the order the points are first met;
     * ``own``: orbit point -> [ground unit in orbit, troops (a ground unit but a diplomat)
       in orbit, landed unit, diplomat] for the seat's units at planets, leaving out
-      units in orbit barred from landing (ruling RD-OPEN-10);
+      units in orbit barred from landing (ruling RD-OPEN-10) (read them, never change
+      them: the lists are kept from one survey to the next);
     * ``lifters``: points where the seat has a ship with capacity and a movement point.
     """
 
@@ -77,7 +78,94 @@ class Survey:
 
 
 def survey_units(s: RiftState, seat: int) -> Survey:
-    """One pass over ``seat``'s units (in unit-id order); see :class:`Survey`."""
+    """One pass over ``seat``'s units (in unit-id order); see :class:`Survey`.
+
+    Read point by point from the unit table's ``at`` view: each point's part of the answer
+    is kept in the table's ``memo`` with the tuple of units it was made from, and made
+    again only where that tuple was replaced (a unit there written), so a listing after a
+    move re-reads the two points the move touched. While units are barred from landing
+    (ruling RD-OPEN-10) the units are scanned one by one instead."""
+    if s.no_landing:
+        return _scan(s, seat)
+    out = Survey()
+    ships, own, lifters = out.ships, out.own, out.lifters
+    sets = kind_sets(s.stats[seat])
+    planet_of = s.board.planet_of
+    table = s.units
+    memo = table.memo[seat]
+    # the points with units not landed, by the lowest id among those: the order the scan
+    # by unit id meets them (the listing's order); sorted only when met out of that order
+    firsts: dict[int, tuple] = {}
+    last = -1
+    ordered = True
+    for point, entry in table.at[seat].items():
+        got = memo.get(point)
+        if got is None or got[0] is not entry or got[1] is not sets:
+            got = memo[point] = _point(entry, sets, point, planet_of[point] >= 0)
+        part = cython.cast(tuple, got)
+        first = part[2]
+        if first >= 0:
+            firsts[first] = part
+            if first < last:
+                ordered = False
+            last = first
+        if part[4]:
+            lifters.add(point)
+        if part[5] is not None:
+            own[point] = part[5]
+    for first in (firsts if ordered else sorted(firsts)):
+        part = firsts[first]
+        ships[part[6]] = part[3]
+    return out
+
+
+def _point(entry: tuple, sets: KindSets, point: int, at_planet: bool) -> tuple:
+    """One point's part of the survey from the seat's ``(unit id, Unit)`` pairs there:
+    ``(entry, sets, lowest unit id not landed or -1, kinds of the ships with movement
+    points, a lifter with a movement point there, flags or None, point)`` (see
+    :class:`Survey`; the flags of a point that is no planet's orbit are None)."""
+    carried, ground, lift = sets.carried, sets.ground, sets.lifters
+    first = -1
+    kinds: list[str] = []
+    lifter = False
+    flags: list[bool] | None = None
+    for pair in entry:
+        uid = pair[0]
+        u = cython.cast(tuple, pair[1])  # a Unit: read by index, as a tuple
+        kind = u[1]
+        if u[3]:  # landed
+            if not at_planet:
+                continue
+            if flags is None:
+                flags = [False, False, True, False]
+            else:
+                flags[2] = True
+            if kind == "diplomat":
+                flags[3] = True
+            continue
+        if first < 0:
+            first = uid
+        if u[4] > 0:
+            if kind not in carried:
+                kinds.append(kind)
+            if kind in lift:
+                lifter = True
+        if not at_planet:
+            continue
+        if flags is None:
+            flags = [False, False, False, False]
+        if kind in ground:
+            flags[0] = True
+            if kind != "diplomat":
+                flags[1] = True
+        if kind == "diplomat":
+            flags[3] = True
+    return entry, sets, first, kinds, lifter, flags, point
+
+
+def _scan(s: RiftState, seat: int) -> Survey:
+    """:func:`survey_units` by one pass over the seat's units, leaving out the barred
+    ones' part in the flags."""
     out = Survey()
     ships, own, lifters = out.ships, out.own, out.lifters
     carried, ground, lift, _mp = kind_sets(s.stats[seat])

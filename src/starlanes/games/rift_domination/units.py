@@ -4,8 +4,10 @@ The rules ask two questions of the units over and over: "which units does this s
 (its stacks, its landings, its movement points) and "is there an enemy fleet at this point"
 (RD-MOV-10, ruling RD-OPEN-24). Scanning every unit of every seat for each answer was most
 of the cost of a move, so the table keeps, next to the units by id, each seat's units (in
-unit-id order, the order of the whole table) and how many of each seat's units are not
-landed at each point, updated as units are added, changed and removed.
+unit-id order, the order of the whole table), how many of each seat's units are not
+landed at each point, and each seat's units point by point, updated as units are added,
+changed and removed: a listing of a seat's moves then re-reads only the points a move
+touched (``survey.survey_units``).
 """
 
 from __future__ import annotations
@@ -38,14 +40,20 @@ class UnitTable(dict):  # type: ignore[type-arg]
     * ``of[seat]``: unit id -> Unit of that seat's units, in the table's order;
     * ``afloat[seat]``: point -> number of that seat's units there that are not landed
       (points with none are absent);
-    * ``afloat_all``: point -> number of units of all seats there that are not landed.
+    * ``afloat_all``: point -> number of units of all seats there that are not landed;
+    * ``at[seat]``: point -> the ``(unit id, Unit)`` pairs of that seat's units there,
+      landed or not, in unit-id order: a tuple, replaced (never changed) at every write of
+      a unit there, so that whoever keeps an answer per point can tell by identity that
+      the point is unchanged (points with none are absent);
+    * ``memo[seat]``: a dict for the rules to keep such answers in (point -> what they
+      keep, each checked against the ``at`` tuple it was made from); shared by copies.
 
     Raises ValueError for a unit whose owner is not a seat 0..players-1. ``copy()`` gives an
     independent table; the views are shared with the copy until either table is written
     (copy on write: a clone that is only looked at never copies them).
     """
 
-    __slots__ = ("of", "afloat", "afloat_all", "_shared", "_holes")
+    __slots__ = ("of", "afloat", "afloat_all", "at", "memo", "_shared", "_holes")
 
     def __init__(self, players: int, units: Mapping[int, Unit] | Iterable[tuple[int, Unit]] = ()
                  ) -> None:
@@ -53,6 +61,8 @@ class UnitTable(dict):  # type: ignore[type-arg]
         self.of: list[dict[int, Unit]] = [{} for _ in range(players)]
         self.afloat: list[dict[int, int]] = [{} for _ in range(players)]
         self.afloat_all: dict[int, int] = {}
+        self.at: list[dict[int, tuple[tuple[int, Unit], ...]]] = [{} for _ in range(players)]
+        self.memo: list[dict[int, Any]] = [{} for _ in range(players)]
         self._shared = False
         self._holes = False  # a unit removed since the table was last compacted
         for uid, u in (units.items() if isinstance(units, Mapping) else units):
@@ -62,7 +72,31 @@ class UnitTable(dict):  # type: ignore[type-arg]
         self.of = [d.copy() for d in self.of]
         self.afloat = [d.copy() for d in self.afloat]
         self.afloat_all = self.afloat_all.copy()
+        self.at = [d.copy() for d in self.at]
         self._shared = False
+
+    def _put_at(self, owner: int, point: int, uid: int, u: Unit) -> None:
+        """Put (or replace) unit ``uid`` in ``at[owner][point]``, in unit-id order."""
+        here = self.at[owner]
+        entry = here.get(point)
+        if entry is None:
+            here[point] = ((uid, u),)
+        elif uid > entry[-1][0]:  # the usual case: a new unit, or the highest id there
+            here[point] = (*entry, (uid, u))
+        else:
+            pairs = [x for x in entry if x[0] != uid]
+            pairs.append((uid, u))
+            pairs.sort()  # by unit id: ids are unique, so the units are never compared
+            here[point] = tuple(pairs)
+
+    def _drop_at(self, owner: int, point: int, uid: int) -> None:
+        """Take unit ``uid`` out of ``at[owner][point]``."""
+        here = self.at[owner]
+        pairs = tuple([x for x in here[point] if x[0] != uid])
+        if pairs:
+            here[point] = pairs
+        else:
+            del here[point]
 
     def __setitem__(self, uid: int, u: Unit) -> None:
         if self._shared:
@@ -74,14 +108,21 @@ class UnitTable(dict):  # type: ignore[type-arg]
         old = dict.get(self, uid)
         dict.__setitem__(self, uid, u)
         if old is not None:
-            if old[2] == u[2] and old[3] == u[3] and old[0] == owner:
-                of[owner][uid] = u  # same place: the counts stay as they are
-                return
+            if old[2] == u[2] and old[0] == owner:
+                self._put_at(owner, u[2], uid, u)
+                if old[3] == u[3]:
+                    of[owner][uid] = u  # same place: the counts stay as they are
+                    return
+            else:
+                self._drop_at(old[0], old[2], uid)
+                self._put_at(owner, u[2], uid, u)
             if not old[3]:
                 self._leave(old[0], old[2])
             if old[0] != owner:  # keep the seat's view in the table's order
                 del of[old[0]][uid]
                 of[owner] = {k: v for k, v in self.items() if v[0] == owner}
+        else:
+            self._put_at(owner, u[2], uid, u)
         of[owner][uid] = u
         if not u[3]:
             point = u[2]
@@ -112,23 +153,52 @@ class UnitTable(dict):  # type: ignore[type-arg]
             self._unshare()
         of = self.of[owner]
         put = dict.__setitem__
+        points: dict[int, dict[int, Unit]] = {}  # point -> the units written there
         for uid, u in units:
             put(self, uid, u)
             of[uid] = u
+            got = points.get(u[2])
+            if got is None:
+                points[u[2]] = {uid: u}
+            else:
+                got[uid] = u
+        here = self.at[owner]
+        for point, new in points.items():
+            here[point] = tuple([(k, new.get(k, v)) for k, v in here[point]])
 
     def move_fleet(self, owner: int, src: int, dst: int,
                    units: list[tuple[int, Unit]]) -> None:
         """Write each (uid, unit) of ``units``: units of ``owner``, not landed, that were at
         ``src`` and are now (still not landed) at ``dst``. The same as assigning them one
         by one, in one call."""
-        self.restate(owner, units)
         k = len(units)
-        if k and src != dst:
-            self._leave(owner, src, k)
-            fl = self.afloat[owner]
-            fl[dst] = fl.get(dst, 0) + k
-            fl = self.afloat_all
-            fl[dst] = fl.get(dst, 0) + k
+        if not k or src == dst:
+            self.restate(owner, units)
+            return
+        if self._shared:
+            self._unshare()
+        of = self.of[owner]
+        put = dict.__setitem__
+        for uid, u in units:
+            put(self, uid, u)
+            of[uid] = u
+        here = self.at[owner]
+        gone = {uid for uid, _u in units}
+        left = tuple([x for x in here[src] if x[0] not in gone])
+        if left:
+            here[src] = left
+        else:
+            del here[src]
+        entry = here.get(dst)
+        if entry is None:
+            here[dst] = tuple(sorted(units))  # by unit id (unique: units never compared)
+        else:
+            here[dst] = tuple(sorted((*entry, *units)))
+        self._leave(owner, src, k)
+        fl = self.afloat[owner]
+        fl[dst] = fl.get(dst, 0) + k
+        fl = self.afloat_all
+        fl[dst] = fl.get(dst, 0) + k
 
     def __delitem__(self, uid: int) -> None:
         if self._shared:
@@ -139,6 +209,7 @@ class UnitTable(dict):  # type: ignore[type-arg]
         # removals since, e.g. a battle's casualties).
         self._holes = True
         del self.of[u[0]][uid]
+        self._drop_at(u[0], u[2], uid)
         if not u[3]:
             self._leave(u[0], u[2])
 
@@ -169,6 +240,7 @@ class UnitTable(dict):  # type: ignore[type-arg]
         self.of = [{} for _ in self.of]
         self.afloat = [{} for _ in self.afloat]
         self.afloat_all = {}
+        self.at = [{} for _ in self.at]
         self._shared = False
         self._holes = False
 
@@ -184,6 +256,8 @@ class UnitTable(dict):  # type: ignore[type-arg]
         c.of = self.of
         c.afloat = self.afloat
         c.afloat_all = self.afloat_all
+        c.at = self.at
+        c.memo = self.memo
         c._shared = self._shared = True
         return c
 
