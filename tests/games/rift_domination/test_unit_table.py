@@ -82,3 +82,34 @@ def test_a_copy_after_removals_keeps_the_order_and_is_independent() -> None:
     assert 0 in table and 11 not in table
     _check(table, 2)
     _check(c, 2)
+
+
+def _survey(sv) -> tuple:
+    return ([(p, list(k)) for p, k in sv.ships.items()], {p: list(f) for p, f in sv.own.items()},
+            sv.lifters)
+
+
+def test_the_survey_read_point_by_point_is_the_scans_answer() -> None:
+    """Along random games, and on clones revisited out of order (which share the table's
+    memo), the survey read from the ``at`` view and its kept parts equals the scan of the
+    seat's units unit by unit (RD-MOV-01, the stacks' order included)."""
+    from starlanes.engine import load
+    from starlanes.games.rift_domination.survey import _scan, survey_units
+
+    kept = []
+    for players, seed in ((2, 1), (4, 2)):
+        state = load("rift-domination", players=players, seed=seed).new_initial_state()
+        rng = random.Random(seed)
+        for step in range(2500):
+            if state.is_terminal():
+                break
+            for seat in range(players):
+                assert _survey(survey_units(state, seat)) == _survey(_scan(state, seat))
+            if step % 97 == 0:
+                kept.append(state.clone())
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    random.Random(3).shuffle(kept)
+    for state in kept:
+        for seat in range(state.n):
+            assert _survey(survey_units(state, seat)) == _survey(_scan(state, seat))

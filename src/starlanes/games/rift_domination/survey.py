@@ -60,12 +60,11 @@ class Survey:
     """What one pass over ``seat``'s units tells (points are board point indices).
 
     * ``ships``: point -> kinds of the seat's ships there with movement points left (one
-      entry per ship, unit-id order; read it, never change it), for every point holding a
-      not-landed unit of the seat, in the order the points are first met;
+      entry per ship, unit-id order; a list or a tuple: read it), for every point holding
+      a not-landed unit of the seat, in the order the points are first met;
     * ``own``: orbit point -> [ground unit in orbit, troops (a ground unit but a diplomat)
       in orbit, landed unit, diplomat] for the seat's units at planets, leaving out
-      units in orbit barred from landing (ruling RD-OPEN-10) (read them, never change
-      them: the lists are kept from one survey to the next);
+      units in orbit barred from landing (ruling RD-OPEN-10) (a list or a tuple: read it);
     * ``lifters``: points where the seat has a ship with capacity and a movement point.
     """
 
@@ -160,7 +159,9 @@ def _point(entry: tuple, sets: KindSets, point: int, at_planet: bool) -> tuple:
                 flags[1] = True
         if kind == "diplomat":
             flags[3] = True
-    return entry, sets, first, kinds, lifter, flags, point
+    # kept in the memo and handed to every later survey: tuples, which no caller can change
+    return (entry, sets, first, tuple(kinds), lifter,
+            tuple(flags) if flags is not None else None, point)
 
 
 def _scan(s: RiftState, seat: int) -> Survey:
