@@ -1,10 +1,11 @@
-"""One pass over a seat's units for the questions the movement step asks many times.
+"""A seat's units surveyed once for the questions the movement step asks many times.
 
 Listing a seat's legal moves needs its stacks, which orbits hold enemy fleets, where it can
 land, lift off or negotiate: asked point by point that is a scan of every unit per point.
-:func:`survey_units` answers all of them in one pass over the seat's own units (in unit-id
-order, so the lists built from it keep that order), reading enemy fleets from the
-:class:`~.units.UnitTable`'s per-seat counts.
+:func:`survey_units` answers all of them together, as one pass over the seat's own units
+in unit-id order would (so the lists built from it keep that order), reading enemy fleets
+from the :class:`~.units.UnitTable`'s per-seat counts. It reads the units point by point
+from the table's ``at`` view and keeps each point's answer until a unit there is written.
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ class Survey:
 
 
 def survey_units(s: RiftState, seat: int) -> Survey:
-    """One pass over ``seat``'s units (in unit-id order); see :class:`Survey`.
+    """What ``seat``'s units tell, as one pass over them in unit-id order would find it;
+    see :class:`Survey`.
 
     Read point by point from the unit table's ``at`` view: each point's part of the answer
     is kept in the table's ``memo`` with the tuple of units it was made from, and made
