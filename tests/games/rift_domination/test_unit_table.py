@@ -113,3 +113,22 @@ def test_the_survey_read_point_by_point_is_the_scans_answer() -> None:
     for state in kept:
         for seat in range(state.n):
             assert _survey(survey_units(state, seat)) == _survey(_scan(state, seat))
+
+
+def test_a_pickled_table_rebuilds_its_views() -> None:
+    """Pickling keeps the units and their order, and the views (``at`` included) are made
+    again from them; the copy's memo starts empty."""
+    import pickle
+
+    rng = random.Random(11)
+    table = UnitTable(3)
+    for uid in range(60):
+        table[uid] = Unit(rng.randrange(3), "cruiser", rng.randrange(6), rng.random() < 0.3,
+                          rng.randrange(3), 0)
+    for uid in range(0, 60, 7):
+        del table[uid]
+    table.memo[0][1] = "kept"
+    back = pickle.loads(pickle.dumps(table))
+    assert list(back.items()) == list(table.items())
+    _check(back, 3)
+    assert back.memo == [{}, {}, {}]
