@@ -245,6 +245,10 @@ async function drawGames() {
 }
 
 async function main() {
+  // The saved name goes in before anything is fetched, and never over one already typed:
+  // a player who types while the page loads keeps what they typed.
+  if (!$("name").value) $("name").value = localStorage.getItem("starlanes:name") ?? "";
+  $("name").addEventListener("change", () => localStorage.setItem("starlanes:name", $("name").value));
   try {
     catalogue = await api.catalogue();
   } catch (e) {
@@ -259,8 +263,6 @@ async function main() {
   $("players").addEventListener("change", drawSeats);
   $("create-form").addEventListener("submit", create);
   $("refresh").addEventListener("click", drawGames);
-  $("name").value = localStorage.getItem("starlanes:name") ?? "";
-  $("name").addEventListener("change", () => localStorage.setItem("starlanes:name", $("name").value));
   const clockShown = () => {
     $("clock-more").hidden = !(Number($("clock").value) > 0);
     $("increment-box").hidden = $("clock-kind").value !== "game";
