@@ -84,6 +84,36 @@ def test_a_copy_after_removals_keeps_the_order_and_is_independent() -> None:
     _check(c, 2)
 
 
+def _scan(s, seat: int):
+    """The survey by one pass over the seat's units in unit-id order (the reference)."""
+    from starlanes.games.rift_domination.survey import Survey, kind_sets
+
+    out = Survey()
+    carried, ground, lift, _mp = kind_sets(s.stats[seat])
+    planet_of = s.board.planet_of
+    for uid, u in sorted(s.units.of[seat].items()):
+        if u.landed:
+            if planet_of[u.loc] >= 0:
+                flags = out.own.setdefault(u.loc, [False, False, False, False])
+                flags[2] = True
+                flags[3] = flags[3] or u.kind == "diplomat"
+            continue
+        kinds = out.ships.setdefault(u.loc, [])
+        if u.mp > 0:
+            if u.kind not in carried:
+                kinds.append(u.kind)
+            if u.kind in lift:
+                out.lifters.add(u.loc)
+        if planet_of[u.loc] < 0 or uid in s.no_landing:
+            continue
+        flags = out.own.setdefault(u.loc, [False, False, False, False])
+        if u.kind in ground:
+            flags[0] = True
+            flags[1] = flags[1] or u.kind != "diplomat"
+        flags[3] = flags[3] or u.kind == "diplomat"
+    return out
+
+
 def _survey(sv) -> tuple:
     return ([(p, list(k)) for p, k in sv.ships.items()], {p: list(f) for p, f in sv.own.items()},
             sv.lifters)
@@ -94,7 +124,7 @@ def test_the_survey_read_point_by_point_is_the_scans_answer() -> None:
     memo), the survey read from the ``at`` view and its kept parts equals the scan of the
     seat's units unit by unit (RD-MOV-01, the stacks' order included)."""
     from starlanes.engine import load
-    from starlanes.games.rift_domination.survey import _scan, survey_units
+    from starlanes.games.rift_domination.survey import survey_units
 
     kept = []
     for players, seed in ((2, 1), (4, 2)):

@@ -101,9 +101,17 @@ def card_table(content: Any) -> dict[str, tuple[str, str, dict[str, Any]]]:
 
 
 # ------------------------------------------------------------------ own-turn play
+#: The effect kinds whose plays name a target (``_targets`` lists them for these, and
+#: answers None for every other kind).
+TARGETED = frozenset({"steal_resources", "discard_cards", "drain_income", "sabotage",
+                      "free_upgrade", "recruit", "free_units", "teleport"})
+
+
 def _targets(s: RiftState, seat: int, kind: str, p: dict[str, Any]) -> list[str] | None:
     """Targets of an own-turn effect; None when the card needs no target; [] when it has
     no legal target now (then it cannot be played)."""
+    if kind not in TARGETED:
+        return None
     b = s.board
     ids = b.planet_ids
     if kind in ("steal_resources", "discard_cards", "drain_income"):
@@ -128,16 +136,11 @@ def _targets(s: RiftState, seat: int, kind: str, p: dict[str, Any]) -> list[str]
             f"{b.names[f]}>{ids[q]}" for f in fleets for q in bases
             if b.planet_point[q] != f
         ]
-    return None
+    raise AssertionError(f"no targets listed for {kind!r}")  # pragma: no cover
 
 
 #: Timings of the cards a seat may play in its own turn (steps 4-7).
 OWN_TURN = frozenset({"own_turn", "any_time"})
-
-#: The effect kinds whose plays name a target (``_targets`` answers a list for these,
-#: None for every other kind).
-TARGETED = frozenset({"steal_resources", "discard_cards", "drain_income", "sabotage",
-                      "free_upgrade", "recruit", "free_units", "teleport"})
 
 _PLANS: dict[tuple[int, frozenset[str], tuple[str, ...]], tuple[Any, tuple]] = {}
 """(id of the content, timings, hand) -> (the content, the hand's playable cards in card

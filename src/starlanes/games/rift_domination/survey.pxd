@@ -11,18 +11,11 @@ cdef class Survey:
     cdef public dict own
     cdef public set lifters
 
-@cython.locals(out=Survey, ships=dict, own=dict, lifters=set, memo=dict, firsts=dict,
-               part=tuple, first=cython.Py_ssize_t, last=cython.Py_ssize_t, ordered=bint,
-               entry=tuple)
+@cython.locals(out=Survey, ships=dict, own=dict, lifters=set, memo=dict, firsts=list,
+               part=tuple, first=tuple, entry=tuple)
 cpdef Survey survey_units(object s, int seat)
 
 @cython.locals(carried=frozenset, ground=frozenset, lift=frozenset, first=cython.Py_ssize_t,
                uid=cython.Py_ssize_t, kinds=list, lifter=bint, flags=list, pair=tuple,
                u=tuple, kind=str)
-cpdef tuple _point(tuple entry, object sets, object point, bint at_planet)
-
-@cython.locals(out=Survey, ships=dict, own=dict, lifters=set, carried=frozenset,
-               ground=frozenset, lift=frozenset, planet_of=tuple, barred=frozenset,
-               at=object, loc=object, got=list, flags=list, kind=str,
-               u=tuple)
-cpdef Survey _scan(object s, int seat)
+cpdef tuple _point(tuple entry, object sets, object barred, bint at_planet)

@@ -77,54 +77,49 @@ class Survey:
         self.lifters: set[int] = set()
 
 
+_UNBARRED: frozenset[int] = frozenset()
+
+
 def survey_units(s: RiftState, seat: int) -> Survey:
     """What ``seat``'s units tell, as one pass over them in unit-id order would find it;
     see :class:`Survey`.
 
     Read point by point from the unit table's ``at`` view: each point's part of the answer
-    is kept in the table's ``memo`` with the tuple of units it was made from, and made
-    again only where that tuple was replaced (a unit there written), so a listing after a
-    move re-reads the two points the move touched. While units are barred from landing
-    (ruling RD-OPEN-10) the units are scanned one by one instead."""
-    if s.no_landing:
-        return _scan(s, seat)
+    is kept in the table's ``memo`` with the tuple of units it was made from (and the
+    units barred from landing then, ruling RD-OPEN-10), and made again only where that
+    tuple was replaced (a unit there written), so a listing after a move re-reads the two
+    points the move touched."""
     out = Survey()
     ships, own, lifters = out.ships, out.own, out.lifters
     sets = kind_sets(s.stats[seat])
+    barred = s.no_landing or _UNBARRED  # one object for "none": the memo compares identity
     planet_of = s.board.planet_of
     table = s.units
     memo = table.memo[seat]
-    # the points with units not landed, by the lowest id among those: the order the scan
-    # by unit id meets them (the listing's order); sorted only when met out of that order
-    firsts: dict[int, tuple] = {}
-    last = -1
-    ordered = True
+    firsts = []  # (lowest unit id not landed, point, kinds): the order a scan meets them
     for point, entry in table.at[seat].items():
         got = memo.get(point)
-        if got is None or got[0] is not entry or got[1] is not sets:
-            got = memo[point] = _point(entry, sets, point, planet_of[point] >= 0)
+        if got is None or got[0] is not entry or got[1] is not sets or got[2] is not barred:
+            got = memo[point] = _point(entry, sets, barred, planet_of[point] >= 0)
         part = cython.cast(tuple, got)
-        first = part[2]
-        if first >= 0:
-            firsts[first] = part
-            if first < last:
-                ordered = False
-            last = first
-        if part[4]:
+        if part[3] >= 0:
+            firsts.append((part[3], point, part[4]))
+        if part[5]:
             lifters.add(point)
-        if part[5] is not None:
-            own[point] = part[5]
-    for first in (firsts if ordered else sorted(firsts)):
-        part = firsts[first]
-        ships[part[6]] = part[3]
+        if part[6] is not None:
+            own[point] = part[6]
+    firsts.sort()  # by unit id: ids are unique, so nothing else is compared
+    for first in firsts:
+        ships[first[1]] = first[2]
     return out
 
 
-def _point(entry: tuple, sets: KindSets, point: int, at_planet: bool) -> tuple:
+def _point(entry: tuple, sets: KindSets, barred: frozenset[int], at_planet: bool) -> tuple:
     """One point's part of the survey from the seat's ``(unit id, Unit)`` pairs there:
-    ``(entry, sets, lowest unit id not landed or -1, kinds of the ships with movement
-    points, a lifter with a movement point there, flags or None, point)`` (see
-    :class:`Survey`; the flags of a point that is no planet's orbit are None)."""
+    ``(entry, sets, barred, lowest unit id not landed or -1, kinds of the ships with
+    movement points, a lifter with a movement point there, flags or None)`` (see
+    :class:`Survey`; the flags of a point that is no planet's orbit are None, and units in
+    orbit barred from landing add nothing to them)."""
     carried, ground, lift = sets.carried, sets.ground, sets.lifters
     first = -1
     kinds: list[str] = []
@@ -151,7 +146,7 @@ def _point(entry: tuple, sets: KindSets, point: int, at_planet: bool) -> tuple:
                 kinds.append(kind)
             if kind in lift:
                 lifter = True
-        if not at_planet:
+        if not at_planet or uid in barred:
             continue
         if flags is None:
             flags = [False, False, False, False]
@@ -162,57 +157,8 @@ def _point(entry: tuple, sets: KindSets, point: int, at_planet: bool) -> tuple:
         if kind == "diplomat":
             flags[3] = True
     # kept in the memo and handed to every later survey: tuples, which no caller can change
-    return (entry, sets, first, tuple(kinds), lifter,
-            tuple(flags) if flags is not None else None, point)
-
-
-def _scan(s: RiftState, seat: int) -> Survey:
-    """:func:`survey_units` by one pass over the seat's units, leaving out the barred
-    ones' part in the flags."""
-    out = Survey()
-    ships, own, lifters = out.ships, out.own, out.lifters
-    carried, ground, lift, _mp = kind_sets(s.stats[seat])
-    planet_of = s.board.planet_of
-    barred = s.no_landing
-    at = -2  # the point of the last unit not landed, and its entry in ships: a stack's
-    got: list[str] = []  # units often follow one another in unit-id order
-    for uid, unit in s.units.of[seat].items():
-        u = cython.cast(tuple, unit)  # a Unit: read by index, as a tuple
-        loc = u[2]
-        kind = u[1]
-        if u[3]:  # landed
-            if planet_of[loc] < 0:
-                continue
-            flags = own.get(loc)
-            if flags is None:
-                flags = own[loc] = [False, False, True, False]
-            else:
-                flags[2] = True
-            if kind == "diplomat":
-                flags[3] = True
-            continue
-        if loc != at:
-            at = loc
-            got = ships.get(loc)  # type: ignore[assignment]
-            if got is None:
-                got = ships[loc] = []
-        if u[4] > 0:
-            if kind not in carried:
-                got.append(kind)
-            if kind in lift:
-                lifters.add(loc)
-        if planet_of[loc] < 0 or (barred and uid in barred):
-            continue
-        flags = own.get(loc)
-        if flags is None:
-            flags = own[loc] = [False, False, False, False]
-        if kind in ground:
-            flags[0] = True
-            if kind != "diplomat":
-                flags[1] = True
-        if kind == "diplomat":
-            flags[3] = True
-    return out
+    return (entry, sets, barred, first, tuple(kinds), lifter,
+            tuple(flags) if flags is not None else None)
 
 
 def landed_infantry_at(s: RiftState, seat: int, point: int) -> bool:

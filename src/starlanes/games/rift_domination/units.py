@@ -145,18 +145,24 @@ class UnitTable(dict):  # type: ignore[type-arg]
         else:
             del fl[point]
 
-    def restate(self, owner: int, units: Iterable[tuple[int, Unit]]) -> None:
-        """Write each (uid, unit) of ``units``: units of ``owner`` that stay where they are
-        (same owner, point and landed flag; e.g. new movement points). The same as
-        assigning them one by one, in one call."""
+    def _write(self, owner: int, units: Iterable[tuple[int, Unit]]) -> None:
+        """Write each (uid, unit) of ``units`` (of ``owner``) into the table and the seat's
+        view; the callers bring ``at`` and the counts up to date."""
         if self._shared:
             self._unshare()
         of = self.of[owner]
         put = dict.__setitem__
-        points: dict[int, dict[int, Unit]] = {}  # point -> the units written there
         for uid, u in units:
             put(self, uid, u)
             of[uid] = u
+
+    def restate(self, owner: int, units: Iterable[tuple[int, Unit]]) -> None:
+        """Write each (uid, unit) of ``units``: units of ``owner`` that stay where they are
+        (same owner, point and landed flag; e.g. new movement points). The same as
+        assigning them one by one, in one call."""
+        self._write(owner, units)
+        points: dict[int, dict[int, Unit]] = {}  # point -> the units written there
+        for uid, u in units:
             got = points.get(u[2])
             if got is None:
                 points[u[2]] = {uid: u}
@@ -175,13 +181,7 @@ class UnitTable(dict):  # type: ignore[type-arg]
         if not k or src == dst:
             self.restate(owner, units)
             return
-        if self._shared:
-            self._unshare()
-        of = self.of[owner]
-        put = dict.__setitem__
-        for uid, u in units:
-            put(self, uid, u)
-            of[uid] = u
+        self._write(owner, units)
         here = self.at[owner]
         gone = {uid for uid, _u in units}
         left = tuple([x for x in here[src] if x[0] not in gone])
