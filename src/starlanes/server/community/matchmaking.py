@@ -133,8 +133,12 @@ class Matchmaking(Invitations):
             self._task = None
 
     async def _loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval or 1.0)
+        # ``interval`` set to None while the task runs ends it: from then on the caller
+        # ticks, and no background round runs between (or beside) the caller's
+        while self.interval is not None:
+            await asyncio.sleep(self.interval)
+            if self.interval is None:
+                break
             try:
                 await self.tick()
             except Exception:  # noqa: BLE001 - one bad round must not end the queue
