@@ -354,32 +354,6 @@ def test_the_lobby_offers_the_catalogues_bots_and_packs(browser, pack_server):  
     page.close()
 
 
-def test_a_name_typed_while_the_lobby_loads_is_kept(browser, server):  # noqa: F811
-    """The lobby puts the name this browser saved into the name field when it starts, and
-    never over a name typed before its first answers came back: the catalogue is held
-    until a name is typed, and a join then uses (and is refused for) the typed name."""
-    open_game = httpx.post(server.url("/api/games"), json={
-        "game": "galactic-domination", "players": 2, "seats": ["human", "random"]}).json()["id"]
-    errors: list[str] = []
-    page = _page(browser, errors)
-    page.goto(server.url("/"))
-    page.evaluate("localStorage.setItem('starlanes:name', 'Saved')")
-    held: list = []
-    page.route("**/api/catalogue", lambda route: held.append(route))
-    page.reload()
-    page.wait_for_selector("#name")
-    page.fill("#name", "Ann\u202eevil")
-    while not held:  # the page asked for the catalogue: answer it now
-        page.wait_for_timeout(50)
-    held[0].continue_()
-    page.unroute("**/api/catalogue")
-    page.locator(f'tr[data-game="{open_game}"] button:has-text("join seat 0")').click()
-    page.wait_for_selector("#games-error:has-text('control characters')")
-    assert page.input_value("#name") == "Ann\u202eevil"
-    assert not errors, errors
-    page.close()
-
-
 def test_a_seeded_game_carries_its_badge_in_the_lobby_and_at_its_table(browser, server):  # noqa: F811
     """A game created with a seed is marked "seeded" (its creator may know its future; it
     counts for no rating) in its lobby row and at its table, with the explanation on
