@@ -223,7 +223,8 @@ def test_the_fresh_environment_has_the_core_install_only(fresh_starlanes: str) -
     probe = subprocess.run([str(python), "-c", (
         "import importlib.util as u, starlanes.build_kind as b; "
         "print(bool(u.find_spec('matplotlib')), bool(u.find_spec('pytest')), b.describe())")],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True, text=True, timeout=120,
+        env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")})
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.split() == ["False", "False", "pure", "Python"], probe.stdout
 

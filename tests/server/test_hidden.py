@@ -132,11 +132,13 @@ def test_no_payload_reveals_what_its_viewer_may_not_see(client, game, players):
         while not local.is_terminal() and checked < 4000:
             forbidden = secrets()
             seat = local.current_player()
-            # every viewer's HTTP view
-            for viewer in viewers:
-                headers = auth(tokens[viewer]) if viewer is not None else {}
-                payload = client.get(f"/api/games/{gid}/view", headers=headers).json()
-                assert not leaks(payload, forbidden[viewer]), (viewer, local.history[-3:])
+            # every viewer's HTTP view, every fourth position: it is built as the pushes
+            # checked at every position are, so this checks the route and its token
+            if checked % 4 == 0:
+                for viewer in viewers:
+                    headers = auth(tokens[viewer]) if viewer is not None else {}
+                    payload = client.get(f"/api/games/{gid}/view", headers=headers).json()
+                    assert not leaks(payload, forbidden[viewer]), (viewer, local.history[-3:])
             # a refusal shown to another seat says nothing secret either
             other = (seat + 1) % players
             refused = client.post(f"/api/games/{gid}/actions",
@@ -147,8 +149,9 @@ def test_no_payload_reveals_what_its_viewer_may_not_see(client, game, players):
                 receive_pushes("done")
                 continue
             assert not leaks(refused.json(), forbidden[other])
-            lobby = client.get("/api/games").json()
-            assert not leaks(lobby, forbidden[None])
+            if checked % 4 == 0:
+                lobby = client.get("/api/games").json()
+                assert not leaks(lobby, forbidden[None])
             if checked % 10 == 0:  # the table's drawing data and the replay of a running game
                 for path in ("layout", "replay"):
                     public = client.get(f"/api/games/{gid}/{path}").json()
