@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -373,13 +374,17 @@ def test_ladder_file_not_loaded_for_a_search_bot_whose_game_defaults_changed(tmp
         assert ratings.rating("bot:mcts-hard", GAME)["games"] == 0
 
 
-def test_game_over_by_its_rules_is_rated(app_client) -> None:
+def test_game_over_by_its_rules_is_rated(app_client, monkeypatch) -> None:
     ann, bob = accounts(app_client, "Ann", "Bob")
-    # a fixed seed: with each seat's last legal action, a random seed's game runs to
-    # 150-5,500 actions; this one ends by its rules after 175
-    game_id, tokens = seat_game(app_client, [ann, bob], seed=0)
+    # the server's secret draw made 0: with each seat's last legal action a drawn seed's
+    # game runs to 150-5,500 actions, this one ends by its rules after 175 (a seed given
+    # by the creator would make the game unrated)
+    monkeypatch.setattr("starlanes.server.service.secrets",
+                        SimpleNamespace(randbits=lambda bits: 0))
+    game_id, tokens = seat_game(app_client, [ann, bob])
     play(app_client, game_id, tokens)
     live = app_client.app.state.community.service.live(game_id)
+    assert len(live.state.history) == 175
     assert live.state.is_terminal() and live.row.outcome is None
     assert rated_count(app_client) == 1
     ratings = app_client.app.state.community.ratings
