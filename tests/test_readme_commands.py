@@ -100,6 +100,17 @@ def _get(url: str) -> int:
         return 0
 
 
+def outside_env(**extra: str) -> dict[str, str]:
+    """This process's environment as a shell outside the test environment has it: no
+    ``VIRTUAL_ENV``, ``PYTHONPATH`` or ``PYTHONHOME``, and this environment's folders left
+    off ``PATH``; with ``extra`` added."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
+                                  if not p.startswith(str(Path(sys.prefix))))
+    return env | extra
+
+
 class Table:
     """The temporary folder a command runs in, with what the README's commands read."""
 
@@ -108,8 +119,8 @@ class Table:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.env = dict(os.environ, COLUMNS="120", NO_COLOR="1", PAGER="cat",
-                        STARLANES_DATA_DIR=str(folder / "data"))
+        self.env = outside_env(COLUMNS="120", NO_COLOR="1", PAGER="cat",
+                               STARLANES_DATA_DIR=str(folder / "data"))
         self.sqlite = f"sqlite:///{folder / 'starlanes.db'}"
         self.postgres: str | None = None
 
@@ -193,13 +204,8 @@ def fresh_starlanes(tmp_path_factory: pytest.TempPathFactory) -> str:
         if not exe.exists():
             shutil.rmtree(where, ignore_errors=True)
             _copy_tree(where)
-            env = {k: v for k, v in os.environ.items()
-                   if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
-            env["PATH"] = os.pathsep.join(
-                p for p in env.get("PATH", "").split(os.pathsep)
-                if not p.startswith(str(Path(sys.prefix))))
-            env["STARLANES_PURE"] = "1"
-            proc = subprocess.run(["bash", "-c", _install_line()], cwd=where, env=env,
+            proc = subprocess.run(["bash", "-c", _install_line()], cwd=where,
+                                  env=outside_env(STARLANES_PURE="1"),
                                   capture_output=True, text=True, timeout=VENV_LOCK_TIMEOUT)
             if proc.returncode != 0 or not exe.exists():
                 failed.write_text(f"the README's install line failed:\n{proc.stdout[-3000:]}"
@@ -223,8 +229,7 @@ def test_the_fresh_environment_has_the_core_install_only(fresh_starlanes: str) -
     probe = subprocess.run([str(python), "-c", (
         "import importlib.util as u, starlanes.build_kind as b; "
         "print(bool(u.find_spec('matplotlib')), bool(u.find_spec('pytest')), b.describe())")],
-        capture_output=True, text=True, timeout=120,
-        env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")})
+        capture_output=True, text=True, timeout=120, env=outside_env())
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.split() == ["False", "False", "pure", "Python"], probe.stdout
 
