@@ -1,7 +1,7 @@
 """Throughput of the research environments against the engine, per game and player count.
 
 Run: ``python benchmarks/envs.py [--seconds 2] [--repeat 2] [--games rift-domination,...]
-[--players 2,4] [--clock wall|cpu] [--breakdown]`` (needs the ``rl`` extra; the OpenSpiel
+[--players 2,4] [--clock wall|cpu] [--pick mask|indices] [--breakdown]`` (needs the ``rl`` extra; the OpenSpiel
 column needs ``open_spiel``).
 
 For every game with a fixed action space and an observation tensor, at every legal player
@@ -26,8 +26,10 @@ spends in each part (see :func:`breakdown`) and what a step may cost for the AEC
 at half the engine's speed.
 
 Every random choice is ``random.Random`` indexing (no numpy sampling), as the engine's;
-legal indices are read with ``np.flatnonzero(mask.view(bool))`` (on the int8 mask itself
-numpy takes ten times longer: ~100 us for Rift Domination's 35k actions).
+in the AEC loops, legal indices are read with ``np.flatnonzero(mask.view(bool))`` (on the
+int8 mask itself numpy takes ten times longer: ~100 us for Rift Domination's 35k
+actions), or with ``--pick indices`` from ``info["legal_indices"]`` (no scan of the
+space: what the agent's own choice costs is then next to nothing).
 """
 
 from __future__ import annotations
@@ -77,13 +79,20 @@ def engine_rate(game_id: str, players: int, seconds: float) -> float:
     return _timed(seconds, body)
 
 
-def aec_rate(game_id: str, players: int, seconds: float, observe: bool) -> float:
+def aec_rate(game_id: str, players: int, seconds: float, observe: bool,
+             pick: str = "mask") -> float:
+    """PettingZoo AEC steps/s of masked random play (``observe``: reading the full
+    observation). ``pick="mask"`` draws the index from the mask's 1s
+    (``np.flatnonzero``, a scan of the whole action space, as the batched benchmarks'
+    agents do); ``pick="indices"`` from ``info["legal_indices"]``, the legal indices the
+    environment hands out beside the mask (no scan)."""
     from starlanes.envs.pettingzoo import env as make_env
 
     env = make_env(game_id, players=players, seed=0)
     rng = random.Random(0)
     env.reset(seed=0)
     box = {"games": 0}
+    by_mask = pick == "mask"
 
     def body() -> int:
         for _ in range(100):
@@ -92,8 +101,11 @@ def aec_rate(game_id: str, players: int, seconds: float, observe: bool) -> float
                 box["games"] += 1
                 env.reset(seed=box["games"])
                 continue
-            mask = obs["action_mask"] if observe else info["action_mask"]
-            legal = np.flatnonzero(mask.view(np.bool_))
+            if by_mask:
+                mask = obs["action_mask"] if observe else info["action_mask"]
+                legal = np.flatnonzero(mask.view(np.bool_))
+            else:
+                legal = info["legal_indices"]
             env.step(int(legal[rng.randrange(len(legal))]))
         return 100
 
@@ -154,7 +166,8 @@ def spiel_rate(game_id: str, players: int, seconds: float) -> float | None:
     return _timed(seconds, body)
 
 
-def breakdown(game_id: str, players: int, seconds: float) -> dict[str, float]:
+def breakdown(game_id: str, players: int, seconds: float,
+              pick: str = "mask") -> dict[str, float]:
     """Microseconds per step of each part of an AEC step (best of the interleaved
     measures is the caller's): ``engine`` (``legal_actions`` + ``apply``, from
     :func:`engine_rate`), ``map`` (the action space's ``legal_indices``: the index -> action
@@ -197,8 +210,8 @@ def breakdown(game_id: str, players: int, seconds: float) -> dict[str, float]:
         steps += 1
     out = {k: 1e6 * v / steps for k, v in spent.items()}
     out["engine"] = 1e6 / engine_rate(game_id, players, seconds)
-    out["aec"] = 1e6 / aec_rate(game_id, players, seconds, observe=True)
-    out["masked"] = 1e6 / aec_rate(game_id, players, seconds, observe=False)
+    out["aec"] = 1e6 / aec_rate(game_id, players, seconds, observe=True, pick=pick)
+    out["masked"] = 1e6 / aec_rate(game_id, players, seconds, observe=False, pick=pick)
     return out
 
 
@@ -222,6 +235,9 @@ def main() -> None:
                         "(default every legal count)")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="time measured: wall (default) or this process's CPU time")
+    parser.add_argument("--pick", choices=("mask", "indices"), default="mask",
+                        help="how the AEC loops' random agent finds the legal indices: "
+                        "the mask's 1s (default) or info['legal_indices']")
     parser.add_argument("--breakdown", action="store_true",
                         help="print the microseconds each part of an AEC step costs")
     args = parser.parse_args()
@@ -244,15 +260,16 @@ def main() -> None:
             if counts and players not in counts:
                 continue
             if args.breakdown:
-                runs = [breakdown(gid, players, args.seconds) for _ in range(args.repeat)]
+                runs = [breakdown(gid, players, args.seconds, args.pick)
+                        for _ in range(args.repeat)]
                 _print_breakdown(gid, players, {k: min(r[k] for r in runs) for k in runs[0]})
                 continue
             e = a = m = g = 0.0
             s: float | None = 0.0
             for _ in range(args.repeat):  # interleaved, best of each: load varies
                 e = max(e, engine_rate(gid, players, args.seconds))
-                a = max(a, aec_rate(gid, players, args.seconds, observe=True))
-                m = max(m, aec_rate(gid, players, args.seconds, observe=False))
+                a = max(a, aec_rate(gid, players, args.seconds, observe=True, pick=args.pick))
+                m = max(m, aec_rate(gid, players, args.seconds, observe=False, pick=args.pick))
                 g = max(g, gym_rate(gid, players, args.seconds))
                 r = spiel_rate(gid, players, args.seconds)
                 s = None if r is None else max(s or 0.0, r)

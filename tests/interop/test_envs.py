@@ -111,3 +111,49 @@ def test_pettingzoo_mask_is_in_the_acting_agents_info_and_cleared_on_truncation(
     for agent in e.agents:
         assert not e.observe(agent)["action_mask"].any()
         assert not e.infos[agent]["action_mask"].any()
+
+
+@pytest.mark.parametrize("game_id, players", GAMES)
+def test_legal_indices_in_the_info_are_the_legal_actions_in_order(game_id, players):
+    """``infos[agent]["legal_indices"]``: the acting agent's legal indices in the order of
+    ``legal_actions()`` (read from each action's key, not the batch map the environment
+    uses), the mask's 1s; empty for the others and once the game is over or truncated."""
+    import numpy as np
+
+    e = pz.env(game_id, players=players, seed=3, max_steps=400)
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for agent in e.agent_iter():
+        obs, _, term, trunc, info = e.last()
+        state = e.unwrapped.state
+        legal = info["legal_indices"]
+        if term or trunc:
+            assert legal.size == 0 and not obs["action_mask"].any()
+            e.step(None)
+            continue
+        space = state.game.action_space()
+        assert legal.tolist() == list(space.indices_by_key(state))
+        assert np.array_equal(np.flatnonzero(obs["action_mask"]), np.sort(legal))
+        for other in e.agents:
+            if other != agent:
+                assert e.infos[other]["legal_indices"].size == 0
+        e.step(int(legal[rng.integers(len(legal))]))
+    assert e.unwrapped.steps > 0
+
+
+@pytest.mark.parametrize("game_id, players", GAMES[:1] + GAMES[-1:])
+def test_gymnasium_info_holds_the_legal_indices(game_id, players):
+    import numpy as np
+
+    env = StarlanesEnv(game_id, players=players, opponents="random", max_steps=60)
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    done = False
+    while not done:
+        legal = info["legal_indices"]
+        assert np.array_equal(np.flatnonzero(obs["action_mask"]), np.sort(legal))
+        assert legal.tolist() == list(env.state.game.action_space().indices_by_key(env.state))
+        obs, _, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
+        done = term or trunc
+    if term:
+        assert info["legal_indices"].size == 0 and not obs["action_mask"].any()

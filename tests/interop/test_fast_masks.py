@@ -87,7 +87,9 @@ def test_aec_refuses_an_illegal_index() -> None:
 @pytest.mark.parametrize(("game_id", "players"), research_games())
 def test_tensor_encoder_is_the_clipped_tensor(game_id: str, players: int) -> None:
     """Along a random game and on clones revisited in a shuffled order, for every seat, the
-    adapters' encoder gives the bytes of ``np.clip(observation_tensor(seat), low, high)``."""
+    adapters' encoder gives the bytes of ``np.clip(observation_tensor(seat), low, high)``,
+    in a float32 array of the caller's own (Rift Domination's is clipped as it is copied
+    out of a canvas kept between calls: writing into an answer must not reach it)."""
     game = load(game_id, players=players)
     encoder = tensor_encoder(game)
     low, high = tensor_bounds(game)
@@ -97,6 +99,9 @@ def test_tensor_encoder_is_the_clipped_tensor(game_id: str, players: int) -> Non
             kept.append(state.clone())
         for seat in range(players):
             want = np.clip(state.observation_tensor(seat), low, high)
+            got = encoder(state, seat)
+            assert got.dtype == np.float32 and got.tobytes() == want.tobytes()
+            got.fill(-7.0)  # the caller's own array: no later encode may read it
             assert encoder(state, seat).tobytes() == want.tobytes()
     random.Random(4).shuffle(kept)
     for state in kept:

@@ -16,7 +16,9 @@ Observations (``observation="dict"``, default) are dicts of ``observation`` (the
 observation tensor, clipped to the Box's bounds) and ``action_mask`` (int8, 1 at the legal
 action indices); with ``observation="array"`` the tensor alone, the mask in
 ``info["action_mask"]``. Either way ``action_masks()`` returns the mask as a bool array
-(what sb3-contrib's MaskablePPO asks for). Actions are indices of the game's fixed action
+(what sb3-contrib's MaskablePPO asks for), and ``info["legal_indices"]`` holds the legal
+action indices (an intp array in the order of the engine's ``legal_actions()``, empty once
+the game is over): the mask's 1s without a scan of the whole action space. Actions are indices of the game's fixed action
 space. ``reward`` is a mode of :mod:`starlanes.interop.rewards` (``result``, ``score``,
 ``zero_sum``, ``dense``); the learner's reward of a step covers its action and the opponents' actions up
 to its next turn. ``cap_result="score"`` decides by score the result of a game the engine
@@ -97,12 +99,15 @@ class StarlanesEnv(gym.Env):
 
     def _obs(self) -> tuple[Any, dict[str, Any]]:
         state = self.state
+        self._mask = mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         if state.is_terminal():
-            self._mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
+            indices = np.zeros(0, dtype=np.intp)
         else:
-            self._mask = state.game.action_space().legal_mask(state, np.int8)
+            legal = state.game.action_space().legal_indices(state)
+            indices = np.fromiter(legal, dtype=np.intp, count=len(legal))
+            mask[indices] = 1
         tensor = self._tensor(state, self.seat)
-        info = {"seat": self.seat}
+        info = {"seat": self.seat, "legal_indices": indices}
         if self.observation_format == "array":
             info["action_mask"] = self._mask
             return tensor, info

@@ -125,3 +125,10 @@ def encode(state: RiftState, seat: int) -> Any:
     Written from the observer's canvas, brought up to date with ``state`` part by part
     (``tensor_tables``): any state of the game may be given, in any order."""
     return _tables(state).encode(state, seat)
+
+
+def encode_clipped(state: RiftState, seat: int, clip: Any, low: float, high: float) -> Any:
+    """:func:`encode` with every value clipped to ``[low, high]``, in one pass: ``clip(x,
+    low, high)`` (numpy's ``clip`` ufunc or ``np.clip``) makes the new array from the
+    observer's canvas instead of a copy of it (the research adapters call this)."""
+    return _tables(state).encode(state, seat, clip, low, high)

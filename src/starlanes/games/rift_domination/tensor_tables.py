@@ -145,16 +145,20 @@ class Tables:
         self.lock = threading.Lock()
 
     # ------------------------------------------------------------------ encode
-    def encode(self, state: RiftState, seat: int) -> Any:
+    def encode(self, state: RiftState, seat: int, clip: Any = None, low: float = 0.0,
+               high: float = 0.0) -> Any:
         """The observation tensor of ``state`` for ``seat`` (``tensor.encode``): the
-        observer's canvas brought up to date with ``state``, copied out."""
+        observer's canvas brought up to date with ``state``, copied out, or with ``clip``
+        given, ``clip(canvas, low, high)`` (``tensor.encode_clipped``)."""
         with self.lock:
             st = self.stream(state)
             c = st.canvases.get(seat)
             if c is None or c.n != state.n:
                 c = st.canvases[seat] = Canvas(self, seat, state.n)
             self.paint(c, state)
-            return c.out.copy()
+            if clip is None:
+                return c.out.copy()
+            return clip(c.out, low, high)
 
     def paint(self, c: Canvas, state: RiftState) -> None:
         """Bring canvas ``c`` up to date with ``state``: every part that differs from the
