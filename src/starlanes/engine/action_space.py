@@ -212,13 +212,19 @@ class ActionSpace:
         """A numpy array of length :attr:`size` (``dtype``, bool by default), 1/True
         exactly at the indices of ``state``'s legal actions (see :meth:`legal_indices`
         for the errors)."""
+        return self.legal_arrays(state, dtype)[0]
+
+    def legal_arrays(self, state: GameState, dtype: Any = None) -> tuple[Any, Any]:
+        """``(mask, indices)``: :meth:`legal_mask` and the intp array of the legal indices
+        it was written from, in the order of ``state.legal_actions()`` (the research
+        adapters hand out both; errors as :meth:`legal_indices`)."""
         import numpy as np
 
         legal = self.legal_indices(state)
         mask = np.zeros(self.size, dtype=np.bool_ if dtype is None else dtype)
-        if legal:
-            mask[np.fromiter(legal, dtype=np.intp, count=len(legal))] = 1
-        return mask
+        indices = np.fromiter(legal, dtype=np.intp, count=len(legal))
+        mask[indices] = 1
+        return mask, indices
 
     def _refuse_shared(self, state: GameState, legal: list[Action]) -> None:
         """Raise ActionIndexError naming two legal actions that share an index."""

@@ -99,13 +99,11 @@ class StarlanesEnv(gym.Env):
 
     def _obs(self) -> tuple[Any, dict[str, Any]]:
         state = self.state
-        self._mask = mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         if state.is_terminal():
+            self._mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
             indices = np.zeros(0, dtype=np.intp)
         else:
-            legal = state.game.action_space().legal_indices(state)
-            indices = np.fromiter(legal, dtype=np.intp, count=len(legal))
-            mask[indices] = 1
+            self._mask, indices = state.game.action_space().legal_arrays(state, np.int8)
         tensor = self._tensor(state, self.seat)
         info = {"seat": self.seat, "legal_indices": indices}
         if self.observation_format == "array":

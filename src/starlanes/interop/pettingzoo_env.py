@@ -100,13 +100,11 @@ class StarlanesAEC(AECEnv):
         if previous != agent and previous in self.infos:
             self._unmask(previous)
         self.agent_selection = self._mask_agent = agent
-        self._legal = legal = self._space.legal_indices(state)
+        self._legal = self._space.legal_indices(state)
         self._legal_at = len(state.history)
-        self._mask = mask = np.zeros(self._space.size, dtype=np.int8)
-        indices = np.fromiter(legal, dtype=np.intp, count=len(legal))
-        mask[indices] = 1
+        self._mask, indices = self._space.legal_arrays(state, np.int8)
         info = self.infos[agent]
-        info["action_mask"] = mask
+        info["action_mask"] = self._mask
         info["legal_indices"] = indices
 
     def _unmask(self, agent: str) -> None:
